@@ -1,0 +1,5 @@
+// Element-wise float addition with a bounds check.
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] + b[i];
+}
