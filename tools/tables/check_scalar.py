@@ -21,6 +21,10 @@ and generation).  Checks:
 Rows flagged `nollvm` are checked the other way round: llvm-mc must reject
 the mnemonic on every generation.
 
+When the CLRX documentation is present (--clrx), every (mnemonic, generation,
+opcode) of its opcode tables must be in the tables and vice versa (known
+slips of those tables: CLRX_ERRATA).
+
 Usage: check_scalar.py [-v] [--llvm-mc PATH] [--tables DIR]
 Exit status 0 when every check passes.
 
@@ -204,6 +208,93 @@ def check_encoding(fam, enc, opcode):
 
 
 # --------------------------------------------------------------------------
+# completeness against the CLRX opcode tables
+
+CLRX_DIR = "/work/shared/reference/clrx-doc"
+
+# CLRX page per file, and how its opcode table's columns map to generations:
+# each entry lists, per generation g10..g14, which table column holds the
+# mnemonic ("tick" tables: column i is a check mark, the name is in `name`).
+_CLRX_LAYOUT = {
+    "sop2": ("GcnInstrsSop2.md", (0, 0, 1, 2), None),
+    "sopk": ("GcnInstrsSopk.md", (0, 0, 1, 2), None),
+    "sop1": ("GcnInstrsSop1.md", (0, 0, 1, 2), None),
+    "sopc": ("GcnInstrsSopc.md", (0, 0, 1, 1), None),
+    "smrd": ("GcnInstrsSmrd.md", (0, 1, None, None), None),
+    "sopp": ("GcnInstrsSopp.md", (0, 1, 2, 3), 4),
+    "smem": ("GcnInstrsSmem.md", (None, None, 0, 1), 2),
+}
+
+# Known slips of the CLRX opcode tables (docs/tables/scalar.md):
+# (file, opcode, name in the CLRX table) -> the real mnemonic, or None to drop.
+CLRX_ERRATA = {
+    ("smem", 24, "s_buffer_load_dword"): "s_buffer_store_dword",
+    ("smem", 25, "s_buffer_load_dwordx2"): "s_buffer_store_dwordx2",
+    ("smem", 26, "s_buffer_load_dwordx4"): "s_buffer_store_dwordx4",
+    ("sopc", 19, "s_cmp_ne_u64"): None,   # CLRX alias of s_cmp_lg_u64
+}
+
+_CLRX_ROW = re.compile(r"^\s*(\d+) \(0x[0-9a-fA-F]+\)\s*\|(.*)$")
+
+
+def clrx_opcodes(fam, doc_dir=CLRX_DIR):
+    """{(name, gen): opcode} from the opcode table of a CLRX page."""
+    page, cols, name_col = _CLRX_LAYOUT[fam]
+    out = {}
+    with open(os.path.join(doc_dir, page), encoding="utf-8") as f:
+        for line in f:
+            m = _CLRX_ROW.match(line)
+            if not m:
+                continue
+            op = int(m.group(1))
+            cells = [c.strip() for c in m.group(2).split("|")]
+            for gi, col in enumerate(cols):
+                if col is None or col >= len(cells):
+                    continue
+                if name_col is None:
+                    names = cells[col]
+                elif cells[col]:
+                    names = cells[name_col]
+                else:
+                    continue
+                for n in names.split(","):
+                    n = n.strip().lower()
+                    if not n or n == "--":
+                        continue
+                    n = CLRX_ERRATA.get((fam, op, n), n)
+                    if n:
+                        out[(n, GENS[gi])] = op
+    return out
+
+
+def check_clrx(tables, doc_dir):
+    """Compare the tables with CLRX's opcode tables; returns (n_ok, failures)."""
+    ok, fails = 0, []
+    for fam, rows in tables.items():
+        want = clrx_opcodes(fam, doc_dir)
+        have = {}
+        for r in rows:
+            name = r["clrx"] or r["name"]
+            for gi, g in enumerate(GENS):
+                if r["ops"][gi] is not None:
+                    have[(name, g)] = (r["ops"][gi], r["line"])
+        for key, op in sorted(want.items()):
+            if key not in have:
+                fails.append("%s.tbl: CLRX lists %s for %s (opcode %#x), table does not"
+                             % (fam, key[0], key[1], op))
+            elif have[key][0] != op:
+                fails.append("%s.tbl:%d: %s %s opcode %#x, CLRX says %#x"
+                             % (fam, have[key][1], key[0], key[1], have[key][0], op))
+            else:
+                ok += 1
+        for key, (op, line) in sorted(have.items()):
+            if key not in want:
+                fails.append("%s.tbl:%d: %s %s not in CLRX's opcode table"
+                             % (fam, line, key[0], key[1]))
+    return ok, fails
+
+
+# --------------------------------------------------------------------------
 
 
 def main(argv=None):
@@ -211,6 +302,8 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--llvm-mc", default="llvm-mc")
     ap.add_argument("--tables", default=TABLE_DIR)
+    ap.add_argument("--clrx", default=CLRX_DIR,
+                    help="CLRX doc folder for the completeness check ('' to skip)")
     args = ap.parse_args(argv)
 
     tables = {f: parse_tbl(os.path.join(args.tables, f + ".tbl")) for f in SCALAR_FILES}
@@ -276,12 +369,18 @@ def main(argv=None):
                         failures.append("%s: table says absent but llvm-mc accepts (%s)"
                                         % (where, val.hex()))
 
+    clrx_note = "CLRX completeness skipped"
+    if args.clrx and os.path.isdir(args.clrx):
+        n_ok, clrx_fails = check_clrx(tables, args.clrx)
+        failures.extend(clrx_fails)
+        clrx_note = "%d (name,gen) opcodes agree with CLRX" % n_ok
+
     for e in exceptions:
         print("exception: " + e)
     for f in failures:
         print("FAIL: " + f)
-    print("scalar tables: %d rows, %d (row,gen) checks passed, %d failed, %d exceptions"
-          % (nrows, passed, len(failures), len(exceptions)))
+    print("scalar tables: %d rows, %d (row,gen) checks passed, %d failed, "
+          "%d exceptions; %s" % (nrows, passed, len(failures), len(exceptions), clrx_note))
     return 1 if failures else 0
 
 
