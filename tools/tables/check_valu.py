@@ -23,7 +23,8 @@ All samples of one (file, generation) are assembled by a single
   (d) source types: in the VOP3 form, a float-typed source (f16/f32/f64)
       accepts the `-` (neg) modifier and an integer/bit-typed one does not,
       except for the pairs listed in NEG_EXCEPTIONS;
-  (e) VOP3-only rows whose destination is a float accept `mul:2` (omod)
+  (e) forms flagged `novop3`/`nosdwa`/`nodpp` are rejected by llvm-mc;
+  (f) VOP3-only rows whose destination is a float accept `mul:2` (omod)
       unless flagged `noomod`, and reject it when flagged.
 
 Rows flagged `nollvm` are checked the other way round: llvm-mc must reject
@@ -268,6 +269,14 @@ def main():
                     continue
                 for form in forms_for(f, r, g):
                     jobs.append((sample(f, r, g, form), r, "accept", form, None))
+                # flagged forms must really be rejected
+                if f in ("vop1", "vop2", "vopc"):
+                    flagged = [("novop3", "e64")]
+                    if g >= 2:
+                        flagged += [("nosdwa", "sdwa"), ("nodpp", "dpp")]
+                    for flag, form in flagged:
+                        if flag in r["flags"]:
+                            jobs.append((sample(f, r, g, form), r, flag, form, None))
                 # (d) neg modifier follows the source type
                 if f in ("vop3p", "vintrp"):
                     continue
@@ -298,7 +307,7 @@ def main():
                 enc = res[i]
                 where = "%s.tbl:%d %s [%s]" % (f, r["line"], r["name"], CPUS[g])
                 msg = None
-                if kind in ("reject", "neg-reject", "omod-reject"):
+                if kind in ("reject", "neg-reject", "omod-reject", "novop3", "nosdwa", "nodpp"):
                     if enc is not None:
                         msg = "%s: llvm-mc accepts `%s`" % (kind, line)
                 elif enc is None:
