@@ -1,3 +1,193 @@
+//! Turns the instruction tables in `tables/*.tbl` into static Rust arrays.
+//!
+//! The tables are the one source of truth for every GCN instruction; this
+//! script only checks their syntax and lays them out for fast lookup. A typo in
+//! a table (unknown flag, type or role) fails the build with the file and line.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// (file name, family enum variant, opcode bits, for the lookup arrays).
+const FAMILIES: &[(&str, &str, u32)] = &[
+    ("sop2", "Sop2", 7),
+    ("sopk", "Sopk", 5),
+    ("sop1", "Sop1", 8),
+    ("sopc", "Sopc", 7),
+    ("sopp", "Sopp", 7),
+    ("smrd", "Smrd", 5),
+    ("smem", "Smem", 8),
+    ("vop2", "Vop2", 6),
+    ("vop1", "Vop1", 8),
+    ("vopc", "Vopc", 8),
+    ("vop3", "Vop3", 10),
+    ("vop3p", "Vop3p", 7),
+    ("vintrp", "Vintrp", 2),
+    ("ds", "Ds", 8),
+    ("mubuf", "Mubuf", 7),
+    ("mtbuf", "Mtbuf", 4),
+    ("mimg", "Mimg", 7),
+    ("exp", "Exp", 0),
+    ("flat", "Flat", 7),
+    ("global", "Global", 7),
+    ("scratch", "Scratch", 7),
+];
+
+/// Where the VOP3 (`_e64`) opcodes of VOP2/VOP1/VOPC instructions start, per generation.
+const VOP3_BASE: &[(&str, [u16; 4])] = &[
+    ("Vop2", [0x100, 0x100, 0x100, 0x100]),
+    ("Vop1", [0x180, 0x180, 0x140, 0x140]),
+    ("Vopc", [0, 0, 0, 0]),
+    ("Vintrp", [u16::MAX, u16::MAX, 0x270, 0x270]),
+];
+
+const FLAGS: &[&str] = &[
+    "nollvm", "nooffset", "store", "atomic", "imm:D", "tied", "novop3", "nosdwa", "nodpp", "cmpx",
+    "vop3b", "noomod", "mix", "off2", "gds", "nogds", "lds", "noargs", "sampler", "gather4",
+    "noret",
+];
+
+const TYPES: &[(&str, &str)] = &[
+    ("b16", "B16"), ("b32", "B32"), ("b64", "B64"), ("b96", "B96"), ("b128", "B128"),
+    ("b160", "B160"), ("b256", "B256"), ("b512", "B512"), ("i16", "I16"), ("i32", "I32"),
+    ("i64", "I64"), ("u16", "U16"), ("u32", "U32"), ("u64", "U64"), ("f16", "F16"),
+    ("f32", "F32"), ("f64", "F64"), ("v2f16", "V2F16"), ("v2i16", "V2I16"), ("v2u16", "V2U16"),
+    ("d16x1", "D16x1"), ("d16x2", "D16x2"), ("d16x3", "D16x3"), ("d16x4", "D16x4"),
+    ("label", "Label"), ("hwreg", "Hwreg"), ("sendmsg", "Sendmsg"), ("waitcnt", "Waitcnt"),
+    ("imm16", "Imm16"), ("simm16", "Simm16"), ("gpridx", "Gpridx"), ("attr", "Attr"),
+    ("param", "Param"),
+];
+
+const ROLES: &[&str] = &["D", "SD", "A", "B", "C", "SC", "L", "K", "O", "V", "P", "T"];
+
 fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables");
     println!("cargo:rerun-if-changed=tables");
+    let mut out = String::new();
+    let mut ops = String::new();
+    // lookup[family][gen] = (opcode -> op index + 1)
+    let mut lookups: BTreeMap<(&str, usize), Vec<u16>> = BTreeMap::new();
+    let mut index: u32 = 0;
+    let mut errors = Vec::new();
+    for &(file, fam, bits) in FAMILIES {
+        let path = dir.join(format!("{file}.tbl"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for (ln, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = format!("{}:{}", path.display(), ln + 1);
+            let toks: Vec<&str> = line.split_whitespace().collect();
+            if toks.len() < 5 {
+                errors.push(format!("{at}: expected NAME G10 G11 G12 G14"));
+                continue;
+            }
+            let name = toks[0];
+            let mut opc = [u16::MAX; 4];
+            for g in 0..4 {
+                let t = toks[1 + g];
+                if t != "-" {
+                    let v = t
+                        .strip_prefix("0x")
+                        .map(|h| u32::from_str_radix(h, 16))
+                        .unwrap_or_else(|| t.parse::<u32>());
+                    match v {
+                        Ok(v) if bits == 0 || v < (1 << bits) => opc[g] = v as u16,
+                        _ => errors.push(format!("{at}: bad opcode {t:?}")),
+                    }
+                }
+            }
+            let mut sig = String::new();
+            let mut flags = Vec::new();
+            let mut clrx = name.to_string();
+            for t in &toks[5..] {
+                if let Some(c) = t.strip_prefix("clrx=") {
+                    clrx = c.to_string();
+                } else if FLAGS.contains(t) {
+                    flags.push(format!("flag::{}", t.replace(':', "_").to_uppercase()));
+                } else if let Some((role, ty)) = t.split_once(':') {
+                    let (sgpr, ty) = match ty.strip_prefix("s:") {
+                        Some(rest) => (true, rest),
+                        None => (false, ty),
+                    };
+                    let Some(&(_, tyv)) = TYPES.iter().find(|(n, _)| *n == ty) else {
+                        errors.push(format!("{at}: unknown type {ty:?}"));
+                        continue;
+                    };
+                    if !ROLES.contains(&role) {
+                        errors.push(format!("{at}: unknown role {role:?}"));
+                        continue;
+                    }
+                    write!(sig, "Opnd{{role:Role::{role},ty:Ty::{tyv},sgpr:{sgpr}}},").unwrap();
+                } else {
+                    errors.push(format!("{at}: unknown flag {t:?}"));
+                }
+            }
+            let flags = if flags.is_empty() { "0".to_string() } else { flags.join("|") };
+            writeln!(
+                ops,
+                "OpInfo{{name:{name:?},clrx:{clrx:?},family:Family::{fam},opc:{opc:?},sig:&[{sig}],flags:{flags}}},"
+            )
+            .unwrap();
+            for g in 0..4 {
+                if opc[g] == u16::MAX {
+                    continue;
+                }
+                // VOP1/VOP2/VOPC instructions also live in the VOP3 opcode space.
+                if let Some(&(_, base)) = VOP3_BASE.iter().find(|(f, _)| *f == fam) {
+                    if !flags.contains("NOVOP3") && base[g] != u16::MAX {
+                        let lk = lookups.entry(("Vop3", g)).or_insert_with(|| vec![0; 1 << 10]);
+                        let slot = &mut lk[(base[g] + opc[g]) as usize];
+                        if *slot != 0 {
+                            errors.push(format!("{at}: VOP3 opcode {:#x} of generation {g} is also op #{}", base[g] + opc[g], *slot - 1));
+                        }
+                        *slot = (index + 1) as u16;
+                    }
+                }
+                let lk = lookups.entry((fam, g)).or_insert_with(|| vec![0; 1 << bits]);
+                let slot = &mut lk[opc[g] as usize];
+                if *slot != 0 {
+                    errors.push(format!("{at}: opcode {:#x} of generation {g} is also op #{}", opc[g], *slot - 1));
+                }
+                *slot = (index + 1) as u16;
+            }
+            index += 1;
+        }
+    }
+    if !errors.is_empty() {
+        for e in &errors {
+            println!("cargo:warning={e}");
+        }
+        panic!("{} errors in the instruction tables:\n{}", errors.len(), errors.join("\n"));
+    }
+    writeln!(out, "/// The instruction families: one table file each.").unwrap();
+    writeln!(out, "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\n#[repr(u8)]\npub enum Family {{").unwrap();
+    for &(file, fam, _) in FAMILIES {
+        writeln!(out, "    /// Rows of `tables/{file}.tbl`.\n    {fam},").unwrap();
+    }
+    writeln!(out, "}}").unwrap();
+    writeln!(out, "/// Table file name per family.\npub(crate) static FAMILY_FILES: [&str; {}] = {:?};", FAMILIES.len(), FAMILIES.iter().map(|f| f.0).collect::<Vec<_>>()).unwrap();
+    writeln!(out, "/// Opcode width in bits per family.\npub(crate) static FAMILY_OPBITS: [u32; {}] = {:?};", FAMILIES.len(), FAMILIES.iter().map(|f| f.2).collect::<Vec<_>>()).unwrap();
+    for &(fam, base) in VOP3_BASE {
+        writeln!(out, "/// First VOP3 opcode of {fam} instructions, per generation.\npub(crate) const VOP3_BASE_{}: [u16; 4] = {base:?};", fam.to_uppercase()).unwrap();
+    }
+    writeln!(out, "/// Every instruction of every table, in table order.").unwrap();
+    writeln!(out, "pub static OPS: [OpInfo; {index}] = [\n{ops}];").unwrap();
+    writeln!(out, "/// Per family and generation: opcode -> index into OPS plus one (0: none).").unwrap();
+    writeln!(out, "pub(crate) static LOOKUP: [[&[u16]; 4]; {}] = [", FAMILIES.len()).unwrap();
+    for &(_, fam, _) in FAMILIES {
+        out.push('[');
+        for g in 0..4 {
+            match lookups.get(&(fam, g)) {
+                Some(v) => write!(out, "&{v:?},").unwrap(),
+                None => out.push_str("&[],"),
+            }
+        }
+        out.push_str("],\n");
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
+    std::fs::write(dest, out).unwrap();
 }

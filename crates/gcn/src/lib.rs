@@ -1,1 +1,21 @@
-//! GCN 1.0-1.4 instruction tables, decoder, encoder and printer.
+//! GCN 1.0–1.4 machine code: instruction tables, decoder, encoder and printer.
+//!
+//! ```
+//! use risa_gcn::{decode, print, Dialect, Gen};
+//! let i = decode(Gen::Gcn12, &[0xbf81_0000]).unwrap();
+//! assert_eq!(print(&i, Dialect::Llvm), "s_endpgm");
+//! ```
+#![warn(missing_docs)]
+
+pub mod decode;
+pub mod gen;
+pub mod layout;
+pub mod operand;
+pub mod print;
+pub mod table;
+
+pub use decode::{decode, decode_bytes, DecodeError, Instr};
+pub use gen::{Gen, ALL_GENS};
+pub use layout::{Enc, Field};
+pub use print::{print, Dialect, Printer};
+pub use table::{Family, OpInfo, OPS};

@@ -1,0 +1,203 @@
+//! The decoder: machine words to [`Instr`], never panicking, never allocating.
+
+use crate::gen::Gen;
+use crate::layout::{self, Enc, Field};
+use crate::table::{self, flag, Family, OpId, OpInfo, Role, OPS};
+use std::fmt;
+
+/// A decoded instruction: which instruction it is and its raw bits.
+///
+/// Operands are read from `raw` through the encoding's field layout, so the
+/// decoded form is small (24 bytes) and decoding is a few table look-ups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Instr {
+    /// The instruction (index into [`table::OPS`]).
+    pub op: OpId,
+    /// Its physical encoding.
+    pub enc: Enc,
+    /// The generation it was decoded for.
+    pub gen: Gen,
+    /// Length in dwords, literal included (1 or 2).
+    pub len: u8,
+    /// The first two dwords (first in the low half; the second is 0 for 1-dword encodings).
+    pub raw: u64,
+    /// The 32-bit literal constant, if the instruction has one.
+    pub lit: Option<u32>,
+}
+
+impl Instr {
+    /// The table row of this instruction.
+    #[inline]
+    pub fn info(&self) -> &'static OpInfo {
+        &OPS[self.op as usize]
+    }
+
+    /// Field `f` of this instruction (0 if its encoding has no such field).
+    #[inline]
+    pub fn field(&self, f: Field) -> u32 {
+        layout::get(self.enc, self.gen, self.raw, f)
+    }
+
+    /// The instruction's words.
+    pub fn words(&self) -> ([u32; 2], usize) {
+        let mut w = [self.raw as u32, (self.raw >> 32) as u32];
+        if self.enc.base_dwords() == 1 {
+            if let Some(l) = self.lit {
+                w[1] = l;
+            }
+        }
+        (w, self.len as usize)
+    }
+}
+
+/// Why words could not be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeError {
+    /// No words were given.
+    Empty,
+    /// The encoding needs more dwords than were given.
+    Truncated {
+        /// Dwords the instruction needs.
+        need: u8,
+        /// Dwords available.
+        have: u8,
+    },
+    /// The first dword matches no encoding of this generation.
+    UnknownEncoding(u32),
+    /// The encoding is known but its opcode is not defined in this generation.
+    UnknownOpcode {
+        /// The encoding family.
+        family: Family,
+        /// The opcode field.
+        opcode: u32,
+    },
+    /// A field holds a value this instruction cannot have (e.g. a reserved operand code).
+    BadField {
+        /// The field.
+        field: Field,
+        /// Its value.
+        value: u32,
+    },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DecodeError::Empty => write!(f, "no instruction words"),
+            DecodeError::Truncated { need, have } => {
+                write!(f, "truncated instruction: needs {need} dwords, {have} available")
+            }
+            DecodeError::UnknownEncoding(w) => write!(f, "{w:#010x} is not a valid GCN encoding"),
+            DecodeError::UnknownOpcode { family, opcode } => {
+                write!(f, "unknown {} opcode {opcode} ({opcode:#x})", family.file().to_uppercase())
+            }
+            DecodeError::BadField { field, value } => {
+                write!(f, "invalid value {value} ({value:#x}) in field {field:?}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// The family whose table holds the opcodes of an encoding.
+fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
+    Ok(match enc {
+        Enc::Sop2 => Family::Sop2,
+        Enc::Sopk => Family::Sopk,
+        Enc::Sop1 => Family::Sop1,
+        Enc::Sopc => Family::Sopc,
+        Enc::Sopp => Family::Sopp,
+        Enc::Smrd => Family::Smrd,
+        Enc::Smem => Family::Smem,
+        Enc::Vop2 | Enc::Vop2Sdwa | Enc::Vop2Dpp => Family::Vop2,
+        Enc::Vop1 | Enc::Vop1Sdwa | Enc::Vop1Dpp => Family::Vop1,
+        Enc::Vopc | Enc::VopcSdwa | Enc::VopcDpp => Family::Vopc,
+        Enc::Vop3 | Enc::Vop3b => Family::Vop3,
+        Enc::Vop3p => Family::Vop3p,
+        Enc::Vintrp => Family::Vintrp,
+        Enc::Ds => Family::Ds,
+        Enc::Mubuf => Family::Mubuf,
+        Enc::Mtbuf => Family::Mtbuf,
+        Enc::Mimg => Family::Mimg,
+        Enc::Exp => Family::Exp,
+        Enc::Flat => match layout::get(enc, gen, raw, Field::Seg) {
+            0 => Family::Flat,
+            1 => Family::Scratch,
+            2 => Family::Global,
+            v => return Err(DecodeError::BadField { field: Field::Seg, value: v }),
+        },
+    })
+}
+
+/// Decodes one instruction from the start of `words` for generation `gen`.
+///
+/// ```
+/// use risa_gcn::{decode, Gen};
+/// let i = decode(Gen::Gcn12, &[0x0200_0501]).unwrap(); // v_add_f32_e32 v0, v1, v2
+/// assert_eq!(i.info().name, "v_add_f32");
+/// assert_eq!(i.len, 1);
+/// ```
+pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
+    let w0 = *words.first().ok_or(DecodeError::Empty)?;
+    let mut enc = Enc::classify(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
+    // SDWA and DPP replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
+    if gen.is_gfx8_plus() && matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
+        let src0 = w0 & 0x1ff;
+        enc = match (enc, src0) {
+            (Enc::Vop2, 0xf9) => Enc::Vop2Sdwa,
+            (Enc::Vop1, 0xf9) => Enc::Vop1Sdwa,
+            (Enc::Vopc, 0xf9) => Enc::VopcSdwa,
+            (Enc::Vop2, 0xfa) => Enc::Vop2Dpp,
+            (Enc::Vop1, 0xfa) => Enc::Vop1Dpp,
+            (Enc::Vopc, 0xfa) => Enc::VopcDpp,
+            (e, _) => e,
+        };
+    }
+    let base = enc.base_dwords() as usize;
+    if words.len() < base {
+        return Err(DecodeError::Truncated { need: base as u8, have: words.len() as u8 });
+    }
+    let mut raw = u64::from(w0);
+    if base == 2 {
+        raw |= u64::from(words[1]) << 32;
+    }
+    let family = family_of(enc, gen, raw)?;
+    let opcode = layout::get(enc, gen, raw, Field::Op);
+    let op = table::lookup(family, gen, opcode).ok_or(DecodeError::UnknownOpcode { family, opcode })?;
+    let info = &OPS[op as usize];
+    if enc == Enc::Vop3 && info.has(flag::VOP3B) {
+        enc = Enc::Vop3b;
+    }
+    let mut len = base as u8;
+    let mut lit = None;
+    let scalar_lit = match enc {
+        Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
+            layout::get(enc, gen, raw, Field::Ssrc0) == 255 || layout::get(enc, gen, raw, Field::Ssrc1) == 255
+        }
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc => layout::get(enc, gen, raw, Field::Src0) == 255,
+        // GCN 1.1 added a 32-bit literal offset to SMRD (IMM=0, OFFSET=255).
+        Enc::Smrd => {
+            gen == Gen::Gcn11 && layout::get(enc, gen, raw, Field::Imm) == 0 && layout::get(enc, gen, raw, Field::Offset) == 255
+        }
+        _ => false,
+    };
+    let needs_lit = scalar_lit || info.operand(Role::L).is_some();
+    if needs_lit {
+        let l = *words.get(base).ok_or(DecodeError::Truncated { need: base as u8 + 1, have: words.len() as u8 })?;
+        lit = Some(l);
+        len += 1;
+    }
+    Ok(Instr { op, enc, gen, len, raw, lit })
+}
+
+/// Decodes little-endian bytes (length need not be a multiple of 4; a partial
+/// trailing dword is an error for the instruction that needs it).
+pub fn decode_bytes(gen: Gen, bytes: &[u8]) -> Result<Instr, DecodeError> {
+    let mut w = [0u32; 2];
+    let n = (bytes.len() / 4).min(2);
+    for (i, slot) in w.iter_mut().enumerate().take(n) {
+        *slot = u32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+    }
+    decode(gen, &w[..n])
+}

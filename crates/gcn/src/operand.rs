@@ -1,0 +1,132 @@
+//! Operand codes: scalar registers, special registers and inline constants,
+//! and how each generation names them.
+
+use crate::gen::Gen;
+use crate::table::Ty;
+
+/// The name of a 32-bit scalar operand code in `gen` (SGPRs excluded), if it has one.
+pub fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let gfx9 = gen == Gen::Gcn14;
+    Some(match code {
+        102 if gen.is_gfx8_plus() => "flat_scratch_lo",
+        103 if gen.is_gfx8_plus() => "flat_scratch_hi",
+        104 if gen == Gen::Gcn11 => "flat_scratch_lo",
+        105 if gen == Gen::Gcn11 => "flat_scratch_hi",
+        104 if gen.is_gfx8_plus() => "xnack_mask_lo",
+        105 if gen.is_gfx8_plus() => "xnack_mask_hi",
+        106 => "vcc_lo",
+        107 => "vcc_hi",
+        108 if !gfx9 => "tba_lo",
+        109 if !gfx9 => "tba_hi",
+        110 if !gfx9 => "tma_lo",
+        111 if !gfx9 => "tma_hi",
+        124 => "m0",
+        126 => "exec_lo",
+        127 => "exec_hi",
+        235 if gfx9 => "src_shared_base",
+        236 if gfx9 => "src_shared_limit",
+        237 if gfx9 => "src_private_base",
+        238 if gfx9 => "src_private_limit",
+        239 if gfx9 => "src_pops_exiting_wave_id",
+        251 => "src_vccz",
+        252 => "src_execz",
+        253 => "src_scc",
+        254 => "src_lds_direct",
+        _ => return None,
+    })
+}
+
+/// The name of a 64-bit register pair starting at `code`, if it is a named pair.
+pub fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let gfx9 = gen == Gen::Gcn14;
+    Some(match code {
+        102 if gen.is_gfx8_plus() => "flat_scratch",
+        104 if gen == Gen::Gcn11 => "flat_scratch",
+        104 if gen.is_gfx8_plus() => "xnack_mask",
+        106 => "vcc",
+        108 if !gfx9 => "tba",
+        110 if !gfx9 => "tma",
+        126 => "exec",
+        235 if gfx9 => "src_shared_base",
+        236 if gfx9 => "src_shared_limit",
+        237 if gfx9 => "src_private_base",
+        238 if gfx9 => "src_private_limit",
+        239 if gfx9 => "src_pops_exiting_wave_id",
+        251 => "src_vccz",
+        252 => "src_execz",
+        253 => "src_scc",
+        _ => return None,
+    })
+}
+
+/// Number of SGPRs addressable by number in `gen`.
+pub fn sgpr_count(gen: Gen) -> u32 {
+    if gen.is_gfx8_plus() {
+        102
+    } else {
+        104
+    }
+}
+
+/// First trap temporary (`ttmp0`) code and count in `gen`.
+pub fn ttmp_range(gen: Gen) -> (u32, u32) {
+    if gen == Gen::Gcn14 {
+        (108, 16)
+    } else {
+        (112, 12)
+    }
+}
+
+/// The value an inline constant code stands for, as the operand's bits
+/// (`None` for codes that are not inline constants in `gen`).
+///
+/// ```
+/// use risa_gcn::{operand::inline_value, table::Ty, Gen};
+/// assert_eq!(inline_value(Gen::Gcn10, 242, Ty::F32), Some(0x3f80_0000));
+/// assert_eq!(inline_value(Gen::Gcn10, 193, Ty::I32), Some(0xffff_ffff));
+/// assert_eq!(inline_value(Gen::Gcn10, 248, Ty::F32), None); // 1/(2*pi) is GCN 1.2+
+/// ```
+pub fn inline_value(gen: Gen, code: u32, ty: Ty) -> Option<u64> {
+    let wide = ty.dwords() == 2;
+    match code {
+        128..=192 => Some(u64::from(code - 128)),
+        193..=208 => {
+            let v = -(i64::from(code) - 192);
+            Some(if wide { v as u64 } else { u64::from(v as u32) })
+        }
+        240..=248 => {
+            if code == 248 && !gen.is_gfx8_plus() {
+                return None;
+            }
+            let i = (code - 240) as usize;
+            const F32: [u32; 9] = [
+                0x3f00_0000, 0xbf00_0000, 0x3f80_0000, 0xbf80_0000, 0x4000_0000, 0xc000_0000,
+                0x4080_0000, 0xc080_0000, 0x3e22_f983,
+            ];
+            const F64: [u64; 9] = [
+                0x3fe0_0000_0000_0000, 0xbfe0_0000_0000_0000, 0x3ff0_0000_0000_0000,
+                0xbff0_0000_0000_0000, 0x4000_0000_0000_0000, 0xc000_0000_0000_0000,
+                0x4010_0000_0000_0000, 0xc010_0000_0000_0000, 0x3fc4_5f30_6dc9_c882,
+            ];
+            const F16: [u16; 9] = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
+            Some(if ty.is_16bit() {
+                u64::from(F16[i])
+            } else if wide {
+                F64[i]
+            } else {
+                u64::from(F32[i])
+            })
+        }
+        _ => None,
+    }
+}
+
+/// How LLVM spells the float inline constant `code` (240..=248) for an operand of type `ty`.
+pub fn inline_float_text(code: u32, ty: Ty) -> &'static str {
+    const TEXT: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
+    match code {
+        240..=247 => TEXT[(code - 240) as usize],
+        _ if ty.dwords() == 2 => "0.15915494309189532",
+        _ => "0.15915494",
+    }
+}

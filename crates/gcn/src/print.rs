@@ -1,0 +1,905 @@
+//! The printer: one decoded form, two dialects.
+//!
+//! * [`Dialect::Llvm`] prints what `llvm-mc` accepts and re-encodes to the same
+//!   bytes (`_e32`/`_e64`/`_sdwa`/`_dpp` suffixes, LLVM's modifier names).
+//! * [`Dialect::Clrx`] prints CLRX's syntax (no suffixes, `vop3` to force the
+//!   long encoding, CLRX's mnemonics and modifier spellings).
+
+use crate::decode::Instr;
+use crate::gen::Gen;
+use crate::layout::{Enc, Field};
+use crate::operand::{inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range};
+use crate::table::{flag, Family, Opnd, Role, Ty};
+use std::fmt::Write as _;
+
+/// Assembly syntax flavour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// CLRX's syntax (the default of `risa disasm`).
+    #[default]
+    Clrx,
+    /// LLVM's AMDGPU syntax, as `llvm-mc` reads and writes it.
+    Llvm,
+}
+
+/// Prints one instruction to a new string (convenience for [`Printer`]).
+pub fn print(i: &Instr, dialect: Dialect) -> String {
+    let mut s = String::with_capacity(48);
+    Printer::new(dialect).write(i, &mut s);
+    s
+}
+
+/// Prints instructions; holds what the text depends on beyond the instruction.
+pub struct Printer<'a> {
+    /// The syntax flavour.
+    pub dialect: Dialect,
+    /// Byte address of the instruction, to resolve branch targets.
+    pub pc: u64,
+    /// Names branch targets (byte addresses); when it returns `None` the raw offset is printed.
+    pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
+}
+
+fn push_u32(out: &mut String, v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+}
+
+fn push_hex(out: &mut String, v: u64) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("0x");
+    let digits = if v == 0 { 1 } else { (64 - v.leading_zeros()).div_ceil(4) };
+    for d in (0..digits).rev() {
+        out.push(HEX[((v >> (4 * d)) & 15) as usize] as char);
+    }
+}
+
+/// `v5` or `v[5:6]`.
+fn push_range(out: &mut String, prefix: &str, first: u32, count: u32) {
+    out.push_str(prefix);
+    if count == 1 {
+        push_u32(out, first);
+    } else {
+        out.push('[');
+        push_u32(out, first);
+        out.push(':');
+        push_u32(out, first + count - 1);
+        out.push(']');
+    }
+}
+
+fn push_vgpr(out: &mut String, n: u32, count: u32) {
+    push_range(out, "v", n, count);
+}
+
+/// A scalar register operand (codes 0..=127): SGPRs, VCC, EXEC, M0, TTMPs...
+fn push_sreg(out: &mut String, gen: Gen, code: u32, count: u32) {
+    if code < sgpr_count(gen) {
+        return push_range(out, "s", code, count);
+    }
+    let (t0, tn) = ttmp_range(gen);
+    if code >= t0 && code < t0 + tn {
+        return push_range(out, "ttmp", code - t0, count);
+    }
+    let name = if count == 1 {
+        special_name(gen, code)
+    } else if count == 2 {
+        special_pair_name(gen, code)
+    } else {
+        None
+    };
+    match name {
+        Some(n) => out.push_str(n),
+        // Not a register of this generation: print the code so nothing is lost.
+        None => push_range(out, "s", code, count),
+    }
+}
+
+impl<'a> Printer<'a> {
+    /// A printer for `dialect` with no labels, at address 0.
+    pub fn new(dialect: Dialect) -> Self {
+        Printer { dialect, pc: 0, label: None }
+    }
+
+    fn llvm(&self) -> bool {
+        self.dialect == Dialect::Llvm
+    }
+
+    /// A scalar or vector source operand code (8- or 9-bit) of type `ty`.
+    fn push_src(&self, out: &mut String, i: &Instr, code: u32, ty: Ty, sgpr_only_count: Option<u32>) {
+        let count = sgpr_only_count.unwrap_or(ty.dwords());
+        match code {
+            0..=127 => push_sreg(out, i.gen, code, count),
+            128..=208 => {
+                let v = code as i32 - 128;
+                let v = if code > 192 { -(code as i32 - 192) } else { v };
+                if v < 0 {
+                    out.push('-');
+                }
+                push_u32(out, v.unsigned_abs());
+            }
+            240..=248 => {
+                if ty.is_16bit() && !ty.is_float() && self.llvm() {
+                    // LLVM shows float constants of 16-bit integer operands as their f16 bits.
+                    let v = inline_value(i.gen, code, ty).unwrap_or(0);
+                    push_hex(out, v);
+                } else if code == 248 && !i.gen.is_gfx8_plus() {
+                    out.push_str("src_reserved_248");
+                } else {
+                    out.push_str(inline_float_text(code, ty));
+                }
+            }
+            255 => push_hex(out, u64::from(i.lit.unwrap_or(0))),
+            256..=511 => push_vgpr(out, code - 256, count),
+            _ => match special_name(i.gen, code) {
+                Some(n) => out.push_str(if self.llvm() { n } else { n.strip_prefix("src_").unwrap_or(n) }),
+                None => {
+                    out.push_str("src_reserved_");
+                    push_u32(out, code);
+                }
+            },
+        }
+    }
+
+    /// Writes the instruction's text (no newline) to `out`.
+    pub fn write(&self, i: &Instr, out: &mut String) {
+        let info = i.info();
+        let name = if self.llvm() { info.name } else { info.clrx };
+        out.push_str(name);
+        let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
+        if self.llvm() {
+            match i.enc {
+                Enc::Vop2 | Enc::Vop1 | Enc::Vopc => out.push_str("_e32"),
+                Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
+                Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
+                Enc::Vintrp if i.gen.is_gfx8_plus() => out.push_str("_e32"),
+                Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => out.push_str("_sdwa"),
+                Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => out.push_str("_dpp"),
+                _ => {}
+            }
+        }
+        let mut ops = Ops { out, first: true };
+        match i.enc {
+            Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp => self.scalar(i, &mut ops),
+            Enc::Smrd | Enc::Smem => self.smem(i, &mut ops),
+            Enc::Vop2 | Enc::Vop1 | Enc::Vopc => self.vop_short(i, &mut ops),
+            Enc::Vop3 | Enc::Vop3b => self.vop3(i, &mut ops),
+            Enc::Vop3p => self.vop3p(i, &mut ops),
+            Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => self.sdwa(i, &mut ops),
+            Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => self.dpp(i, &mut ops),
+            Enc::Vintrp => self.vintrp(i, &mut ops),
+            Enc::Ds => self.ds(i, &mut ops),
+            Enc::Mubuf | Enc::Mtbuf => self.buf(i, &mut ops),
+            Enc::Mimg => self.mimg(i, &mut ops),
+            Enc::Exp => self.exp(i, &mut ops),
+            Enc::Flat => self.flat(i, &mut ops),
+        }
+    }
+
+    fn scalar(&self, i: &Instr, o: &mut Ops) {
+        for op in i.info().sig {
+            let out = o.next();
+            match op.role {
+                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
+                Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
+                Role::B => self.push_src(out, i, i.field(Field::Ssrc1), op.ty, None),
+                Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
+                Role::K => self.simm16(out, i, op.ty, i.field(Field::Simm16)),
+                _ => {}
+            }
+        }
+    }
+
+    fn gpr_idx(&self, out: &mut String, v: u32) {
+        if !self.llvm() || v == 0 {
+            return push_hex(out, u64::from(v));
+        }
+        out.push_str("gpr_idx(");
+        let names = ["SRC0", "SRC1", "SRC2", "DST"];
+        let mut first = true;
+        for (b, n) in names.iter().enumerate() {
+            if v >> b & 1 != 0 {
+                if !first {
+                    out.push(',');
+                }
+                out.push_str(n);
+                first = false;
+            }
+        }
+        out.push(')');
+    }
+
+    fn simm16(&self, out: &mut String, i: &Instr, ty: Ty, v: u32) {
+        match ty {
+            Ty::Label => {
+                let off = i64::from(v as u16 as i16);
+                let target = (self.pc as i64 + 4 + off * 4) as u64;
+                if let Some(name) = self.label.and_then(|l| l(target)) {
+                    out.push_str(name);
+                } else if self.llvm() {
+                    let _ = write!(out, "{off}");
+                } else {
+                    // CLRX branch operands are byte addresses; `.` is this instruction.
+                    let _ = write!(out, ".{:+}", 4 + off * 4);
+                }
+            }
+            Ty::Waitcnt => self.waitcnt(out, i.gen, v),
+            Ty::Hwreg => self.hwreg(out, v),
+            Ty::Sendmsg => self.sendmsg(out, v),
+            Ty::Simm16 | Ty::I16 | Ty::U16 | Ty::Imm16 => push_hex(out, u64::from(v)),
+            _ => push_hex(out, u64::from(v)),
+        }
+    }
+
+    fn waitcnt(&self, out: &mut String, gen: Gen, v: u32) {
+        let vm_hi = if gen == Gen::Gcn14 { (v >> 14) & 3 } else { 0 };
+        let vm = (v & 15) | vm_hi << 4;
+        let exp = (v >> 4) & 7;
+        let lgkm = (v >> 8) & 15;
+        let known = if gen == Gen::Gcn14 { 0xcf7f } else { 0x0f7f };
+        let vm_max = if gen == Gen::Gcn14 { 63 } else { 15 };
+        if v & !known != 0 {
+            return push_hex(out, u64::from(v));
+        }
+        let sep = if self.llvm() { " " } else { " & " };
+        let parts = [("vmcnt", vm, vm_max), ("expcnt", exp, 7), ("lgkmcnt", lgkm, 15)];
+        let mut any = false;
+        for (n, val, max) in parts {
+            if val != max {
+                if any {
+                    out.push_str(sep);
+                }
+                let _ = write!(out, "{n}({val})");
+                any = true;
+            }
+        }
+        if !any {
+            let _ = write!(out, "vmcnt({vm_max}){sep}expcnt(7){sep}lgkmcnt(15)");
+        }
+    }
+
+    fn hwreg(&self, out: &mut String, v: u32) {
+        let id = v & 63;
+        let off = (v >> 6) & 31;
+        let size = ((v >> 11) & 31) + 1;
+        const NAMES: [&str; 8] = ["", "MODE", "STATUS", "TRAPSTS", "HW_ID", "GPR_ALLOC", "LDS_ALLOC", "IB_STS"];
+        out.push_str("hwreg(");
+        match NAMES.get(id as usize) {
+            Some(n) if !n.is_empty() => {
+                if self.llvm() {
+                    out.push_str("HW_REG_");
+                    out.push_str(n);
+                } else {
+                    out.push_str(&n.to_ascii_lowercase());
+                }
+            }
+            _ => push_u32(out, id),
+        }
+        if off != 0 || size != 32 || !self.llvm() {
+            let _ = write!(out, ", {off}, {size}");
+        }
+        out.push(')');
+    }
+
+    fn sendmsg(&self, out: &mut String, v: u32) {
+        let id = v & 15;
+        let op = (v >> 4) & 7;
+        let stream = (v >> 8) & 3;
+        let clean = |mask: u32| v & !mask == 0;
+        let l = self.llvm();
+        let name = |n: &str| if l { format!("MSG_{n}") } else { n.to_ascii_lowercase() };
+        let text = match id {
+            1 if clean(0xf) => Some(name("INTERRUPT")),
+            2 | 3 if clean(0x37f) && (op != 0 || stream == 0) => {
+                let gsop = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+                let base = name(if id == 2 { "GS" } else { "GS_DONE" });
+                match gsop.get(op as usize) {
+                    Some(g) if op != 0 => {
+                        let g = if l { g.to_string() } else { g[6..].to_ascii_lowercase() };
+                        Some(format!("{base}, {g}, {stream}"))
+                    }
+                    Some(g) if id == 3 => Some(format!("{base}, {}", if l { g.to_string() } else { "nop".into() })),
+                    _ => None,
+                }
+            }
+            15 if clean(0x7f) && (1..=4).contains(&op) => {
+                let s = ["", "ECC_ERR_INTERRUPT", "REG_RD", "HOST_TRAP_ACK", "TTRACE_PC"][op as usize];
+                Some(if l {
+                    format!("MSG_SYSMSG, SYSMSG_OP_{s}")
+                } else {
+                    format!("sysmsg, {}", s.to_ascii_lowercase())
+                })
+            }
+            _ => None,
+        };
+        match text {
+            Some(t) => {
+                out.push_str("sendmsg(");
+                out.push_str(&t);
+                out.push(')');
+            }
+            None => push_hex(out, u64::from(v)),
+        }
+    }
+
+    fn smem(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let imm = i.field(Field::Imm) != 0;
+        for op in info.sig {
+            let out = o.next();
+            match op.role {
+                Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
+                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::A => push_sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::O => {
+                    let off = i.field(Field::Offset);
+                    if imm {
+                        push_hex(out, u64::from(off));
+                    } else if i.enc == Enc::Smrd && off == 255 {
+                        push_hex(out, u64::from(i.lit.unwrap_or(0)));
+                    } else {
+                        push_sreg(out, i.gen, off & 0x7f, 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Nv) != 0, "nv");
+    }
+
+    /// VOP1/VOP2/VOPC in their 32-bit encodings.
+    fn vop_short(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        if info.family == Family::Vopc {
+            o.next().push_str("vcc");
+        }
+        for op in info.sig {
+            let out = o.next();
+            match op.role {
+                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::SD | Role::SC => out.push_str("vcc"),
+                Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
+                Role::B if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
+                _ => {}
+            }
+        }
+    }
+
+    /// A source with VOP3 negate/absolute modifiers.
+    fn push_modded(&self, out: &mut String, i: &Instr, code: u32, op: &Opnd, neg: bool, abs: bool) {
+        if neg {
+            out.push('-');
+        }
+        if abs {
+            out.push('|');
+        }
+        let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
+        self.push_src(out, i, code, op.ty, count);
+        if abs {
+            out.push('|');
+        }
+    }
+
+    fn vop3(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let neg = i.field(Field::Neg);
+        let abs = i.field(Field::Abs);
+        if info.family == Family::Vopc {
+            push_sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
+        }
+        let src_field = |role: Role| match role {
+            Role::A => Some((Field::Src0, 0)),
+            Role::B => Some((Field::Src1, 1)),
+            Role::C | Role::SC => Some((Field::Src2, 2)),
+            _ => None,
+        };
+        for op in info.sig {
+            if op.role == Role::T && info.family == Family::Vop3 {
+                // VOP3-encoded interpolation: attribute in SRC0, source in SRC1.
+                let a = i.field(Field::Src0);
+                let out = o.next();
+                let _ = write!(out, "attr{}.{}", a & 63, ['x', 'y', 'z', 'w'][(a >> 6) as usize & 3]);
+                continue;
+            }
+            if op.role == Role::T || op.role == Role::P {
+                self.interp_operand(o.next(), i, *op, i.field(Field::Src0), i.field(Field::Src1));
+                continue;
+            }
+            let out = o.next();
+            match op.role {
+                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::SD => push_sreg(out, i.gen, i.field(Field::Sdst3), 2),
+                Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
+                role => {
+                    // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
+                    let (f, n) = if info.family == Family::Vintrp || (info.family == Family::Vop3 && info.operand(Role::T).is_some()) {
+                        match role {
+                            Role::A | Role::B => (Field::Src1, 1),
+                            _ => (Field::Src2, 2),
+                        }
+                    } else {
+                        match src_field(role) {
+                            Some(x) => x,
+                            None => continue,
+                        }
+                    };
+                    let code = i.field(f);
+                    self.push_modded(out, i, code, op, neg >> n & 1 != 0, abs >> n & 1 != 0);
+                }
+            }
+        }
+        if info.has(flag::TIED) || info.family == Family::Vintrp {
+            // The tied SRC2 of v_mac is not printed (it is VDST).
+        }
+        o.flag(i.field(Field::Clamp) != 0, "clamp");
+        let opsel = i.field(Field::OpSel);
+        if opsel != 0 {
+            let n = info.sig.iter().filter(|s| matches!(s.role, Role::A | Role::B | Role::C)).count();
+            let bits: Vec<u32> = (0..n).map(|b| opsel >> b & 1).chain([opsel >> 3 & 1]).collect();
+            self.bit_list(o.modifier(), "op_sel", &bits);
+        }
+        match i.field(Field::Omod) {
+            1 => o.modifier().push_str("mul:2"),
+            2 => o.modifier().push_str("mul:4"),
+            3 => o.modifier().push_str("div:2"),
+            _ => {}
+        }
+        if !self.llvm() && matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc) {
+            o.modifier().push_str("vop3");
+        }
+    }
+
+    fn bit_list(&self, out: &mut String, name: &str, bits: &[u32]) {
+        out.push_str(name);
+        out.push_str(":[");
+        for (k, b) in bits.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_u32(out, *b);
+        }
+        out.push(']');
+    }
+
+    fn vop3p(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let mut n = 0;
+        for op in info.sig {
+            let out = o.next();
+            let f = match op.role {
+                Role::D => {
+                    push_vgpr(out, i.field(Field::Vdst), op.ty.dwords());
+                    continue;
+                }
+                Role::A => Field::Src0,
+                Role::B => Field::Src1,
+                _ => Field::Src2,
+            };
+            n += 1;
+            self.push_src(out, i, i.field(f), op.ty, None);
+        }
+        let opsel = i.field(Field::OpSel);
+        let hi = i.field(Field::OpSelHi) | i.field(Field::OpSelHi2) << 2;
+        let neg = i.field(Field::Neg);
+        let neg_hi = i.field(Field::NegHi);
+        let bits = |v: u32| (0..n).map(|b| v >> b & 1).collect::<Vec<_>>();
+        let all = (1u32 << n) - 1;
+        let mix = info.has(flag::MIX);
+        if opsel & all != 0 {
+            self.bit_list(o.modifier(), "op_sel", &bits(opsel));
+        }
+        if (mix && hi & all != 0) || (!mix && hi & all != all) {
+            self.bit_list(o.modifier(), "op_sel_hi", &bits(hi));
+        }
+        if neg & all != 0 {
+            self.bit_list(o.modifier(), "neg_lo", &bits(neg));
+        }
+        if neg_hi & all != 0 {
+            self.bit_list(o.modifier(), "neg_hi", &bits(neg_hi));
+        }
+        o.flag(i.field(Field::Clamp) != 0, "clamp");
+    }
+
+    fn sel(&self, out: &mut String, name: &str, v: u32) {
+        const LL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"];
+        const CL: [&str; 8] = ["byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7"];
+        out.push_str(name);
+        out.push(':');
+        out.push_str(if self.llvm() { LL[v as usize & 7] } else { CL[v as usize & 7] });
+    }
+
+    fn sdwa(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let gfx9 = i.gen == Gen::Gcn14;
+        if info.family == Family::Vopc {
+            let out = o.next();
+            if gfx9 && i.field(Field::SdwaSd) != 0 {
+                push_sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
+            } else {
+                out.push_str("vcc");
+            }
+        }
+        for op in info.sig {
+            let out = o.next();
+            match op.role {
+                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::SD | Role::SC => out.push_str("vcc"),
+                Role::A | Role::B => {
+                    let (src, s, neg, abs, sext) = if op.role == Role::A {
+                        (i.field(Field::Src0), Field::S0, Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
+                    } else {
+                        (i.field(Field::Vsrc1), Field::S1, Field::Src1Neg, Field::Src1Abs, Field::Src1Sext)
+                    };
+                    let code = if i.field(s) != 0 { src } else { src + 256 };
+                    let sext = i.field(sext) != 0;
+                    if sext {
+                        out.push_str("sext(");
+                    }
+                    self.push_modded(out, i, code, op, i.field(neg) != 0, i.field(abs) != 0);
+                    if sext {
+                        out.push(')');
+                    }
+                }
+                _ => {}
+            }
+        }
+        o.flag(i.field(Field::Clamp) != 0, "clamp");
+        match i.field(Field::Omod) {
+            1 => o.modifier().push_str("mul:2"),
+            2 => o.modifier().push_str("mul:4"),
+            3 => o.modifier().push_str("div:2"),
+            _ => {}
+        }
+        if info.family != Family::Vopc {
+            self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
+            let du = i.field(Field::DstUnused);
+            let out = o.modifier();
+            if self.llvm() {
+                out.push_str("dst_unused:");
+                out.push_str(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"][du as usize & 3]);
+            } else {
+                out.push_str("dst_unused:");
+                out.push_str(["pad", "sext", "preserve", "3"][du as usize & 3]);
+            }
+        }
+        self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
+        if info.family != Family::Vop1 {
+            self.sel(o.modifier(), "src1_sel", i.field(Field::Src1Sel));
+        }
+    }
+
+    fn dpp(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        if info.family == Family::Vopc {
+            o.next().push_str("vcc");
+        }
+        for op in info.sig {
+            let out = o.next();
+            match op.role {
+                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::SD | Role::SC => out.push_str("vcc"),
+                Role::A => {
+                    let (n, a) = (i.field(Field::DppNeg0) != 0, i.field(Field::DppAbs0) != 0);
+                    self.push_modded(out, i, i.field(Field::Src0) + 256, op, n, a);
+                }
+                Role::B => {
+                    let (n, a) = (i.field(Field::DppNeg1) != 0, i.field(Field::DppAbs1) != 0);
+                    self.push_modded(out, i, i.field(Field::Vsrc1) + 256, op, n, a);
+                }
+                _ => {}
+            }
+        }
+        let c = i.field(Field::DppCtrl);
+        let out = o.modifier();
+        match c {
+            0x000..=0x0ff => {
+                let _ = write!(out, "quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3);
+            }
+            0x101..=0x10f => {
+                let _ = write!(out, "row_shl:{}", c & 15);
+            }
+            0x111..=0x11f => {
+                let _ = write!(out, "row_shr:{}", c & 15);
+            }
+            0x121..=0x12f => {
+                let _ = write!(out, "row_ror:{}", c & 15);
+            }
+            0x130 => out.push_str("wave_shl:1"),
+            0x134 => out.push_str("wave_rol:1"),
+            0x138 => out.push_str("wave_shr:1"),
+            0x13c => out.push_str("wave_ror:1"),
+            0x140 => out.push_str("row_mirror"),
+            0x141 => out.push_str("row_half_mirror"),
+            0x142 => out.push_str("row_bcast:15"),
+            0x143 => out.push_str("row_bcast:31"),
+            _ => {
+                let _ = write!(out, "dpp_ctrl:{c:#x}");
+            }
+        }
+        let _ = write!(o.modifier(), "row_mask:{:#x}", i.field(Field::RowMask));
+        let _ = write!(o.modifier(), "bank_mask:{:#x}", i.field(Field::BankMask));
+        if i.field(Field::BoundCtrl) != 0 {
+            o.modifier().push_str(if self.llvm() { "bound_ctrl:1" } else { "bound_ctrl" });
+        }
+    }
+
+    fn interp_operand(&self, out: &mut String, _i: &Instr, op: Opnd, attr_field: u32, chan: u32) {
+        match op.role {
+            Role::P => out.push_str(["p10", "p20", "p0", "p_invalid"][attr_field as usize & 3]),
+            _ => {
+                let _ = write!(out, "attr{}.{}", attr_field, ['x', 'y', 'z', 'w'][chan as usize & 3]);
+            }
+        }
+    }
+
+    fn vintrp(&self, i: &Instr, o: &mut Ops) {
+        for op in i.info().sig {
+            let out = o.next();
+            match op.role {
+                Role::D => push_vgpr(out, i.field(Field::Vdst), 1),
+                Role::A => push_vgpr(out, i.field(Field::Src0), 1),
+                Role::P => self.interp_operand(out, i, *op, i.field(Field::Src0), 0),
+                Role::T => self.interp_operand(out, i, *op, i.field(Field::Attr), i.field(Field::AttrChan)),
+                _ => {}
+            }
+        }
+    }
+
+    fn ds(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        for op in info.sig {
+            let out = o.next();
+            let f = match op.role {
+                Role::D => Field::Vdst,
+                Role::A => Field::Addr,
+                Role::B => Field::Data0,
+                _ => Field::Data1,
+            };
+            push_vgpr(out, i.field(f), op.ty.dwords());
+        }
+        if info.has(flag::OFF2) {
+            let (a, b) = (i.field(Field::Offset0), i.field(Field::Offset1));
+            if a != 0 {
+                let _ = write!(o.modifier(), "offset0:{a}");
+            }
+            if b != 0 {
+                let _ = write!(o.modifier(), "offset1:{b}");
+            }
+        } else {
+            let off = i.field(Field::Offset);
+            if off != 0 {
+                let _ = write!(o.modifier(), "offset:{off}");
+            }
+        }
+        o.flag(i.field(Field::Gds) != 0 && !info.has(flag::GDS), "gds");
+    }
+
+    /// Width in dwords of memory data of type `ty` in `gen` (d16 halves pack on GCN 1.4).
+    fn data_dwords(gen: Gen, ty: Ty) -> u32 {
+        match ty.d16_halves() {
+            0 => ty.dwords(),
+            h if gen == Gen::Gcn14 => h.div_ceil(2),
+            h => h,
+        }
+    }
+
+    fn buf(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        if info.has(flag::NOARGS) {
+            return;
+        }
+        let (offen, idxen, addr64) = (i.field(Field::Offen), i.field(Field::Idxen), i.field(Field::Addr64));
+        if let Some(op) = info.operand(Role::V) {
+            push_vgpr(o.next(), i.field(Field::Vdata), Self::data_dwords(i.gen, op.ty));
+        }
+        let out = o.next();
+        match offen + idxen + addr64 {
+            0 => out.push_str("off"),
+            1 if addr64 == 0 => push_vgpr(out, i.field(Field::Vaddr), 1),
+            _ => push_vgpr(out, i.field(Field::Vaddr), 2),
+        }
+        push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+        self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
+        if i.enc == Enc::Mtbuf {
+            let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
+            if self.llvm() {
+                if d != 1 || n != 0 {
+                    const DF: [&str; 16] = [
+                        "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2",
+                        "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15",
+                    ];
+                    const NF: [&str; 8] = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"];
+                    let out = o.modifier();
+                    out.push_str("format:[");
+                    if d != 1 {
+                        out.push_str("BUF_DATA_FORMAT_");
+                        out.push_str(DF[d as usize & 15]);
+                        if n != 0 {
+                            out.push(',');
+                        }
+                    }
+                    if n != 0 {
+                        out.push_str("BUF_NUM_FORMAT_");
+                        out.push_str(NF[n as usize & 7]);
+                    }
+                    out.push(']');
+                }
+            } else {
+                let _ = write!(o.modifier(), "format:[{d},{n}]");
+            }
+        }
+        o.flag(offen != 0, "offen");
+        o.flag(idxen != 0, "idxen");
+        o.flag(addr64 != 0, "addr64");
+        let off = i.field(Field::Offset);
+        if off != 0 {
+            let _ = write!(o.modifier(), "offset:{off}");
+        }
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Slc) != 0, "slc");
+        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(i.field(Field::Tfe) != 0, "tfe");
+    }
+
+    fn mimg(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let dmask = i.field(Field::Dmask);
+        let tfe = i.field(Field::Tfe);
+        let d16 = i.field(Field::D16) != 0;
+        let mut n = if info.has(flag::GATHER4) { 4 } else { dmask.count_ones().max(1) };
+        if d16 && i.gen == Gen::Gcn14 {
+            n = n.div_ceil(2);
+        }
+        if let Some(op) = info.operand(Role::V) {
+            if info.has(flag::ATOMIC) {
+                n = op.ty.dwords();
+            }
+            push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);
+        }
+        let a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
+        push_vgpr(o.next(), i.field(Field::Vaddr), a);
+        let r128 = i.field(Field::R128) != 0 && i.gen != Gen::Gcn14;
+        push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, if r128 { 4 } else { 8 });
+        if info.has(flag::SAMPLER) {
+            push_sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
+        }
+        if dmask != 0 {
+            let _ = write!(o.modifier(), "dmask:{dmask:#x}");
+        }
+        o.flag(i.field(Field::Unorm) != 0, "unorm");
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Slc) != 0, "slc");
+        if i.field(Field::R128) != 0 {
+            o.modifier().push_str(if i.gen == Gen::Gcn14 { "a16" } else { "r128" });
+        }
+        o.flag(tfe != 0, "tfe");
+        o.flag(i.field(Field::Lwe) != 0, "lwe");
+        o.flag(i.field(Field::Da) != 0, "da");
+        o.flag(d16, "d16");
+    }
+
+    fn exp(&self, i: &Instr, o: &mut Ops) {
+        let tgt = i.field(Field::Tgt);
+        let out = o.next();
+        match tgt {
+            0..=7 => {
+                let _ = write!(out, "mrt{tgt}");
+            }
+            8 => out.push_str("mrtz"),
+            9 => out.push_str("null"),
+            12..=15 => {
+                let _ = write!(out, "pos{}", tgt - 12);
+            }
+            32..=63 => {
+                let _ = write!(out, "param{}", tgt - 32);
+            }
+            _ => {
+                let _ = write!(out, "invalid_target_{tgt}");
+            }
+        }
+        let en = i.field(Field::En);
+        let compr = i.field(Field::Compr) != 0;
+        let regs = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
+        for (k, f) in regs.iter().enumerate() {
+            // With COMPR, LLVM lists the two packed registers twice each.
+            let (reg, bit) = if compr && self.llvm() { (regs[k / 2], k) } else { (*f, k) };
+            let out = o.next();
+            if en >> bit & 1 != 0 {
+                push_vgpr(out, i.field(reg), 1);
+            } else {
+                out.push_str("off");
+            }
+        }
+        o.flag(i.field(Field::Done) != 0, "done");
+        o.flag(compr, "compr");
+        o.flag(i.field(Field::Vm) != 0, "vm");
+    }
+
+    fn flat(&self, i: &Instr, o: &mut Ops) {
+        let info = i.info();
+        let saddr = i.field(Field::Saddr);
+        let has_saddr = i.gen == Gen::Gcn14 && info.family != Family::Flat && saddr != 0x7f;
+        let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0;
+        for op in info.sig {
+            match op.role {
+                Role::D if returns => push_vgpr(o.next(), i.field(Field::Vdst), op.ty.dwords() + i.field(Field::Tfe)),
+                Role::A => {
+                    let out = o.next();
+                    match info.family {
+                        Family::Scratch if has_saddr => out.push_str("off"),
+                        Family::Scratch => push_vgpr(out, i.field(Field::Addr), 1),
+                        Family::Global if has_saddr => push_vgpr(out, i.field(Field::Addr), 1),
+                        _ => push_vgpr(out, i.field(Field::Addr), 2),
+                    }
+                }
+                Role::V => push_vgpr(o.next(), i.field(Field::Data0), Self::data_dwords(i.gen, op.ty)),
+                _ => {}
+            }
+        }
+        if i.gen == Gen::Gcn14 && info.family != Family::Flat {
+            let out = o.next();
+            if has_saddr {
+                let n = if info.family == Family::Global { 2 } else { 1 };
+                push_sreg(out, i.gen, saddr, n);
+            } else {
+                out.push_str("off");
+            }
+        }
+        if i.gen == Gen::Gcn14 {
+            let raw = i.field(Field::Offset);
+            let off = if info.family == Family::Flat { raw as i32 & 0xfff } else { ((raw << 19) as i32) >> 19 };
+            if off != 0 {
+                let _ = write!(o.modifier(), "offset:{off}");
+            }
+        }
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Slc) != 0, "slc");
+        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(i.field(Field::Tfe) != 0, "tfe");
+        o.flag(i.field(Field::Nv) != 0, "nv");
+    }
+}
+
+/// Separators: `mnemonic op, op, op mod mod`.
+struct Ops<'o> {
+    out: &'o mut String,
+    first: bool,
+}
+
+impl Ops<'_> {
+    /// Starts the next operand and returns the buffer to write it to.
+    fn next(&mut self) -> &mut String {
+        self.out.push_str(if self.first { " " } else { ", " });
+        self.first = false;
+        self.out
+    }
+
+    /// Starts a modifier.
+    fn modifier(&mut self) -> &mut String {
+        self.out.push(' ');
+        self.out
+    }
+
+    fn flag(&mut self, on: bool, name: &str) {
+        if on {
+            self.out.push(' ');
+            self.out.push_str(name);
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The instruction tables: every GCN instruction as one row of data.
+//!
+//! The rows live in `tables/*.tbl` (see `tables/README.md`); `build.rs` turns
+//! them into [`OPS`] and the per-generation opcode lookups used here.
+
+use crate::gen::Gen;
+
+/// What an operand is, as far as the printer, parser and emulator care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Ty {
+    B16, B32, B64, B96, B128, B160, B256, B512,
+    I16, I32, I64, U16, U32, U64, F16, F32, F64,
+    V2F16, V2I16, V2U16,
+    D16x1, D16x2, D16x3, D16x4,
+    /// A branch offset in dwords relative to the next instruction.
+    Label,
+    /// `hwreg(reg, offset, size)` in a SOPK immediate.
+    Hwreg,
+    /// `sendmsg(...)` in a SOPP immediate.
+    Sendmsg,
+    /// `vmcnt(..) expcnt(..) lgkmcnt(..)` in a SOPP immediate.
+    Waitcnt,
+    /// A raw 16-bit immediate.
+    Imm16,
+    /// A signed 16-bit immediate.
+    Simm16,
+    /// `s_set_gpr_idx_on` mode bits.
+    Gpridx,
+    /// Interpolation attribute and channel.
+    Attr,
+    /// Interpolation parameter (`p10`, `p20`, `p0`).
+    Param,
+}
+
+impl Ty {
+    /// How many 32-bit registers a value of this type occupies (at least 1).
+    pub const fn dwords(self) -> u32 {
+        match self {
+            Ty::B64 | Ty::I64 | Ty::U64 | Ty::F64 => 2,
+            Ty::B96 => 3,
+            Ty::B128 => 4,
+            Ty::B160 => 5,
+            Ty::B256 => 8,
+            Ty::B512 => 16,
+            _ => 1,
+        }
+    }
+
+    /// Whether inline constants of this operand are floating-point values.
+    pub const fn is_float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64 | Ty::V2F16)
+    }
+
+    /// Whether the operand is 16 bits wide (inline float constants are halves).
+    pub const fn is_16bit(self) -> bool {
+        matches!(self, Ty::F16 | Ty::I16 | Ty::U16 | Ty::B16 | Ty::V2F16 | Ty::V2I16 | Ty::V2U16)
+    }
+
+    /// Number of 16-bit halves of a `d16` memory operand (0 for other types).
+    pub const fn d16_halves(self) -> u32 {
+        match self {
+            Ty::D16x1 => 1,
+            Ty::D16x2 => 2,
+            Ty::D16x3 => 3,
+            Ty::D16x4 => 4,
+            _ => 0,
+        }
+    }
+}
+
+/// Which encoding field an operand lives in (see `tables/README.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The destination (SDST / VDST / SDATA).
+    D,
+    /// A scalar destination beside the vector one: VOP2 carry-out (VCC) or the VOP3b SDST.
+    SD,
+    /// First source (SSRC0 / SRC0 / ADDR / SBASE).
+    A,
+    /// Second source (SSRC1 / VSRC1 / SRC1 / DATA0).
+    B,
+    /// Third source (SRC2 / DATA1).
+    C,
+    /// Carry-in or condition: VCC in VOP2, SRC2 in VOP3.
+    SC,
+    /// A 32-bit literal constant that is always present.
+    L,
+    /// The 16-bit immediate of SOPK/SOPP.
+    K,
+    /// The scalar memory offset.
+    O,
+    /// Memory data (VDATA).
+    V,
+    /// Interpolation parameter.
+    P,
+    /// Interpolation attribute.
+    T,
+}
+
+/// One operand of an instruction signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opnd {
+    /// The field it lives in.
+    pub role: Role,
+    /// Its type.
+    pub ty: Ty,
+    /// The field names an SGPR although it usually names a VGPR (`v_readlane_b32`'s VDST).
+    pub sgpr: bool,
+}
+
+/// Flags of table rows; the meaning of each is in `tables/README.md`.
+#[allow(missing_docs)]
+pub mod flag {
+    pub const NOLLVM: u32 = 1 << 0;
+    pub const NOOFFSET: u32 = 1 << 1;
+    pub const STORE: u32 = 1 << 2;
+    pub const ATOMIC: u32 = 1 << 3;
+    pub const IMM_D: u32 = 1 << 4;
+    pub const TIED: u32 = 1 << 5;
+    pub const NOVOP3: u32 = 1 << 6;
+    pub const NOSDWA: u32 = 1 << 7;
+    pub const NODPP: u32 = 1 << 8;
+    pub const CMPX: u32 = 1 << 9;
+    pub const VOP3B: u32 = 1 << 10;
+    pub const NOOMOD: u32 = 1 << 11;
+    pub const MIX: u32 = 1 << 12;
+    pub const OFF2: u32 = 1 << 13;
+    pub const GDS: u32 = 1 << 14;
+    pub const NOGDS: u32 = 1 << 15;
+    pub const LDS: u32 = 1 << 16;
+    pub const NOARGS: u32 = 1 << 17;
+    pub const SAMPLER: u32 = 1 << 18;
+    pub const GATHER4: u32 = 1 << 19;
+    pub const NORET: u32 = 1 << 20;
+}
+
+/// One instruction: a row of a table.
+#[derive(Debug, Clone, Copy)]
+pub struct OpInfo {
+    /// Mnemonic as LLVM spells it.
+    pub name: &'static str,
+    /// Mnemonic as CLRX spells it.
+    pub clrx: &'static str,
+    /// The table (encoding family) the row belongs to.
+    pub family: Family,
+    /// Opcode per generation (`u16::MAX`: not in that generation).
+    pub opc: [u16; 4],
+    /// Operands in printed order.
+    pub sig: &'static [Opnd],
+    /// [`flag`] bits.
+    pub flags: u32,
+}
+
+impl OpInfo {
+    /// Whether the row has flag `f`.
+    #[inline]
+    pub const fn has(&self, f: u32) -> bool {
+        self.flags & f != 0
+    }
+
+    /// The operand in `role`, if the instruction has one.
+    #[inline]
+    pub fn operand(&self, role: Role) -> Option<Opnd> {
+        self.sig.iter().copied().find(|o| o.role == role)
+    }
+
+    /// The opcode in generation `gen`, if the instruction exists there.
+    #[inline]
+    pub fn opcode(&self, gen: Gen) -> Option<u16> {
+        let o = self.opc[gen as usize];
+        (o != u16::MAX).then_some(o)
+    }
+
+    /// The VOP3 (`_e64`) opcode of a VOP1/VOP2/VOPC instruction in `gen`.
+    pub fn vop3_opcode(&self, gen: Gen) -> Option<u16> {
+        if self.has(flag::NOVOP3) {
+            return None;
+        }
+        let base = match self.family {
+            Family::Vop2 => VOP3_BASE_VOP2,
+            Family::Vop1 => VOP3_BASE_VOP1,
+            Family::Vopc => VOP3_BASE_VOPC,
+            Family::Vintrp => VOP3_BASE_VINTRP,
+            Family::Vop3 => return self.opcode(gen),
+            _ => return None,
+        };
+        let b = base[gen as usize];
+        self.opcode(gen).filter(|_| b != u16::MAX).map(|o| o + b)
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+/// Index of an instruction in [`OPS`].
+pub type OpId = u16;
+
+/// The instruction of `family` with `opcode` in `gen`, if there is one.
+#[inline]
+pub fn lookup(family: Family, gen: Gen, opcode: u32) -> Option<OpId> {
+    let t = LOOKUP[family as usize][gen as usize];
+    match t.get(opcode as usize) {
+        Some(&i) if i != 0 => Some(i - 1),
+        _ => None,
+    }
+}
+
+impl Family {
+    /// The table file this family comes from (`"vop2"` for `tables/vop2.tbl`).
+    pub fn file(self) -> &'static str {
+        FAMILY_FILES[self as usize]
+    }
+
+    /// Width of the opcode field in bits.
+    pub fn opcode_bits(self) -> u32 {
+        FAMILY_OPBITS[self as usize]
+    }
+}
+
+/// All instructions named `name` (LLVM or CLRX spelling) that exist in `gen`.
+pub fn find_by_name(name: &str, gen: Gen) -> impl Iterator<Item = (OpId, &'static OpInfo)> + '_ {
+    OPS.iter()
+        .enumerate()
+        .filter(move |(_, o)| (o.name == name || o.clrx == name) && o.opcode(gen).is_some())
+        .map(|(i, o)| (i as OpId, o))
+}
