@@ -1,0 +1,378 @@
+//! Program walker: follows the CF program, prints each clause under the CF
+//! instruction that starts it, and everything no instruction claims as data.
+
+use crate::codec::*;
+use crate::fields::*;
+use crate::ops;
+use crate::print::*;
+use core::fmt::{self, Write};
+
+/// Disassembler options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DisasmOptions {
+    /// Append each instruction's dwords in hex.
+    pub hex: bool,
+}
+
+/// What a listing line describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A CF instruction.
+    Cf,
+    /// An ALU instruction.
+    Alu,
+    /// The literal dwords after an ALU group (printed only when not all referenced).
+    Literals,
+    /// A fetch or GDS instruction.
+    Fetch,
+    /// Words no instruction decodes or claims.
+    Data,
+    /// A comment line (no words).
+    Comment,
+}
+
+/// One line of a listing.
+#[derive(Clone, Debug)]
+pub struct Item {
+    /// Dword offset of the first word from the program start.
+    pub dword: usize,
+    /// Number of dwords the line covers.
+    pub ndwords: usize,
+    /// Kind.
+    pub kind: ItemKind,
+    /// Line text (without hex words), indentation included.
+    pub text: String,
+}
+
+/// A disassembled CF program.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Lines in print order.
+    pub items: Vec<Item>,
+}
+
+struct Walker<'a> {
+    words: &'a [u32],
+    claimed: Vec<bool>,
+    items: Vec<Item>,
+    counter: usize,
+}
+
+impl Walker<'_> {
+    fn push(&mut self, dword: usize, ndwords: usize, kind: ItemKind, text: String) {
+        for k in dword..(dword + ndwords).min(self.claimed.len()) {
+            self.claimed[k] = true;
+        }
+        self.items.push(Item { dword, ndwords, kind, text });
+    }
+
+    fn data(&mut self, dword: usize, n: usize, why: &dyn fmt::Display) {
+        let mut t = String::from("        .int");
+        for (k, w) in self.words[dword..dword + n].iter().enumerate() {
+            let _ = write!(t, "{} 0x{w:08x}", if k == 0 { "" } else { "," });
+        }
+        let _ = write!(t, "  ; {why}");
+        self.push(dword, n, ItemKind::Data, t);
+    }
+
+    fn alu_clause(&mut self, addr: usize, count: usize) {
+        let start = addr * 2;
+        let end = ((addr + count) * 2).min(self.words.len() & !1);
+        if start >= end {
+            self.items.push(Item {
+                dword: start,
+                ndwords: 0,
+                kind: ItemKind::Comment,
+                text: "        ; clause lies outside the code".into(),
+            });
+            return;
+        }
+        let mut p = start;
+        while p < end {
+            // one instruction group
+            let mut group: [Option<(usize, AluInst)>; 8] = [None; 8];
+            let mut n = 0;
+            let mut need: Option<u32> = None;
+            let mut lds_direct = false;
+            loop {
+                if p >= end {
+                    break;
+                }
+                match decode_alu(self.words[p], self.words[p + 1]) {
+                    Ok(i) => {
+                        for k in 0..i.src_slots().min(i.nsrc().max(3)) {
+                            let s = i.src(k);
+                            if let Some(c) = literal_need(&s) {
+                                need = Some(need.map_or(c, |x| x.max(c)));
+                                lds_direct |= s.sel != SRC_LITERAL;
+                            }
+                        }
+                        let last = i.last();
+                        if n < group.len() {
+                            group[n] = Some((p, i));
+                            n += 1;
+                        }
+                        p += 2;
+                        if last || n == group.len() {
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        // flush what we have, then print the word as data
+                        if n > 0 {
+                            break;
+                        }
+                        self.data(p, 2, &e);
+                        p += 2;
+                        continue;
+                    }
+                }
+            }
+            if n == 0 {
+                continue;
+            }
+            let nlit = match need {
+                None => 0,
+                Some(c) => ((c as usize / 2) + 1) * 2,
+            };
+            let lit_end = (p + nlit).min(end);
+            let lits: [u32; 4] = {
+                let mut l = [0u32; 4];
+                for (k, v) in self.words[p..lit_end].iter().enumerate() {
+                    l[k] = *v;
+                }
+                l
+            };
+            let avail = lit_end - p;
+            for (k, g) in group[..n].iter().enumerate() {
+                let (at, i) = g.expect("filled");
+                let mut t = String::new();
+                if k == 0 {
+                    let _ = write!(t, "    {:4}  ", self.counter);
+                } else {
+                    t.push_str("          ");
+                }
+                let _ = write!(t, "{}: ", ['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
+                print_alu(&mut t, &i, &lits[..avail]);
+                self.push(at, 2, ItemKind::Alu, t);
+            }
+            self.counter += 1;
+            if avail > 0 {
+                // literal dwords: printed inline; list them only if some are not referenced
+                let referenced = need.map_or(0, |c| c as usize + 1);
+                let mut t = String::from("          ");
+                if lds_direct {
+                    print_lds_direct(&mut t, lits[0], lits[1]);
+                    for v in &lits[2..avail] {
+                        let _ = write!(t, " 0x{v:08x}");
+                    }
+                    self.push(p, avail, ItemKind::Literals, t);
+                } else if lits[referenced.min(avail)..avail].iter().any(|&v| v != 0) {
+                    t.push_str("LITERALS");
+                    for v in &lits[..avail] {
+                        let _ = write!(t, " 0x{v:08x}");
+                    }
+                    self.push(p, avail, ItemKind::Literals, t);
+                } else {
+                    for k in p..lit_end {
+                        self.claimed[k] = true;
+                    }
+                    // keep the words visible to callers that walk items
+                    self.items.push(Item { dword: p, ndwords: avail, kind: ItemKind::Literals, text: String::new() });
+                }
+            }
+            p = lit_end;
+        }
+    }
+
+    fn fetch_clause(&mut self, addr: usize, count: usize, gds: bool) {
+        let start = addr * 2;
+        for k in 0..count {
+            let p = start + k * 4;
+            if p + 4 > self.words.len() {
+                self.items.push(Item {
+                    dword: p,
+                    ndwords: 0,
+                    kind: ItemKind::Comment,
+                    text: "        ; clause runs past the end of the code".into(),
+                });
+                return;
+            }
+            let w = [self.words[p], self.words[p + 1], self.words[p + 2], self.words[p + 3]];
+            match decode_fetch(w, gds) {
+                Ok(i) => {
+                    let mut t = String::new();
+                    let _ = write!(t, "    {:4}  ", self.counter);
+                    print_fetch(&mut t, &i);
+                    self.push(p, 4, ItemKind::Fetch, t);
+                }
+                Err(e) => self.data(p, 4, &e),
+            }
+            self.counter += 1;
+        }
+    }
+}
+
+/// Walk a raw CF program at offset 0 and build its listing.
+pub fn listing(code: &[u8]) -> (Listing, usize) {
+    let words: Vec<u32> = code.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut w = Walker { words: &words, claimed: vec![false; words.len()], items: Vec::new(), counter: 0 };
+    let nslots = words.len() / 2;
+    let mut limit = nslots;
+    let mut slot = 0;
+    while slot < limit {
+        let (w0, w1) = (words[slot * 2], words[slot * 2 + 1]);
+        match decode_cf(w0, w1) {
+            Ok(i) => {
+                let mut t = format!("{slot:02} ");
+                print_cf(&mut t, &i);
+                w.push(slot * 2, 2, ItemKind::Cf, t);
+                match i.form {
+                    CfForm::Alu => {
+                        let addr = CF_ALU_WORD0::ADDR.get(w0) as usize;
+                        let cnt = CF_ALU_WORD1::COUNT.get(w1) as usize + 1;
+                        if addr > slot {
+                            limit = limit.min(addr);
+                        }
+                        w.alu_clause(addr, cnt);
+                    }
+                    CfForm::Cf if i.op.flags & (ops::F_TC | ops::F_GDS) != 0 => {
+                        let addr = CF_WORD0::ADDR.get(w0) as usize;
+                        let cnt = CF_WORD1::COUNT.get(w1) as usize + 1;
+                        if addr > slot {
+                            limit = limit.min(addr);
+                        }
+                        w.fetch_clause(addr, cnt, i.op.flags & ops::F_GDS != 0);
+                    }
+                    _ => {}
+                }
+            }
+            Err(e) => w.data(slot * 2, 2, &e),
+        }
+        slot += 1;
+    }
+    // unclaimed words: data, in address order
+    let mut k = 0;
+    while k < words.len() {
+        if w.claimed[k] {
+            k += 1;
+            continue;
+        }
+        let s = k;
+        while k < words.len() && !w.claimed[k] && k - s < 4 {
+            k += 1;
+        }
+        w.data(s, k - s, &"not reached from the CF program");
+    }
+    let tail = code.len() % 4;
+    (Listing { items: w.items }, tail)
+}
+
+/// Disassemble a raw CF program that starts at offset 0.
+pub fn disassemble(code: &[u8], opts: &DisasmOptions) -> String {
+    let (l, tail) = listing(code);
+    let words: Vec<u32> = code.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut out = String::new();
+    render(&mut out, &l, &words, opts);
+    if tail != 0 {
+        out.push_str("        .byte");
+        for (k, b) in code[code.len() - tail..].iter().enumerate() {
+            let _ = write!(out, "{} 0x{b:02x}", if k == 0 { "" } else { "," });
+        }
+        out.push_str("  ; trailing bytes\n");
+    }
+    out
+}
+
+fn render(out: &mut String, l: &Listing, words: &[u32], opts: &DisasmOptions) {
+    for it in &l.items {
+        if it.text.is_empty() {
+            continue;
+        }
+        out.push_str(&it.text);
+        if opts.hex && it.ndwords > 0 {
+            let pad = 64usize.saturating_sub(it.text.len());
+            for _ in 0..pad {
+                out.push(' ');
+            }
+            let _ = write!(out, " ; @{:04x}:", it.dword * 4);
+            for w in &words[it.dword..(it.dword + it.ndwords).min(words.len())] {
+                let _ = write!(out, " {w:08x}");
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// Error of [`disassemble_object`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// One kernel of an r600 ELF object: its name and code.
+#[derive(Clone, Debug)]
+pub struct Kernel<'a> {
+    /// Symbol name.
+    pub name: String,
+    /// Offset in `.text`.
+    pub offset: u64,
+    /// Code bytes.
+    pub code: &'a [u8],
+}
+
+/// The kernels of an r600 ELF object (each GLOBAL FUNC symbol in `.text`).
+pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
+    let elf = risa_elf::Elf::parse(elf_bytes).map_err(|e| Error { message: format!("not a readable ELF file: {e}") })?;
+    if elf.is64 || elf.machine != risa_elf::EM_AMDGPU {
+        return Err(Error {
+            message: format!(
+                "not an r600 (Cayman) object: {}-bit ELF, machine 0x{:x} (expected 32-bit EM_AMDGPU 0xe0)",
+                if elf.is64 { 64 } else { 32 },
+                elf.machine
+            ),
+        });
+    }
+    let text = elf.section_by_name(".text").ok_or_else(|| Error { message: "object has no .text section".into() })?;
+    let tidx = elf.sections.iter().position(|s| s.name == ".text").unwrap_or(usize::MAX);
+    let mut syms: Vec<&risa_elf::Symbol> = elf
+        .symbols
+        .iter()
+        .filter(|s| s.shndx as usize == tidx && s.sym_type == risa_elf::STT_FUNC && !s.name.is_empty())
+        .collect();
+    syms.sort_by_key(|s| s.value);
+    let mut out = Vec::new();
+    let len = text.data.len() as u64;
+    for (k, s) in syms.iter().enumerate() {
+        let start = s.value.min(len);
+        let next = syms.get(k + 1).map_or(len, |n| n.value.min(len));
+        let end = if s.size > 0 { (start + s.size).min(len) } else { next };
+        out.push(Kernel { name: s.name.clone(), offset: start, code: &text.data[start as usize..end.max(start) as usize] });
+    }
+    if out.is_empty() {
+        out.push(Kernel { name: ".text".into(), offset: 0, code: text.data });
+    }
+    Ok(out)
+}
+
+/// Disassemble every kernel of an r600 ELF object.
+pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<String, Error> {
+    let mut out = String::new();
+    for (k, kern) in kernels(elf_bytes)?.iter().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}:  ; .text+0x{:x}, {} bytes", kern.name, kern.offset, kern.code.len());
+        out.push_str(&disassemble(kern.code, opts));
+    }
+    Ok(out)
+}

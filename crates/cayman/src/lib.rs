@@ -1,0 +1,20 @@
+//! Cayman (AMD TeraScale 3, Radeon HD 6900, VLIW4) instruction tables, codec
+//! and disassembler.
+//!
+//! * [`fields`] — every microcode dword format of chapter 9 of AMD's HD 6900
+//!   ISA guide, as field tables;
+//! * [`ops`] — every instruction of chapter 8, as opcode tables;
+//! * [`codec`] — `decode_*`/`encode_*`, driven by the tables, panic-free and
+//!   allocation-free;
+//! * [`print`] — the text form of one instruction;
+//! * [`disasm`] — walks a CF program and its clauses: [`disassemble`],
+//!   [`disassemble_object`].
+
+pub mod codec;
+pub mod disasm;
+pub mod fields;
+pub mod ops;
+pub mod print;
+
+pub use codec::{decode_alu, decode_cf, decode_fetch, encode_alu, encode_cf, encode_fetch, DecodeError};
+pub use disasm::{disassemble, disassemble_object, kernels, listing, DisasmOptions, Error, Item, ItemKind, Kernel, Listing};
