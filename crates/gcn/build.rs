@@ -48,13 +48,38 @@ const FLAGS: &[&str] = &[
 ];
 
 const TYPES: &[(&str, &str)] = &[
-    ("b16", "B16"), ("b32", "B32"), ("b64", "B64"), ("b96", "B96"), ("b128", "B128"),
-    ("b160", "B160"), ("b256", "B256"), ("b512", "B512"), ("i16", "I16"), ("i32", "I32"),
-    ("i64", "I64"), ("u16", "U16"), ("u32", "U32"), ("u64", "U64"), ("f16", "F16"),
-    ("f32", "F32"), ("f64", "F64"), ("v2f16", "V2F16"), ("v2i16", "V2I16"), ("v2u16", "V2U16"),
-    ("d16x1", "D16x1"), ("d16x2", "D16x2"), ("d16x3", "D16x3"), ("d16x4", "D16x4"),
-    ("label", "Label"), ("hwreg", "Hwreg"), ("sendmsg", "Sendmsg"), ("waitcnt", "Waitcnt"),
-    ("imm16", "Imm16"), ("simm16", "Simm16"), ("gpridx", "Gpridx"), ("attr", "Attr"),
+    ("b16", "B16"),
+    ("b32", "B32"),
+    ("b64", "B64"),
+    ("b96", "B96"),
+    ("b128", "B128"),
+    ("b160", "B160"),
+    ("b256", "B256"),
+    ("b512", "B512"),
+    ("i16", "I16"),
+    ("i32", "I32"),
+    ("i64", "I64"),
+    ("u16", "U16"),
+    ("u32", "U32"),
+    ("u64", "U64"),
+    ("f16", "F16"),
+    ("f32", "F32"),
+    ("f64", "F64"),
+    ("v2f16", "V2F16"),
+    ("v2i16", "V2I16"),
+    ("v2u16", "V2U16"),
+    ("d16x1", "D16x1"),
+    ("d16x2", "D16x2"),
+    ("d16x3", "D16x3"),
+    ("d16x4", "D16x4"),
+    ("label", "Label"),
+    ("hwreg", "Hwreg"),
+    ("sendmsg", "Sendmsg"),
+    ("waitcnt", "Waitcnt"),
+    ("imm16", "Imm16"),
+    ("simm16", "Simm16"),
+    ("gpridx", "Gpridx"),
+    ("attr", "Attr"),
     ("param", "Param"),
 ];
 
@@ -72,7 +97,9 @@ fn main() {
     for &(file, fam, bits) in FAMILIES {
         let path = dir.join(format!("{file}.tbl"));
         println!("cargo:rerun-if-changed={}", path.display());
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         for (ln, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -108,9 +135,10 @@ fn main() {
                 } else if FLAGS.contains(t) {
                     flags.push(format!("flag::{}", t.replace(':', "_").to_uppercase()));
                 } else if let Some((role, ty)) = t.split_once(':') {
-                    let (sgpr, ty) = match ty.strip_prefix("s:") {
-                        Some(rest) => (true, rest),
-                        None => (false, ty),
+                    let (sgpr, vgpr, ty) = match (ty.strip_prefix("s:"), ty.strip_prefix("v:")) {
+                        (Some(rest), _) => (true, false, rest),
+                        (_, Some(rest)) => (false, true, rest),
+                        _ => (false, false, ty),
                     };
                     let Some(&(_, tyv)) = TYPES.iter().find(|(n, _)| *n == ty) else {
                         errors.push(format!("{at}: unknown type {ty:?}"));
@@ -120,12 +148,20 @@ fn main() {
                         errors.push(format!("{at}: unknown role {role:?}"));
                         continue;
                     }
-                    write!(sig, "Opnd{{role:Role::{role},ty:Ty::{tyv},sgpr:{sgpr}}},").unwrap();
+                    write!(
+                        sig,
+                        "Opnd{{role:Role::{role},ty:Ty::{tyv},sgpr:{sgpr},vgpr:{vgpr}}},"
+                    )
+                    .unwrap();
                 } else {
                     errors.push(format!("{at}: unknown flag {t:?}"));
                 }
             }
-            let flags = if flags.is_empty() { "0".to_string() } else { flags.join("|") };
+            let flags = if flags.is_empty() {
+                "0".to_string()
+            } else {
+                flags.join("|")
+            };
             writeln!(
                 ops,
                 "OpInfo{{name:{name:?},clrx:{clrx:?},family:Family::{fam},opc:{opc:?},sig:&[{sig}],flags:{flags}}},"
@@ -138,18 +174,30 @@ fn main() {
                 // VOP1/VOP2/VOPC instructions also live in the VOP3 opcode space.
                 if let Some(&(_, base)) = VOP3_BASE.iter().find(|(f, _)| *f == fam) {
                     if !flags.contains("NOVOP3") && base[g] != u16::MAX {
-                        let lk = lookups.entry(("Vop3", g)).or_insert_with(|| vec![0; 1 << 10]);
+                        let lk = lookups
+                            .entry(("Vop3", g))
+                            .or_insert_with(|| vec![0; 1 << 10]);
                         let slot = &mut lk[(base[g] + opc[g]) as usize];
                         if *slot != 0 {
-                            errors.push(format!("{at}: VOP3 opcode {:#x} of generation {g} is also op #{}", base[g] + opc[g], *slot - 1));
+                            errors.push(format!(
+                                "{at}: VOP3 opcode {:#x} of generation {g} is also op #{}",
+                                base[g] + opc[g],
+                                *slot - 1
+                            ));
                         }
                         *slot = (index + 1) as u16;
                     }
                 }
-                let lk = lookups.entry((fam, g)).or_insert_with(|| vec![0; 1 << bits]);
+                let lk = lookups
+                    .entry((fam, g))
+                    .or_insert_with(|| vec![0; 1 << bits]);
                 let slot = &mut lk[opc[g] as usize];
                 if *slot != 0 {
-                    errors.push(format!("{at}: opcode {:#x} of generation {g} is also op #{}", opc[g], *slot - 1));
+                    errors.push(format!(
+                        "{at}: opcode {:#x} of generation {g} is also op #{}",
+                        opc[g],
+                        *slot - 1
+                    ));
                 }
                 *slot = (index + 1) as u16;
             }
@@ -160,23 +208,52 @@ fn main() {
         for e in &errors {
             println!("cargo:warning={e}");
         }
-        panic!("{} errors in the instruction tables:\n{}", errors.len(), errors.join("\n"));
+        panic!(
+            "{} errors in the instruction tables:\n{}",
+            errors.len(),
+            errors.join("\n")
+        );
     }
     writeln!(out, "/// The instruction families: one table file each.").unwrap();
-    writeln!(out, "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\n#[repr(u8)]\npub enum Family {{").unwrap();
+    writeln!(
+        out,
+        "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\n#[repr(u8)]\npub enum Family {{"
+    )
+    .unwrap();
     for &(file, fam, _) in FAMILIES {
         writeln!(out, "    /// Rows of `tables/{file}.tbl`.\n    {fam},").unwrap();
     }
     writeln!(out, "}}").unwrap();
-    writeln!(out, "/// Table file name per family.\npub(crate) static FAMILY_FILES: [&str; {}] = {:?};", FAMILIES.len(), FAMILIES.iter().map(|f| f.0).collect::<Vec<_>>()).unwrap();
-    writeln!(out, "/// Opcode width in bits per family.\npub(crate) static FAMILY_OPBITS: [u32; {}] = {:?};", FAMILIES.len(), FAMILIES.iter().map(|f| f.2).collect::<Vec<_>>()).unwrap();
+    writeln!(
+        out,
+        "/// Table file name per family.\npub(crate) static FAMILY_FILES: [&str; {}] = {:?};",
+        FAMILIES.len(),
+        FAMILIES.iter().map(|f| f.0).collect::<Vec<_>>()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// Opcode width in bits per family.\npub(crate) static FAMILY_OPBITS: [u32; {}] = {:?};",
+        FAMILIES.len(),
+        FAMILIES.iter().map(|f| f.2).collect::<Vec<_>>()
+    )
+    .unwrap();
     for &(fam, base) in VOP3_BASE {
         writeln!(out, "/// First VOP3 opcode of {fam} instructions, per generation.\npub(crate) const VOP3_BASE_{}: [u16; 4] = {base:?};", fam.to_uppercase()).unwrap();
     }
     writeln!(out, "/// Every instruction of every table, in table order.").unwrap();
     writeln!(out, "pub static OPS: [OpInfo; {index}] = [\n{ops}];").unwrap();
-    writeln!(out, "/// Per family and generation: opcode -> index into OPS plus one (0: none).").unwrap();
-    writeln!(out, "pub(crate) static LOOKUP: [[&[u16]; 4]; {}] = [", FAMILIES.len()).unwrap();
+    writeln!(
+        out,
+        "/// Per family and generation: opcode -> index into OPS plus one (0: none)."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static LOOKUP: [[&[u16]; 4]; {}] = [",
+        FAMILIES.len()
+    )
+    .unwrap();
     for &(_, fam, _) in FAMILIES {
         out.push('[');
         for g in 0..4 {

@@ -85,11 +85,18 @@ impl fmt::Display for DecodeError {
         match *self {
             DecodeError::Empty => write!(f, "no instruction words"),
             DecodeError::Truncated { need, have } => {
-                write!(f, "truncated instruction: needs {need} dwords, {have} available")
+                write!(
+                    f,
+                    "truncated instruction: needs {need} dwords, {have} available"
+                )
             }
             DecodeError::UnknownEncoding(w) => write!(f, "{w:#010x} is not a valid GCN encoding"),
             DecodeError::UnknownOpcode { family, opcode } => {
-                write!(f, "unknown {} opcode {opcode} ({opcode:#x})", family.file().to_uppercase())
+                write!(
+                    f,
+                    "unknown {} opcode {opcode} ({opcode:#x})",
+                    family.file().to_uppercase()
+                )
             }
             DecodeError::BadField { field, value } => {
                 write!(f, "invalid value {value} ({value:#x}) in field {field:?}")
@@ -125,7 +132,12 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
             0 => Family::Flat,
             1 => Family::Scratch,
             2 => Family::Global,
-            v => return Err(DecodeError::BadField { field: Field::Seg, value: v }),
+            v => {
+                return Err(DecodeError::BadField {
+                    field: Field::Seg,
+                    value: v,
+                })
+            }
         },
     })
 }
@@ -156,7 +168,10 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
     }
     let base = enc.base_dwords() as usize;
     if words.len() < base {
-        return Err(DecodeError::Truncated { need: base as u8, have: words.len() as u8 });
+        return Err(DecodeError::Truncated {
+            need: base as u8,
+            have: words.len() as u8,
+        });
     }
     let mut raw = u64::from(w0);
     if base == 2 {
@@ -164,31 +179,46 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
     }
     let family = family_of(enc, gen, raw)?;
     let opcode = layout::get(enc, gen, raw, Field::Op);
-    let op = table::lookup(family, gen, opcode).ok_or(DecodeError::UnknownOpcode { family, opcode })?;
+    let op =
+        table::lookup(family, gen, opcode).ok_or(DecodeError::UnknownOpcode { family, opcode })?;
     let info = &OPS[op as usize];
-    if enc == Enc::Vop3 && info.has(flag::VOP3B) {
+    // Every instruction with a scalar destination beside VDST uses VOP3b in its long form.
+    if enc == Enc::Vop3 && (info.has(flag::VOP3B) || info.operand(Role::SD).is_some()) {
         enc = Enc::Vop3b;
     }
     let mut len = base as u8;
     let mut lit = None;
     let scalar_lit = match enc {
         Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
-            layout::get(enc, gen, raw, Field::Ssrc0) == 255 || layout::get(enc, gen, raw, Field::Ssrc1) == 255
+            layout::get(enc, gen, raw, Field::Ssrc0) == 255
+                || layout::get(enc, gen, raw, Field::Ssrc1) == 255
         }
         Enc::Vop2 | Enc::Vop1 | Enc::Vopc => layout::get(enc, gen, raw, Field::Src0) == 255,
         // GCN 1.1 added a 32-bit literal offset to SMRD (IMM=0, OFFSET=255).
         Enc::Smrd => {
-            gen == Gen::Gcn11 && layout::get(enc, gen, raw, Field::Imm) == 0 && layout::get(enc, gen, raw, Field::Offset) == 255
+            gen == Gen::Gcn11
+                && layout::get(enc, gen, raw, Field::Imm) == 0
+                && layout::get(enc, gen, raw, Field::Offset) == 255
         }
         _ => false,
     };
     let needs_lit = scalar_lit || info.operand(Role::L).is_some();
     if needs_lit {
-        let l = *words.get(base).ok_or(DecodeError::Truncated { need: base as u8 + 1, have: words.len() as u8 })?;
+        let l = *words.get(base).ok_or(DecodeError::Truncated {
+            need: base as u8 + 1,
+            have: words.len() as u8,
+        })?;
         lit = Some(l);
         len += 1;
     }
-    Ok(Instr { op, enc, gen, len, raw, lit })
+    Ok(Instr {
+        op,
+        enc,
+        gen,
+        len,
+        raw,
+        lit,
+    })
 }
 
 /// Decodes little-endian bytes (length need not be a multiple of 4; a partial
@@ -197,7 +227,12 @@ pub fn decode_bytes(gen: Gen, bytes: &[u8]) -> Result<Instr, DecodeError> {
     let mut w = [0u32; 2];
     let n = (bytes.len() / 4).min(2);
     for (i, slot) in w.iter_mut().enumerate().take(n) {
-        *slot = u32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+        *slot = u32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ]);
     }
     decode(gen, &w[..n])
 }

@@ -10,16 +10,35 @@ use crate::gen::Gen;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Enc {
-    Sop2, Sopk, Sop1, Sopc, Sopp, Smrd, Smem,
-    Vop2, Vop1, Vopc,
+    Sop2,
+    Sopk,
+    Sop1,
+    Sopc,
+    Sopp,
+    Smrd,
+    Smem,
+    Vop2,
+    Vop1,
+    Vopc,
     /// VOP3a: VOP3-only instructions and the `_e64` forms of VOP1/VOP2/VOPC.
     Vop3,
     /// VOP3b: VOP3 with a scalar destination instead of ABS/CLAMP.
     Vop3b,
-    Vop3p, Vintrp, Ds, Mubuf, Mtbuf, Mimg, Exp,
+    Vop3p,
+    Vintrp,
+    Ds,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Exp,
     /// FLAT, and on GCN 1.4 also GLOBAL and SCRATCH (told apart by SEG).
     Flat,
-    Vop2Sdwa, Vop1Sdwa, VopcSdwa, Vop2Dpp, Vop1Dpp, VopcDpp,
+    Vop2Sdwa,
+    Vop1Sdwa,
+    VopcSdwa,
+    Vop2Dpp,
+    Vop1Dpp,
+    VopcDpp,
 }
 
 /// Number of [`Enc`] variants.
@@ -29,18 +48,91 @@ pub const ENC_COUNT: usize = Enc::VopcDpp as usize + 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Field {
-    Op, Sdst, Ssrc0, Ssrc1, Simm16,
-    Vdst, Src0, Vsrc1, Src1, Src2,
-    Abs, Neg, Clamp, Omod, OpSel, OpSelHi, OpSelHi2, NegHi, Sdst3,
-    Sbase, Imm, Offset, Glc, Nv, Soe, Soffset,
-    Offset0, Offset1, Gds, Addr, Data0, Data1,
-    Offen, Idxen, Addr64, Lds, Slc, Tfe, Vaddr, Vdata, Srsrc, Dfmt, Nfmt,
-    Dmask, Unorm, Da, R128, Lwe, D16, Ssamp,
-    En, Tgt, Compr, Done, Vm, Vsrc0, Vsrc1e, Vsrc2, Vsrc3,
-    Seg, Saddr, Attr, AttrChan,
-    DstSel, DstUnused, Src0Sel, Src0Sext, Src0Neg, Src0Abs, S0, Src1Sel, Src1Sext, Src1Neg,
-    Src1Abs, S1, SdwaSdst, SdwaSd,
-    DppCtrl, BoundCtrl, DppNeg0, DppAbs0, DppNeg1, DppAbs1, BankMask, RowMask,
+    Op,
+    Sdst,
+    Ssrc0,
+    Ssrc1,
+    Simm16,
+    Vdst,
+    Src0,
+    Vsrc1,
+    Src1,
+    Src2,
+    Abs,
+    Neg,
+    Clamp,
+    Omod,
+    OpSel,
+    OpSelHi,
+    OpSelHi2,
+    NegHi,
+    Sdst3,
+    Sbase,
+    Imm,
+    Offset,
+    Glc,
+    Nv,
+    Soe,
+    Soffset,
+    Offset0,
+    Offset1,
+    Gds,
+    Addr,
+    Data0,
+    Data1,
+    Offen,
+    Idxen,
+    Addr64,
+    Lds,
+    Slc,
+    Tfe,
+    Vaddr,
+    Vdata,
+    Srsrc,
+    Dfmt,
+    Nfmt,
+    Dmask,
+    Unorm,
+    Da,
+    R128,
+    Lwe,
+    D16,
+    Ssamp,
+    En,
+    Tgt,
+    Compr,
+    Done,
+    Vm,
+    Vsrc0,
+    Vsrc1e,
+    Vsrc2,
+    Vsrc3,
+    Seg,
+    Saddr,
+    Attr,
+    AttrChan,
+    DstSel,
+    DstUnused,
+    Src0Sel,
+    Src0Sext,
+    Src0Neg,
+    Src0Abs,
+    S0,
+    Src1Sel,
+    Src1Sext,
+    Src1Neg,
+    Src1Abs,
+    S1,
+    SdwaSdst,
+    SdwaSd,
+    DppCtrl,
+    BoundCtrl,
+    DppNeg0,
+    DppAbs0,
+    DppNeg1,
+    DppAbs1,
+    BankMask,
+    RowMask,
 }
 
 /// Number of [`Field`] variants.
@@ -74,85 +166,252 @@ const SOPK: Spec = &[(Simm16, 0, 16), (Sdst, 16, 7), (Op, 23, 5)];
 const SOP1: Spec = &[(Ssrc0, 0, 8), (Op, 8, 8), (Sdst, 16, 7)];
 const SOPC: Spec = &[(Ssrc0, 0, 8), (Ssrc1, 8, 8), (Op, 16, 7)];
 const SOPP: Spec = &[(Simm16, 0, 16), (Op, 16, 7)];
-const SMRD: Spec = &[(Offset, 0, 8), (Imm, 8, 1), (Sbase, 9, 6), (Sdst, 15, 7), (Op, 22, 5)];
-const SMEM8: Spec = &[(Sbase, 0, 6), (Sdst, 6, 7), (Glc, 16, 1), (Imm, 17, 1), (Op, 18, 8), (Offset, 32, 20)];
+const SMRD: Spec = &[
+    (Offset, 0, 8),
+    (Imm, 8, 1),
+    (Sbase, 9, 6),
+    (Sdst, 15, 7),
+    (Op, 22, 5),
+];
+const SMEM8: Spec = &[
+    (Sbase, 0, 6),
+    (Sdst, 6, 7),
+    (Glc, 16, 1),
+    (Imm, 17, 1),
+    (Op, 18, 8),
+    (Offset, 32, 20),
+];
 const SMEM9: Spec = &[
-    (Sbase, 0, 6), (Sdst, 6, 7), (Soe, 14, 1), (Nv, 15, 1), (Glc, 16, 1), (Imm, 17, 1), (Op, 18, 8),
-    (Offset, 32, 21), (Soffset, 57, 7),
+    (Sbase, 0, 6),
+    (Sdst, 6, 7),
+    (Soe, 14, 1),
+    (Nv, 15, 1),
+    (Glc, 16, 1),
+    (Imm, 17, 1),
+    (Op, 18, 8),
+    (Offset, 32, 21),
+    (Soffset, 57, 7),
 ];
 const VOP2: Spec = &[(Src0, 0, 9), (Vsrc1, 9, 8), (Vdst, 17, 8), (Op, 25, 6)];
 const VOP1: Spec = &[(Src0, 0, 9), (Op, 9, 8), (Vdst, 17, 8)];
 const VOPC: Spec = &[(Src0, 0, 9), (Vsrc1, 9, 8), (Op, 17, 8)];
-const VOP3_SRCS: Spec = &[(Src0, 32, 9), (Src1, 41, 9), (Src2, 50, 9), (Omod, 59, 2), (Neg, 61, 3)];
+const VOP3_SRCS: Spec = &[
+    (Src0, 32, 9),
+    (Src1, 41, 9),
+    (Src2, 50, 9),
+    (Omod, 59, 2),
+    (Neg, 61, 3),
+];
 const VOP3A6: Spec = &[(Vdst, 0, 8), (Abs, 8, 3), (Clamp, 11, 1), (Op, 17, 9)];
 const VOP3B6: Spec = &[(Vdst, 0, 8), (Sdst3, 8, 7), (Op, 17, 9)];
 const VOP3A8: Spec = &[(Vdst, 0, 8), (Abs, 8, 3), (Clamp, 15, 1), (Op, 16, 10)];
-const VOP3A9: Spec = &[(Vdst, 0, 8), (Abs, 8, 3), (OpSel, 11, 4), (Clamp, 15, 1), (Op, 16, 10)];
+const VOP3A9: Spec = &[
+    (Vdst, 0, 8),
+    (Abs, 8, 3),
+    (OpSel, 11, 4),
+    (Clamp, 15, 1),
+    (Op, 16, 10),
+];
 const VOP3B8: Spec = &[(Vdst, 0, 8), (Sdst3, 8, 7), (Clamp, 15, 1), (Op, 16, 10)];
 const VOP3P: Spec = &[
-    (Vdst, 0, 8), (NegHi, 8, 3), (OpSel, 11, 3), (OpSelHi2, 14, 1), (Clamp, 15, 1), (Op, 16, 7),
-    (Src0, 32, 9), (Src1, 41, 9), (Src2, 50, 9), (OpSelHi, 59, 2), (Neg, 61, 3),
+    (Vdst, 0, 8),
+    (NegHi, 8, 3),
+    (OpSel, 11, 3),
+    (OpSelHi2, 14, 1),
+    (Clamp, 15, 1),
+    (Op, 16, 7),
+    (Src0, 32, 9),
+    (Src1, 41, 9),
+    (Src2, 50, 9),
+    (OpSelHi, 59, 2),
+    (Neg, 61, 3),
 ];
-const VINTRP: Spec = &[(Src0, 0, 8), (AttrChan, 8, 2), (Attr, 10, 6), (Op, 16, 2), (Vdst, 18, 8)];
+const VINTRP: Spec = &[
+    (Src0, 0, 8),
+    (AttrChan, 8, 2),
+    (Attr, 10, 6),
+    (Op, 16, 2),
+    (Vdst, 18, 8),
+];
 const DS_WORD1: Spec = &[(Addr, 32, 8), (Data0, 40, 8), (Data1, 48, 8), (Vdst, 56, 8)];
-const DS6: Spec = &[(Offset, 0, 16), (Offset0, 0, 8), (Offset1, 8, 8), (Gds, 17, 1), (Op, 18, 8)];
-const DS8: Spec = &[(Offset, 0, 16), (Offset0, 0, 8), (Offset1, 8, 8), (Gds, 16, 1), (Op, 17, 8)];
-const BUF_WORD1: Spec = &[(Vaddr, 32, 8), (Vdata, 40, 8), (Srsrc, 48, 5), (Tfe, 55, 1), (Soffset, 56, 8)];
+const DS6: Spec = &[
+    (Offset, 0, 16),
+    (Offset0, 0, 8),
+    (Offset1, 8, 8),
+    (Gds, 17, 1),
+    (Op, 18, 8),
+];
+const DS8: Spec = &[
+    (Offset, 0, 16),
+    (Offset0, 0, 8),
+    (Offset1, 8, 8),
+    (Gds, 16, 1),
+    (Op, 17, 8),
+];
+const BUF_WORD1: Spec = &[
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
+    (Tfe, 55, 1),
+    (Soffset, 56, 8),
+];
 const MUBUF6: Spec = &[
-    (Offset, 0, 12), (Offen, 12, 1), (Idxen, 13, 1), (Glc, 14, 1), (Addr64, 15, 1), (Lds, 16, 1),
-    (Op, 18, 7), (Slc, 54, 1),
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Addr64, 15, 1),
+    (Lds, 16, 1),
+    (Op, 18, 7),
+    (Slc, 54, 1),
 ];
 const MUBUF8: Spec = &[
-    (Offset, 0, 12), (Offen, 12, 1), (Idxen, 13, 1), (Glc, 14, 1), (Lds, 16, 1), (Slc, 17, 1),
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Lds, 16, 1),
+    (Slc, 17, 1),
     (Op, 18, 7),
 ];
 const MTBUF6: Spec = &[
-    (Offset, 0, 12), (Offen, 12, 1), (Idxen, 13, 1), (Glc, 14, 1), (Addr64, 15, 1), (Op, 16, 3),
-    (Dfmt, 19, 4), (Nfmt, 23, 3), (Slc, 54, 1),
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Addr64, 15, 1),
+    (Op, 16, 3),
+    (Dfmt, 19, 4),
+    (Nfmt, 23, 3),
+    (Slc, 54, 1),
 ];
 const MTBUF8: Spec = &[
-    (Offset, 0, 12), (Offen, 12, 1), (Idxen, 13, 1), (Glc, 14, 1), (Op, 15, 4), (Dfmt, 19, 4),
-    (Nfmt, 23, 3), (Slc, 54, 1),
+    (Offset, 0, 12),
+    (Offen, 12, 1),
+    (Idxen, 13, 1),
+    (Glc, 14, 1),
+    (Op, 15, 4),
+    (Dfmt, 19, 4),
+    (Nfmt, 23, 3),
+    (Slc, 54, 1),
 ];
 const MIMG6: Spec = &[
-    (Dmask, 8, 4), (Unorm, 12, 1), (Glc, 13, 1), (Da, 14, 1), (R128, 15, 1), (Tfe, 16, 1),
-    (Lwe, 17, 1), (Op, 18, 7), (Slc, 25, 1), (Vaddr, 32, 8), (Vdata, 40, 8), (Srsrc, 48, 5),
+    (Dmask, 8, 4),
+    (Unorm, 12, 1),
+    (Glc, 13, 1),
+    (Da, 14, 1),
+    (R128, 15, 1),
+    (Tfe, 16, 1),
+    (Lwe, 17, 1),
+    (Op, 18, 7),
+    (Slc, 25, 1),
+    (Vaddr, 32, 8),
+    (Vdata, 40, 8),
+    (Srsrc, 48, 5),
     (Ssamp, 53, 5),
 ];
 const MIMG8: Spec = &[(D16, 63, 1)];
 const EXP: Spec = &[
-    (En, 0, 4), (Tgt, 4, 6), (Compr, 10, 1), (Done, 11, 1), (Vm, 12, 1), (Vsrc0, 32, 8),
-    (Vsrc1e, 40, 8), (Vsrc2, 48, 8), (Vsrc3, 56, 8),
+    (En, 0, 4),
+    (Tgt, 4, 6),
+    (Compr, 10, 1),
+    (Done, 11, 1),
+    (Vm, 12, 1),
+    (Vsrc0, 32, 8),
+    (Vsrc1e, 40, 8),
+    (Vsrc2, 48, 8),
+    (Vsrc3, 56, 8),
 ];
 const FLAT7: Spec = &[
-    (Glc, 16, 1), (Slc, 17, 1), (Op, 18, 7), (Addr, 32, 8), (Data0, 40, 8), (Tfe, 55, 1), (Vdst, 56, 8),
+    (Glc, 16, 1),
+    (Slc, 17, 1),
+    (Op, 18, 7),
+    (Addr, 32, 8),
+    (Data0, 40, 8),
+    (Tfe, 55, 1),
+    (Vdst, 56, 8),
 ];
 const FLAT9: Spec = &[
-    (Offset, 0, 13), (Lds, 13, 1), (Seg, 14, 2), (Glc, 16, 1), (Slc, 17, 1), (Op, 18, 7), (Addr, 32, 8),
-    (Data0, 40, 8), (Saddr, 48, 7), (Nv, 55, 1), (Vdst, 56, 8),
+    (Offset, 0, 13),
+    (Lds, 13, 1),
+    (Seg, 14, 2),
+    (Glc, 16, 1),
+    (Slc, 17, 1),
+    (Op, 18, 7),
+    (Addr, 32, 8),
+    (Data0, 40, 8),
+    (Saddr, 48, 7),
+    (Nv, 55, 1),
+    (Vdst, 56, 8),
 ];
 const SDWA8: Spec = &[
-    (Src0, 32, 8), (DstSel, 40, 3), (DstUnused, 43, 2), (Clamp, 45, 1), (Src0Sel, 48, 3),
-    (Src0Sext, 51, 1), (Src0Neg, 52, 1), (Src0Abs, 53, 1), (Src1Sel, 56, 3), (Src1Sext, 59, 1),
-    (Src1Neg, 60, 1), (Src1Abs, 61, 1),
+    (Src0, 32, 8),
+    (DstSel, 40, 3),
+    (DstUnused, 43, 2),
+    (Clamp, 45, 1),
+    (Src0Sel, 48, 3),
+    (Src0Sext, 51, 1),
+    (Src0Neg, 52, 1),
+    (Src0Abs, 53, 1),
+    (Src1Sel, 56, 3),
+    (Src1Sext, 59, 1),
+    (Src1Neg, 60, 1),
+    (Src1Abs, 61, 1),
 ];
 const SDWA9: Spec = &[
-    (Src0, 32, 8), (DstSel, 40, 3), (DstUnused, 43, 2), (Clamp, 45, 1), (Omod, 46, 2), (Src0Sel, 48, 3),
-    (Src0Sext, 51, 1), (Src0Neg, 52, 1), (Src0Abs, 53, 1), (S0, 55, 1), (Src1Sel, 56, 3),
-    (Src1Sext, 59, 1), (Src1Neg, 60, 1), (Src1Abs, 61, 1), (S1, 63, 1),
+    (Src0, 32, 8),
+    (DstSel, 40, 3),
+    (DstUnused, 43, 2),
+    (Clamp, 45, 1),
+    (Omod, 46, 2),
+    (Src0Sel, 48, 3),
+    (Src0Sext, 51, 1),
+    (Src0Neg, 52, 1),
+    (Src0Abs, 53, 1),
+    (S0, 55, 1),
+    (Src1Sel, 56, 3),
+    (Src1Sext, 59, 1),
+    (Src1Neg, 60, 1),
+    (Src1Abs, 61, 1),
+    (S1, 63, 1),
 ];
 const SDWAC8: Spec = &[
-    (Src0, 32, 8), (Clamp, 45, 1), (Src0Sel, 48, 3), (Src0Sext, 51, 1), (Src0Neg, 52, 1),
-    (Src0Abs, 53, 1), (Src1Sel, 56, 3), (Src1Sext, 59, 1), (Src1Neg, 60, 1), (Src1Abs, 61, 1),
+    (Src0, 32, 8),
+    (Clamp, 45, 1),
+    (Src0Sel, 48, 3),
+    (Src0Sext, 51, 1),
+    (Src0Neg, 52, 1),
+    (Src0Abs, 53, 1),
+    (Src1Sel, 56, 3),
+    (Src1Sext, 59, 1),
+    (Src1Neg, 60, 1),
+    (Src1Abs, 61, 1),
 ];
 const SDWAC9: Spec = &[
-    (Src0, 32, 8), (SdwaSdst, 40, 7), (SdwaSd, 47, 1), (Src0Sel, 48, 3), (Src0Sext, 51, 1),
-    (Src0Neg, 52, 1), (Src0Abs, 53, 1), (S0, 55, 1), (Src1Sel, 56, 3), (Src1Sext, 59, 1),
-    (Src1Neg, 60, 1), (Src1Abs, 61, 1), (S1, 63, 1),
+    (Src0, 32, 8),
+    (SdwaSdst, 40, 7),
+    (SdwaSd, 47, 1),
+    (Src0Sel, 48, 3),
+    (Src0Sext, 51, 1),
+    (Src0Neg, 52, 1),
+    (Src0Abs, 53, 1),
+    (S0, 55, 1),
+    (Src1Sel, 56, 3),
+    (Src1Sext, 59, 1),
+    (Src1Neg, 60, 1),
+    (Src1Abs, 61, 1),
+    (S1, 63, 1),
 ];
 const DPP: Spec = &[
-    (Src0, 32, 8), (DppCtrl, 40, 9), (BoundCtrl, 51, 1), (DppNeg0, 52, 1), (DppAbs0, 53, 1),
-    (DppNeg1, 54, 1), (DppAbs1, 55, 1), (BankMask, 56, 4), (RowMask, 60, 4),
+    (Src0, 32, 8),
+    (DppCtrl, 40, 9),
+    (BoundCtrl, 51, 1),
+    (DppNeg0, 52, 1),
+    (DppAbs0, 53, 1),
+    (DppNeg1, 54, 1),
+    (DppAbs1, 55, 1),
+    (BankMask, 56, 4),
+    (RowMask, 60, 4),
 ];
 const VOP2_NOSRC: Spec = &[(Vsrc1, 9, 8), (Vdst, 17, 8), (Op, 25, 6)];
 const VOP1_NOSRC: Spec = &[(Op, 9, 8), (Vdst, 17, 8)];
@@ -185,7 +444,11 @@ pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = [
     all(VOP2, NONE),
     all(VOP1, NONE),
     all(VOPC, NONE),
-    per_gen([VOP3A6, VOP3_SRCS], [VOP3A8, VOP3_SRCS], [VOP3A9, VOP3_SRCS]),
+    per_gen(
+        [VOP3A6, VOP3_SRCS],
+        [VOP3A8, VOP3_SRCS],
+        [VOP3A9, VOP3_SRCS],
+    ),
     split(VOP3B6, VOP3_SRCS, VOP3B8, VOP3_SRCS),
     all(VOP3P, NONE),
     all(VINTRP, NONE),
@@ -195,9 +458,21 @@ pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = [
     split(MIMG6, NONE, MIMG6, MIMG8),
     all(EXP, NONE),
     per_gen([FLAT7, NONE], [FLAT7, NONE], [FLAT9, NONE]),
-    per_gen([VOP2_NOSRC, SDWA8], [VOP2_NOSRC, SDWA8], [VOP2_NOSRC, SDWA9]),
-    per_gen([VOP1_NOSRC, SDWA8], [VOP1_NOSRC, SDWA8], [VOP1_NOSRC, SDWA9]),
-    per_gen([VOPC_NOSRC, SDWAC8], [VOPC_NOSRC, SDWAC8], [VOPC_NOSRC, SDWAC9]),
+    per_gen(
+        [VOP2_NOSRC, SDWA8],
+        [VOP2_NOSRC, SDWA8],
+        [VOP2_NOSRC, SDWA9],
+    ),
+    per_gen(
+        [VOP1_NOSRC, SDWA8],
+        [VOP1_NOSRC, SDWA8],
+        [VOP1_NOSRC, SDWA9],
+    ),
+    per_gen(
+        [VOPC_NOSRC, SDWAC8],
+        [VOPC_NOSRC, SDWAC8],
+        [VOPC_NOSRC, SDWAC9],
+    ),
     all(VOP2_NOSRC, DPP),
     all(VOP1_NOSRC, DPP),
     all(VOPC_NOSRC, DPP),
@@ -285,17 +560,34 @@ impl Enc {
             Enc::VopcSdwa | Enc::VopcDpp => Enc::Vopc,
             e => e,
         };
+        // SDWA and DPP are marked by a reserved SRC0 value in the first dword.
+        let marker = match self {
+            Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => Some(0xf9),
+            Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => Some(0xfa),
+            _ => None,
+        };
         PREFIXES[gen as usize]
             .iter()
             .find(|(e, _, _)| *e == base)
-            .map(|&(_, m, v)| (m, v))
+            .map(|&(_, m, v)| match marker {
+                Some(k) => (m | 0x1ff, v | k),
+                None => (m, v),
+            })
     }
 
     /// Length in dwords without a literal.
     pub const fn base_dwords(self) -> u32 {
         match self {
-            Enc::Sop2 | Enc::Sopk | Enc::Sop1 | Enc::Sopc | Enc::Sopp | Enc::Smrd | Enc::Vop2
-            | Enc::Vop1 | Enc::Vopc | Enc::Vintrp => 1,
+            Enc::Sop2
+            | Enc::Sopk
+            | Enc::Sop1
+            | Enc::Sopc
+            | Enc::Sopp
+            | Enc::Smrd
+            | Enc::Vop2
+            | Enc::Vop1
+            | Enc::Vopc
+            | Enc::Vintrp => 1,
             _ => 2,
         }
     }

@@ -12,6 +12,7 @@ pub mod gen;
 pub mod layout;
 pub mod operand;
 pub mod print;
+pub mod random;
 pub mod table;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instr};

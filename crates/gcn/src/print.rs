@@ -8,7 +8,9 @@
 use crate::decode::Instr;
 use crate::gen::Gen;
 use crate::layout::{Enc, Field};
-use crate::operand::{inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range};
+use crate::operand::{
+    inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
+};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::fmt::Write as _;
 
@@ -58,7 +60,11 @@ fn push_u32(out: &mut String, v: u32) {
 fn push_hex(out: &mut String, v: u64) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("0x");
-    let digits = if v == 0 { 1 } else { (64 - v.leading_zeros()).div_ceil(4) };
+    let digits = if v == 0 {
+        1
+    } else {
+        (64 - v.leading_zeros()).div_ceil(4)
+    };
     for d in (0..digits).rev() {
         out.push(HEX[((v >> (4 * d)) & 15) as usize] as char);
     }
@@ -108,7 +114,11 @@ fn push_sreg(out: &mut String, gen: Gen, code: u32, count: u32) {
 impl<'a> Printer<'a> {
     /// A printer for `dialect` with no labels, at address 0.
     pub fn new(dialect: Dialect) -> Self {
-        Printer { dialect, pc: 0, label: None }
+        Printer {
+            dialect,
+            pc: 0,
+            label: None,
+        }
     }
 
     fn llvm(&self) -> bool {
@@ -116,7 +126,14 @@ impl<'a> Printer<'a> {
     }
 
     /// A scalar or vector source operand code (8- or 9-bit) of type `ty`.
-    fn push_src(&self, out: &mut String, i: &Instr, code: u32, ty: Ty, sgpr_only_count: Option<u32>) {
+    fn push_src(
+        &self,
+        out: &mut String,
+        i: &Instr,
+        code: u32,
+        ty: Ty,
+        sgpr_only_count: Option<u32>,
+    ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
         match code {
             0..=127 => push_sreg(out, i.gen, code, count),
@@ -142,7 +159,11 @@ impl<'a> Printer<'a> {
             255 => push_hex(out, u64::from(i.lit.unwrap_or(0))),
             256..=511 => push_vgpr(out, code - 256, count),
             _ => match special_name(i.gen, code) {
-                Some(n) => out.push_str(if self.llvm() { n } else { n.strip_prefix("src_").unwrap_or(n) }),
+                Some(n) => out.push_str(if self.llvm() {
+                    n
+                } else {
+                    n.strip_prefix("src_").unwrap_or(n)
+                }),
                 None => {
                     out.push_str("src_reserved_");
                     push_u32(out, code);
@@ -193,6 +214,7 @@ impl<'a> Printer<'a> {
                 Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
                 Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
+                Role::K if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Simm16)),
                 Role::B => self.push_src(out, i, i.field(Field::Ssrc1), op.ty, None),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 Role::K => self.simm16(out, i, op.ty, i.field(Field::Simm16)),
@@ -253,7 +275,11 @@ impl<'a> Printer<'a> {
             return push_hex(out, u64::from(v));
         }
         let sep = if self.llvm() { " " } else { " & " };
-        let parts = [("vmcnt", vm, vm_max), ("expcnt", exp, 7), ("lgkmcnt", lgkm, 15)];
+        let parts = [
+            ("vmcnt", vm, vm_max),
+            ("expcnt", exp, 7),
+            ("lgkmcnt", lgkm, 15),
+        ];
         let mut any = false;
         for (n, val, max) in parts {
             if val != max {
@@ -273,7 +299,16 @@ impl<'a> Printer<'a> {
         let id = v & 63;
         let off = (v >> 6) & 31;
         let size = ((v >> 11) & 31) + 1;
-        const NAMES: [&str; 8] = ["", "MODE", "STATUS", "TRAPSTS", "HW_ID", "GPR_ALLOC", "LDS_ALLOC", "IB_STS"];
+        const NAMES: [&str; 8] = [
+            "",
+            "MODE",
+            "STATUS",
+            "TRAPSTS",
+            "HW_ID",
+            "GPR_ALLOC",
+            "LDS_ALLOC",
+            "IB_STS",
+        ];
         out.push_str("hwreg(");
         match NAMES.get(id as usize) {
             Some(n) if !n.is_empty() => {
@@ -298,7 +333,13 @@ impl<'a> Printer<'a> {
         let stream = (v >> 8) & 3;
         let clean = |mask: u32| v & !mask == 0;
         let l = self.llvm();
-        let name = |n: &str| if l { format!("MSG_{n}") } else { n.to_ascii_lowercase() };
+        let name = |n: &str| {
+            if l {
+                format!("MSG_{n}")
+            } else {
+                n.to_ascii_lowercase()
+            }
+        };
         let text = match id {
             1 if clean(0xf) => Some(name("INTERRUPT")),
             2 | 3 if clean(0x37f) && (op != 0 || stream == 0) => {
@@ -306,15 +347,28 @@ impl<'a> Printer<'a> {
                 let base = name(if id == 2 { "GS" } else { "GS_DONE" });
                 match gsop.get(op as usize) {
                     Some(g) if op != 0 => {
-                        let g = if l { g.to_string() } else { g[6..].to_ascii_lowercase() };
+                        let g = if l {
+                            g.to_string()
+                        } else {
+                            g[6..].to_ascii_lowercase()
+                        };
                         Some(format!("{base}, {g}, {stream}"))
                     }
-                    Some(g) if id == 3 => Some(format!("{base}, {}", if l { g.to_string() } else { "nop".into() })),
+                    Some(g) if id == 3 => Some(format!(
+                        "{base}, {}",
+                        if l { g.to_string() } else { "nop".into() }
+                    )),
                     _ => None,
                 }
             }
             15 if clean(0x7f) && (1..=4).contains(&op) => {
-                let s = ["", "ECC_ERR_INTERRUPT", "REG_RD", "HOST_TRAP_ACK", "TTRACE_PC"][op as usize];
+                let s = [
+                    "",
+                    "ECC_ERR_INTERRUPT",
+                    "REG_RD",
+                    "HOST_TRAP_ACK",
+                    "TTRACE_PC",
+                ][op as usize];
                 Some(if l {
                     format!("MSG_SYSMSG, SYSMSG_OP_{s}")
                 } else {
@@ -381,17 +435,30 @@ impl<'a> Printer<'a> {
     }
 
     /// A source with VOP3 negate/absolute modifiers.
+    ///
+    /// Constants take the functional forms `neg(..)`/`abs(..)`: `-2.0` would
+    /// read back as the inline constant -2.0, not as 2.0 negated.
     fn push_modded(&self, out: &mut String, i: &Instr, code: u32, op: &Opnd, neg: bool, abs: bool) {
-        if neg {
-            out.push('-');
-        }
-        if abs {
-            out.push('|');
-        }
+        let constant = (128..256).contains(&code);
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
+        match (neg, constant) {
+            (true, true) => out.push_str("neg("),
+            (true, false) => out.push('-'),
+            _ => {}
+        }
+        match (abs, constant) {
+            (true, true) => out.push_str("abs("),
+            (true, false) => out.push('|'),
+            _ => {}
+        }
         self.push_src(out, i, code, op.ty, count);
-        if abs {
-            out.push('|');
+        match (abs, constant) {
+            (true, true) => out.push(')'),
+            (true, false) => out.push('|'),
+            _ => {}
+        }
+        if neg && constant {
+            out.push(')');
         }
     }
 
@@ -409,15 +476,14 @@ impl<'a> Printer<'a> {
             _ => None,
         };
         for op in info.sig {
-            if op.role == Role::T && info.family == Family::Vop3 {
-                // VOP3-encoded interpolation: attribute in SRC0, source in SRC1.
+            if op.role == Role::T {
+                // VOP3-encoded interpolation: attribute and channel in SRC0.
                 let a = i.field(Field::Src0);
-                let out = o.next();
-                let _ = write!(out, "attr{}.{}", a & 63, ['x', 'y', 'z', 'w'][(a >> 6) as usize & 3]);
+                self.interp_operand(o.next(), i, *op, a & 63, a >> 6);
                 continue;
             }
-            if op.role == Role::T || op.role == Role::P {
-                self.interp_operand(o.next(), i, *op, i.field(Field::Src0), i.field(Field::Src1));
+            if op.role == Role::P {
+                self.interp_operand(o.next(), i, *op, i.field(Field::Src1), 0);
                 continue;
             }
             let out = o.next();
@@ -428,7 +494,9 @@ impl<'a> Printer<'a> {
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
                     // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
-                    let (f, n) = if info.family == Family::Vintrp || (info.family == Family::Vop3 && info.operand(Role::T).is_some()) {
+                    let (f, n) = if info.family == Family::Vintrp
+                        || (info.family == Family::Vop3 && info.operand(Role::T).is_some())
+                    {
                         match role {
                             Role::A | Role::B => (Field::Src1, 1),
                             _ => (Field::Src2, 2),
@@ -450,8 +518,15 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {
-            let n = info.sig.iter().filter(|s| matches!(s.role, Role::A | Role::B | Role::C)).count();
-            let bits: Vec<u32> = (0..n).map(|b| opsel >> b & 1).chain([opsel >> 3 & 1]).collect();
+            let n = info
+                .sig
+                .iter()
+                .filter(|s| matches!(s.role, Role::A | Role::B | Role::C))
+                .count();
+            let bits: Vec<u32> = (0..n)
+                .map(|b| opsel >> b & 1)
+                .chain([opsel >> 3 & 1])
+                .collect();
             self.bit_list(o.modifier(), "op_sel", &bits);
         }
         match i.field(Field::Omod) {
@@ -479,6 +554,9 @@ impl<'a> Printer<'a> {
 
     fn vop3p(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        let mix = info.has(flag::MIX);
+        let neg = i.field(Field::Neg);
+        let neg_hi = i.field(Field::NegHi);
         let mut n = 0;
         for op in info.sig {
             let out = o.next();
@@ -491,37 +569,54 @@ impl<'a> Printer<'a> {
                 Role::B => Field::Src1,
                 _ => Field::Src2,
             };
+            if mix {
+                // v_mad_mix*: NEG negates and NEG_HI takes the absolute value, per source.
+                self.push_modded(
+                    out,
+                    i,
+                    i.field(f),
+                    op,
+                    neg >> n & 1 != 0,
+                    neg_hi >> n & 1 != 0,
+                );
+            } else {
+                self.push_src(out, i, i.field(f), op.ty, None);
+            }
             n += 1;
-            self.push_src(out, i, i.field(f), op.ty, None);
         }
         let opsel = i.field(Field::OpSel);
         let hi = i.field(Field::OpSelHi) | i.field(Field::OpSelHi2) << 2;
-        let neg = i.field(Field::Neg);
-        let neg_hi = i.field(Field::NegHi);
         let bits = |v: u32| (0..n).map(|b| v >> b & 1).collect::<Vec<_>>();
         let all = (1u32 << n) - 1;
-        let mix = info.has(flag::MIX);
         if opsel & all != 0 {
             self.bit_list(o.modifier(), "op_sel", &bits(opsel));
         }
         if (mix && hi & all != 0) || (!mix && hi & all != all) {
             self.bit_list(o.modifier(), "op_sel_hi", &bits(hi));
         }
-        if neg & all != 0 {
+        if !mix && neg & all != 0 {
             self.bit_list(o.modifier(), "neg_lo", &bits(neg));
         }
-        if neg_hi & all != 0 {
+        if !mix && neg_hi & all != 0 {
             self.bit_list(o.modifier(), "neg_hi", &bits(neg_hi));
         }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
     }
 
     fn sel(&self, out: &mut String, name: &str, v: u32) {
-        const LL: [&str; 8] = ["BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7"];
-        const CL: [&str; 8] = ["byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7"];
+        const LL: [&str; 8] = [
+            "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
+        ];
+        const CL: [&str; 8] = [
+            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
+        ];
         out.push_str(name);
         out.push(':');
-        out.push_str(if self.llvm() { LL[v as usize & 7] } else { CL[v as usize & 7] });
+        out.push_str(if self.llvm() {
+            LL[v as usize & 7]
+        } else {
+            CL[v as usize & 7]
+        });
     }
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
@@ -542,9 +637,21 @@ impl<'a> Printer<'a> {
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
                     let (src, s, neg, abs, sext) = if op.role == Role::A {
-                        (i.field(Field::Src0), Field::S0, Field::Src0Neg, Field::Src0Abs, Field::Src0Sext)
+                        (
+                            i.field(Field::Src0),
+                            Field::S0,
+                            Field::Src0Neg,
+                            Field::Src0Abs,
+                            Field::Src0Sext,
+                        )
                     } else {
-                        (i.field(Field::Vsrc1), Field::S1, Field::Src1Neg, Field::Src1Abs, Field::Src1Sext)
+                        (
+                            i.field(Field::Vsrc1),
+                            Field::S1,
+                            Field::Src1Neg,
+                            Field::Src1Abs,
+                            Field::Src1Sext,
+                        )
                     };
                     let code = if i.field(s) != 0 { src } else { src + 256 };
                     let sext = i.field(sext) != 0;
@@ -572,7 +679,9 @@ impl<'a> Printer<'a> {
             let out = o.modifier();
             if self.llvm() {
                 out.push_str("dst_unused:");
-                out.push_str(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"][du as usize & 3]);
+                out.push_str(
+                    ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"][du as usize & 3],
+                );
             } else {
                 out.push_str("dst_unused:");
                 out.push_str(["pad", "sext", "preserve", "3"][du as usize & 3]);
@@ -609,7 +718,14 @@ impl<'a> Printer<'a> {
         let out = o.modifier();
         match c {
             0x000..=0x0ff => {
-                let _ = write!(out, "quad_perm:[{},{},{},{}]", c & 3, c >> 2 & 3, c >> 4 & 3, c >> 6 & 3);
+                let _ = write!(
+                    out,
+                    "quad_perm:[{},{},{},{}]",
+                    c & 3,
+                    c >> 2 & 3,
+                    c >> 4 & 3,
+                    c >> 6 & 3
+                );
             }
             0x101..=0x10f => {
                 let _ = write!(out, "row_shl:{}", c & 15);
@@ -635,7 +751,11 @@ impl<'a> Printer<'a> {
         let _ = write!(o.modifier(), "row_mask:{:#x}", i.field(Field::RowMask));
         let _ = write!(o.modifier(), "bank_mask:{:#x}", i.field(Field::BankMask));
         if i.field(Field::BoundCtrl) != 0 {
-            o.modifier().push_str(if self.llvm() { "bound_ctrl:1" } else { "bound_ctrl" });
+            o.modifier().push_str(if self.llvm() {
+                "bound_ctrl:1"
+            } else {
+                "bound_ctrl"
+            });
         }
     }
 
@@ -643,7 +763,12 @@ impl<'a> Printer<'a> {
         match op.role {
             Role::P => out.push_str(["p10", "p20", "p0", "p_invalid"][attr_field as usize & 3]),
             _ => {
-                let _ = write!(out, "attr{}.{}", attr_field, ['x', 'y', 'z', 'w'][chan as usize & 3]);
+                let _ = write!(
+                    out,
+                    "attr{}.{}",
+                    attr_field,
+                    ['x', 'y', 'z', 'w'][chan as usize & 3]
+                );
             }
         }
     }
@@ -655,7 +780,9 @@ impl<'a> Printer<'a> {
                 Role::D => push_vgpr(out, i.field(Field::Vdst), 1),
                 Role::A => push_vgpr(out, i.field(Field::Src0), 1),
                 Role::P => self.interp_operand(out, i, *op, i.field(Field::Src0), 0),
-                Role::T => self.interp_operand(out, i, *op, i.field(Field::Attr), i.field(Field::AttrChan)),
+                Role::T => {
+                    self.interp_operand(out, i, *op, i.field(Field::Attr), i.field(Field::AttrChan))
+                }
                 _ => {}
             }
         }
@@ -687,7 +814,7 @@ impl<'a> Printer<'a> {
                 let _ = write!(o.modifier(), "offset:{off}");
             }
         }
-        o.flag(i.field(Field::Gds) != 0 && !info.has(flag::GDS), "gds");
+        o.flag(i.field(Field::Gds) != 0, "gds");
     }
 
     /// Width in dwords of memory data of type `ty` in `gen` (d16 halves pack on GCN 1.4).
@@ -704,9 +831,30 @@ impl<'a> Printer<'a> {
         if info.has(flag::NOARGS) {
             return;
         }
-        let (offen, idxen, addr64) = (i.field(Field::Offen), i.field(Field::Idxen), i.field(Field::Addr64));
+        let (offen, idxen, addr64) = (
+            i.field(Field::Offen),
+            i.field(Field::Idxen),
+            i.field(Field::Addr64),
+        );
         if let Some(op) = info.operand(Role::V) {
-            push_vgpr(o.next(), i.field(Field::Vdata), Self::data_dwords(i.gen, op.ty));
+            push_vgpr(
+                o.next(),
+                i.field(Field::Vdata),
+                Self::data_dwords(i.gen, op.ty),
+            );
+        }
+        if info.operand(Role::V).is_none() && offen + idxen + addr64 == 0 {
+            // buffer_store_lds_dword: no data and no address.
+            push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+            self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
+            let off = i.field(Field::Offset);
+            if off != 0 {
+                let _ = write!(o.modifier(), "offset:{off}");
+            }
+            o.flag(i.field(Field::Glc) != 0, "glc");
+            o.flag(i.field(Field::Slc) != 0, "slc");
+            o.flag(i.field(Field::Lds) != 0, "lds");
+            return;
         }
         let out = o.next();
         match offen + idxen + addr64 {
@@ -721,10 +869,33 @@ impl<'a> Printer<'a> {
             if self.llvm() {
                 if d != 1 || n != 0 {
                     const DF: [&str; 16] = [
-                        "INVALID", "8", "16", "8_8", "32", "16_16", "10_11_11", "11_11_10", "10_10_10_2",
-                        "2_10_10_10", "8_8_8_8", "32_32", "16_16_16_16", "32_32_32", "32_32_32_32", "RESERVED_15",
+                        "INVALID",
+                        "8",
+                        "16",
+                        "8_8",
+                        "32",
+                        "16_16",
+                        "10_11_11",
+                        "11_11_10",
+                        "10_10_10_2",
+                        "2_10_10_10",
+                        "8_8_8_8",
+                        "32_32",
+                        "16_16_16_16",
+                        "32_32_32",
+                        "32_32_32_32",
+                        "RESERVED_15",
                     ];
-                    const NF: [&str; 8] = ["UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "RESERVED_6", "FLOAT"];
+                    const NF: [&str; 8] = [
+                        "UNORM",
+                        "SNORM",
+                        "USCALED",
+                        "SSCALED",
+                        "UINT",
+                        "SINT",
+                        "RESERVED_6",
+                        "FLOAT",
+                    ];
                     let out = o.modifier();
                     out.push_str("format:[");
                     if d != 1 {
@@ -744,8 +915,8 @@ impl<'a> Printer<'a> {
                 let _ = write!(o.modifier(), "format:[{d},{n}]");
             }
         }
-        o.flag(offen != 0, "offen");
         o.flag(idxen != 0, "idxen");
+        o.flag(offen != 0, "offen");
         o.flag(addr64 != 0, "addr64");
         let off = i.field(Field::Offset);
         if off != 0 {
@@ -762,7 +933,11 @@ impl<'a> Printer<'a> {
         let dmask = i.field(Field::Dmask);
         let tfe = i.field(Field::Tfe);
         let d16 = i.field(Field::D16) != 0;
-        let mut n = if info.has(flag::GATHER4) { 4 } else { dmask.count_ones().max(1) };
+        let mut n = if info.has(flag::GATHER4) {
+            4
+        } else {
+            dmask.count_ones().max(1)
+        };
         if d16 && i.gen == Gen::Gcn14 {
             n = n.div_ceil(2);
         }
@@ -775,7 +950,12 @@ impl<'a> Printer<'a> {
         let a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
         push_vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && i.gen != Gen::Gcn14;
-        push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, if r128 { 4 } else { 8 });
+        push_sreg(
+            o.next(),
+            i.gen,
+            i.field(Field::Srsrc) * 4,
+            if r128 { 4 } else { 8 },
+        );
         if info.has(flag::SAMPLER) {
             push_sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
@@ -786,7 +966,8 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
         if i.field(Field::R128) != 0 {
-            o.modifier().push_str(if i.gen == Gen::Gcn14 { "a16" } else { "r128" });
+            o.modifier()
+                .push_str(if i.gen == Gen::Gcn14 { "a16" } else { "r128" });
         }
         o.flag(tfe != 0, "tfe");
         o.flag(i.field(Field::Lwe) != 0, "lwe");
@@ -818,7 +999,11 @@ impl<'a> Printer<'a> {
         let regs = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         for (k, f) in regs.iter().enumerate() {
             // With COMPR, LLVM lists the two packed registers twice each.
-            let (reg, bit) = if compr && self.llvm() { (regs[k / 2], k) } else { (*f, k) };
+            let (reg, bit) = if compr && self.llvm() {
+                (regs[k / 2], k)
+            } else {
+                (*f, k)
+            };
             let out = o.next();
             if en >> bit & 1 != 0 {
                 push_vgpr(out, i.field(reg), 1);
@@ -838,7 +1023,11 @@ impl<'a> Printer<'a> {
         let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0;
         for op in info.sig {
             match op.role {
-                Role::D if returns => push_vgpr(o.next(), i.field(Field::Vdst), op.ty.dwords() + i.field(Field::Tfe)),
+                Role::D if returns => push_vgpr(
+                    o.next(),
+                    i.field(Field::Vdst),
+                    op.ty.dwords() + i.field(Field::Tfe),
+                ),
                 Role::A => {
                     let out = o.next();
                     match info.family {
@@ -848,7 +1037,11 @@ impl<'a> Printer<'a> {
                         _ => push_vgpr(out, i.field(Field::Addr), 2),
                     }
                 }
-                Role::V => push_vgpr(o.next(), i.field(Field::Data0), Self::data_dwords(i.gen, op.ty)),
+                Role::V => push_vgpr(
+                    o.next(),
+                    i.field(Field::Data0),
+                    Self::data_dwords(i.gen, op.ty),
+                ),
                 _ => {}
             }
         }
@@ -863,7 +1056,11 @@ impl<'a> Printer<'a> {
         }
         if i.gen == Gen::Gcn14 {
             let raw = i.field(Field::Offset);
-            let off = if info.family == Family::Flat { raw as i32 & 0xfff } else { ((raw << 19) as i32) >> 19 };
+            let off = if info.family == Family::Flat {
+                raw as i32 & 0xfff
+            } else {
+                ((raw << 19) as i32) >> 19
+            };
             if off != 0 {
                 let _ = write!(o.modifier(), "offset:{off}");
             }

@@ -9,10 +9,30 @@ use crate::gen::Gen;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Ty {
-    B16, B32, B64, B96, B128, B160, B256, B512,
-    I16, I32, I64, U16, U32, U64, F16, F32, F64,
-    V2F16, V2I16, V2U16,
-    D16x1, D16x2, D16x3, D16x4,
+    B16,
+    B32,
+    B64,
+    B96,
+    B128,
+    B160,
+    B256,
+    B512,
+    I16,
+    I32,
+    I64,
+    U16,
+    U32,
+    U64,
+    F16,
+    F32,
+    F64,
+    V2F16,
+    V2I16,
+    V2U16,
+    D16x1,
+    D16x2,
+    D16x3,
+    D16x4,
     /// A branch offset in dwords relative to the next instruction.
     Label,
     /// `hwreg(reg, offset, size)` in a SOPK immediate.
@@ -54,7 +74,10 @@ impl Ty {
 
     /// Whether the operand is 16 bits wide (inline float constants are halves).
     pub const fn is_16bit(self) -> bool {
-        matches!(self, Ty::F16 | Ty::I16 | Ty::U16 | Ty::B16 | Ty::V2F16 | Ty::V2I16 | Ty::V2U16)
+        matches!(
+            self,
+            Ty::F16 | Ty::I16 | Ty::U16 | Ty::B16 | Ty::V2F16 | Ty::V2I16 | Ty::V2U16
+        )
     }
 
     /// Number of 16-bit halves of a `d16` memory operand (0 for other types).
@@ -105,8 +128,11 @@ pub struct Opnd {
     pub role: Role,
     /// Its type.
     pub ty: Ty,
-    /// The field names an SGPR although it usually names a VGPR (`v_readlane_b32`'s VDST).
+    /// The operand is a scalar register: in a VGPR field, the field names an SGPR
+    /// (`v_readlane_b32`'s VDST); in a scalar source field, constants are not allowed.
     pub sgpr: bool,
+    /// The operand must be a VGPR although the field could name other sources.
+    pub vgpr: bool,
 }
 
 /// Flags of table rows; the meaning of each is in `tables/README.md`.
