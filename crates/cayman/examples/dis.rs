@@ -2,7 +2,9 @@
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let data = std::fs::read(&args[1]).expect("read");
-    let opts = risa_cayman::DisasmOptions { hex: args.iter().any(|a| a == "--hex") };
+    let opts = risa_cayman::DisasmOptions {
+        hex: args.iter().any(|a| a == "--hex"),
+    };
     if args.iter().any(|a| a == "--raw") {
         print!("{}", risa_cayman::disassemble(&data, &opts));
     } else {

@@ -87,9 +87,20 @@ pub fn decode_cf(w0: u32, w1: u32) -> Result<CfInst, DecodeError> {
     // CF_INST of the other CF formats never reaches 128.
     if w1 & (1 << 29) != 0 {
         let code = CF_ALU_WORD1::CF_INST.get(w1);
-        let op = ops::CF_ALU_INDEX.get(code).ok_or(DecodeError::CfAluOpcode(code))?;
-        let form = if op.flags & ops::F_EXT != 0 { CfForm::AluExt } else { CfForm::Alu };
-        return Ok(CfInst { words: [w0, w1], form, op, rat: None });
+        let op = ops::CF_ALU_INDEX
+            .get(code)
+            .ok_or(DecodeError::CfAluOpcode(code))?;
+        let form = if op.flags & ops::F_EXT != 0 {
+            CfForm::AluExt
+        } else {
+            CfForm::Alu
+        };
+        return Ok(CfInst {
+            words: [w0, w1],
+            form,
+            op,
+            rat: None,
+        });
     }
     let code = CF_WORD1::CF_INST.get(w1);
     if let Some(op) = ops::EXPORT_INDEX.get(code) {
@@ -99,15 +110,30 @@ pub fn decode_cf(w0: u32, w1: u32) -> Result<CfInst, DecodeError> {
         } else {
             None
         };
-        return Ok(CfInst { words: [w0, w1], form: CfForm::Export, op, rat });
+        return Ok(CfInst {
+            words: [w0, w1],
+            form: CfForm::Export,
+            op,
+            rat,
+        });
     }
     if code == CF_GLOBAL_WAVE_SYNC {
         let g = CF_GWS_WORD0::GWS_OPCODE.get(w0);
         let op = ops::GWS_INDEX.get(g).ok_or(DecodeError::GwsOpcode(g))?;
-        return Ok(CfInst { words: [w0, w1], form: CfForm::Gws, op, rat: None });
+        return Ok(CfInst {
+            words: [w0, w1],
+            form: CfForm::Gws,
+            op,
+            rat: None,
+        });
     }
     let op = ops::CF_INDEX.get(code).ok_or(DecodeError::CfOpcode(code))?;
-    Ok(CfInst { words: [w0, w1], form: CfForm::Cf, op, rat: None })
+    Ok(CfInst {
+        words: [w0, w1],
+        form: CfForm::Cf,
+        op,
+        rat: None,
+    })
 }
 
 /// Encoding form of an ALU instruction.
@@ -165,10 +191,18 @@ pub fn decode_alu(w0: u32, w1: u32) -> Result<AluInst, DecodeError> {
         if op3 == ops::OP3_LDS_IDX_OP {
             let l = ALU_WORD1_LDS_IDX_OP::LDS_OP.get(w1);
             let op = ops::LDS_INDEX.get(l).ok_or(DecodeError::LdsOp(l))?;
-            return Ok(AluInst { words: [w0, w1], form: AluForm::Lds, op });
+            return Ok(AluInst {
+                words: [w0, w1],
+                form: AluForm::Lds,
+                op,
+            });
         }
         let op = ops::OP3_INDEX.get(op3).ok_or(DecodeError::Op3(op3))?;
-        return Ok(AluInst { words: [w0, w1], form: AluForm::Op3, op });
+        return Ok(AluInst {
+            words: [w0, w1],
+            form: AluForm::Op3,
+            op,
+        });
     }
     let code = ALU_WORD1_OP2::ALU_INST.get(w1);
     let op = ops::OP2_INDEX.get(code).ok_or(DecodeError::Op2(code))?;
@@ -179,7 +213,11 @@ pub fn decode_alu(w0: u32, w1: u32) -> Result<AluInst, DecodeError> {
     } else {
         AluForm::Op2
     };
-    Ok(AluInst { words: [w0, w1], form, op })
+    Ok(AluInst {
+        words: [w0, w1],
+        form,
+        op,
+    })
 }
 
 impl AluInst {
@@ -285,20 +323,44 @@ pub fn decode_fetch(words: [u32; 4], gds: bool) -> Result<FetchInst, DecodeError
         let op = ops::MEM_GDS_INDEX.get(m).ok_or(DecodeError::MemOp(m))?;
         let d = MEM_GDS_WORD1::GDS_OP.get(words[1]);
         let ds = ops::LDS_INDEX.get(d).ok_or(DecodeError::LdsOp(d))?;
-        return Ok(FetchInst { words, form: FetchForm::Gds, op, ds: Some(ds) });
+        return Ok(FetchInst {
+            words,
+            form: FetchForm::Gds,
+            op,
+            ds: Some(ds),
+        });
     }
     let inst = VTX_WORD0::VC_INST.get(w0);
     if inst == ops::MEM_INST_MEM {
         let m = MEM_RD_WORD0::MEM_OP.get(w0);
         let op = ops::MEM_RD_INDEX.get(m).ok_or(DecodeError::MemOp(m))?;
-        return Ok(FetchInst { words, form: FetchForm::MemRd, op, ds: None });
+        return Ok(FetchInst {
+            words,
+            form: FetchForm::MemRd,
+            op,
+            ds: None,
+        });
     }
     if let Some(op) = ops::VTX_INDEX.get(inst) {
-        let form = if op.flags & ops::F_SEM != 0 { FetchForm::VtxSem } else { FetchForm::Vtx };
-        return Ok(FetchInst { words, form, op, ds: None });
+        let form = if op.flags & ops::F_SEM != 0 {
+            FetchForm::VtxSem
+        } else {
+            FetchForm::Vtx
+        };
+        return Ok(FetchInst {
+            words,
+            form,
+            op,
+            ds: None,
+        });
     }
     let op = ops::TEX_INDEX.get(inst).ok_or(DecodeError::Fetch(inst))?;
-    Ok(FetchInst { words, form: FetchForm::Tex, op, ds: None })
+    Ok(FetchInst {
+        words,
+        form: FetchForm::Tex,
+        op,
+        ds: None,
+    })
 }
 
 /// Encode a CF instruction (exact inverse of [`decode_cf`]).
@@ -322,9 +384,18 @@ pub fn word_formats(kind: &str, rat: bool, swiz: bool) -> &'static [WordFormat] 
         ("GWS", ..) => &[CF_GWS_WORD0::FORMAT, CF_WORD1::FORMAT],
         ("CF_ALU", ..) => &[CF_ALU_WORD0::FORMAT, CF_ALU_WORD1::FORMAT],
         ("CF_ALU_EXT", ..) => &[CF_ALU_WORD0_EXT::FORMAT, CF_ALU_WORD1_EXT::FORMAT],
-        ("EXPORT", true, _) => &[CF_ALLOC_EXPORT_WORD0_RAT::FORMAT, CF_ALLOC_EXPORT_WORD1_BUF::FORMAT],
-        ("EXPORT", false, true) => &[CF_ALLOC_EXPORT_WORD0::FORMAT, CF_ALLOC_EXPORT_WORD1_SWIZ::FORMAT],
-        ("EXPORT", false, false) => &[CF_ALLOC_EXPORT_WORD0::FORMAT, CF_ALLOC_EXPORT_WORD1_BUF::FORMAT],
+        ("EXPORT", true, _) => &[
+            CF_ALLOC_EXPORT_WORD0_RAT::FORMAT,
+            CF_ALLOC_EXPORT_WORD1_BUF::FORMAT,
+        ],
+        ("EXPORT", false, true) => &[
+            CF_ALLOC_EXPORT_WORD0::FORMAT,
+            CF_ALLOC_EXPORT_WORD1_SWIZ::FORMAT,
+        ],
+        ("EXPORT", false, false) => &[
+            CF_ALLOC_EXPORT_WORD0::FORMAT,
+            CF_ALLOC_EXPORT_WORD1_BUF::FORMAT,
+        ],
         ("ALU_OP2", ..) => &[ALU_WORD0::FORMAT, ALU_WORD1_OP2::FORMAT],
         ("ALU_OP3", ..) => &[ALU_WORD0::FORMAT, ALU_WORD1_OP3::FORMAT],
         ("MOVA", ..) => &[ALU_WORD0::FORMAT, ALU_WORD1_OP2_MOVA::FORMAT],
@@ -333,8 +404,16 @@ pub fn word_formats(kind: &str, rat: bool, swiz: bool) -> &'static [WordFormat] 
         ("VTX", _, true) => &[VTX_WORD0::FORMAT, VTX_WORD1_SEM::FORMAT, VTX_WORD2::FORMAT],
         ("VTX", ..) => &[VTX_WORD0::FORMAT, VTX_WORD1_GPR::FORMAT, VTX_WORD2::FORMAT],
         ("TEX", ..) => &[TEX_WORD0::FORMAT, TEX_WORD1::FORMAT, TEX_WORD2::FORMAT],
-        ("MEM_RD", ..) => &[MEM_RD_WORD0::FORMAT, MEM_RD_WORD1::FORMAT, MEM_RD_WORD2::FORMAT],
-        ("MEM_GDS", ..) => &[MEM_GDS_WORD0::FORMAT, MEM_GDS_WORD1::FORMAT, MEM_GDS_WORD2::FORMAT],
+        ("MEM_RD", ..) => &[
+            MEM_RD_WORD0::FORMAT,
+            MEM_RD_WORD1::FORMAT,
+            MEM_RD_WORD2::FORMAT,
+        ],
+        ("MEM_GDS", ..) => &[
+            MEM_GDS_WORD0::FORMAT,
+            MEM_GDS_WORD1::FORMAT,
+            MEM_GDS_WORD2::FORMAT,
+        ],
         _ => &[],
     }
 }

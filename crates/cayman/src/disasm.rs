@@ -63,7 +63,12 @@ impl Walker<'_> {
         for k in dword..(dword + ndwords).min(self.claimed.len()) {
             self.claimed[k] = true;
         }
-        self.items.push(Item { dword, ndwords, kind, text });
+        self.items.push(Item {
+            dword,
+            ndwords,
+            kind,
+            text,
+        });
     }
 
     fn data(&mut self, dword: usize, n: usize, why: &dyn fmt::Display) {
@@ -178,7 +183,12 @@ impl Walker<'_> {
                         self.claimed[k] = true;
                     }
                     // keep the words visible to callers that walk items
-                    self.items.push(Item { dword: p, ndwords: avail, kind: ItemKind::Literals, text: String::new() });
+                    self.items.push(Item {
+                        dword: p,
+                        ndwords: avail,
+                        kind: ItemKind::Literals,
+                        text: String::new(),
+                    });
                 }
             }
             p = lit_end;
@@ -198,7 +208,12 @@ impl Walker<'_> {
                 });
                 return;
             }
-            let w = [self.words[p], self.words[p + 1], self.words[p + 2], self.words[p + 3]];
+            let w = [
+                self.words[p],
+                self.words[p + 1],
+                self.words[p + 2],
+                self.words[p + 3],
+            ];
             match decode_fetch(w, gds) {
                 Ok(i) => {
                     let mut t = String::new();
@@ -215,8 +230,16 @@ impl Walker<'_> {
 
 /// Walk a raw CF program at offset 0 and build its listing.
 pub fn listing(code: &[u8]) -> (Listing, usize) {
-    let words: Vec<u32> = code.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let mut w = Walker { words: &words, claimed: vec![false; words.len()], items: Vec::new(), counter: 0 };
+    let words: Vec<u32> = code
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut w = Walker {
+        words: &words,
+        claimed: vec![false; words.len()],
+        items: Vec::new(),
+        counter: 0,
+    };
     let nslots = words.len() / 2;
     let mut limit = nslots;
     let mut slot = 0;
@@ -271,7 +294,10 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
 /// Disassemble a raw CF program that starts at offset 0.
 pub fn disassemble(code: &[u8], opts: &DisasmOptions) -> String {
     let (l, tail) = listing(code);
-    let words: Vec<u32> = code.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let words: Vec<u32> = code
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     let mut out = String::new();
     render(&mut out, &l, &words, opts);
     if tail != 0 {
@@ -332,7 +358,9 @@ pub struct Kernel<'a> {
 
 /// The kernels of an r600 ELF object (each GLOBAL FUNC symbol in `.text`).
 pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
-    let elf = risa_elf::Elf::parse(elf_bytes).map_err(|e| Error { message: format!("not a readable ELF file: {e}") })?;
+    let elf = risa_elf::Elf::parse(elf_bytes).map_err(|e| Error {
+        message: format!("not a readable ELF file: {e}"),
+    })?;
     if elf.is64 || elf.machine != risa_elf::EM_AMDGPU {
         return Err(Error {
             message: format!(
@@ -342,12 +370,20 @@ pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
             ),
         });
     }
-    let text = elf.section_by_name(".text").ok_or_else(|| Error { message: "object has no .text section".into() })?;
-    let tidx = elf.sections.iter().position(|s| s.name == ".text").unwrap_or(usize::MAX);
+    let text = elf.section_by_name(".text").ok_or_else(|| Error {
+        message: "object has no .text section".into(),
+    })?;
+    let tidx = elf
+        .sections
+        .iter()
+        .position(|s| s.name == ".text")
+        .unwrap_or(usize::MAX);
     let mut syms: Vec<&risa_elf::Symbol> = elf
         .symbols
         .iter()
-        .filter(|s| s.shndx as usize == tidx && s.sym_type == risa_elf::STT_FUNC && !s.name.is_empty())
+        .filter(|s| {
+            s.shndx as usize == tidx && s.sym_type == risa_elf::STT_FUNC && !s.name.is_empty()
+        })
         .collect();
     syms.sort_by_key(|s| s.value);
     let mut out = Vec::new();
@@ -355,11 +391,23 @@ pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
     for (k, s) in syms.iter().enumerate() {
         let start = s.value.min(len);
         let next = syms.get(k + 1).map_or(len, |n| n.value.min(len));
-        let end = if s.size > 0 { (start + s.size).min(len) } else { next };
-        out.push(Kernel { name: s.name.clone(), offset: start, code: &text.data[start as usize..end.max(start) as usize] });
+        let end = if s.size > 0 {
+            (start + s.size).min(len)
+        } else {
+            next
+        };
+        out.push(Kernel {
+            name: s.name.clone(),
+            offset: start,
+            code: &text.data[start as usize..end.max(start) as usize],
+        });
     }
     if out.is_empty() {
-        out.push(Kernel { name: ".text".into(), offset: 0, code: text.data });
+        out.push(Kernel {
+            name: ".text".into(),
+            offset: 0,
+            code: text.data,
+        });
     }
     Ok(out)
 }
@@ -371,7 +419,13 @@ pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<Stri
         if k > 0 {
             out.push('\n');
         }
-        let _ = writeln!(out, "{}:  ; .text+0x{:x}, {} bytes", kern.name, kern.offset, kern.code.len());
+        let _ = writeln!(
+            out,
+            "{}:  ; .text+0x{:x}, {} bytes",
+            kern.name,
+            kern.offset,
+            kern.code.len()
+        );
         out.push_str(&disassemble(kern.code, opts));
     }
     Ok(out)

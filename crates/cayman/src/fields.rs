@@ -226,7 +226,12 @@ mod tests {
         for f in ALL_FORMATS {
             let mut seen = 0u64;
             for fld in f.fields {
-                assert!(fld.width > 0 && fld.lo as u32 + fld.width as u32 <= 32, "{} {}", f.name, fld.name);
+                assert!(
+                    fld.width > 0 && fld.lo as u32 + fld.width as u32 <= 32,
+                    "{} {}",
+                    f.name,
+                    fld.name
+                );
                 let m = (fld.mask() as u64) << fld.lo;
                 assert_eq!(seen & m, 0, "{}: {} overlaps", f.name, fld.name);
                 seen |= m;

@@ -16,5 +16,10 @@ pub mod fields;
 pub mod ops;
 pub mod print;
 
-pub use codec::{decode_alu, decode_cf, decode_fetch, encode_alu, encode_cf, encode_fetch, DecodeError};
-pub use disasm::{disassemble, disassemble_object, kernels, listing, DisasmOptions, Error, Item, ItemKind, Kernel, Listing};
+pub use codec::{
+    decode_alu, decode_cf, decode_fetch, encode_alu, encode_cf, encode_fetch, DecodeError,
+};
+pub use disasm::{
+    disassemble, disassemble_object, kernels, listing, DisasmOptions, Error, Item, ItemKind,
+    Kernel, Listing,
+};

@@ -12,17 +12,70 @@ const SEL: [char; 8] = ['x', 'y', 'z', 'w', '0', '1', '?', '_'];
 
 /// Names of DATA_FORMAT values (VTX_WORD1_GPR page 9-52).
 pub const DATA_FORMATS: [&str; 64] = [
-    "FMT_INVALID", "FMT_8", "FMT_4_4", "FMT_3_3_2", "FMT_RESERVED_4", "FMT_16", "FMT_16_FLOAT",
-    "FMT_8_8", "FMT_5_6_5", "FMT_6_5_5", "FMT_1_5_5_5", "FMT_4_4_4_4", "FMT_5_5_5_1", "FMT_32",
-    "FMT_32_FLOAT", "FMT_16_16", "FMT_16_16_FLOAT", "FMT_8_24", "FMT_8_24_FLOAT", "FMT_24_8",
-    "FMT_24_8_FLOAT", "FMT_10_11_11", "FMT_10_11_11_FLOAT", "FMT_11_11_10", "FMT_11_11_10_FLOAT",
-    "FMT_2_10_10_10", "FMT_8_8_8_8", "FMT_10_10_10_2", "FMT_X24_8_32_FLOAT", "FMT_32_32",
-    "FMT_32_32_FLOAT", "FMT_16_16_16_16", "FMT_16_16_16_16_FLOAT", "FMT_RESERVED_33",
-    "FMT_32_32_32_32", "FMT_32_32_32_32_FLOAT", "FMT_RESERVED_36", "FMT_1", "FMT_1_REVERSED",
-    "FMT_GB_GR", "FMT_BG_RG", "FMT_32_AS_8", "FMT_32_AS_8_8", "FMT_5_9_9_9_SHAREDEXP", "FMT_8_8_8",
-    "FMT_16_16_16", "FMT_16_16_16_FLOAT", "FMT_32_32_32", "FMT_32_32_32_FLOAT", "FMT_BC1", "FMT_BC2",
-    "FMT_BC3", "FMT_BC4", "FMT_BC5", "FMT_APC0", "FMT_APC1", "FMT_APC2", "FMT_APC3", "FMT_APC4",
-    "FMT_APC5", "FMT_APC6", "FMT_APC7", "FMT_CTX1", "FMT_RESERVED_63",
+    "FMT_INVALID",
+    "FMT_8",
+    "FMT_4_4",
+    "FMT_3_3_2",
+    "FMT_RESERVED_4",
+    "FMT_16",
+    "FMT_16_FLOAT",
+    "FMT_8_8",
+    "FMT_5_6_5",
+    "FMT_6_5_5",
+    "FMT_1_5_5_5",
+    "FMT_4_4_4_4",
+    "FMT_5_5_5_1",
+    "FMT_32",
+    "FMT_32_FLOAT",
+    "FMT_16_16",
+    "FMT_16_16_FLOAT",
+    "FMT_8_24",
+    "FMT_8_24_FLOAT",
+    "FMT_24_8",
+    "FMT_24_8_FLOAT",
+    "FMT_10_11_11",
+    "FMT_10_11_11_FLOAT",
+    "FMT_11_11_10",
+    "FMT_11_11_10_FLOAT",
+    "FMT_2_10_10_10",
+    "FMT_8_8_8_8",
+    "FMT_10_10_10_2",
+    "FMT_X24_8_32_FLOAT",
+    "FMT_32_32",
+    "FMT_32_32_FLOAT",
+    "FMT_16_16_16_16",
+    "FMT_16_16_16_16_FLOAT",
+    "FMT_RESERVED_33",
+    "FMT_32_32_32_32",
+    "FMT_32_32_32_32_FLOAT",
+    "FMT_RESERVED_36",
+    "FMT_1",
+    "FMT_1_REVERSED",
+    "FMT_GB_GR",
+    "FMT_BG_RG",
+    "FMT_32_AS_8",
+    "FMT_32_AS_8_8",
+    "FMT_5_9_9_9_SHAREDEXP",
+    "FMT_8_8_8",
+    "FMT_16_16_16",
+    "FMT_16_16_16_FLOAT",
+    "FMT_32_32_32",
+    "FMT_32_32_32_FLOAT",
+    "FMT_BC1",
+    "FMT_BC2",
+    "FMT_BC3",
+    "FMT_BC4",
+    "FMT_BC5",
+    "FMT_APC0",
+    "FMT_APC1",
+    "FMT_APC2",
+    "FMT_APC3",
+    "FMT_APC4",
+    "FMT_APC5",
+    "FMT_APC6",
+    "FMT_APC7",
+    "FMT_CTX1",
+    "FMT_RESERVED_63",
 ];
 
 /// Name of a special ALU source select (192..=255), if it has one.
@@ -160,7 +213,9 @@ pub fn literal_need(s: &Src) -> Option<u32> {
     }
 }
 
-const BANK_SWIZZLE: [&str; 8] = ["VEC_012", "VEC_021", "VEC_120", "VEC_102", "VEC_201", "VEC_210", "BS6", "BS7"];
+const BANK_SWIZZLE: [&str; 8] = [
+    "VEC_012", "VEC_021", "VEC_120", "VEC_102", "VEC_201", "VEC_210", "BS6", "BS7",
+];
 
 /// Print one ALU instruction (without group number or slot), `lits` being
 /// the literal dwords of its group.
@@ -216,12 +271,11 @@ pub fn print_alu(out: &mut String, i: &AluInst, lits: &[u32]) {
     }
     // sources: the ones the opcode reads, plus any non-zero unused field
     let slots = i.src_slots();
-    let mut n = i.nsrc().min(slots);
-    for k in n..slots {
-        if !i.src(k).is_zero() {
-            n = k + 1;
-        }
-    }
+    let n = (0..slots)
+        .rev()
+        .find(|&k| !i.src(k).is_zero())
+        .map_or(0, |k| k + 1)
+        .max(i.nsrc().min(slots));
     for k in 0..n {
         out.push_str(if first { " " } else { ", " });
         first = false;
@@ -282,11 +336,23 @@ pub fn print_lds_direct(out: &mut String, lo: u32, hi: u32) {
         "LDS_DIRECT A(OFFSET({}) STRIDE({}){}) B(OFFSET({}) STRIDE({}){}){}",
         L::OFFSET_A.get(lo),
         L::STRIDE_A.get(lo),
-        if L::THREAD_REL_A.get(lo) != 0 { " THREAD_REL" } else { "" },
+        if L::THREAD_REL_A.get(lo) != 0 {
+            " THREAD_REL"
+        } else {
+            ""
+        },
         H::OFFSET_B.get(hi),
         H::STRIDE_B.get(hi),
-        if H::THREAD_REL_B.get(hi) != 0 { " THREAD_REL" } else { "" },
-        if H::DIRECT_READ_32.get(hi) != 0 { " DIRECT_READ_32" } else { "" },
+        if H::THREAD_REL_B.get(hi) != 0 {
+            " THREAD_REL"
+        } else {
+            ""
+        },
+        if H::DIRECT_READ_32.get(hi) != 0 {
+            " DIRECT_READ_32"
+        } else {
+            ""
+        },
     );
     let r = crate::codec::reserved_mask(&L::FORMAT) & lo;
     let r2 = crate::codec::reserved_mask(&H::FORMAT) & hi;
@@ -394,7 +460,12 @@ pub fn print_cf(out: &mut String, i: &CfInst) {
         CfForm::Gws => {
             use CF_GWS_WORD0 as G;
             let _ = write!(out, "{}:", i.op.name);
-            let _ = write!(out, " VALUE({}) RESOURCE({})", G::VALUE.get(w0), G::RESOURCE.get(w0));
+            let _ = write!(
+                out,
+                " VALUE({}) RESOURCE({})",
+                G::VALUE.get(w0),
+                G::RESOURCE.get(w0)
+            );
             flag(out, G::SIGN.get(w0) != 0, "SIGN");
             num(out, G::VAL_INDEX_MODE.get(w0), "VIM");
             num(out, G::RSRC_INDEX_MODE.get(w0), "RIM");
@@ -404,9 +475,29 @@ pub fn print_cf(out: &mut String, i: &CfInst) {
         CfForm::Alu => {
             use CF_ALU_WORD0 as A;
             use CF_ALU_WORD1 as B;
-            let _ = write!(out, "{}: ADDR({}) CNT({})", i.op.name, A::ADDR.get(w0), B::COUNT.get(w1) + 1);
-            kcache(out, 0, A::KCACHE_BANK0.get(w0), A::KCACHE_MODE0.get(w0), B::KCACHE_ADDR0.get(w1), 0);
-            kcache(out, 1, A::KCACHE_BANK1.get(w0), B::KCACHE_MODE1.get(w1), B::KCACHE_ADDR1.get(w1), 0);
+            let _ = write!(
+                out,
+                "{}: ADDR({}) CNT({})",
+                i.op.name,
+                A::ADDR.get(w0),
+                B::COUNT.get(w1) + 1
+            );
+            kcache(
+                out,
+                0,
+                A::KCACHE_BANK0.get(w0),
+                A::KCACHE_MODE0.get(w0),
+                B::KCACHE_ADDR0.get(w1),
+                0,
+            );
+            kcache(
+                out,
+                1,
+                A::KCACHE_BANK1.get(w0),
+                B::KCACHE_MODE1.get(w1),
+                B::KCACHE_ADDR1.get(w1),
+                0,
+            );
             flag(out, B::ALT_CONST.get(w1) != 0, "ALT_CONST");
             flag(out, B::WHOLE_QUAD_MODE.get(w1) != 0, "WQM");
             flag(out, B::BARRIER.get(w1) != 0, "BARRIER");
@@ -422,10 +513,28 @@ pub fn print_cf(out: &mut String, i: &CfInst) {
                 A::KCACHE_BANK_INDEX_MODE3.get(w0),
             ];
             if m.iter().any(|&x| x != 0) {
-                let _ = write!(out, " KCACHE_INDEX_MODE({},{},{},{})", m[0], m[1], m[2], m[3]);
+                let _ = write!(
+                    out,
+                    " KCACHE_INDEX_MODE({},{},{},{})",
+                    m[0], m[1], m[2], m[3]
+                );
             }
-            kcache(out, 2, A::KCACHE_BANK2.get(w0), A::KCACHE_MODE2.get(w0), B::KCACHE_ADDR2.get(w1), 0);
-            kcache(out, 3, A::KCACHE_BANK3.get(w0), B::KCACHE_MODE3.get(w1), B::KCACHE_ADDR3.get(w1), 0);
+            kcache(
+                out,
+                2,
+                A::KCACHE_BANK2.get(w0),
+                A::KCACHE_MODE2.get(w0),
+                B::KCACHE_ADDR2.get(w1),
+                0,
+            );
+            kcache(
+                out,
+                3,
+                A::KCACHE_BANK3.get(w0),
+                B::KCACHE_MODE3.get(w1),
+                B::KCACHE_ADDR3.get(w1),
+                0,
+            );
             flag(out, B::BARRIER.get(w1) != 0, "BARRIER");
             reserved(out, &i.words, &[A::FORMAT, B::FORMAT]);
         }
@@ -547,10 +656,19 @@ pub fn print_fetch(out: &mut String, i: &FetchInst) {
                 let _ = write!(out, "SEM({})", VTX_WORD1_SEM::SEMANTIC_ID.get(w[1]));
                 VTX_WORD1_SEM::FORMAT
             };
-            dst_sel(out, w[1], [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W]);
+            dst_sel(
+                out,
+                w[1],
+                [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+            );
             out.push_str(", ");
             gpr_rel(out, A::SRC_GPR.get(w[0]), A::SRC_REL.get(w[0]) != 0);
-            let _ = write!(out, ".{}, fc{}", CHAN[A::SRC_SEL_X.get(w[0]) as usize], A::BUFFER_ID.get(w[0]));
+            let _ = write!(
+                out,
+                ".{}, fc{}",
+                CHAN[A::SRC_SEL_X.get(w[0]) as usize],
+                A::BUFFER_ID.get(w[0])
+            );
             match A::FETCH_TYPE.get(w[0]) {
                 0 => {}
                 1 => out.push_str(" FETCH_TYPE(INSTANCE_DATA)"),
@@ -586,17 +704,39 @@ pub fn print_fetch(out: &mut String, i: &FetchInst) {
             use TEX_WORD2 as C;
             let _ = write!(out, "{} ", i.op.name);
             gpr_rel(out, B::DST_GPR.get(w[1]), B::DST_REL.get(w[1]) != 0);
-            dst_sel(out, w[1], [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W]);
+            dst_sel(
+                out,
+                w[1],
+                [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+            );
             out.push_str(", ");
             gpr_rel(out, A::SRC_GPR.get(w[0]), A::SRC_REL.get(w[0]) != 0);
-            dst_sel(out, w[2], [C::SRC_SEL_X, C::SRC_SEL_Y, C::SRC_SEL_Z, C::SRC_SEL_W]);
-            let _ = write!(out, ", t{}, s{}", A::RESOURCE_ID.get(w[0]), C::SAMPLER_ID.get(w[2]));
-            let (ox, oy, oz) = (C::OFFSET_X.get(w[2]), C::OFFSET_Y.get(w[2]), C::OFFSET_Z.get(w[2]));
+            dst_sel(
+                out,
+                w[2],
+                [C::SRC_SEL_X, C::SRC_SEL_Y, C::SRC_SEL_Z, C::SRC_SEL_W],
+            );
+            let _ = write!(
+                out,
+                ", t{}, s{}",
+                A::RESOURCE_ID.get(w[0]),
+                C::SAMPLER_ID.get(w[2])
+            );
+            let (ox, oy, oz) = (
+                C::OFFSET_X.get(w[2]),
+                C::OFFSET_Y.get(w[2]),
+                C::OFFSET_Z.get(w[2]),
+            );
             if ox | oy | oz != 0 {
                 let _ = write!(out, " OFFSET({ox},{oy},{oz})");
             }
             num(out, B::LOD_BIAS.get(w[1]), "LOD_BIAS");
-            let ct = [B::COORD_TYPE_X, B::COORD_TYPE_Y, B::COORD_TYPE_Z, B::COORD_TYPE_W];
+            let ct = [
+                B::COORD_TYPE_X,
+                B::COORD_TYPE_Y,
+                B::COORD_TYPE_Z,
+                B::COORD_TYPE_W,
+            ];
             if ct.iter().any(|f| f.get(w[1]) != 0) {
                 out.push_str(" NORM(");
                 for (k, f) in ct.iter().enumerate() {
@@ -617,7 +757,11 @@ pub fn print_fetch(out: &mut String, i: &FetchInst) {
             use MEM_RD_WORD2 as C;
             let _ = write!(out, "{} ", i.op.name);
             gpr_rel(out, B::DST_GPR.get(w[1]), B::DST_REL.get(w[1]) != 0);
-            dst_sel(out, w[1], [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W]);
+            dst_sel(
+                out,
+                w[1],
+                [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+            );
             out.push_str(", ");
             gpr_rel(out, A::SRC_GPR.get(w[0]), A::SRC_REL.get(w[0]) != 0);
             let _ = write!(out, ".{}", CHAN[A::SRC_SEL_X.get(w[0]) as usize]);
@@ -651,7 +795,11 @@ pub fn print_fetch(out: &mut String, i: &FetchInst) {
             use MEM_GDS_WORD2 as C;
             let ds = i.ds.map(|d| d.name).unwrap_or("?");
             let _ = write!(out, "{} {} R{}", i.op.name, ds, B::DST_GPR.get(w[1]));
-            dst_sel(out, w[2], [C::DST_SEL_X, C::DST_SEL_Y, C::DST_SEL_Z, C::DST_SEL_W]);
+            dst_sel(
+                out,
+                w[2],
+                [C::DST_SEL_X, C::DST_SEL_Y, C::DST_SEL_Z, C::DST_SEL_W],
+            );
             let _ = write!(out, ", R{}.", A::SRC_GPR.get(w[0]));
             for f in [A::SRC_SEL_X, A::SRC_SEL_Y, A::SRC_SEL_Z] {
                 out.push(SEL[f.get(w[0]) as usize]);

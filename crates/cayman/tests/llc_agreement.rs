@@ -22,7 +22,10 @@ fn parse_llc(s: &str) -> HashMap<String, Vec<LlcLine>> {
     let mut cur: Option<String> = None;
     let mut off = 0;
     for line in s.lines() {
-        if !line.starts_with(|c: char| c.is_whitespace() || c == '.' || c == ';') && line.ends_with(':') && !line.contains('$') {
+        if !line.starts_with(|c: char| c.is_whitespace() || c == '.' || c == ';')
+            && line.ends_with(':')
+            && !line.contains('$')
+        {
             let name = line.trim_end_matches(':').to_string();
             if !name.starts_with(".L") {
                 cur = Some(name.clone());
@@ -31,7 +34,12 @@ fn parse_llc(s: &str) -> HashMap<String, Vec<LlcLine>> {
             }
             continue;
         }
-        if line.contains("; @") && line.split_whitespace().next().is_some_and(|w| w.ends_with(':')) {
+        if line.contains("; @")
+            && line
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.ends_with(':'))
+        {
             let name = line.split(':').next().unwrap_or("").trim().to_string();
             cur = Some(name.clone());
             off = 0;
@@ -39,12 +47,16 @@ fn parse_llc(s: &str) -> HashMap<String, Vec<LlcLine>> {
             continue;
         }
         let Some(k) = cur.as_ref() else { continue };
-        let Some(p) = line.find("; encoding: [") else { continue };
+        let Some(p) = line.find("; encoding: [") else {
+            continue;
+        };
         let enc = &line[p + 13..line.len() - 1];
         let bytes: Vec<u8> = if enc.is_empty() {
             Vec::new()
         } else {
-            enc.split(',').map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap()).collect()
+            enc.split(',')
+                .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+                .collect()
         };
         let n = bytes.len();
         let text = line[..p].trim().to_string();
@@ -81,9 +93,17 @@ fn canon_operand(t: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         let c = b[i] as char;
-        if c == 'T' && i + 1 < b.len() && (b[i + 1] as char).is_ascii_digit() && (i == 0 || !(b[i - 1] as char).is_ascii_alphanumeric()) {
+        if c == 'T'
+            && i + 1 < b.len()
+            && (b[i + 1] as char).is_ascii_digit()
+            && (i == 0 || !(b[i - 1] as char).is_ascii_alphanumeric())
+        {
             out.push('R');
-        } else if c == '.' && i + 1 < b.len() && "XYZW".contains(b[i + 1] as char) && (i + 2 == b.len() || !(b[i + 2] as char).is_ascii_alphanumeric()) {
+        } else if c == '.'
+            && i + 1 < b.len()
+            && "XYZW".contains(b[i + 1] as char)
+            && (i + 2 == b.len() || !(b[i + 2] as char).is_ascii_alphanumeric())
+        {
             out.push('.');
             out.push((b[i + 1] as char).to_ascii_lowercase());
             i += 1;
@@ -117,7 +137,9 @@ fn check_alu(llc: &str, mine: &str, ctx: &str) {
     let mut lpred = "";
     let mut lbs = "";
     let mut lops: Vec<String> = Vec::new();
-    let rest = rest.replace("ExecMask,PredicateBit", "ExecMaskPredicateBit").replace("BS:", " BS:");
+    let rest = rest
+        .replace("ExecMask,PredicateBit", "ExecMaskPredicateBit")
+        .replace("BS:", " BS:");
     for tok in rest.split(", ") {
         for part in tok.split_whitespace() {
             let p = part.trim_end_matches(',');
@@ -160,14 +182,22 @@ fn check_alu(llc: &str, mine: &str, ctx: &str) {
     }
     let lname_m = map_name(lname);
     let mname_cmp = mname.trim_start_matches("LDS_");
-    assert_eq!(lname_m.trim_start_matches("LDS_"), mname_cmp, "{ctx}: mnemonic: llc `{llc}` vs `{mine}`");
+    assert_eq!(
+        lname_m.trim_start_matches("LDS_"),
+        mname_cmp,
+        "{ctx}: mnemonic: llc `{llc}` vs `{mine}`"
+    );
     let is_lds = lname.starts_with("LDS_");
     // destination
     let mut li = 0;
     let mut mi = 0;
     if !is_lds && lops.is_empty() {
         // no operands in llc's text (GROUP_BARRIER, NOP): our destination is masked
-        assert!(mops.first().is_none_or(|d| d == "____" || d.starts_with('(')), "{ctx}: {llc} vs {mine}");
+        assert!(
+            mops.first()
+                .is_none_or(|d| d == "____" || d.starts_with('(')),
+            "{ctx}: {llc} vs {mine}"
+        );
         mi = mops.len().min(1);
     } else if !is_lds {
         let ld = &lops[0];
@@ -177,7 +207,10 @@ fn check_alu(llc: &str, mine: &str, ctx: &str) {
             let ok = ok || (ld == "AR.x" && md == "____");
             assert!(ok, "{ctx}: masked dst llc `{llc}` vs `{mine}`");
         } else if ld == "ExecMaskPredicateBit" {
-            assert!(md == "____" || md.starts_with('('), "{ctx}: {llc} vs {mine}");
+            assert!(
+                md == "____" || md.starts_with('('),
+                "{ctx}: {llc} vs {mine}"
+            );
         } else {
             assert_eq!(ld, md, "{ctx}: dst: llc `{llc}` vs `{mine}`");
         }
@@ -187,20 +220,38 @@ fn check_alu(llc: &str, mine: &str, ctx: &str) {
         li = 1;
     }
     // sources: llc prints exactly the operands the instruction reads
-    let lsrc: Vec<&String> = lops[li..].iter().filter(|x| !x.starts_with("R(") && !x.ends_with('+')).collect();
+    let lsrc: Vec<&String> = lops[li..]
+        .iter()
+        .filter(|x| !x.starts_with("R(") && !x.ends_with('+'))
+        .collect();
     let msrc: Vec<&String> = mops[mi..].iter().collect();
     if lops[li..].iter().any(|x| x.contains("AR.x")) {
         // relative source "T(0 + AR.x).X+": compare as R0[AR.x]
-        assert!(msrc.iter().any(|x| x.contains("[AR.x]")), "{ctx}: rel {llc} vs {mine}");
+        assert!(
+            msrc.iter().any(|x| x.contains("[AR.x]")),
+            "{ctx}: rel {llc} vs {mine}"
+        );
     } else {
-        assert_eq!(lsrc.len(), msrc.len(), "{ctx}: source count: llc `{llc}` vs `{mine}`");
+        assert_eq!(
+            lsrc.len(),
+            msrc.len(),
+            "{ctx}: source count: llc `{llc}` vs `{mine}`"
+        );
         for (a, b) in lsrc.iter().zip(msrc.iter()) {
             assert_eq!(a, b, "{ctx}: source: llc `{llc}` vs `{mine}`");
         }
     }
-    let mpred = mmods.iter().find(|x| x.starts_with("PRED_SEL")).copied().unwrap_or("");
+    let mpred = mmods
+        .iter()
+        .find(|x| x.starts_with("PRED_SEL"))
+        .copied()
+        .unwrap_or("");
     assert_eq!(lpred, mpred, "{ctx}: predicate: llc `{llc}` vs `{mine}`");
-    let mbs = mmods.iter().find(|x| x.starts_with("VEC_")).copied().unwrap_or("");
+    let mbs = mmods
+        .iter()
+        .find(|x| x.starts_with("VEC_"))
+        .copied()
+        .unwrap_or("");
     assert_eq!(lbs, mbs, "{ctx}: bank swizzle: llc `{llc}` vs `{mine}`");
     let _ = last;
 }
@@ -212,8 +263,8 @@ fn num_in(s: &str, key: &str) -> Option<u64> {
 }
 
 fn check_cf(llc: &str, mine: &str, ctx: &str) {
-    let lname = llc.split(|c: char| c == ' ' || c == ',').next().unwrap_or("");
-    let mname = mine[3..].split(|c: char| c == ':').next().unwrap_or("");
+    let lname = llc.split([' ', ',']).next().unwrap_or("");
+    let mname = mine[3..].split(':').next().unwrap_or("");
     if lname.starts_with("MEM_RAT") {
         // "MEM_RAT_CACHELESS STORE_DWORD T0.X, T1.X" ; mine "MEM_RAT_CACHELESS STORE_DWORD: WRITE_IND RAT(0) [R1], R0.x___"
         let mut lw = llc.split_whitespace();
@@ -223,27 +274,47 @@ fn check_cf(llc: &str, mine: &str, ctx: &str) {
             "XCHG_INT" => "XCHG_RTN",
             x => x,
         };
-        assert!(mname.starts_with(&format!("{l0} ")), "{ctx}: {llc} vs {mine}");
+        assert!(
+            mname.starts_with(&format!("{l0} ")),
+            "{ctx}: {llc} vs {mine}"
+        );
         let mop = mname.split(' ').nth(1).unwrap_or("");
-        assert!(mop == l1 || mop.starts_with(l1), "{ctx}: RAT op: {llc} vs {mine}");
+        assert!(
+            mop == l1 || mop.starts_with(l1),
+            "{ctx}: RAT op: {llc} vs {mine}"
+        );
         let rest: Vec<String> = lw.map(canon_operand).collect();
         let data_gpr = rest[0].split('.').next().unwrap_or("");
         let index_gpr = rest[1].split('.').next().unwrap_or("");
-        assert!(mine.contains(&format!("[{index_gpr}], {data_gpr}.")), "{ctx}: RAT gprs: {llc} vs {mine}");
+        assert!(
+            mine.contains(&format!("[{index_gpr}], {data_gpr}.")),
+            "{ctx}: RAT gprs: {llc} vs {mine}"
+        );
         return;
     }
-    assert_eq!(map_name(lname), mname, "{ctx}: CF mnemonic: llc `{llc}` vs `{mine}`");
+    assert_eq!(
+        map_name(lname),
+        mname,
+        "{ctx}: CF mnemonic: llc `{llc}` vs `{mine}`"
+    );
     if lname.starts_with("ALU") {
         // "ALU_PUSH_BEFORE 7, @12, KC0[CB0:0-32], KC1[]"
         let cnt = num_in(llc, " ").unwrap_or(0);
         let addr = num_in(llc, "@").unwrap();
         assert_eq!(num_in(mine, "ADDR("), Some(addr), "{ctx}: {llc} vs {mine}");
-        assert_eq!(num_in(mine, "CNT("), Some(((cnt & 0x7f) + 1)), "{ctx}: {llc} vs {mine}");
+        assert_eq!(
+            num_in(mine, "CNT("),
+            Some((cnt & 0x7f) + 1),
+            "{ctx}: {llc} vs {mine}"
+        );
         if let Some(p) = llc.find("KC0[CB") {
             let bank = num_in(&llc[p..], "KC0[CB").unwrap();
             let lo = num_in(&llc[p..], ":").unwrap();
             let hi = num_in(&llc[p..], "-").unwrap();
-            assert!(mine.contains(&format!("KCACHE0(CB{bank}:{lo}-{})", hi - 1)), "{ctx}: kcache {llc} vs {mine}");
+            assert!(
+                mine.contains(&format!("KCACHE0(CB{bank}:{lo}-{})", hi - 1)),
+                "{ctx}: kcache {llc} vs {mine}"
+            );
         }
     } else if lname == "TEX" {
         let cnt = num_in(llc, "TEX ").unwrap();
@@ -251,16 +322,24 @@ fn check_cf(llc: &str, mine: &str, ctx: &str) {
         assert_eq!(num_in(mine, "ADDR("), Some(addr), "{ctx}");
         assert_eq!(num_in(mine, "CNT("), Some(cnt + 1), "{ctx}");
     } else if llc.contains('@') {
-        assert_eq!(num_in(mine, "ADDR("), num_in(llc, "@"), "{ctx}: {llc} vs {mine}");
+        assert_eq!(
+            num_in(mine, "ADDR("),
+            num_in(llc, "@"),
+            "{ctx}: {llc} vs {mine}"
+        );
         if let Some(p) = num_in(llc, "POP:") {
-            assert_eq!(num_in(mine, "POP_CNT(").unwrap_or(0), p, "{ctx}: {llc} vs {mine}");
+            assert_eq!(
+                num_in(mine, "POP_CNT(").unwrap_or(0),
+                p,
+                "{ctx}: {llc} vs {mine}"
+            );
         }
     }
 }
 
 fn check_fetch(llc: &str, mine: &str, ctx: &str) {
     // "VTX_READ_32 T1.X, T1.X, 0, #1" ; mine "VFETCH R1.x___, R1.x, fc1 ... FMT_32 ... OFFSET(n)"
-    let t: Vec<&str> = llc.split(|c: char| c == ' ' || c == ',').filter(|x| !x.is_empty()).collect();
+    let t: Vec<&str> = llc.split([' ', ',']).filter(|x| !x.is_empty()).collect();
     let bits = t[0].trim_start_matches("VTX_READ_");
     let m = mine.trim();
     let m = m.split_once("  ").map(|x| x.1).unwrap_or(m).trim();
@@ -269,11 +348,26 @@ fn check_fetch(llc: &str, mine: &str, ctx: &str) {
     let (dreg, dsw) = dst.split_once('.').unwrap();
     let mut want = format!("{dreg}.");
     for c in ['x', 'y', 'z', 'w'] {
-        want.push(if dsw.to_ascii_lowercase().contains(c) { c } else { '_' });
+        want.push(if dsw.to_ascii_lowercase().contains(c) {
+            c
+        } else {
+            '_'
+        });
     }
-    assert!(m.contains(&format!("VFETCH {want}, {}, fc{}", canon_operand(t[2]), t[4].trim_start_matches('#'))), "{ctx}: {llc} vs {mine}");
+    assert!(
+        m.contains(&format!(
+            "VFETCH {want}, {}, fc{}",
+            canon_operand(t[2]),
+            t[4].trim_start_matches('#')
+        )),
+        "{ctx}: {llc} vs {mine}"
+    );
     let off: u64 = t[3].parse().unwrap();
-    assert_eq!(num_in(m, "OFFSET(").unwrap_or(0), off, "{ctx}: offset {llc} vs {mine}");
+    assert_eq!(
+        num_in(m, "OFFSET(").unwrap_or(0),
+        off,
+        "{ctx}: offset {llc} vs {mine}"
+    );
     let fmt = match bits {
         "8" => "FMT_8",
         "16" => "FMT_16",
@@ -283,7 +377,10 @@ fn check_fetch(llc: &str, mine: &str, ctx: &str) {
         "128" => "FMT_32_32_32_32",
         _ => panic!("{ctx}: unknown {llc}"),
     };
-    assert!(m.split_whitespace().any(|w| w == fmt), "{ctx}: format {llc} vs {mine}");
+    assert!(
+        m.split_whitespace().any(|w| w == fmt),
+        "{ctx}: format {llc} vs {mine}"
+    );
 }
 
 #[test]
@@ -291,9 +388,15 @@ fn fixtures_agree_with_llc() {
     let mut n_objects = 0;
     let mut n_instr = 0;
     let mut skipped = 0;
-    let mut dir: Vec<_> = std::fs::read_dir(fixtures()).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut dir: Vec<_> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     dir.sort();
-    for o in dir.iter().filter(|p| p.extension().is_some_and(|e| e == "o")) {
+    for o in dir
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "o"))
+    {
         let obj = std::fs::read(o).unwrap();
         let s = std::fs::read_to_string(o.with_extension("s")).unwrap();
         let llc = parse_llc(&s);
@@ -302,16 +405,24 @@ fn fixtures_agree_with_llc() {
         n_objects += 1;
         for k in &ks {
             let ctx0 = format!("{}:{}", o.file_name().unwrap().to_string_lossy(), k.name);
-            let lines = llc.get(&k.name).unwrap_or_else(|| panic!("{ctx0}: not in llc output"));
+            let lines = llc
+                .get(&k.name)
+                .unwrap_or_else(|| panic!("{ctx0}: not in llc output"));
             // 1. the object's bytes are llc's encodings
             let mut all = Vec::new();
             for l in lines {
                 all.extend_from_slice(&l.bytes);
             }
             // (llc prints 0x0a placeholder bytes for literal dwords that hold fixups)
-            assert!(k.code.len() >= all.len(), "{ctx0}: object shorter than llc's encodings");
+            assert!(
+                k.code.len() >= all.len(),
+                "{ctx0}: object shorter than llc's encodings"
+            );
             for (c, (a, b)) in all.chunks(4).zip(k.code.chunks(4)).enumerate() {
-                assert!(a == b || a == [10, 10, 10, 10], "{ctx0}: dword {c}: object {b:?} vs llc {a:?}");
+                assert!(
+                    a == b || a == [10, 10, 10, 10],
+                    "{ctx0}: dword {c}: object {b:?} vs llc {a:?}"
+                );
             }
             // 2. nothing undecoded
             let (lst, tail) = listing(k.code);
@@ -329,15 +440,26 @@ fn fixtures_agree_with_llc() {
             // wraps ("ALU 129, @38" is encoded with COUNT = 1), so the hardware (and we)
             // never reach the rest of that clause; see docs/cayman-table-decisions.md.
             let wrapped = lines.iter().any(|l| {
-                l.text.starts_with("ALU") && l.text.split([' ', ',']).nth(1).and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| n > 127)
+                l.text.starts_with("ALU")
+                    && l.text
+                        .split([' ', ','])
+                        .nth(1)
+                        .and_then(|n| n.parse::<u32>().ok())
+                        .is_some_and(|n| n > 127)
             });
             for it in &lst.items {
-                assert!(wrapped || it.kind != ItemKind::Data || it.dword * 4 >= all.len(), "{ctx0}: undecoded: {}", it.text);
+                assert!(
+                    wrapped || it.kind != ItemKind::Data || it.dword * 4 >= all.len(),
+                    "{ctx0}: undecoded: {}",
+                    it.text
+                );
             }
             // 3. every llc instruction agrees with ours at the same address
             for l in lines.iter().filter(|l| !l.bytes.is_empty()) {
                 let ctx = format!("{ctx0}@{:#x}", l.off);
-                let it = by_dword.get(&(l.off / 4)).unwrap_or_else(|| panic!("{ctx}: no item for `{}`", l.text));
+                let it = by_dword
+                    .get(&(l.off / 4))
+                    .unwrap_or_else(|| panic!("{ctx}: no item for `{}`", l.text));
                 if wrapped && it.kind == ItemKind::Data {
                     skipped += 1;
                     continue;
@@ -357,5 +479,7 @@ fn fixtures_agree_with_llc() {
         }
     }
     assert!(n_objects >= 30, "only {n_objects} fixture objects");
-    eprintln!("{n_objects} objects, {n_instr} llc lines agree, {skipped} unreachable (wrapped COUNT)");
+    eprintln!(
+        "{n_objects} objects, {n_instr} llc lines agree, {skipped} unreachable (wrapped COUNT)"
+    );
 }
