@@ -1699,8 +1699,11 @@ pub(crate) fn fits(v: u64, size: u8) -> bool {
     if size >= 8 {
         return true;
     }
+    if size == 0 {
+        return v == 0;
+    }
     let bits = size as u32 * 8;
-    v < (1u64 << bits) || (v as i64) >= -(1i64 << (bits - 1))
+    v < (1u64 << bits) || ((v as i64) < 0 && (v as i64) >= -(1i64 << (bits - 1)))
 }
 
 fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {

@@ -731,7 +731,7 @@ impl Assembler {
             size = 8;
         }
         let v = if q { value } else { value & 0xffff_ffff };
-        if !fits(v, size as u8) {
+        if size > 0 && count > 0 && !fits(v, size as u8) {
             self.warning(args, "fill value truncated");
         }
         let bytes = v.to_le_bytes();
