@@ -699,6 +699,13 @@ impl Assembler {
             self.close_conds(cond_depth, true);
             self.lines_done += 1;
             if self.lines_done > self.opts.max_lines {
+                let p = self.cur_pos(0);
+                self.report(
+                    Severity::Error,
+                    p,
+                    "line limit exceeded (endless repetition or recursion?)".into(),
+                );
+                self.ended = true;
                 self.frames.pop();
                 return;
             }
