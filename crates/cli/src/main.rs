@@ -1,1 +1,239 @@
-fn main() {}
+//! `risa`: assembler, disassembler and emulator for AMD GPU machine code.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Read, Write};
+use std::process::ExitCode;
+
+use risa_gcn::{listing, Dialect, Gen};
+
+const USAGE: &str = "\
+risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
+
+USAGE:
+    risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
+
+COMMANDS:
+    disasm    Disassemble raw little-endian dwords or an ELF code object
+              (detected by its magic): every executable section, with the
+              object's symbols and the branch targets as labels. Words that do
+              not decode are printed as `.int 0x...` and decoding goes on.
+
+OPTIONS:
+    --arch ARCH      gcn1.0 gcn1.1 gcn1.2 gcn1.4, or a chip/alias: tahiti,
+                     hawaii, fiji, tonga, polaris, gfx900, vega, si, ci, vi...
+                     (optional for ELF objects: the chip in e_flags is used)
+    --syntax S       clrx (default) or llvm (text llvm-mc accepts)
+    --hex            show each instruction's offset and words
+    --lines          read text from FILE/stdin: one instruction per line as hex
+                     dwords (`7e000280 3f800000` or `0x7e000280, 0x3f800000`);
+                     print exactly one line per input line
+    -h, --help       this help
+
+EXAMPLES:
+    risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
+    echo 'bf810000' | risa disasm --arch fiji --lines -
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("disasm") => match disasm(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("risa disasm: error: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some("-h" | "--help" | "help") | None => {
+            print!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("--version" | "-V") => {
+            println!("risa {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("risa: unknown command {other:?}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+struct DisasmArgs {
+    arch: Option<String>,
+    dialect: Dialect,
+    hex: bool,
+    lines: bool,
+    input: String,
+}
+
+fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
+    let mut a = DisasmArgs {
+        arch: None,
+        dialect: Dialect::Clrx,
+        hex: false,
+        lines: false,
+        input: String::new(),
+    };
+    let mut it = args.iter();
+    let mut input = None;
+    while let Some(x) = it.next() {
+        let (flag, inline) = match x.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (x.as_str(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{name} needs a value"))
+        };
+        match flag {
+            "--arch" | "-a" => a.arch = Some(value("--arch")?),
+            "--syntax" => {
+                a.dialect = match value("--syntax")?.as_str() {
+                    "clrx" => Dialect::Clrx,
+                    "llvm" => Dialect::Llvm,
+                    s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
+                }
+            }
+            "--hex" => a.hex = true,
+            "--lines" => a.lines = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                std::process::exit(0);
+            }
+            f if f.starts_with('-') && f != "-" => {
+                return Err(format!("unknown option {f:?} (see risa --help)"))
+            }
+            f => {
+                if input.replace(f.to_string()).is_some() {
+                    return Err("more than one input file given".into());
+                }
+            }
+        }
+    }
+    a.input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    Ok(a)
+}
+
+fn parse_gen(name: &str) -> Result<Gen, String> {
+    if name.eq_ignore_ascii_case("cayman") {
+        return Err("Cayman (TeraScale 3) disassembly is not wired into this build yet".into());
+    }
+    Gen::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Gen::names().collect();
+        format!(
+            "unknown architecture {name:?}; accepted: {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// The GCN generation an amdgcn ELF's e_flags names.
+fn gen_of_elf_flags(flags: u32) -> Option<Gen> {
+    Some(match flags & 0xff {
+        0x20..=0x22 | 0x3a => Gen::Gcn10,
+        0x23..=0x27 => Gen::Gcn11,
+        0x28..=0x2b | 0x3b => Gen::Gcn12,
+        0x2c..=0x2f | 0x30..=0x32 | 0x3c..=0x3f => Gen::Gcn14,
+        _ => return None,
+    })
+}
+
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        Ok(v)
+    } else {
+        std::fs::read(path).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+fn disasm(args: &[String]) -> Result<(), String> {
+    let a = parse_disasm(args)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let w = |e: std::io::Error| format!("writing output: {e}");
+    if a.lines {
+        let gen = parse_gen(a.arch.as_deref().ok_or("--lines needs --arch")?)?;
+        let reader: Box<dyn BufRead> = if a.input == "-" {
+            Box::new(std::io::BufReader::new(std::io::stdin()))
+        } else {
+            Box::new(std::io::BufReader::new(
+                std::fs::File::open(&a.input).map_err(|e| format!("{}: {e}", a.input))?,
+            ))
+        };
+        for line in reader.lines() {
+            let line = line.map_err(|e| format!("reading {}: {e}", a.input))?;
+            match listing::disassemble_line(gen, &line, a.dialect) {
+                Ok(t) => writeln!(out, "{t}").map_err(w)?,
+                Err(e) => writeln!(out, "error: {e}").map_err(w)?,
+            }
+        }
+        return out.flush().map_err(w);
+    }
+    let bytes = read_input(&a.input)?;
+    let opts = listing::Options {
+        dialect: a.dialect,
+        hex: a.hex,
+    };
+    if risa_elf::is_elf(&bytes) {
+        let elf = risa_elf::Elf::parse(&bytes).map_err(|e| format!("{}: {e}", a.input))?;
+        let gen = match &a.arch {
+            Some(n) => parse_gen(n)?,
+            None => gen_of_elf_flags(elf.flags).ok_or_else(|| {
+                format!(
+                    "{}: e_flags {:#x} names no GCN chip risa knows; give --arch",
+                    a.input, elf.flags
+                )
+            })?,
+        };
+        let mut any = false;
+        for s in elf.sections.iter().filter(|s| s.is_exec()) {
+            any = true;
+            let syms: BTreeMap<u64, String> = elf
+                .symbols_in(s.index)
+                .into_iter()
+                .filter(|sym| sym.sym_type != risa_elf::STT_OBJECT)
+                .map(|sym| {
+                    // Relocatable objects give offsets, linked ones addresses.
+                    let off = if elf.kind == 1 {
+                        sym.value
+                    } else {
+                        sym.value.wrapping_sub(s.addr)
+                    };
+                    (off, sym.name.clone())
+                })
+                .collect();
+            writeln!(
+                out,
+                "// section {} ({} bytes, {})",
+                s.name,
+                s.data.len(),
+                gen
+            )
+            .map_err(w)?;
+            out.write_all(listing::disassemble(gen, s.data, 0, &syms, opts).as_bytes())
+                .map_err(w)?;
+        }
+        if !any {
+            return Err(format!(
+                "{}: the ELF file has no executable section",
+                a.input
+            ));
+        }
+    } else {
+        let gen = parse_gen(
+            a.arch
+                .as_deref()
+                .ok_or("raw code needs --arch (see risa --help)")?,
+        )?;
+        out.write_all(listing::disassemble(gen, &bytes, 0, &BTreeMap::new(), opts).as_bytes())
+            .map_err(w)?;
+    }
+    out.flush().map_err(w)
+}

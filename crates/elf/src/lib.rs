@@ -403,7 +403,7 @@ mod tests {
         f.extend_from_slice(shstr);
         let str_off = f.len();
         f.extend_from_slice(strtab);
-        while f.len() % 8 != 0 {
+        while !f.len().is_multiple_of(8) {
             f.push(0);
         }
         let sym_off = f.len();

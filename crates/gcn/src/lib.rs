@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod gen;
 pub mod layout;
+pub mod listing;
 pub mod operand;
 pub mod print;
 pub mod random;

@@ -23,7 +23,7 @@ impl Rng {
         Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
     }
     /// The next 64 random bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -36,7 +36,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            (self.next() % u64::from(n)) as u32
+            (self.next_u64() % u64::from(n)) as u32
         }
     }
     /// True with probability 1/n.
@@ -186,7 +186,7 @@ impl Gen_<'_> {
         loop {
             let v = match self.rng.below(3) {
                 0 => self.rng.below(0x1_0000),
-                _ => self.rng.next() as u32,
+                _ => self.rng.next_u64() as u32,
             };
             let v = if ty.is_16bit() { v & 0xffff } else { v };
             let wide = ty.dwords() == 2;

@@ -1,0 +1,170 @@
+//! Whole-program disassembly: labels for branch targets and symbols, data
+//! words for what does not decode, optional hex.
+
+use crate::decode::{decode, DecodeError, Instr};
+use crate::gen::Gen;
+use crate::print::{Dialect, Printer};
+use crate::table::Ty;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Options of [`disassemble`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Syntax flavour.
+    pub dialect: Dialect,
+    /// Show each instruction's offset and words in a comment.
+    pub hex: bool,
+}
+
+/// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
+pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
+    let k = i.info().sig.iter().find(|o| o.ty == Ty::Label)?;
+    let _ = k;
+    let off = i64::from(i.field(crate::layout::Field::Simm16) as u16 as i16);
+    Some((pc as i64 + 4 + off * 4) as u64)
+}
+
+/// Decodes `code` (little-endian) as one stream starting at byte address `base`.
+///
+/// Every dword is accounted for: instructions, or `.int` data for words that
+/// do not decode (and a trailing partial dword as `.byte`s).
+pub fn decode_all(gen: Gen, code: &[u8], base: u64) -> Vec<(u64, Result<Instr, DecodeError>)> {
+    let words: Vec<u32> = code
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut out = Vec::with_capacity(words.len());
+    let mut k = 0;
+    while k < words.len() {
+        let pc = base + 4 * k as u64;
+        let r = decode(gen, &words[k..k + 2.min(words.len() - k)]);
+        let step = match &r {
+            Ok(i) => i.len as usize,
+            Err(_) => 1,
+        };
+        out.push((pc, r));
+        k += step;
+    }
+    out
+}
+
+/// Disassembles `code` at `base` with `symbols` (address → name) as labels.
+///
+/// ```
+/// use risa_gcn::{listing, Gen};
+/// let code = [0x00, 0x00, 0x82, 0xbf, 0x00, 0x00, 0x81, 0xbf]; // s_branch +0; s_endpgm
+/// let text = listing::disassemble(Gen::Gcn12, &code, 0, &Default::default(), listing::Options::default());
+/// assert!(text.contains("s_branch .L4"));
+/// assert!(text.contains(".L4:\n    s_endpgm"));
+/// ```
+pub fn disassemble(
+    gen: Gen,
+    code: &[u8],
+    base: u64,
+    symbols: &BTreeMap<u64, String>,
+    opts: Options,
+) -> String {
+    let items = decode_all(gen, code, base);
+    let mut labels: BTreeMap<u64, String> = symbols.clone();
+    for (pc, r) in &items {
+        if let Ok(i) = r {
+            if let Some(t) = branch_target(i, *pc) {
+                labels.entry(t).or_insert_with(|| format!(".L{t:x}"));
+            }
+        }
+    }
+    let mut out = String::with_capacity(code.len() * 12);
+    let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
+    let mut printer = Printer {
+        dialect: opts.dialect,
+        pc: 0,
+        label: Some(&lookup),
+    };
+    let end = base + code.len() as u64;
+    for (pc, r) in &items {
+        if let Some(l) = labels.get(pc) {
+            let _ = writeln!(out, "{l}:");
+        }
+        out.push_str("    ");
+        let line_start = out.len();
+        match r {
+            Ok(i) => {
+                printer.pc = *pc;
+                printer.write(i, &mut out);
+                if opts.hex {
+                    let (w, n) = i.words();
+                    pad(&mut out, line_start, 48);
+                    let _ = write!(out, "// {pc:06x}:");
+                    for x in &w[..n] {
+                        let _ = write!(out, " {x:08x}");
+                    }
+                }
+            }
+            Err(e) => {
+                let off = (pc - base) as usize;
+                let w =
+                    u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
+                let _ = write!(out, ".int {w:#010x}");
+                pad(&mut out, line_start, 48);
+                let _ = write!(out, "// {pc:06x}: {e}");
+            }
+        }
+        out.push('\n');
+    }
+    // Labels past the end (branches out of the section) are still shown.
+    for (a, l) in labels.range(end..) {
+        let _ = writeln!(out, "// {l} = {a:#x} (past the end of the code)");
+    }
+    let tail = code.len() % 4;
+    if tail != 0 {
+        out.push_str("    .byte ");
+        let bytes: Vec<String> = code[code.len() - tail..]
+            .iter()
+            .map(|b| format!("{b:#04x}"))
+            .collect();
+        out.push_str(&bytes.join(", "));
+        out.push_str("    // trailing bytes that are not a whole dword\n");
+    }
+    out
+}
+
+fn pad(out: &mut String, start: usize, col: usize) {
+    let len = out.len() - start;
+    if len < col {
+        out.extend(std::iter::repeat_n(' ', col - len));
+    } else {
+        out.push(' ');
+    }
+}
+
+/// Disassembles one line of hex dwords (`"7e000280 3f800000"`, `"0x..."`,
+/// commas allowed): the instruction's text, or an error message.
+pub fn disassemble_line(gen: Gen, line: &str, dialect: Dialect) -> Result<String, String> {
+    let mut words = Vec::new();
+    for tok in line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+    {
+        let h = tok.trim_start_matches("0x").trim_start_matches("0X");
+        let w = u32::from_str_radix(h, 16).map_err(|_| format!("{tok:?} is not a hex dword"))?;
+        if h.len() > 8 {
+            return Err(format!("{tok:?} is longer than a dword"));
+        }
+        words.push(w);
+    }
+    if words.is_empty() {
+        return Err("no words on this line".into());
+    }
+    let i = decode(gen, &words).map_err(|e| e.to_string())?;
+    let mut s = String::new();
+    Printer::new(dialect).write(&i, &mut s);
+    if (i.len as usize) < words.len() {
+        let _ = write!(
+            s,
+            "    // {} extra word(s) after the instruction ignored",
+            words.len() - i.len as usize
+        );
+    }
+    Ok(s)
+}
