@@ -30,9 +30,17 @@ fn main() {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = Instant::now();
-        let out = Assembler::new(Options::default()).assemble("bench.s", &src, &mut common::Toy::default());
+        let out = Assembler::new(Options::default()).assemble(
+            "bench.s",
+            &src,
+            &mut common::Toy::default(),
+        );
         let dt = t.elapsed().as_secs_f64();
-        assert!(!out.has_errors(), "{}", risa_asm_core::diag::render_all(&out.diagnostics[..3.min(out.diagnostics.len())]));
+        assert!(
+            !out.has_errors(),
+            "{}",
+            risa_asm_core::diag::render_all(&out.diagnostics[..3.min(out.diagnostics.len())])
+        );
         assert_eq!(out.sections[0].data.len(), n * 4);
         best = best.min(dt);
     }

@@ -1499,10 +1499,7 @@ impl Assembler {
         let entry = self.locals.entry(n).or_default();
         let id = match entry.next.take() {
             Some(id) => id,
-            None => {
-                let id = self.anon_symbol();
-                id
-            }
+            None => self.anon_symbol(),
         };
         self.locals.entry(n).or_default().last = Some(id);
         let s = &mut self.symbols[id as usize];
@@ -1693,9 +1690,14 @@ impl Assembler {
         let data = &mut self.sections[sec.0 as usize].data;
         let off = offset as usize;
         let bytes = v.value.to_le_bytes();
-        for i in 0..size as usize {
-            if let Some(b) = data.get_mut(off + i) {
-                *b = if i < 8 { bytes[i] } else { 0 };
+        for (i, b) in bytes
+            .iter()
+            .chain(std::iter::repeat(&0u8))
+            .take(size as usize)
+            .enumerate()
+        {
+            if let Some(d) = data.get_mut(off + i) {
+                *d = *b;
             }
         }
     }

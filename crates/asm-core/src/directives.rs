@@ -1047,13 +1047,7 @@ impl Assembler {
             return;
         }
         let v = if parent_active {
-            match self.eval_condition(backend, suffix, st) {
-                Some(v) => v,
-                None => {
-                    // unknown suffix: still open a block to keep nesting sane
-                    false
-                }
-            }
+            self.eval_condition(backend, suffix, st).unwrap_or_default()
         } else {
             if !known_cond_suffix(suffix) {
                 // unknown name inside a skipped block: ignore silently

@@ -384,7 +384,7 @@ impl Assembler {
             for l in m.body.text.lines() {
                 let t = l.trim_start();
                 if t.len() > 6
-                    && t[..5].eq_ignore_ascii_case("local")
+                    && t.as_bytes()[..5].eq_ignore_ascii_case(b"local")
                     && t.as_bytes()[5].is_ascii_whitespace()
                 {
                     for n in lex::split_operands(&t[6..]).flat_map(|p| p.split_whitespace()) {

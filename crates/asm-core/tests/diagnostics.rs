@@ -10,7 +10,10 @@ fn error_format_with_caret() {
     let e: Vec<_> = out.errors().collect();
     assert_eq!(e.len(), 1);
     let s = e[0].to_string();
-    assert_eq!(s, "test.s:2:14: error: expected expression\n  mov r1, 3 +\n             ^\n");
+    assert_eq!(
+        s,
+        "test.s:2:14: error: expected expression\n  mov r1, 3 +\n             ^\n"
+    );
 }
 
 #[test]
@@ -45,7 +48,10 @@ fn errors_inside_macros_name_the_expansion_site() {
     assert_eq!(e[0].notes[0].col, 3);
     assert!(e[0].notes[0].message.contains("macro 'm'"));
     let s = e[0].to_string();
-    assert!(s.contains("test.s:5:3: note: in expansion of macro 'm'"), "{s}");
+    assert!(
+        s.contains("test.s:5:3: note: in expansion of macro 'm'"),
+        "{s}"
+    );
 }
 
 #[test]
@@ -53,7 +59,11 @@ fn nested_expansion_notes() {
     let src = ".macro inner\n.err\n.endm\n.macro outer\ninner\n.endm\n.rept 1\nouter\n.endr";
     let e: Vec<_> = asm(src).errors().cloned().collect();
     assert_eq!(e.len(), 1);
-    let msgs: Vec<_> = e[0].notes.iter().map(|n| (n.line, n.message.as_str())).collect();
+    let msgs: Vec<_> = e[0]
+        .notes
+        .iter()
+        .map(|n| (n.line, n.message.as_str()))
+        .collect();
     assert_eq!(
         msgs,
         vec![
@@ -131,9 +141,12 @@ fn endless_repetition_is_stopped() {
 #[test]
 fn recursive_macros_are_limited() {
     let out = asm(".macro r\nr\n.endm\nr");
-    assert!(out.errors().any(|d| d.message.contains("nested too deeply")));
+    assert!(out
+        .errors()
+        .any(|d| d.message.contains("nested too deeply")));
     let mut o = Options::default();
-    o.files.insert("self.s".into(), b".include \"self.s\"\n".to_vec());
+    o.files
+        .insert("self.s".into(), b".include \"self.s\"\n".to_vec());
     let out = asm_with(".include \"self.s\"", o);
     assert!(out.errors().any(|d| d.message.contains("too deep")));
 }
@@ -141,7 +154,9 @@ fn recursive_macros_are_limited() {
 #[test]
 fn deep_expressions_do_not_overflow_the_stack() {
     let src = format!(".int {}1{}", "(".repeat(100_000), ")".repeat(100_000));
-    assert!(asm(&src).errors().any(|d| d.message.contains("nested too deeply")));
+    assert!(asm(&src)
+        .errors()
+        .any(|d| d.message.contains("nested too deeply")));
     let src = format!(".int {}1", "-".repeat(100_000));
     assert!(asm(&src).has_errors());
     let src = format!(".int {}0", "1+".repeat(100_000));
@@ -186,4 +201,10 @@ fn invalid_utf8_and_control_bytes() {
     let src = String::from_utf8_lossy(b"\xff\xfe.byte 1\n\x00\x01\n.int \x7f").into_owned();
     let out = asm(&src);
     assert!(out.has_errors());
+}
+
+#[test]
+fn fuzz_regressions() {
+    // non-ASCII text in an alternate-mode macro body
+    let _ = asm(".altmacro\n.macro m\nlo\u{fffd}\n.endm\nm");
 }

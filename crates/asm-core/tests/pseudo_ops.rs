@@ -11,7 +11,9 @@ fn warnings(src: &str) -> Vec<String> {
 #[test]
 fn align_balign_p2align() {
     assert_eq!(text(".data\n.byte 1\n.align 4\n.byte 2\n.text"), vec![]);
-    let out = asm(".data\n.byte 1\n.align 4\n.byte 2\n.balign 8, 0xaa\n.byte 3\n.p2align 2, 0x55\n.byte 4");
+    let out = asm(
+        ".data\n.byte 1\n.align 4\n.byte 2\n.balign 8, 0xaa\n.byte 3\n.p2align 2, 0x55\n.byte 4",
+    );
     assert!(!out.has_errors());
     assert_eq!(
         out.section(".data").unwrap().data,
@@ -110,7 +112,10 @@ fn octa() {
     let out = asm(".octa 0x0123456789abcdef0123456789abcdef, -1, 5");
     assert!(!out.has_errors());
     let d = &out.section(".text").unwrap().data;
-    assert_eq!(d[..16], 0x0123456789abcdef0123456789abcdefu128.to_le_bytes());
+    assert_eq!(
+        d[..16],
+        0x0123456789abcdef0123456789abcdefu128.to_le_bytes()
+    );
     assert_eq!(d[16..32], [0xff; 16]);
     assert_eq!(d[32..48], 5u128.to_le_bytes());
 }
@@ -119,7 +124,11 @@ fn octa() {
 fn floats_half_single_double() {
     let out = asm(".half 1.0, -2.5, 65504.0\n.float 1.5, 3\n.single -0.25\n.double 2.0, ,1");
     let mut w = le16(&[0x3c00, 0xc100, 0x7bff]);
-    w.extend(le32(&[1.5f32.to_bits(), 3f32.to_bits(), (-0.25f32).to_bits()]));
+    w.extend(le32(&[
+        1.5f32.to_bits(),
+        3f32.to_bits(),
+        (-0.25f32).to_bits(),
+    ]));
     w.extend(le64(&[2f64.to_bits(), 0, 1f64.to_bits()]));
     assert_eq!(out.section(".text").unwrap().data, w);
     // empty value warns
@@ -146,7 +155,10 @@ fn enum_example() {
 
 #[test]
 fn equ_set_redefinable() {
-    assert_eq!(text(".equ a, 1\n.byte a\n.set a, 2\n.byte a\na = 3\n.byte a"), vec![1, 2, 3]);
+    assert_eq!(
+        text(".equ a, 1\n.byte a\n.set a, 2\n.byte a\na = 3\n.byte a"),
+        vec![1, 2, 3]
+    );
 }
 
 #[test]
@@ -197,7 +209,10 @@ fn fill_and_fillq() {
     assert_eq!(text(".fill 2, 2, 0x1234"), le16(&[0x1234, 0x1234]));
     // .fill takes only the lowest 4 bytes of the value
     assert_eq!(text(".fill 1, 8, 0x1122334455667788"), le64(&[0x55667788]));
-    assert_eq!(text(".fillq 1, 8, 0x1122334455667788"), le64(&[0x1122334455667788]));
+    assert_eq!(
+        text(".fillq 1, 8, 0x1122334455667788"),
+        le64(&[0x1122334455667788])
+    );
     assert_eq!(text(".fill 0, 4, 1\n.fill 3, 0, 1"), vec![]);
     // value doesn't fit: truncated with a warning
     assert_eq!(warnings(".fill 1, 1, 0x1ff").len(), 1);
@@ -205,12 +220,18 @@ fn fill_and_fillq() {
 
 #[test]
 fn for_example() {
-    assert_eq!(text(".for x=1,x<16,x+x\n    .int x\n.endr"), le32(&[1, 2, 4, 8]));
+    assert_eq!(
+        text(".for x=1,x<16,x+x\n    .int x\n.endr"),
+        le32(&[1, 2, 4, 8])
+    );
 }
 
 #[test]
 fn while_example() {
-    assert_eq!(text("x=1\n.while x<16\n    .int x\n    x=x+x\n.endr"), le32(&[1, 2, 4, 8]));
+    assert_eq!(
+        text("x=1\n.while x<16\n    .int x\n    x=x+x\n.endr"),
+        le32(&[1, 2, 4, 8])
+    );
 }
 
 #[test]
@@ -220,7 +241,10 @@ fn get_64bit_and_bitness_conditions() {
 
 #[test]
 fn get_version_and_policy() {
-    assert_eq!(text(".get_version v\n.policy 200\n.get_policy p\n.short v, p"), le16(&[VERSION_NUMBER as u16, 200]));
+    assert_eq!(
+        text(".get_version v\n.policy 200\n.get_policy p\n.short v, p"),
+        le16(&[VERSION_NUMBER as u16, 200])
+    );
 }
 
 #[test]
@@ -281,7 +305,10 @@ fn elseif_chains() {
     assert_eq!(text(&src(3)), vec![3]);
     assert_eq!(text(&src(9)), vec![4]);
     // nested conditionals in a skipped block are skipped entirely
-    assert_eq!(text(".if 0\n.if 1\n.byte 1\n.else\n.byte 2\n.endif\n.byte 3\n.else\n.byte 4\n.endif"), vec![4]);
+    assert_eq!(
+        text(".if 0\n.if 1\n.byte 1\n.else\n.byte 2\n.endif\n.byte 3\n.else\n.byte 4\n.endif"),
+        vec![4]
+    );
     // errors
     assert!(!errors(".endif").is_empty());
     assert!(!errors(".else").is_empty());
@@ -295,11 +322,15 @@ fn elseif_chains() {
 fn incbin_and_include() {
     let mut o = Options::default();
     o.files.insert("data.bin".into(), vec![1, 2, 3, 4, 5]);
-    o.files.insert("inc.s".into(), b".byte 9\nincsym = 42\n".to_vec());
+    o.files
+        .insert("inc.s".into(), b".byte 9\nincsym = 42\n".to_vec());
     o.allow_fs = false;
     let out = asm_with(".incbin \"data.bin\"\n.incbin \"data.bin\", 1, 2\n.incbin \"data.bin\", 3\n.include \"inc.s\"\n.byte incsym", o.clone());
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
-    assert_eq!(out.section(".text").unwrap().data, vec![1, 2, 3, 4, 5, 2, 3, 4, 5, 9, 42]);
+    assert_eq!(
+        out.section(".text").unwrap().data,
+        vec![1, 2, 3, 4, 5, 2, 3, 4, 5, 9, 42]
+    );
     let out = asm_with(".include \"missing.s\"\n.incbin \"nope\"", o);
     assert_eq!(out.errors().count(), 2);
 }
@@ -323,7 +354,10 @@ fn include_from_file_system_and_search_paths() {
 fn irp_example() {
     // .irp reg v0,v1,v4,v5 / v_mul_f32 v10,\reg  ->  four instructions
     let src = ".irp reg r0,r1,r4,r5\n    add r10,\\reg\n.endr";
-    assert_eq!(text(src), vec![3, 10, 0, 0, 3, 10, 1, 0, 3, 10, 4, 0, 3, 10, 5, 0]);
+    assert_eq!(
+        text(src),
+        vec![3, 10, 0, 0, 3, 10, 1, 0, 3, 10, 4, 0, 3, 10, 5, 0]
+    );
     let src = ".irp reg, r0, r1\n    add r10,\\reg\n.endr";
     assert_eq!(text(src), vec![3, 10, 0, 0, 3, 10, 1, 0]);
 }
@@ -331,7 +365,10 @@ fn irp_example() {
 #[test]
 fn irpc_example() {
     let src = ".irpc reg 0145\n    add r10,r\\reg\n.endr";
-    assert_eq!(text(src), vec![3, 10, 0, 0, 3, 10, 1, 0, 3, 10, 4, 0, 3, 10, 5, 0]);
+    assert_eq!(
+        text(src),
+        vec![3, 10, 0, 0, 3, 10, 1, 0, 3, 10, 4, 0, 3, 10, 5, 0]
+    );
 }
 
 #[test]
@@ -411,7 +448,10 @@ fn macro_expression_argument() {
 #[test]
 fn macro_required_keyword_and_counter() {
     assert!(errors(".macro m a:req\n.byte \\a\n.endm\nm")[0].contains("required"));
-    assert_eq!(text(".macro m a, b\n.byte \\a, \\b\n.endm\nm b=2, a=1"), vec![1, 2]);
+    assert_eq!(
+        text(".macro m a, b\n.byte \\a, \\b\n.endm\nm b=2, a=1"),
+        vec![1, 2]
+    );
     assert_eq!(text(".macro m\n.byte \\@\n.endm\nm\nm\nm"), vec![0, 1, 2]);
     assert!(!errors(".macro m a\n.endm\nm 1, 2").is_empty());
 }
@@ -441,7 +481,10 @@ fn offset_struct() {
 #[test]
 fn org() {
     assert_eq!(text(".byte 1\n.org 4\n.byte 2"), vec![1, 0, 0, 0, 2]);
-    assert_eq!(text("start: .byte 1\n.org start+3, 0xff\n.byte 2"), vec![1, 0xff, 0xff, 2]);
+    assert_eq!(
+        text("start: .byte 1\n.org start+3, 0xff\n.byte 2"),
+        vec![1, 0xff, 0xff, 2]
+    );
     assert_eq!(text(".byte 1\n. = 3\n.byte 2"), vec![1, 0, 0, 2]);
     assert!(errors(".byte 1, 2\n.org 1")[0].contains("backwards"));
     // the absolute section may go backwards
@@ -456,7 +499,10 @@ fn rept_example() {
     }
     assert_eq!(text(".rept 3\nnop\n.endr"), w);
     assert_eq!(text(".rept 0\nnop\n.endr"), vec![]);
-    assert_eq!(text(".rept 2\n.rept 2\n.byte 1\n.endr\n.byte 2\n.endr"), vec![1, 1, 2, 1, 1, 2]);
+    assert_eq!(
+        text(".rept 2\n.rept 2\n.byte 1\n.endr\n.byte 2\n.endr"),
+        vec![1, 1, 2, 1, 1, 2]
+    );
     assert!(!errors(".endr").is_empty());
     assert!(errors(".rept 2\n.byte 1")[0].contains("unterminated"));
 }
@@ -466,7 +512,10 @@ fn section_with_flags_type_align() {
     let out = asm(".section .mydata, \"aw\", @progbits align=16\n.byte 1\n.section .mybss, \"aw\", @nobits\n.skip 8\n.section .code2, \"ax\"\n.byte 1\n.align 4");
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
     let s = out.section(".mydata").unwrap();
-    assert_eq!((s.flags.as_str(), s.elf_type.as_deref(), s.align), ("aw", Some("progbits"), 16));
+    assert_eq!(
+        (s.flags.as_str(), s.elf_type.as_deref(), s.align),
+        ("aw", Some("progbits"), 16)
+    );
     let b = out.section(".mybss").unwrap();
     assert_eq!((b.kind, b.size, b.data.len()), (SectionKind::NoBits, 8, 0));
     let c = out.section(".code2").unwrap();
@@ -481,7 +530,10 @@ fn skip_space() {
 
 #[test]
 fn undef() {
-    assert_eq!(text("x = 1\n.undef x\n.ifdef x\n.byte 1\n.else\n.byte 2\n.endif"), vec![2]);
+    assert_eq!(
+        text("x = 1\n.undef x\n.ifdef x\n.byte 1\n.else\n.byte 2\n.endif"),
+        vec![2]
+    );
     assert_eq!(warnings(".undef nothing").len(), 1);
 }
 
@@ -493,7 +545,8 @@ fn ignored_pseudo_ops() {
 #[test]
 fn back_end_pseudo_ops() {
     let mut toy = Toy::default();
-    let out = Assembler::new(Options::default()).assemble("t.s", ".toyflag 3\n.TOYFLAG 1+1", &mut toy);
+    let out =
+        Assembler::new(Options::default()).assemble("t.s", ".toyflag 3\n.TOYFLAG 1+1", &mut toy);
     assert!(!out.has_errors());
     assert_eq!(toy.flags, vec![3, 2]);
     assert!(errors(".nosuchop 1")[0].contains("unknown pseudo-op"));

@@ -23,9 +23,15 @@ fn line_continuation_with_backslash() {
 
 #[test]
 fn comments() {
-    assert_eq!(text(".int 1 # comment .int 5\n# whole line\n.int 2"), le32(&[1, 2]));
+    assert_eq!(
+        text(".int 1 # comment .int 5\n# whole line\n.int 2"),
+        le32(&[1, 2])
+    );
     assert_eq!(text(".int 1 /* inline */, 2"), le32(&[1, 2]));
-    assert_eq!(text(".int 1 /* multi\n line\n comment */ .int 2\n.int 3"), le32(&[1, 2, 3]));
+    assert_eq!(
+        text(".int 1 /* multi\n line\n comment */ .int 2\n.int 3"),
+        le32(&[1, 2, 3])
+    );
     // '#' inside a string is not a comment
     assert_eq!(text(".ascii \"a#b\""), b"a#b".to_vec());
     // '//' is the unsigned division operator in CLRX ...
@@ -108,7 +114,10 @@ fn register_symbols() {
     // regpool = %r4 ; the toy back end parses the register
     let out = asm("reg1 = %r5\nadd reg1, r2\nzz = %r7\nadd zz, reg1");
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
-    assert_eq!(out.section(".text").unwrap().data, vec![3, 5, 2, 0, 3, 7, 5, 0]);
+    assert_eq!(
+        out.section(".text").unwrap().data,
+        vec![3, 5, 2, 0, 3, 7, 5, 0]
+    );
     assert_eq!(out.symbol("reg1").unwrap().register, Some(5));
     // register symbols are not numbers
     assert!(errors("reg1 = %r5\n.int reg1")[0].contains("register symbol"));
@@ -207,7 +216,13 @@ fn label_symbols_refer_to_sections() {
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
     let d1 = out.symbol("d1").unwrap().value.unwrap();
     assert_eq!(d1.value, 1);
-    assert_eq!(d1.section, out.sections.iter().position(|s| s.name == ".data").map(|i| SectionId(i as u32)));
+    assert_eq!(
+        d1.section,
+        out.sections
+            .iter()
+            .position(|s| s.name == ".data")
+            .map(|i| SectionId(i as u32))
+    );
     // label + absolute stays relative -> relocation recorded
     assert_eq!(out.relocations.len(), 1);
     assert_eq!(out.relocations[0].addend, 4);
@@ -242,17 +257,26 @@ fn string_escapes() {
         text(r#".ascii "\a\b\t\n\v\f\r\\\"\'\101\x42""#),
         vec![7, 8, 9, 10, 11, 12, 13, 92, 34, 39, 0o101, 0x42]
     );
-    assert_eq!(text(".ascii \"ala ma kota\", \"some\\n\""), b"ala ma kotasome\n".to_vec());
+    assert_eq!(
+        text(".ascii \"ala ma kota\", \"some\\n\""),
+        b"ala ma kotasome\n".to_vec()
+    );
 }
 
 #[test]
 fn float_literals() {
     let out = asm(".double 10.2, .45, +1.5e, 100e-6, 0x1a2.4b5p5");
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
-    let want: Vec<u64> = [10.2f64, 0.45, 1.5, 100e-6, (0x1a24b5 as f64) / 4096.0 * 32.0]
-        .iter()
-        .map(|f| f.to_bits())
-        .collect();
+    let want: Vec<u64> = [
+        10.2f64,
+        0.45,
+        1.5,
+        100e-6,
+        (0x1a24b5 as f64) / 4096.0 * 32.0,
+    ]
+    .iter()
+    .map(|f| f.to_bits())
+    .collect();
     assert_eq!(out.section(".text").unwrap().data, le64(&want));
     // float literals are not allowed in integer expressions
     assert!(errors(".int 1.5")[0].contains("floating point"));
@@ -303,8 +327,16 @@ fn operators() {
     ];
     for (e, want) in cases {
         let out = asm(&format!(".quad {e}"));
-        assert!(!out.has_errors(), "{e}: {}", diag::render_all(&out.diagnostics));
-        assert_eq!(out.section(".text").unwrap().data, le64(&[*want as u64]), "{e}");
+        assert!(
+            !out.has_errors(),
+            "{e}: {}",
+            diag::render_all(&out.diagnostics)
+        );
+        assert_eq!(
+            out.section(".text").unwrap().data,
+            le64(&[*want as u64]),
+            "{e}"
+        );
     }
 }
 
@@ -327,7 +359,11 @@ fn operator_precedence() {
     for (e, want) in cases {
         let out = asm(&format!(".quad {e}"));
         assert!(!out.has_errors(), "{e}");
-        assert_eq!(out.section(".text").unwrap().data, le64(&[*want as u64]), "{e}");
+        assert_eq!(
+            out.section(".text").unwrap().data,
+            le64(&[*want as u64]),
+            "{e}"
+        );
     }
 }
 
@@ -339,7 +375,10 @@ fn division_by_zero_is_an_error() {
 
 #[test]
 fn sixty_four_bit_arithmetic() {
-    assert_eq!(text(".quad 0xffffffff*0x100000001"), le64(&[0xffffffffu64.wrapping_mul(0x100000001)]));
+    assert_eq!(
+        text(".quad 0xffffffff*0x100000001"),
+        le64(&[0xffffffffu64.wrapping_mul(0x100000001)])
+    );
     assert_eq!(text(".quad 1<<63>>>63"), le64(&[u64::MAX]));
 }
 

@@ -59,7 +59,9 @@ impl Backend for Toy {
                 asm.emit(&[3, a, b, 0]);
             }
             "mov" => {
-                let Some(r) = parse_reg(asm, ops[0]) else { return };
+                let Some(r) = parse_reg(asm, ops[0]) else {
+                    return;
+                };
                 match asm.expr_str(ops[1]) {
                     ExprResult::Value(v) => {
                         if !v.is_abs() || v.value > 0xffff {
@@ -70,7 +72,13 @@ impl Backend for Toy {
                     }
                     ExprResult::Pending(expr) => {
                         asm.emit(&[1, r, 0, 0]);
-                        asm.add_fixup(Fixup { section: sec, offset: off, kind: 1, payload: 0, expr });
+                        asm.add_fixup(Fixup {
+                            section: sec,
+                            offset: off,
+                            kind: 1,
+                            payload: 0,
+                            expr,
+                        });
                     }
                     ExprResult::Error => asm.emit(&[1, r, 0, 0]),
                 }
@@ -83,9 +91,13 @@ impl Backend for Toy {
                             asm.error(ops[0], e);
                         }
                     }
-                    ExprResult::Pending(expr) => {
-                        asm.add_fixup(Fixup { section: sec, offset: off, kind: 2, payload: 0, expr })
-                    }
+                    ExprResult::Pending(expr) => asm.add_fixup(Fixup {
+                        section: sec,
+                        offset: off,
+                        kind: 2,
+                        payload: 0,
+                        expr,
+                    }),
                     ExprResult::Error => {}
                 }
             }
@@ -108,7 +120,6 @@ impl Backend for Toy {
         patch(f.kind, f.section, f.offset, v, data)
     }
 
-
     fn code_fill(&self, len: usize, out: &mut Vec<u8>) {
         for _ in 0..len / 4 {
             out.extend_from_slice(&NOP);
@@ -125,29 +136,34 @@ impl Backend for Toy {
     }
 }
 
-pub fn patch(kind: u32, section: SectionId, offset: u64, v: Value, data: &mut [u8]) -> Result<(), String> {
+pub fn patch(
+    kind: u32,
+    section: SectionId,
+    offset: u64,
+    v: Value,
+    data: &mut [u8],
+) -> Result<(), String> {
     let o = offset as usize;
     match kind {
-            1 => {
-                if !v.is_abs() || v.value > 0xffff {
-                    return Err(format!("immediate 0x{:x} out of range", v.value));
-                }
-                data[o + 2..o + 4].copy_from_slice(&(v.value as u16).to_le_bytes());
+        1 => {
+            if !v.is_abs() || v.value > 0xffff {
+                return Err(format!("immediate 0x{:x} out of range", v.value));
             }
-            _ => {
-                if v.section != Some(section) {
-                    return Err("branch target must be in the same section".into());
-                }
-                let d = (v.value as i64 - (offset as i64 + 4)) / 4;
-                if !(-32768..=32767).contains(&d) {
-                    return Err(format!("branch offset {d} out of range"));
-                }
-                data[o + 2..o + 4].copy_from_slice(&(d as i16).to_le_bytes());
-            }
+            data[o + 2..o + 4].copy_from_slice(&(v.value as u16).to_le_bytes());
         }
-        Ok(())
+        _ => {
+            if v.section != Some(section) {
+                return Err("branch target must be in the same section".into());
+            }
+            let d = (v.value as i64 - (offset as i64 + 4)) / 4;
+            if !(-32768..=32767).contains(&d) {
+                return Err(format!("branch offset {d} out of range"));
+            }
+            data[o + 2..o + 4].copy_from_slice(&(d as i16).to_le_bytes());
+        }
+    }
+    Ok(())
 }
-
 
 pub fn asm(src: &str) -> Output {
     asm_with(src, Options::default())
@@ -162,7 +178,9 @@ pub fn text(src: &str) -> Vec<u8> {
     let out = asm(src);
     let d = diag::render_all(&out.diagnostics);
     assert!(out.diagnostics.is_empty(), "unexpected diagnostics:\n{d}");
-    out.section(".text").map(|s| s.data.clone()).unwrap_or_default()
+    out.section(".text")
+        .map(|s| s.data.clone())
+        .unwrap_or_default()
 }
 
 pub fn errors(src: &str) -> Vec<String> {
