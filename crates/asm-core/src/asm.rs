@@ -1,7 +1,8 @@
 //! Assembler state, the line driver, symbols, scopes, sections and the
 //! API offered to back ends.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -118,7 +119,7 @@ pub struct Options {
     /// Directories searched by `.include` and `.incbin`.
     pub include_paths: Vec<PathBuf>,
     /// In-memory files (name → content), looked up before the file system.
-    pub files: HashMap<String, Vec<u8>>,
+    pub files: StdHashMap<String, Vec<u8>>,
     /// Allow reading the file system for `.include`/`.incbin`.
     pub allow_fs: bool,
     /// Treat `//` as a line comment (LLVM style). CLRX uses `//` as the
@@ -141,7 +142,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             include_paths: Vec::new(),
-            files: HashMap::new(),
+            files: StdHashMap::default(),
             allow_fs: true,
             slash_comments: false,
             max_depth: 256,
@@ -305,6 +306,41 @@ pub(crate) struct Symbol {
     pub size: Option<u64>,
 }
 
+/// A small fast hasher (FxHash-like) for symbol tables; not DoS-resistant,
+/// which is fine for an assembler.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let v = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            h = (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<FastHasher>>;
+
 pub(crate) struct Scope {
     pub name: Box<str>,
     pub parent: u32,
@@ -393,6 +429,7 @@ pub struct Assembler {
     pub(crate) bits64: bool,
     pub(crate) policy: u64,
     pub(crate) scratch: Vec<crate::expr::Item>,
+    pub(crate) eval_stack: Vec<Value>,
     pub(crate) eval_budget: u64,
     pub(crate) finishing: bool,
     pub(crate) abs_section: Option<u32>,
@@ -444,15 +481,15 @@ impl Assembler {
             scopes: vec![Scope {
                 name: "".into(),
                 parent: 0,
-                children: HashMap::new(),
-                syms: HashMap::new(),
+                children: HashMap::default(),
+                syms: HashMap::default(),
                 usings: Vec::new(),
                 enum_counter: 0,
             }],
             scope_stack: vec![0],
-            locals: HashMap::new(),
+            locals: HashMap::default(),
             conds: Vec::new(),
-            macros: HashMap::new(),
+            macros: HashMap::default(),
             recording: None,
             fixups: Vec::new(),
             data_fixups: Vec::new(),
@@ -466,6 +503,7 @@ impl Assembler {
             bits64,
             policy: 0,
             scratch: Vec::new(),
+            eval_stack: Vec::new(),
             eval_budget: 0,
             finishing: false,
             abs_section: None,
@@ -1334,8 +1372,8 @@ impl Assembler {
         self.scopes.push(Scope {
             name: name.into(),
             parent,
-            children: HashMap::new(),
-            syms: HashMap::new(),
+            children: HashMap::default(),
+            syms: HashMap::default(),
             usings: Vec::new(),
             enum_counter: 0,
         });
@@ -1350,8 +1388,8 @@ impl Assembler {
         self.scopes.push(Scope {
             name: "".into(),
             parent,
-            children: HashMap::new(),
-            syms: HashMap::new(),
+            children: HashMap::default(),
+            syms: HashMap::default(),
             usings: Vec::new(),
             enum_counter: 0,
         });

@@ -264,31 +264,32 @@ impl Assembler {
     }
 
     fn eval_items(&mut self, items: &[Item], loc: LocRef, depth: u32, quiet: bool) -> Ev {
-        let mut stack: [Value; 32] = [Value::default(); 32];
-        let mut heap: Vec<Value> = Vec::new();
-        let mut sp = 0usize;
+        let base = self.eval_stack.len();
+        let r = self.eval_inner(items, loc, depth, quiet, base);
+        self.eval_stack.truncate(base);
+        r
+    }
+
+    fn eval_inner(
+        &mut self,
+        items: &[Item],
+        loc: LocRef,
+        depth: u32,
+        quiet: bool,
+        base: usize,
+    ) -> Ev {
         macro_rules! push {
             ($v:expr) => {{
                 let v = $v;
-                if sp < 32 {
-                    stack[sp] = v;
-                } else {
-                    heap.push(v);
-                }
-                sp += 1;
+                self.eval_stack.push(v);
             }};
         }
         macro_rules! pop {
             () => {{
-                if sp == 0 {
+                if self.eval_stack.len() <= base {
                     return Ev::Err;
                 }
-                sp -= 1;
-                if sp >= 32 {
-                    heap.pop().unwrap_or_default()
-                } else {
-                    stack[sp]
-                }
+                self.eval_stack.pop().unwrap_or_default()
             }};
         }
         if self.eval_budget < items.len() as u64 {
@@ -365,10 +366,10 @@ impl Assembler {
                 }
             }
         }
-        if sp != 1 {
+        if self.eval_stack.len() != base + 1 {
             return Ev::Err;
         }
-        Ev::Ok(stack[0])
+        Ev::Ok(self.eval_stack[base])
     }
 
     // ------------------------------------------------------------------

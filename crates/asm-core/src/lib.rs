@@ -46,6 +46,8 @@
 //! assert_eq!(out.section(".text").unwrap().data, [0xeb, 3, 0, 0xeb, 3, 0]);
 //! ```
 
+#![warn(missing_docs)]
+
 mod asm;
 mod backend;
 pub mod diag;
