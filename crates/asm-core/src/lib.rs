@@ -14,6 +14,42 @@
 //! ([`Assembler::expr`]), emits bytes ([`Assembler::emit`]), registers
 //! [`Fixup`]s for values known only at the end, and reports errors.
 //!
+//! ## What the core implements
+//!
+//! * Statements separated by newlines or `;`, `\` line continuation,
+//!   comments `#` and `/* */` (and `//` with [`Options::slash_comments`];
+//!   CLRX itself uses `//` as unsigned division).
+//! * Labels `name:`, local labels `1:` with `1b`/`1f`, assignments `=`,
+//!   `.set`, `.equ`, `.equiv`, `.eqv` (lazy), register symbols `x = %...`
+//!   (parsed by the back end), `.enum`, `.undef`, `.global`/`.local`/`.weak`/`.size`,
+//!   scopes `.scope`/`.ends`/`.using`/`.unusing` with `a::b` paths.
+//! * Expressions: all CLRX operators and precedences, 64-bit wrap-around,
+//!   comparisons yield -1, `.`, character literals, decimal/hex/octal/binary
+//!   literals, section-relative values, forward references (fixups resolved at
+//!   the end, undefined symbols reported where used).
+//! * Sections `.text`, `.data`, `.rodata`, `.bss`, `.section NAME, "FLAGS", @TYPE align=N`,
+//!   `.struct`/`.offset`; `.align`, `.balign[wl]`, `.p2align[wl]`, `.org`, `.fill`,
+//!   `.fillq`, `.skip`, `.space`.
+//! * Data: `.byte`, `.short`, `.hword`, `.word`, `.int`, `.long`, `.quad`, `.octa`,
+//!   `.half`, `.float`, `.single`, `.double`, `.ascii`, `.asciz`, `.string`,
+//!   `.string16/32/64`, `.incbin`.
+//! * Conditionals: `.if`, `.ifeq/ne/gt/ge/lt/le`, `.ifdef/.ifndef/.ifnotdef`,
+//!   `.ifb/.ifnb`, `.ifc/.ifnc`, `.ifeqs/.ifnes`, `.if32/.if64`, and through
+//!   [`Backend::condition`] `.ifarch/.ifgpu/.iffmt` (+ negated); all as `.elseif…`;
+//!   `.else`, `.endif`.
+//! * Macros with named, default, `:req` and `:vararg` parameters, keyword
+//!   arguments, `\@`, `\()`, `\%expr`, `.exitm`, `.purgem`, nested definitions,
+//!   `.altmacro` (bare names, `%expr`, `<..>`/`'..'` quoting, `local`),
+//!   `.macrocase`/`.nomacrocase`; `.rept`, `.irp`, `.irpc`, `.for`, `.while`.
+//! * `.include` (current file's directory, working directory, include paths,
+//!   in-memory files), `.end`, `.abort`, `.err`, `.error`, `.warning`, `.print`,
+//!   `.fail`, `.32bit/.64bit/.get_64bit`, `.policy/.get_policy/.get_version`.
+//! * Limits: nesting depth, total processed lines, section size and number of
+//!   diagnostics are bounded ([`Options`]); nothing recurses without a bound.
+//!
+//! Target pseudo-ops (`.gpu`, `.arch`, `.kernel`, `.config`, `.format`, …) are
+//! left to the back end via [`Backend::directive`].
+//!
 //! ```
 //! use risa_asm_core::{Assembler, Backend, ExprResult, Fixup, Options, Statement, Value};
 //!

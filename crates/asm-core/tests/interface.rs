@@ -1,0 +1,146 @@
+//! The back-end interface beyond the toy ISA basics.
+
+mod common;
+use risa_asm_core::*;
+
+/// A back end that records what the core hands it.
+#[derive(Default)]
+struct Recorder {
+    seen: Vec<(String, Vec<String>)>,
+    finished_symbols: Vec<String>,
+    deferred: Option<Pos>,
+}
+
+impl Backend for Recorder {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        self.seen.push((
+            st.name.to_string(),
+            st.operands().map(str::to_string).collect(),
+        ));
+        if st.name == "warnlater" {
+            self.deferred = Some(asm.pos(st.args));
+        }
+        // a cursor-driven parse: NAME [ '[' EXPR ':' EXPR ']' ]
+        if st.name == "range" {
+            let mut c = st.cursor();
+            let _ = c.ident();
+            if c.eat(b'[') {
+                let a = asm.abs_expr(&mut c);
+                if !c.eat(b':') {
+                    return asm.error(c.rest(), "expected ':'");
+                }
+                let b = asm.abs_expr(&mut c);
+                if !c.eat(b']') {
+                    return asm.error(c.rest(), "expected ']'");
+                }
+                if let (Some(a), Some(b)) = (a, b) {
+                    asm.emit(&[a as u8, b as u8]);
+                }
+            }
+        }
+    }
+    fn directive(&mut self, asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
+        match name {
+            // override a core pseudo-op
+            ".text" => {
+                let id = asm.add_section(".mytext", SectionKind::Code);
+                asm.switch_section(id);
+                true
+            }
+            ".kernel" => {
+                let n = st.args.trim();
+                let id = asm.add_section(&format!(".text.{n}"), SectionKind::Code);
+                asm.switch_section(id);
+                asm.set_symbol(n, asm.here()).unwrap();
+                true
+            }
+            ".config" => {
+                let id = asm.add_section(".config", SectionKind::Config);
+                asm.switch_section(id);
+                true
+            }
+            _ => false,
+        }
+    }
+    fn finish(&mut self, asm: &mut Assembler) {
+        self.finished_symbols = asm.symbol_infos().into_iter().map(|s| s.name).collect();
+        if let Some(p) = self.deferred {
+            asm.warning_at(p, "deferred warning");
+        }
+    }
+}
+
+#[test]
+fn statements_operands_and_hooks() {
+    let mut r = Recorder::default();
+    let src =
+        "lbl: op1 a, b(1,2), \"x,y\"\n.text\nwarnlater  here\nrange s[1:2+3]\n.kernel k1\n op2";
+    let out = Assembler::new(Options::default()).assemble("i.s", src, &mut r);
+    assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
+    assert_eq!(
+        r.seen[0],
+        (
+            "op1".to_string(),
+            vec!["a".into(), "b(1,2)".into(), "\"x,y\"".into()]
+        )
+    );
+    assert_eq!(out.section(".mytext").unwrap().data, vec![1, 5]);
+    assert!(out.section(".text.k1").is_some());
+    assert!(r.finished_symbols.contains(&"k1".to_string()));
+    assert!(r.finished_symbols.contains(&"lbl".to_string()));
+    let w: Vec<_> = out.warnings().collect();
+    assert_eq!(w.len(), 1);
+    assert_eq!(
+        (w[0].line, w[0].col, w[0].message.as_str()),
+        (3, 12, "deferred warning")
+    );
+}
+
+#[test]
+fn config_sections_reject_data() {
+    let mut r = Recorder::default();
+    let out = Assembler::new(Options::default()).assemble("i.s", ".config\n.byte 1", &mut r);
+    assert!(out.errors().any(|d| d.message.contains("cannot put data")));
+}
+
+#[test]
+fn cursor_and_float_literals_for_operands() {
+    let mut c = Cursor::new("  -1.5h, 0x1p4, 7");
+    let f = c.float_literal().unwrap();
+    assert_eq!(
+        (f.neg, f.suffix, f.to_f16_bits()),
+        (true, Some(b'h'), 0xbe00)
+    );
+    assert!(c.eat(b','));
+    assert_eq!(c.float_literal().unwrap().to_f32_bits(), 16f32.to_bits());
+    assert!(c.eat(b','));
+    assert!(c.float_literal().is_none());
+    assert_eq!(c.until_comma(), "7");
+}
+
+#[test]
+fn expression_results_for_back_ends() {
+    let mut a = Assembler::new(Options::default());
+    assert!(matches!(a.expr_str("fwd + 1"), ExprResult::Pending(_)));
+    assert!(matches!(a.expr_str("1 +"), ExprResult::Error));
+    assert!(matches!(
+        a.expr_str("(1 << 40) >> 38"),
+        ExprResult::Value(Value {
+            section: None,
+            value: 4
+        })
+    ));
+    a.set_symbol("k", Value::abs(5)).unwrap();
+    assert_eq!(a.symbol_value("k"), Some(Value::abs(5)));
+}
+
+#[test]
+fn assembler_is_reusable_for_inspection() {
+    let mut a = Assembler::new(Options::default());
+    a.run("x.s", ".data\nd: .byte 1,2\n", &mut NoIsa);
+    assert_eq!(a.error_count(), 0);
+    let id = a.find_section(".data").unwrap();
+    assert_eq!(a.section(id).data, vec![1, 2]);
+    let out = a.into_output();
+    assert_eq!(out.symbol("d").unwrap().value.unwrap().section, Some(id));
+}
