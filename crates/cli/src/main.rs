@@ -20,7 +20,8 @@ COMMANDS:
 
 OPTIONS:
     --arch ARCH      gcn1.0 gcn1.1 gcn1.2 gcn1.4, or a chip/alias: tahiti,
-                     hawaii, fiji, tonga, polaris, gfx900, vega, si, ci, vi...
+                     hawaii, fiji, tonga, polaris, gfx900, vega, si, ci, vi...;
+                     cayman for TeraScale 3 (r600 ELF32 objects are detected)
                      (optional for ELF objects: the chip in e_flags is used)
     --syntax S       clrx (default) or llvm (text llvm-mc accepts)
     --hex            show each instruction's offset and words
@@ -119,7 +120,7 @@ fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
 
 fn parse_gen(name: &str) -> Result<Gen, String> {
     if name.eq_ignore_ascii_case("cayman") {
-        return Err("Cayman (TeraScale 3) disassembly is not wired into this build yet".into());
+        return Err("--lines is not supported for cayman yet".into());
     }
     Gen::parse(name).ok_or_else(|| {
         let names: Vec<&str> = Gen::names().collect();
@@ -177,6 +178,23 @@ fn disasm(args: &[String]) -> Result<(), String> {
         return out.flush().map_err(w);
     }
     let bytes = read_input(&a.input)?;
+    // r600 objects are ELF32; amdgcn code objects are ELF64.
+    let elf32 = risa_elf::is_elf(&bytes) && bytes.get(4) == Some(&1);
+    let cayman = a
+        .arch
+        .as_deref()
+        .is_some_and(|n| n.eq_ignore_ascii_case("cayman"));
+    if cayman || (a.arch.is_none() && elf32) {
+        let opts = risa_cayman::DisasmOptions { hex: a.hex };
+        let text = if risa_elf::is_elf(&bytes) {
+            risa_cayman::disassemble_object(&bytes, &opts)
+                .map_err(|e| format!("{}: {e}", a.input))?
+        } else {
+            risa_cayman::disassemble(&bytes, &opts)
+        };
+        out.write_all(text.as_bytes()).map_err(w)?;
+        return out.flush().map_err(w);
+    }
     let opts = listing::Options {
         dialect: a.dialect,
         hex: a.hex,
