@@ -146,7 +146,7 @@ impl Default for Options {
             allow_fs: true,
             slash_comments: false,
             max_depth: 256,
-            max_lines: 200_000_000,
+            max_lines: 50_000_000,
             max_section_size: 1 << 31,
             max_diagnostics: 10_000,
             bits64: false,

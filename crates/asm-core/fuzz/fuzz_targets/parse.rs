@@ -1,5 +1,8 @@
 //! Feed arbitrary bytes through the assembler core with the toy ISA of the
 //! tests. The core must never panic, hang or blow up memory.
+//!
+//! Run: `cd crates/asm-core/fuzz && cargo +nightly fuzz run parse -- -max_total_time=600`
+//! (with only a stable toolchain: `RUSTC_BOOTSTRAP=1 cargo fuzz run parse ...`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
