@@ -44,7 +44,7 @@ const VOP3_BASE: &[(&str, [u16; 4])] = &[
 const FLAGS: &[&str] = &[
     "nollvm", "nooffset", "store", "atomic", "imm:D", "tied", "novop3", "nosdwa", "nodpp", "cmpx",
     "vop3b", "noomod", "mix", "off2", "gds", "nogds", "lds", "noargs", "sampler", "gather4",
-    "noret",
+    "noret", "sread",
 ];
 
 const TYPES: &[(&str, &str)] = &[
@@ -157,6 +157,15 @@ fn main() {
                     errors.push(format!("{at}: unknown flag {t:?}"));
                 }
             }
+            // Facts that follow from the signature are derived here, once, so
+            // the decoder tests a bit instead of scanning operands.
+            if sig.contains("role:Role::SD,") && !flags.iter().any(|f| f == "flag::VOP3B") {
+                flags.push("flag::VOP3B".into());
+            }
+            if sig.contains("role:Role::L,") {
+                flags.push("flag::LIT".into());
+            }
+            let novop3 = flags.iter().any(|f| f == "flag::NOVOP3");
             let flags = if flags.is_empty() {
                 "0".to_string()
             } else {
@@ -173,7 +182,7 @@ fn main() {
                 }
                 // VOP1/VOP2/VOPC instructions also live in the VOP3 opcode space.
                 if let Some(&(_, base)) = VOP3_BASE.iter().find(|(f, _)| *f == fam) {
-                    if !flags.contains("NOVOP3") && base[g] != u16::MAX {
+                    if !novop3 && base[g] != u16::MAX {
                         let lk = lookups
                             .entry(("Vop3", g))
                             .or_insert_with(|| vec![0; 1 << 10]);

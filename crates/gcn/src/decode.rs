@@ -2,7 +2,7 @@
 
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
-use crate::table::{self, flag, Family, OpId, OpInfo, Role, OPS};
+use crate::table::{self, flag, Family, OpId, OpInfo, OPS};
 use std::fmt;
 
 /// A decoded instruction: which instruction it is and its raw bits.
@@ -183,7 +183,7 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
         table::lookup(family, gen, opcode).ok_or(DecodeError::UnknownOpcode { family, opcode })?;
     let info = &OPS[op as usize];
     // Every instruction with a scalar destination beside VDST uses VOP3b in its long form.
-    if enc == Enc::Vop3 && (info.has(flag::VOP3B) || info.operand(Role::SD).is_some()) {
+    if enc == Enc::Vop3 && info.has(flag::VOP3B) {
         enc = Enc::Vop3b;
     }
     let mut len = base as u8;
@@ -202,7 +202,7 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
         }
         _ => false,
     };
-    let needs_lit = scalar_lit || info.operand(Role::L).is_some();
+    let needs_lit = scalar_lit || info.has(flag::LIT);
     if needs_lit {
         let l = *words.get(base).ok_or(DecodeError::Truncated {
             need: base as u8 + 1,

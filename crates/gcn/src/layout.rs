@@ -478,11 +478,20 @@ pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = [
     all(VOPC_NOSRC, DPP),
 ];
 
-/// The fixed bits that identify an encoding, per generation: (encoding, mask, value) of the first dword.
-/// Checked in order; the first match wins.
-pub(crate) static PREFIXES: [&[(Enc, u32, u32)]; 4] = [PREFIX6, PREFIX6, PREFIX8, PREFIX9];
+/// An encoding and the fixed bits of its first dword: (encoding, mask, value).
+type Prefix = (Enc, u32, u32);
 
-const PREFIX6: &[(Enc, u32, u32)] = &[
+/// The fixed bits that identify an encoding: (encoding, mask, value) of the
+/// first dword. The scalar and 32-bit vector encodings are the same in every
+/// generation; the 64-bit ones move. Checked in order; the first match wins.
+static PREFIXES: [[&[Prefix]; 2]; 4] = [
+    [SCALAR_VOP, PREFIX6],
+    [SCALAR_VOP, PREFIX6],
+    [SCALAR_VOP, PREFIX8],
+    [SCALAR_VOP, PREFIX9],
+];
+
+const SCALAR_VOP: &[Prefix] = &[
     (Enc::Sop1, 0xff80_0000, 0xbe80_0000),
     (Enc::Sopc, 0xff80_0000, 0xbf00_0000),
     (Enc::Sopp, 0xff80_0000, 0xbf80_0000),
@@ -491,6 +500,9 @@ const PREFIX6: &[(Enc, u32, u32)] = &[
     (Enc::Vop1, 0xfe00_0000, 0x7e00_0000),
     (Enc::Vopc, 0xfe00_0000, 0x7c00_0000),
     (Enc::Vop2, 0x8000_0000, 0x0000_0000),
+];
+
+const PREFIX6: &[Prefix] = &[
     (Enc::Smrd, 0xf800_0000, 0xc000_0000),
     (Enc::Vintrp, 0xfc00_0000, 0xc800_0000),
     (Enc::Vop3, 0xfc00_0000, 0xd000_0000),
@@ -501,15 +513,7 @@ const PREFIX6: &[(Enc, u32, u32)] = &[
     (Enc::Mimg, 0xfc00_0000, 0xf000_0000),
     (Enc::Exp, 0xfc00_0000, 0xf800_0000),
 ];
-const PREFIX8: &[(Enc, u32, u32)] = &[
-    (Enc::Sop1, 0xff80_0000, 0xbe80_0000),
-    (Enc::Sopc, 0xff80_0000, 0xbf00_0000),
-    (Enc::Sopp, 0xff80_0000, 0xbf80_0000),
-    (Enc::Sopk, 0xf000_0000, 0xb000_0000),
-    (Enc::Sop2, 0xc000_0000, 0x8000_0000),
-    (Enc::Vop1, 0xfe00_0000, 0x7e00_0000),
-    (Enc::Vopc, 0xfe00_0000, 0x7c00_0000),
-    (Enc::Vop2, 0x8000_0000, 0x0000_0000),
+const PREFIX8: &[Prefix] = &[
     (Enc::Smem, 0xfc00_0000, 0xc000_0000),
     (Enc::Exp, 0xfc00_0000, 0xc400_0000),
     (Enc::Vintrp, 0xfc00_0000, 0xd400_0000),
@@ -520,15 +524,7 @@ const PREFIX8: &[(Enc, u32, u32)] = &[
     (Enc::Mtbuf, 0xfc00_0000, 0xe800_0000),
     (Enc::Mimg, 0xfc00_0000, 0xf000_0000),
 ];
-const PREFIX9: &[(Enc, u32, u32)] = &[
-    (Enc::Sop1, 0xff80_0000, 0xbe80_0000),
-    (Enc::Sopc, 0xff80_0000, 0xbf00_0000),
-    (Enc::Sopp, 0xff80_0000, 0xbf80_0000),
-    (Enc::Sopk, 0xf000_0000, 0xb000_0000),
-    (Enc::Sop2, 0xc000_0000, 0x8000_0000),
-    (Enc::Vop1, 0xfe00_0000, 0x7e00_0000),
-    (Enc::Vopc, 0xfe00_0000, 0x7c00_0000),
-    (Enc::Vop2, 0x8000_0000, 0x0000_0000),
+const PREFIX9: &[Prefix] = &[
     (Enc::Smem, 0xfc00_0000, 0xc000_0000),
     (Enc::Exp, 0xfc00_0000, 0xc400_0000),
     (Enc::Vintrp, 0xfc00_0000, 0xd400_0000),
@@ -541,12 +537,15 @@ const PREFIX9: &[(Enc, u32, u32)] = &[
     (Enc::Mimg, 0xfc00_0000, 0xf000_0000),
 ];
 
+fn prefixes(gen: Gen) -> impl Iterator<Item = &'static Prefix> {
+    PREFIXES[gen as usize].iter().flat_map(|t| t.iter())
+}
+
 impl Enc {
     /// The encoding of the first dword `w0` in `gen`, before SDWA/DPP and VOP3b are told apart.
     #[inline]
     pub fn classify(gen: Gen, w0: u32) -> Option<Enc> {
-        PREFIXES[gen as usize]
-            .iter()
+        prefixes(gen)
             .find(|&&(_, mask, val)| w0 & mask == val)
             .map(|&(e, _, _)| e)
     }
@@ -566,8 +565,7 @@ impl Enc {
             Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => Some(0xfa),
             _ => None,
         };
-        PREFIXES[gen as usize]
-            .iter()
+        prefixes(gen)
             .find(|(e, _, _)| *e == base)
             .map(|&(_, m, v)| match marker {
                 Some(k) => (m | 0x1ff, v | k),

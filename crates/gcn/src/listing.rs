@@ -19,8 +19,7 @@ pub struct Options {
 
 /// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
 pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
-    let k = i.info().sig.iter().find(|o| o.ty == Ty::Label)?;
-    let _ = k;
+    i.info().sig.iter().find(|o| o.ty == Ty::Label)?;
     let off = i64::from(i.field(crate::layout::Field::Simm16) as u16 as i16);
     Some((pc as i64 + 4 + off * 4) as u64)
 }

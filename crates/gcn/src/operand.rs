@@ -36,27 +36,12 @@ pub fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
     })
 }
 
-/// The name of a 64-bit register pair starting at `code`, if it is a named pair.
+/// The name of a 64-bit register pair starting at `code`, if it is a named pair:
+/// the low half's name without `_lo` (`vcc_lo` → `vcc`), or a 64-bit `src_*` source.
 pub fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let gfx9 = gen == Gen::Gcn14;
-    Some(match code {
-        102 if gen.is_gfx8_plus() => "flat_scratch",
-        104 if gen == Gen::Gcn11 => "flat_scratch",
-        104 if gen.is_gfx8_plus() => "xnack_mask",
-        106 => "vcc",
-        108 if !gfx9 => "tba",
-        110 if !gfx9 => "tma",
-        126 => "exec",
-        235 if gfx9 => "src_shared_base",
-        236 if gfx9 => "src_shared_limit",
-        237 if gfx9 => "src_private_base",
-        238 if gfx9 => "src_private_limit",
-        239 if gfx9 => "src_pops_exiting_wave_id",
-        251 => "src_vccz",
-        252 => "src_execz",
-        253 => "src_scc",
-        _ => return None,
-    })
+    let lo = special_name(gen, code)?;
+    lo.strip_suffix("_lo")
+        .or_else(|| (lo.starts_with("src_") && lo != "src_lds_direct").then_some(lo))
 }
 
 /// Number of SGPRs addressable by number in `gen`.

@@ -512,9 +512,7 @@ impl<'a> Printer<'a> {
                 }
             }
         }
-        if info.has(flag::TIED) || info.family == Family::Vintrp {
-            // The tied SRC2 of v_mac is not printed (it is VDST).
-        }
+        // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {
@@ -529,12 +527,7 @@ impl<'a> Printer<'a> {
                 .collect();
             self.bit_list(o.modifier(), "op_sel", &bits);
         }
-        match i.field(Field::Omod) {
-            1 => o.modifier().push_str("mul:2"),
-            2 => o.modifier().push_str("mul:4"),
-            3 => o.modifier().push_str("div:2"),
-            _ => {}
-        }
+        o.omod(i.field(Field::Omod));
         if !self.llvm() && matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc) {
             o.modifier().push_str("vop3");
         }
@@ -667,11 +660,12 @@ impl<'a> Printer<'a> {
             }
         }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
-        match i.field(Field::Omod) {
-            1 => o.modifier().push_str("mul:2"),
-            2 => o.modifier().push_str("mul:4"),
-            3 => o.modifier().push_str("div:2"),
-            _ => {}
+        o.omod(i.field(Field::Omod));
+        if info.sig.is_empty()
+            && i.field(Field::DstSel) | i.field(Field::DstUnused) | i.field(Field::Src0Sel) == 0
+        {
+            // `v_nop_sdwa` takes no selects; LLVM encodes them as 0.
+            return;
         }
         if info.family != Family::Vopc {
             self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
@@ -817,15 +811,6 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Gds) != 0, "gds");
     }
 
-    /// Width in dwords of memory data of type `ty` in `gen` (d16 halves pack on GCN 1.4).
-    fn data_dwords(gen: Gen, ty: Ty) -> u32 {
-        match ty.d16_halves() {
-            0 => ty.dwords(),
-            h if gen == Gen::Gcn14 => h.div_ceil(2),
-            h => h,
-        }
-    }
-
     fn buf(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
         if info.has(flag::NOARGS) {
@@ -836,31 +821,16 @@ impl<'a> Printer<'a> {
             i.field(Field::Idxen),
             i.field(Field::Addr64),
         );
-        if let Some(op) = info.operand(Role::V) {
-            push_vgpr(
-                o.next(),
-                i.field(Field::Vdata),
-                Self::data_dwords(i.gen, op.ty),
-            );
+        let data = info.operand(Role::V);
+        if let Some(op) = data {
+            push_vgpr(o.next(), i.field(Field::Vdata), op.ty.data_dwords(i.gen));
         }
-        if info.operand(Role::V).is_none() && offen + idxen + addr64 == 0 {
-            // buffer_store_lds_dword: no data and no address.
-            push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
-            self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
-            let off = i.field(Field::Offset);
-            if off != 0 {
-                let _ = write!(o.modifier(), "offset:{off}");
-            }
-            o.flag(i.field(Field::Glc) != 0, "glc");
-            o.flag(i.field(Field::Slc) != 0, "slc");
-            o.flag(i.field(Field::Lds) != 0, "lds");
-            return;
-        }
-        let out = o.next();
         match offen + idxen + addr64 {
-            0 => out.push_str("off"),
-            1 if addr64 == 0 => push_vgpr(out, i.field(Field::Vaddr), 1),
-            _ => push_vgpr(out, i.field(Field::Vaddr), 2),
+            // buffer_store_lds_dword has neither data nor an `off` placeholder.
+            0 if data.is_none() => {}
+            0 => o.next().push_str("off"),
+            1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
+            _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
         push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
@@ -1037,11 +1007,7 @@ impl<'a> Printer<'a> {
                         _ => push_vgpr(out, i.field(Field::Addr), 2),
                     }
                 }
-                Role::V => push_vgpr(
-                    o.next(),
-                    i.field(Field::Data0),
-                    Self::data_dwords(i.gen, op.ty),
-                ),
+                Role::V => push_vgpr(o.next(), i.field(Field::Data0), op.ty.data_dwords(i.gen)),
                 _ => {}
             }
         }
@@ -1091,6 +1057,16 @@ impl Ops<'_> {
     fn modifier(&mut self) -> &mut String {
         self.out.push(' ');
         self.out
+    }
+
+    /// The output modifier (OMOD field).
+    fn omod(&mut self, v: u32) {
+        match v {
+            1 => self.modifier().push_str("mul:2"),
+            2 => self.modifier().push_str("mul:4"),
+            3 => self.modifier().push_str("div:2"),
+            _ => {}
+        }
     }
 
     fn flag(&mut self, on: bool, name: &str) {

@@ -85,16 +85,13 @@ pub fn variants(info: &OpInfo, gen: Gen) -> Vec<Enc> {
             return v;
         }
     };
-    // Instructions whose long form needs a register that the short form cannot name are VOP3-only in practice.
     v.push(short);
     if info.vop3_opcode(gen).is_some() {
-        v.push(
-            if info.operand(Role::SD).is_some() && info.family == Family::Vop2 {
-                Enc::Vop3b
-            } else {
-                Enc::Vop3
-            },
-        );
+        v.push(if info.has(flag::VOP3B) {
+            Enc::Vop3b
+        } else {
+            Enc::Vop3
+        });
     }
     // LLVM 14 has no SDWA form of the tied 16-bit v_mac.
     let tied16 = info.has(flag::TIED) && info.sig.iter().any(|o| o.ty.is_16bit());
@@ -281,14 +278,15 @@ impl Gen_<'_> {
                             self.set(Field::Vdst, v)
                         }
                         Role::A => {
-                            // An implicit VCC read (carry-in, cndmask) takes the one scalar slot.
-                            let vcc_read = info.operand(Role::SC).is_some()
-                                || info.operand(Role::L).is_some()
-                                || info.name.starts_with("v_movreld");
-                            let allow_lit = info.operand(Role::L).is_none() && !vcc_read;
+                            // An implicit VCC/M0 read, a literal or a scalar lane select
+                            // (v_writelane) takes the one scalar-source slot.
+                            let scalar_taken = info.operand(Role::SC).is_some()
+                                || info.has(flag::LIT | flag::SREAD)
+                                || info.operand(Role::B).is_some_and(|b| b.sgpr);
+                            let allow_lit = !scalar_taken;
                             let c = if o.vgpr {
                                 256 + self.vgpr(o.ty.dwords())
-                            } else if vcc_read || info.name.starts_with("v_writelane") {
+                            } else if scalar_taken {
                                 if !o.sgpr && self.rng.below(2) == 0 {
                                     256 + self.vgpr(o.ty.dwords())
                                 } else {
@@ -382,9 +380,6 @@ impl Gen_<'_> {
                 _ => {}
             }
         }
-        if self.lit.is_none() && matches!(self.enc, Enc::Sop2 | Enc::Sop1 | Enc::Sopc) {
-            // No operand asked for a literal: nothing to add.
-        }
     }
 
     fn simm16(&mut self, ty: Ty) -> u32 {
@@ -466,8 +461,8 @@ impl Gen_<'_> {
             let c = self.sgpr(2);
             self.scalar_used = Some((c, 2));
         }
-        if info.name.starts_with("v_div_fmas") || info.name.starts_with("v_movreld") {
-            // Reads VCC implicitly: that is its one scalar.
+        if info.has(flag::SREAD) {
+            // The implicit VCC/M0 read is its one scalar.
             self.scalar_used = Some((106, 2));
         }
         let vintrp = info.family == Family::Vintrp || info.operand(Role::T).is_some();
@@ -588,6 +583,9 @@ impl Gen_<'_> {
 
     fn fill_sdwa(&mut self) {
         let info = self.info;
+        if info.sig.is_empty() {
+            return;
+        }
         let gfx9 = self.gen == Gen::Gcn14;
         let mut float_dst = false;
         for o in info.sig {
@@ -736,11 +734,7 @@ impl Gen_<'_> {
         }
         let n = info
             .operand(Role::V)
-            .map_or(1, |o| match o.ty.d16_halves() {
-                0 => o.ty.dwords(),
-                h if self.gen == Gen::Gcn14 => h.div_ceil(2),
-                h => h,
-            });
+            .map_or(1, |o| o.ty.data_dwords(self.gen));
         let v = self.vgpr(n + 1);
         self.set(Field::Vdata, v);
         // buffer_store_lds_dword takes no address: only the offset modes.
@@ -855,11 +849,7 @@ impl Gen_<'_> {
                     self.set(Field::Addr, v)
                 }
                 Role::V => {
-                    let n = match o.ty.d16_halves() {
-                        0 => o.ty.dwords(),
-                        h => h.div_ceil(2),
-                    };
-                    let v = self.vgpr(n);
+                    let v = self.vgpr(o.ty.data_dwords(self.gen));
                     self.set(Field::Data0, v)
                 }
                 _ => {}

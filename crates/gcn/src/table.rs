@@ -80,6 +80,16 @@ impl Ty {
         )
     }
 
+    /// Registers memory data of this type occupies in `gen`: `d16` halves are
+    /// packed two to a register on GCN 1.4 and one per register before.
+    pub fn data_dwords(self, gen: Gen) -> u32 {
+        match self.d16_halves() {
+            0 => self.dwords(),
+            h if gen == Gen::Gcn14 => h.div_ceil(2),
+            h => h,
+        }
+    }
+
     /// Number of 16-bit halves of a `d16` memory operand (0 for other types).
     pub const fn d16_halves(self) -> u32 {
         match self {
@@ -159,6 +169,10 @@ pub mod flag {
     pub const SAMPLER: u32 = 1 << 18;
     pub const GATHER4: u32 = 1 << 19;
     pub const NORET: u32 = 1 << 20;
+    /// Reads VCC or M0 implicitly: that read takes the one scalar-source slot.
+    pub const SREAD: u32 = 1 << 21;
+    /// Derived by `build.rs`: the row has an always-present literal (role `L`).
+    pub const LIT: u32 = 1 << 22;
 }
 
 /// One instruction: a row of a table.
