@@ -17,8 +17,14 @@ fn corpus(gen: Gen) -> Vec<u32> {
             }
         }
     }
-    let mut all = Vec::with_capacity(4 << 20);
-    while all.len() < 4 << 20 {
+    // RISA_BENCH_WORDS shrinks the corpus, e.g. to count instructions under
+    // `valgrind --tool=cachegrind` where wall time is too noisy.
+    let target = std::env::var("RISA_BENCH_WORDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4usize << 20);
+    let mut all = Vec::with_capacity(target);
+    while all.len() < target {
         all.extend_from_slice(&one);
     }
     all
@@ -44,7 +50,7 @@ fn main() {
         }
         let p = Printer::new(Dialect::Llvm);
         let mut best_print = f64::MAX;
-        let mut s = String::with_capacity(64);
+        let mut s: Vec<u8> = Vec::with_capacity(64);
         let mut chars = 0;
         for _ in 0..3 {
             let t = Instant::now();
@@ -53,7 +59,7 @@ fn main() {
             while k < words.len() {
                 let i = decode(gen, &words[k..(k + 2).min(words.len())]).unwrap();
                 s.clear();
-                p.write(&i, &mut s);
+                p.write_bytes(&i, &mut s);
                 chars += s.len();
                 k += i.len as usize;
             }

@@ -484,7 +484,7 @@ type Prefix = (Enc, u32, u32);
 /// The fixed bits that identify an encoding: (encoding, mask, value) of the
 /// first dword. The scalar and 32-bit vector encodings are the same in every
 /// generation; the 64-bit ones move. Checked in order; the first match wins.
-static PREFIXES: [[&[Prefix]; 2]; 4] = [
+const PREFIXES: [[&[Prefix]; 2]; 4] = [
     [SCALAR_VOP, PREFIX6],
     [SCALAR_VOP, PREFIX6],
     [SCALAR_VOP, PREFIX8],
@@ -537,6 +537,41 @@ const PREFIX9: &[Prefix] = &[
     (Enc::Mimg, 0xfc00_0000, 0xf000_0000),
 ];
 
+/// Every prefix mask lies within the top 9 bits, so the first matching
+/// prefix of a dword is a function of `w0 >> 23`: tabulated at compile time
+/// (the decoder's first step becomes one load).
+static CLASSIFY: [[Option<Enc>; 512]; 4] = [
+    classify_table(0),
+    classify_table(1),
+    classify_table(2),
+    classify_table(3),
+];
+
+const fn classify_table(gen: usize) -> [Option<Enc>; 512] {
+    let mut table = [None; 512];
+    let mut top = 0;
+    while top < 512 {
+        let w0 = (top as u32) << 23;
+        let mut list = 0;
+        'search: while list < 2 {
+            let prefixes = PREFIXES[gen][list];
+            let mut k = 0;
+            while k < prefixes.len() {
+                let (enc, mask, val) = prefixes[k];
+                assert!(mask & !0xff80_0000 == 0, "prefix mask wider than 9 bits");
+                if w0 & mask == val {
+                    table[top] = Some(enc);
+                    break 'search;
+                }
+                k += 1;
+            }
+            list += 1;
+        }
+        top += 1;
+    }
+    table
+}
+
 fn prefixes(gen: Gen) -> impl Iterator<Item = &'static Prefix> {
     PREFIXES[gen as usize].iter().flat_map(|t| t.iter())
 }
@@ -545,9 +580,7 @@ impl Enc {
     /// The encoding of the first dword `w0` in `gen`, before SDWA/DPP and VOP3b are told apart.
     #[inline]
     pub fn classify(gen: Gen, w0: u32) -> Option<Enc> {
-        prefixes(gen)
-            .find(|&&(_, mask, val)| w0 & mask == val)
-            .map(|&(e, _, _)| e)
+        CLASSIFY[gen as usize][(w0 >> 23) as usize]
     }
 
     /// The fixed bits of this encoding in `gen` (mask, value), if it exists there.

@@ -12,7 +12,7 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
 };
 use crate::table::{flag, Family, Opnd, Role, Ty};
-use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Assembly syntax flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,23 +41,59 @@ pub struct Printer<'a> {
     pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
 }
 
-fn push_u32(out: &mut String, v: u32) {
+/// Register numbers and offsets are small: up to three digits are written
+/// with fixed-size stores, longer numbers take the loop.
+#[inline]
+fn push_u32(out: &mut Vec<u8>, v: u32) {
+    let d = |x: u32| b'0' + (x % 10) as u8;
+    if v < 10 {
+        out.push(d(v));
+    } else if v < 100 {
+        out.extend_from_slice(&[d(v / 10), d(v)]);
+    } else if v < 1000 {
+        out.extend_from_slice(&[d(v / 100), d(v / 10), d(v)]);
+    } else {
+        push_u32_long(out, v);
+    }
+}
+
+#[inline(never)]
+fn push_u32_long(out: &mut Vec<u8>, v: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     let mut v = v;
-    loop {
+    while v != 0 {
         i -= 1;
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
-        if v == 0 {
-            break;
-        }
     }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or("0"));
+    out.extend_from_slice(&buf[i..]);
 }
 
-fn push_hex(out: &mut String, v: u64) {
+/// Appends a short string; a byte loop beats a `memcpy` call for the few
+/// characters of a register prefix or separator.
+#[inline]
+fn push_short(out: &mut Vec<u8>, s: &str) {
+    for &b in s.as_bytes() {
+        out.push(b);
+    }
+}
+
+/// `name` followed by `v` in decimal (`offset:12`).
+#[inline]
+fn push_named_u32(out: &mut Vec<u8>, name: &str, v: u32) {
+    out.push_str(name);
+    push_u32(out, v);
+}
+
+/// `name` followed by `v` in hex (`row_mask:0xf`).
+fn push_named_hex(out: &mut Vec<u8>, name: &str, v: u32) {
+    out.push_str(name);
+    push_hex(out, u64::from(v));
+}
+
+#[inline]
+fn push_hex(out: &mut Vec<u8>, v: u64) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("0x");
     let digits = if v == 0 {
@@ -66,30 +102,45 @@ fn push_hex(out: &mut String, v: u64) {
         (64 - v.leading_zeros()).div_ceil(4)
     };
     for d in (0..digits).rev() {
-        out.push(HEX[((v >> (4 * d)) & 15) as usize] as char);
+        out.push(HEX[((v >> (4 * d)) & 15) as usize]);
+    }
+}
+
+/// Text output into a byte buffer: the printer works on bytes because
+/// `String::push` re-encodes every character.
+trait PushStr {
+    fn push_str(&mut self, s: &str);
+}
+
+impl PushStr for Vec<u8> {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        self.extend_from_slice(s.as_bytes());
     }
 }
 
 /// `v5` or `v[5:6]`.
-fn push_range(out: &mut String, prefix: &str, first: u32, count: u32) {
-    out.push_str(prefix);
+#[inline]
+fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
+    push_short(out, prefix);
     if count == 1 {
         push_u32(out, first);
     } else {
-        out.push('[');
+        out.push(b'[');
         push_u32(out, first);
-        out.push(':');
+        out.push(b':');
         push_u32(out, first + count - 1);
-        out.push(']');
+        out.push(b']');
     }
 }
 
-fn push_vgpr(out: &mut String, n: u32, count: u32) {
+#[inline]
+fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
     push_range(out, "v", n, count);
 }
 
 /// A scalar register operand (codes 0..=127): SGPRs, VCC, EXEC, M0, TTMPs...
-fn push_sreg(out: &mut String, gen: Gen, code: u32, count: u32) {
+fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
         return push_range(out, "s", code, count);
     }
@@ -128,7 +179,7 @@ impl<'a> Printer<'a> {
     /// A scalar or vector source operand code (8- or 9-bit) of type `ty`.
     fn push_src(
         &self,
-        out: &mut String,
+        out: &mut Vec<u8>,
         i: &Instr,
         code: u32,
         ty: Ty,
@@ -141,7 +192,7 @@ impl<'a> Printer<'a> {
                 let v = code as i32 - 128;
                 let v = if code > 192 { -(code as i32 - 192) } else { v };
                 if v < 0 {
-                    out.push('-');
+                    out.push(b'-');
                 }
                 push_u32(out, v.unsigned_abs());
             }
@@ -174,6 +225,17 @@ impl<'a> Printer<'a> {
 
     /// Writes the instruction's text (no newline) to `out`.
     pub fn write(&self, i: &Instr, out: &mut String) {
+        let start = out.len();
+        // SAFETY: the printer appends only whole `&str`s and ASCII bytes, so
+        // the buffer stays valid UTF-8; the debug assertion re-checks it.
+        let bytes = unsafe { out.as_mut_vec() };
+        self.write_bytes(i, bytes);
+        debug_assert!(std::str::from_utf8(&bytes[start..]).is_ok());
+    }
+
+    /// Appends the instruction's text (no newline, UTF-8) to a byte buffer:
+    /// the fastest way to produce a listing.
+    pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
         let info = i.info();
         let name = if self.llvm() { info.name } else { info.clrx };
         out.push_str(name);
@@ -223,7 +285,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn gpr_idx(&self, out: &mut String, v: u32) {
+    fn gpr_idx(&self, out: &mut Vec<u8>, v: u32) {
         if !self.llvm() || v == 0 {
             return push_hex(out, u64::from(v));
         }
@@ -233,16 +295,16 @@ impl<'a> Printer<'a> {
         for (b, n) in names.iter().enumerate() {
             if v >> b & 1 != 0 {
                 if !first {
-                    out.push(',');
+                    out.push(b',');
                 }
                 out.push_str(n);
                 first = false;
             }
         }
-        out.push(')');
+        out.push(b')');
     }
 
-    fn simm16(&self, out: &mut String, i: &Instr, ty: Ty, v: u32) {
+    fn simm16(&self, out: &mut Vec<u8>, i: &Instr, ty: Ty, v: u32) {
         match ty {
             Ty::Label => {
                 let off = i64::from(v as u16 as i16);
@@ -264,7 +326,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn waitcnt(&self, out: &mut String, gen: Gen, v: u32) {
+    fn waitcnt(&self, out: &mut Vec<u8>, gen: Gen, v: u32) {
         let vm_hi = if gen == Gen::Gcn14 { (v >> 14) & 3 } else { 0 };
         let vm = (v & 15) | vm_hi << 4;
         let exp = (v >> 4) & 7;
@@ -295,7 +357,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn hwreg(&self, out: &mut String, v: u32) {
+    fn hwreg(&self, out: &mut Vec<u8>, v: u32) {
         let id = v & 63;
         let off = (v >> 6) & 31;
         let size = ((v >> 11) & 31) + 1;
@@ -324,10 +386,10 @@ impl<'a> Printer<'a> {
         if off != 0 || size != 32 || !self.llvm() {
             let _ = write!(out, ", {off}, {size}");
         }
-        out.push(')');
+        out.push(b')');
     }
 
-    fn sendmsg(&self, out: &mut String, v: u32) {
+    fn sendmsg(&self, out: &mut Vec<u8>, v: u32) {
         let id = v & 15;
         let op = (v >> 4) & 7;
         let stream = (v >> 8) & 3;
@@ -381,7 +443,7 @@ impl<'a> Printer<'a> {
             Some(t) => {
                 out.push_str("sendmsg(");
                 out.push_str(&t);
-                out.push(')');
+                out.push(b')');
             }
             None => push_hex(out, u64::from(v)),
         }
@@ -438,27 +500,35 @@ impl<'a> Printer<'a> {
     ///
     /// Constants take the functional forms `neg(..)`/`abs(..)`: `-2.0` would
     /// read back as the inline constant -2.0, not as 2.0 negated.
-    fn push_modded(&self, out: &mut String, i: &Instr, code: u32, op: &Opnd, neg: bool, abs: bool) {
+    fn push_modded(
+        &self,
+        out: &mut Vec<u8>,
+        i: &Instr,
+        code: u32,
+        op: &Opnd,
+        neg: bool,
+        abs: bool,
+    ) {
         let constant = (128..256).contains(&code);
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
         match (neg, constant) {
             (true, true) => out.push_str("neg("),
-            (true, false) => out.push('-'),
+            (true, false) => out.push(b'-'),
             _ => {}
         }
         match (abs, constant) {
             (true, true) => out.push_str("abs("),
-            (true, false) => out.push('|'),
+            (true, false) => out.push(b'|'),
             _ => {}
         }
         self.push_src(out, i, code, op.ty, count);
         match (abs, constant) {
-            (true, true) => out.push(')'),
-            (true, false) => out.push('|'),
+            (true, true) => out.push(b')'),
+            (true, false) => out.push(b'|'),
             _ => {}
         }
         if neg && constant {
-            out.push(')');
+            out.push(b')');
         }
     }
 
@@ -533,16 +603,16 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn bit_list(&self, out: &mut String, name: &str, bits: &[u32]) {
+    fn bit_list(&self, out: &mut Vec<u8>, name: &str, bits: &[u32]) {
         out.push_str(name);
         out.push_str(":[");
         for (k, b) in bits.iter().enumerate() {
             if k > 0 {
-                out.push(',');
+                out.push(b',');
             }
             push_u32(out, *b);
         }
-        out.push(']');
+        out.push(b']');
     }
 
     fn vop3p(&self, i: &Instr, o: &mut Ops) {
@@ -596,7 +666,7 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Clamp) != 0, "clamp");
     }
 
-    fn sel(&self, out: &mut String, name: &str, v: u32) {
+    fn sel(&self, out: &mut Vec<u8>, name: &str, v: u32) {
         const LL: [&str; 8] = [
             "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
         ];
@@ -604,7 +674,7 @@ impl<'a> Printer<'a> {
             "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
         ];
         out.push_str(name);
-        out.push(':');
+        out.push(b':');
         out.push_str(if self.llvm() {
             LL[v as usize & 7]
         } else {
@@ -653,7 +723,7 @@ impl<'a> Printer<'a> {
                     }
                     self.push_modded(out, i, code, op, i.field(neg) != 0, i.field(abs) != 0);
                     if sext {
-                        out.push(')');
+                        out.push(b')');
                     }
                 }
                 _ => {}
@@ -712,23 +782,23 @@ impl<'a> Printer<'a> {
         let out = o.modifier();
         match c {
             0x000..=0x0ff => {
-                let _ = write!(
-                    out,
-                    "quad_perm:[{},{},{},{}]",
-                    c & 3,
-                    c >> 2 & 3,
-                    c >> 4 & 3,
-                    c >> 6 & 3
-                );
+                out.push_str("quad_perm:[");
+                for k in 0..4 {
+                    if k != 0 {
+                        out.push(b',');
+                    }
+                    out.push(b'0' + (c >> (2 * k) & 3) as u8);
+                }
+                out.push(b']');
             }
             0x101..=0x10f => {
-                let _ = write!(out, "row_shl:{}", c & 15);
+                push_named_u32(out, "row_shl:", c & 15);
             }
             0x111..=0x11f => {
-                let _ = write!(out, "row_shr:{}", c & 15);
+                push_named_u32(out, "row_shr:", c & 15);
             }
             0x121..=0x12f => {
-                let _ = write!(out, "row_ror:{}", c & 15);
+                push_named_u32(out, "row_ror:", c & 15);
             }
             0x130 => out.push_str("wave_shl:1"),
             0x134 => out.push_str("wave_rol:1"),
@@ -739,11 +809,11 @@ impl<'a> Printer<'a> {
             0x142 => out.push_str("row_bcast:15"),
             0x143 => out.push_str("row_bcast:31"),
             _ => {
-                let _ = write!(out, "dpp_ctrl:{c:#x}");
+                push_named_hex(out, "dpp_ctrl:", c);
             }
         }
-        let _ = write!(o.modifier(), "row_mask:{:#x}", i.field(Field::RowMask));
-        let _ = write!(o.modifier(), "bank_mask:{:#x}", i.field(Field::BankMask));
+        push_named_hex(o.modifier(), "row_mask:", i.field(Field::RowMask));
+        push_named_hex(o.modifier(), "bank_mask:", i.field(Field::BankMask));
         if i.field(Field::BoundCtrl) != 0 {
             o.modifier().push_str(if self.llvm() {
                 "bound_ctrl:1"
@@ -753,7 +823,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn interp_operand(&self, out: &mut String, _i: &Instr, op: Opnd, attr_field: u32, chan: u32) {
+    fn interp_operand(&self, out: &mut Vec<u8>, _i: &Instr, op: Opnd, attr_field: u32, chan: u32) {
         match op.role {
             Role::P => out.push_str(["p10", "p20", "p0", "p_invalid"][attr_field as usize & 3]),
             _ => {
@@ -797,15 +867,15 @@ impl<'a> Printer<'a> {
         if info.has(flag::OFF2) {
             let (a, b) = (i.field(Field::Offset0), i.field(Field::Offset1));
             if a != 0 {
-                let _ = write!(o.modifier(), "offset0:{a}");
+                push_named_u32(o.modifier(), "offset0:", a);
             }
             if b != 0 {
-                let _ = write!(o.modifier(), "offset1:{b}");
+                push_named_u32(o.modifier(), "offset1:", b);
             }
         } else {
             let off = i.field(Field::Offset);
             if off != 0 {
-                let _ = write!(o.modifier(), "offset:{off}");
+                push_named_u32(o.modifier(), "offset:", off);
             }
         }
         o.flag(i.field(Field::Gds) != 0, "gds");
@@ -872,14 +942,14 @@ impl<'a> Printer<'a> {
                         out.push_str("BUF_DATA_FORMAT_");
                         out.push_str(DF[d as usize & 15]);
                         if n != 0 {
-                            out.push(',');
+                            out.push(b',');
                         }
                     }
                     if n != 0 {
                         out.push_str("BUF_NUM_FORMAT_");
                         out.push_str(NF[n as usize & 7]);
                     }
-                    out.push(']');
+                    out.push(b']');
                 }
             } else {
                 let _ = write!(o.modifier(), "format:[{d},{n}]");
@@ -890,7 +960,7 @@ impl<'a> Printer<'a> {
         o.flag(addr64 != 0, "addr64");
         let off = i.field(Field::Offset);
         if off != 0 {
-            let _ = write!(o.modifier(), "offset:{off}");
+            push_named_u32(o.modifier(), "offset:", off);
         }
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
@@ -930,7 +1000,7 @@ impl<'a> Printer<'a> {
             push_sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
         if dmask != 0 {
-            let _ = write!(o.modifier(), "dmask:{dmask:#x}");
+            push_named_hex(o.modifier(), "dmask:", dmask);
         }
         o.flag(i.field(Field::Unorm) != 0, "unorm");
         o.flag(i.field(Field::Glc) != 0, "glc");
@@ -1028,7 +1098,12 @@ impl<'a> Printer<'a> {
                 ((raw << 19) as i32) >> 19
             };
             if off != 0 {
-                let _ = write!(o.modifier(), "offset:{off}");
+                let out = o.modifier();
+                out.push_str("offset:");
+                if off < 0 {
+                    out.push(b'-');
+                }
+                push_u32(out, off.unsigned_abs());
             }
         }
         o.flag(i.field(Field::Glc) != 0, "glc");
@@ -1041,21 +1116,26 @@ impl<'a> Printer<'a> {
 
 /// Separators: `mnemonic op, op, op mod mod`.
 struct Ops<'o> {
-    out: &'o mut String,
+    out: &'o mut Vec<u8>,
     first: bool,
 }
 
 impl Ops<'_> {
     /// Starts the next operand and returns the buffer to write it to.
-    fn next(&mut self) -> &mut String {
-        self.out.push_str(if self.first { " " } else { ", " });
+    fn next(&mut self) -> &mut Vec<u8> {
+        if self.first {
+            self.out.push(b' ');
+        } else {
+            self.out.push(b',');
+            self.out.push(b' ');
+        }
         self.first = false;
         self.out
     }
 
     /// Starts a modifier.
-    fn modifier(&mut self) -> &mut String {
-        self.out.push(' ');
+    fn modifier(&mut self) -> &mut Vec<u8> {
+        self.out.push(b' ');
         self.out
     }
 
@@ -1071,7 +1151,7 @@ impl Ops<'_> {
 
     fn flag(&mut self, on: bool, name: &str) {
         if on {
-            self.out.push(' ');
+            self.out.push(b' ');
             self.out.push_str(name);
         }
     }
