@@ -3,6 +3,7 @@
 //! `cargo bench -p risa-gcn --bench decode` prints MB/s per generation. The
 //! corpus is random instances of every instruction form (so every encoding is
 //! exercised), repeated to 16 MiB.
+use risa_elf::Elf;
 use risa_gcn::{decode, random, Dialect, Gen, Printer, ALL_GENS};
 use std::time::Instant;
 
@@ -30,46 +31,108 @@ fn corpus(gen: Gen) -> Vec<u32> {
     all
 }
 
-fn main() {
-    for gen in ALL_GENS {
-        let words = corpus(gen);
-        let mb = words.len() as f64 * 4.0 / 1e6;
-        let mut best_dec = f64::MAX;
-        let mut count = 0;
-        for _ in 0..5 {
-            let t = Instant::now();
-            let mut k = 0;
-            let mut n = 0;
-            while k < words.len() {
-                let i = decode(gen, &words[k..(k + 2).min(words.len())]).unwrap();
-                k += i.len as usize;
-                n += 1;
-            }
-            best_dec = best_dec.min(t.elapsed().as_secs_f64());
-            count = n;
+/// The `.text` of every clang-compiled fixture kernel of `gen`, repeated to
+/// the size of the random corpus: what real compiler output looks like.
+fn clang_corpus(gen: Gen, target: usize) -> Vec<u32> {
+    let dir = format!(
+        "{}/../../tests/fixtures/gcn/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        gen.llvm_cpu()
+    );
+    let mut one = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    paths.sort();
+    for path in paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "o"))
+    {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(elf) = Elf::parse(&bytes) else {
+            continue;
+        };
+        if let Some(text) = elf.section_by_name(".text") {
+            one.extend(
+                text.data
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            );
         }
-        let p = Printer::new(Dialect::Llvm);
-        let mut best_print = f64::MAX;
-        let mut s: Vec<u8> = Vec::with_capacity(64);
-        let mut chars = 0;
-        for _ in 0..3 {
-            let t = Instant::now();
-            let mut k = 0;
-            chars = 0;
-            while k < words.len() {
-                let i = decode(gen, &words[k..(k + 2).min(words.len())]).unwrap();
+    }
+    let mut all = Vec::with_capacity(target);
+    while !one.is_empty() && all.len() < target {
+        all.extend_from_slice(&one);
+    }
+    all
+}
+
+/// Best-of-N decode and decode+print throughput over `words`.
+fn measure(gen: Gen, what: &str, words: &[u32]) {
+    if words.is_empty() {
+        println!("{gen} {what}: no input");
+        return;
+    }
+    // Undecodable words (padding) are stepped over one dword at a time.
+    let step = |k: usize| match decode(gen, &words[k..(k + 2).min(words.len())]) {
+        Ok(i) => (Some(i), i.len as usize),
+        Err(_) => (None, 1),
+    };
+    let mb = words.len() as f64 * 4.0 / 1e6;
+    let mut best_dec = f64::MAX;
+    let mut count = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let (mut k, mut n) = (0, 0);
+        while k < words.len() {
+            let (i, len) = step(k);
+            n += usize::from(i.is_some());
+            k += len;
+        }
+        best_dec = best_dec.min(t.elapsed().as_secs_f64());
+        count = n;
+    }
+    let p = Printer::new(Dialect::Llvm);
+    let mut best_print = f64::MAX;
+    let mut s: Vec<u8> = Vec::with_capacity(64);
+    let mut chars = 0;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut k = 0;
+        chars = 0;
+        while k < words.len() {
+            let (i, len) = step(k);
+            if let Some(i) = i {
                 s.clear();
                 p.write_bytes(&i, &mut s);
                 chars += s.len();
-                k += i.len as usize;
             }
-            best_print = best_print.min(t.elapsed().as_secs_f64());
+            k += len;
         }
-        println!(
-            "{gen}: {mb:.1} MB, {count} instructions: decode {:.0} MB/s ({:.0} M instr/s), decode+print {:.0} MB/s ({chars} chars)",
-            mb / best_dec,
-            count as f64 / best_dec / 1e6,
-            mb / best_print
-        );
+        best_print = best_print.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "{gen} {what}: {mb:.1} MB, {count} instructions: decode {:.0} MB/s ({:.0} M instr/s), decode+print {:.0} MB/s ({:.1} chars/instr)",
+        mb / best_dec,
+        count as f64 / best_dec / 1e6,
+        mb / best_print,
+        chars as f64 / count as f64
+    );
+}
+
+fn main() {
+    // RISA_BENCH_GEN=gcn1.4 limits the run to one generation.
+    let only: Option<Gen> = std::env::var("RISA_BENCH_GEN")
+        .ok()
+        .and_then(|g| Gen::parse(&g));
+    for gen in ALL_GENS
+        .into_iter()
+        .filter(|g| only.is_none_or(|o| o == *g))
+    {
+        let words = corpus(gen);
+        measure(gen, "random forms", &words);
+        measure(gen, "clang kernels", &clang_corpus(gen, words.len()));
     }
 }

@@ -120,7 +120,7 @@ impl PushStr for Vec<u8> {
 }
 
 /// `v5` or `v[5:6]`.
-#[inline]
+#[inline(always)]
 fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
     push_short(out, prefix);
     if count == 1 {
