@@ -242,7 +242,10 @@ impl<'a> Printer<'a> {
         let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
         if self.llvm() {
             match i.enc {
-                Enc::Vop2 | Enc::Vop1 | Enc::Vopc => out.push_str("_e32"),
+                // Ops with no VOP3 form have one spelling only (llvm-mc prints no suffix).
+                Enc::Vop2 | Enc::Vop1 | Enc::Vopc if !info.has(flag::NOVOP3) => {
+                    out.push_str("_e32")
+                }
                 Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
                 Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
                 Enc::Vintrp if i.gen.is_gfx8_plus() => out.push_str("_e32"),
@@ -283,10 +286,19 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
+        // Operand-less SOPPs ignore their immediate, but a non-zero one is
+        // printed (as llvm-mc does for s_endpgm) so no bits are lost.
+        if i.enc == Enc::Sopp && i.info().sig.is_empty() {
+            let v = i.field(Field::Simm16);
+            if v != 0 {
+                push_u32(o.next(), v);
+            }
+        }
     }
 
     fn gpr_idx(&self, out: &mut Vec<u8>, v: u32) {
-        if !self.llvm() || v == 0 {
+        // Only the four low bits are modes; anything else stays a number.
+        if !self.llvm() || v == 0 || v > 15 {
             return push_hex(out, u64::from(v));
         }
         out.push_str("gpr_idx(");
@@ -516,16 +528,18 @@ impl<'a> Printer<'a> {
             (true, false) => out.push(b'-'),
             _ => {}
         }
-        match (abs, constant) {
-            (true, true) => out.push_str("abs("),
-            (true, false) => out.push(b'|'),
-            _ => {}
+        // LLVM writes |-1.0|; CLRX's abs() keeps a constant's sign readable.
+        let abs_fn = abs && constant && !self.llvm();
+        if abs_fn {
+            out.push_str("abs(");
+        } else if abs {
+            out.push(b'|');
         }
         self.push_src(out, i, code, op.ty, count);
-        match (abs, constant) {
-            (true, true) => out.push(b')'),
-            (true, false) => out.push(b'|'),
-            _ => {}
+        if abs_fn {
+            out.push(b')');
+        } else if abs {
+            out.push(b'|');
         }
         if neg && constant {
             out.push(b')');
@@ -767,13 +781,22 @@ impl<'a> Printer<'a> {
             match op.role {
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
-                Role::A => {
-                    let (n, a) = (i.field(Field::DppNeg0) != 0, i.field(Field::DppAbs0) != 0);
-                    self.push_modded(out, i, i.field(Field::Src0) + 256, op, n, a);
-                }
-                Role::B => {
-                    let (n, a) = (i.field(Field::DppNeg1) != 0, i.field(Field::DppAbs1) != 0);
-                    self.push_modded(out, i, i.field(Field::Vsrc1) + 256, op, n, a);
+                Role::A | Role::B => {
+                    let (src, neg, abs) = if op.role == Role::A {
+                        (Field::Src0, Field::DppNeg0, Field::DppAbs0)
+                    } else {
+                        (Field::Vsrc1, Field::DppNeg1, Field::DppAbs1)
+                    };
+                    let (n, a) = (i.field(neg) != 0, i.field(abs) != 0);
+                    let code = i.field(src) + 256;
+                    if n && !a && !op.ty.is_float() && self.llvm() {
+                        // On an integer operand the NEG bit is LLVM's sign extension.
+                        out.push_str("sext(");
+                        push_vgpr(out, code - 256, op.ty.dwords());
+                        out.push(b')');
+                    } else {
+                        self.push_modded(out, i, code, op, n, a);
+                    }
                 }
                 _ => {}
             }
@@ -825,7 +848,12 @@ impl<'a> Printer<'a> {
 
     fn interp_operand(&self, out: &mut Vec<u8>, _i: &Instr, op: Opnd, attr_field: u32, chan: u32) {
         match op.role {
-            Role::P => out.push_str(["p10", "p20", "p0", "p_invalid"][attr_field as usize & 3]),
+            Role::P => match attr_field {
+                0 => out.push_str("p10"),
+                1 => out.push_str("p20"),
+                2 => out.push_str("p0"),
+                v => push_named_u32(out, "invalid_param_", v),
+            },
             _ => {
                 let _ = write!(
                     out,
