@@ -41,6 +41,11 @@ pub struct Dispatch {
     pub max_instructions: u64,
     /// CPU threads to run work-groups on (0 = available parallelism).
     pub threads: usize,
+    /// RAT atomics (everything but STORE_* and MSKOR) take INDEX_GPR as a
+    /// byte address instead of the guide's element (dword) index. clang-14's
+    /// r600 back end passes the raw pointer to atomics while it shifts store
+    /// addresses right by 2; see docs/cayman-emu.md.
+    pub atomics_byte_addressed: bool,
 }
 
 impl Dispatch {
@@ -53,6 +58,7 @@ impl Dispatch {
             work_dim: 1,
             max_instructions: 100_000_000,
             threads: 1,
+            atomics_byte_addressed: false,
         }
     }
 }
@@ -140,6 +146,7 @@ pub fn run(
         loop_consts: [0; 32],
         bool_consts: 0,
         waves_in_group: nwaves,
+        atomics_byte_addressed: d.atomics_byte_addressed,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;

@@ -33,6 +33,8 @@ pub struct Env<'a> {
     pub bool_consts: u32,
     /// Waves in this work-group (NUM_THREADGRP_WAVES).
     pub waves_in_group: u32,
+    /// RAT atomics take a byte address (see [`crate::Dispatch`]).
+    pub atomics_byte_addressed: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1337,7 +1339,12 @@ impl Wave {
             } else {
                 0
             };
-            let addr = index as u64 * 4;
+            let store = base.starts_with("STORE") || base == "MSKOR";
+            let addr = if env.atomics_byte_addressed && !store {
+                index as u64
+            } else {
+                index as u64 * 4
+            };
             let d = |c: usize| self.gpr[rg][c][l];
             let bad = |w: &Wave, e: crate::memory::MemError| {
                 let mut f = w.fault(format!(

@@ -51,6 +51,7 @@ fn ids() {
         work_dim: 3,
         max_instructions: 1 << 20,
         threads: 2,
+        atomics_byte_addressed: false,
     };
     go(&k, &d, &[Arg::Ptr(po)], &pool);
     let out = read_u32(&pool, po, 8 * n);
@@ -114,5 +115,437 @@ fn int_arith() {
                 .wrapping_add(x.count_ones() as i32),
         ];
         assert_eq!(&out[i * 8..i * 8 + 8], &want, "i={i} x={x} y={y}");
+    }
+}
+
+fn lin(n: usize) -> Dispatch {
+    Dispatch::linear(n as u32, 64)
+}
+
+#[test]
+fn uint_arith() {
+    let k = kernel("uint_arith", "uint_arith");
+    let n = 192usize;
+    let mut r = Rng(11);
+    let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+    let b: Vec<u32> = (0..n)
+        .map(|i| if i % 4 == 0 { r.u32() % 100 } else { r.u32() })
+        .collect();
+    let mut l = Layout::new();
+    let (pa, pb, po) = (
+        l.add(bytes_u32(&a)),
+        l.add(bytes_u32(&b)),
+        l.add(vec![0; 24 * n]),
+    );
+    let pool = l.pool();
+    go(
+        &k,
+        &lin(n),
+        &[Arg::Ptr(pa), Arg::Ptr(pb), Arg::Ptr(po)],
+        &pool,
+    );
+    let out = read_u32(&pool, po, 6 * n);
+    for i in 0..n {
+        let (x, y) = (a[i], b[i] | 1);
+        let want = [
+            x / y,
+            x % y,
+            x.rotate_left(y & 31),
+            ((x as u64 * y as u64) >> 32) as u32,
+            (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(7),
+            (x >> 3).wrapping_add(y << 5).wrapping_add(x.abs_diff(y)),
+        ];
+        assert_eq!(&out[i * 6..i * 6 + 6], &want, "i={i} x={x} y={y}");
+    }
+}
+
+#[test]
+fn bitops() {
+    let k = kernel("bitops", "bitops");
+    let n = 128usize;
+    let mut r = Rng(3);
+    let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_u32(&a)), l.add(vec![0; 4 * n]));
+    let pool = l.pool();
+    go(&k, &lin(n), &[Arg::Ptr(pa), Arg::Ptr(po)], &pool);
+    let out = read_u32(&pool, po, n);
+    for i in 0..n {
+        let x = a[i];
+        let f = (x >> 5) & 0x3ff;
+        let g = (x & !0xff00) | ((f & 0xff) << 8);
+        let h = x.swap_bytes();
+        let want = f
+            .wrapping_add(g)
+            .wrapping_add(h)
+            .wrapping_add(x.rotate_right(3));
+        assert_eq!(out[i], want, "i={i}");
+    }
+}
+
+#[test]
+fn bytes_shorts() {
+    let k = kernel("bytes_shorts", "bytes_shorts");
+    let n = 100usize;
+    let mut r = Rng(5);
+    let a: Vec<u8> = (0..n + 1).map(|_| r.u32() as u8).collect();
+    let b: Vec<i16> = (0..n).map(|_| r.u32() as i16).collect();
+    let mut l = Layout::new();
+    let pa = l.add(a.clone());
+    let pb = l.add(b.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let poa = l.add(vec![0xcc; 128]);
+    let pob = l.add(vec![0xcc; 256]);
+    let pool = l.pool();
+    go(
+        &k,
+        &Dispatch::linear(n as u32, 50),
+        &[Arg::Ptr(pa), Arg::Ptr(pb), Arg::Ptr(poa), Arg::Ptr(pob)],
+        &pool,
+    );
+    let bytes = pool.to_bytes();
+    for i in 0..n {
+        assert_eq!(
+            bytes[poa as usize + i],
+            a[i].wrapping_add(a[i + 1]),
+            "oa[{i}]"
+        );
+        let ob = i16::from_le_bytes([bytes[pob as usize + 2 * i], bytes[pob as usize + 2 * i + 1]]);
+        assert_eq!(
+            ob,
+            b[i].wrapping_mul(3).wrapping_sub(a[i] as i16),
+            "ob[{i}]"
+        );
+    }
+    // neighbours of the last byte/short untouched (MSKOR must not clobber)
+    assert_eq!(bytes[poa as usize + n], 0xcc);
+    assert_eq!(bytes[pob as usize + 2 * n], 0xcc);
+}
+
+#[test]
+fn convert() {
+    let k = kernel("convert", "convert");
+    let n = 128usize;
+    let mut r = Rng(9);
+    let mut f: Vec<f32> = (0..n).map(|_| r.f32_in(-3.0e9, 3.0e9)).collect();
+    let mut ni: Vec<i32> = (0..n).map(|_| r.u32() as i32).collect();
+    f[0] = 0.5;
+    f[1] = -0.5;
+    f[2] = 255.9;
+    f[3] = -1.0e10;
+    f[4] = 5.0e9;
+    ni[0] = 255;
+    ni[1] = 256;
+    ni[2] = -1;
+    let mut l = Layout::new();
+    let pf = l.add(bytes_f32(&f));
+    let pn = l.add(bytes_i32(&ni));
+    let (pof, poi, pou, pos, poc) = (
+        l.add(vec![0; 4 * n]),
+        l.add(vec![0; 4 * n]),
+        l.add(vec![0; 4 * n]),
+        l.add(vec![0; 2 * n]),
+        l.add(vec![0; n]),
+    );
+    let pool = l.pool();
+    go(
+        &k,
+        &lin(n),
+        &[pf, pn, pof, poi, pou, pos, poc].map(Arg::Ptr),
+        &pool,
+    );
+    let of = read_f32(&pool, pof, n);
+    let oi = read_i32(&pool, poi, n);
+    let ou = read_u32(&pool, pou, n);
+    let bytes = pool.to_bytes();
+    for i in 0..n {
+        assert_eq!(of[i], ni[i] as f32 + ni[i] as u32 as f32, "of[{i}]");
+        if f[i].abs() < 2.1e9 {
+            assert_eq!(oi[i], f[i] as i32, "oi[{i}] of {}", f[i]);
+        }
+        assert_eq!(ou[i], f[i] as u32, "ou[{i}] (saturating) of {}", f[i]);
+        let os = i16::from_le_bytes([bytes[pos as usize + 2 * i], bytes[pos as usize + 2 * i + 1]]);
+        assert_eq!(os, ni[i] as i16, "os[{i}]");
+        assert_eq!(
+            bytes[poc as usize + i],
+            ni[i].clamp(0, 255) as u8,
+            "oc[{i}]"
+        );
+    }
+}
+
+#[test]
+fn double_arith() {
+    let k = kernel("double_arith", "double_arith");
+    let n = 64usize;
+    let mut r = Rng(13);
+    let a: Vec<u64> = (0..n).map(|_| r.next()).collect();
+    let b: Vec<u64> = (0..n + 1).map(|_| r.next()).collect();
+    let sel: Vec<i32> = (0..n).map(|i| (i % 3 == 0) as i32).collect();
+    let mut l = Layout::new();
+    let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let pb = l.add(b.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let po = l.add(vec![0; 8 * n]);
+    let ps = l.add(bytes_i32(&sel));
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po, ps].map(Arg::Ptr), &pool);
+    let o = read_u32(&pool, po, 2 * n);
+    for i in 0..n {
+        let want = if sel[i] != 0 { a[i] } else { b[i + 1] };
+        assert_eq!(
+            o[2 * i] as u64 | (o[2 * i + 1] as u64) << 32,
+            want,
+            "out[{i}]"
+        );
+    }
+}
+
+#[test]
+fn double_vec() {
+    let k = kernel("double_vec", "double_vec");
+    let n = 64usize;
+    let mut r = Rng(17);
+    let a: Vec<u64> = (0..2 * n).map(|_| r.next()).collect();
+    let mut l = Layout::new();
+    let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let po = l.add(vec![0; 16 * n]);
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, po].map(Arg::Ptr), &pool);
+    let o = read_u32(&pool, po, 4 * n);
+    for i in 0..n {
+        let g = |j: usize| o[2 * j] as u64 | (o[2 * j + 1] as u64) << 32;
+        assert_eq!(
+            (g(2 * i), g(2 * i + 1)),
+            (a[2 * i + 1], a[2 * i]),
+            "out[{i}]"
+        );
+    }
+}
+
+#[test]
+fn float_arith() {
+    let k = kernel("float_arith", "float_arith");
+    let n = 128usize;
+    let mut r = Rng(19);
+    let a: Vec<f32> = (0..n).map(|_| r.f32_in(-50.0, 50.0)).collect();
+    let b: Vec<f32> = (0..n).map(|_| r.f32_in(-50.0, 50.0)).collect();
+    let mut l = Layout::new();
+    let (pa, pb, po) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(vec![0; 24 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po].map(Arg::Ptr), &pool);
+    let o = read_f32(&pool, po, 6 * n);
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let w = [
+            x * y + 1.5,
+            x / y,
+            x * y - x,
+            x.abs() - y.floor() + x.ceil(),
+            x.min(y) * x.max(y),
+            x.clamp(0.0, 1.0) + y.trunc() + x.round_ties_even(),
+        ];
+        for j in 0..6 {
+            // x / y goes through RECIP_IEEE (1 ulp) and a multiply; mad may fuse
+            assert_close(
+                o[i * 6 + j],
+                w[j],
+                4,
+                1e-5,
+                &format!("out[{i}*6+{j}] x={x} y={y}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn fmin_fmax_vec() {
+    let k = kernel("fmin_fmax_vec", "fmin_fmax_vec");
+    let n = 64usize;
+    let mut r = Rng(23);
+    let a: Vec<f32> = (0..8 * n).map(|_| r.f32_in(-2.0, 2.0)).collect();
+    let b: Vec<f32> = (0..8 * n).map(|_| r.f32_in(-2.0, 2.0)).collect();
+    let mut l = Layout::new();
+    let (pa, pb, po) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(vec![0; 32 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po].map(Arg::Ptr), &pool);
+    let o = read_f32(&pool, po, 8 * n);
+    for i in 0..8 * n {
+        let (x, y) = (a[i], b[i]);
+        let (lo, hi) = (x.min(y), x.max(y));
+        let w = lo + (hi - lo) * 0.25 + if x < 0.5 { 0.0 } else { 1.0 };
+        assert_close(o[i], w, 4, 1e-6, &format!("out[{i}]"));
+    }
+}
+
+#[test]
+fn global_atomics() {
+    let k = kernel("global_atomics", "global_atomics");
+    let n = 300u32;
+    let mut l = Layout::new();
+    let init = [5i32, 0, 1000, -5, -1, 0, 0x5555];
+    let pc = l.add(bytes_i32(&init));
+    let pu = l.add(bytes_u32(&[u32::MAX, 0]));
+    let pool = l.pool();
+    let mut d = Dispatch::linear(n, 60);
+    d.threads = 2;
+    d.atomics_byte_addressed = true;
+    go(&k, &d, &[Arg::Ptr(pc), Arg::Ptr(pu)], &pool);
+    let c = read_i32(&pool, pc, 7);
+    let u = read_u32(&pool, pu, 2);
+    let ids = 0..n as i32;
+    assert_eq!(c[0], 5 + ids.clone().sum::<i32>());
+    assert_eq!(c[2], 0);
+    assert_eq!(c[3], n as i32 - 1);
+    assert_eq!(c[4], ids.clone().fold(-1, |a, i| a & !i));
+    assert_eq!(c[5], ids.clone().fold(0, |a, i| a | i));
+    assert_eq!(c[6], ids.clone().fold(0x5555, |a, i| a ^ i));
+    assert_eq!(u, [0, n - 1]);
+}
+
+#[test]
+fn atomic_cmpxchg() {
+    let k = kernel("atomic_cmpxchg", "atomic_cmpxchg_k");
+    let n = 128u32;
+    let mut l = Layout::new();
+    let pl = l.add(bytes_i32(&[10, 0]));
+    let pv = l.add(vec![0xff; 32]);
+    let pool = l.pool();
+    let mut d = Dispatch::linear(n, 64);
+    d.atomics_byte_addressed = true;
+    go(&k, &d, &[Arg::Ptr(pl), Arg::Ptr(pv)], &pool);
+    let lock = read_i32(&pool, pl, 2);
+    assert_eq!(lock[0], 10 + n as i32);
+    // lanes run in order in this emulator: the first cmpxchg (thread 0) stores 0 over 0,
+    // then thread 1 stores 1, nobody else matches
+    assert_eq!(lock[1], 1);
+    let vals = read_i32(&pool, pv, 8);
+    for (j, v) in vals.iter().enumerate() {
+        assert_eq!(
+            *v as usize % 8,
+            j,
+            "vals[{j}] written by a thread with i & 7 == {j}"
+        );
+    }
+}
+
+#[test]
+fn int64() {
+    let k = kernel("int64", "int64");
+    let n = 128usize;
+    let mut r = Rng(29);
+    let a: Vec<i64> = (0..n).map(|_| r.next() as i64).collect();
+    let b: Vec<i64> = (0..n).map(|_| r.next() as i64).collect();
+    let mut l = Layout::new();
+    let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let pb = l.add(b.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let po = l.add(vec![0; 24 * n]);
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po].map(Arg::Ptr), &pool);
+    let o = read_u32(&pool, po, 6 * n);
+    for i in 0..n {
+        let g = |j: usize| (o[2 * j] as u64 | (o[2 * j + 1] as u64) << 32) as i64;
+        let (x, y) = (a[i], b[i]);
+        assert_eq!(
+            [g(3 * i), g(3 * i + 1), g(3 * i + 2)],
+            [x.wrapping_add(y), x.wrapping_mul(y), (x >> 7) ^ (y << 3)],
+            "i={i}"
+        );
+    }
+}
+
+#[test]
+fn lds_arg() {
+    let k = kernel("lds_arg", "lds_arg");
+    let (n, bs) = (256usize, 128u32);
+    let a: Vec<i32> = (0..n as i32).map(|i| i * 7 - 3).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_i32(&a)), l.add(vec![0; 4 * n]));
+    let pool = l.pool();
+    go(
+        &k,
+        &Dispatch::linear(n as u32, bs),
+        &[Arg::Ptr(pa), Arg::Ptr(po), Arg::Local(4 * bs)],
+        &pool,
+    );
+    let o = read_i32(&pool, po, n);
+    for i in 0..n {
+        let g = i / bs as usize;
+        let lid = i % bs as usize;
+        assert_eq!(o[i], a[g * bs as usize + bs as usize - 1 - lid], "out[{i}]");
+    }
+}
+
+#[test]
+fn lds_atomics() {
+    let k = kernel("lds_atomics", "lds_atomics");
+    let (n, bs) = (512usize, 128usize);
+    let mut r = Rng(31);
+    let a: Vec<u32> = (0..n).map(|_| r.u32() & 0xfff).collect();
+    let mut l = Layout::new();
+    let (pa, ph) = (l.add(bytes_u32(&a)), l.add(vec![0; 64]));
+    let pool = l.pool();
+    let mut d = Dispatch::linear(n as u32, bs as u32);
+    d.threads = 2;
+    d.atomics_byte_addressed = true;
+    go(&k, &d, &[Arg::Ptr(pa), Arg::Ptr(ph)], &pool);
+    let h = read_u32(&pool, ph, 16);
+    let mut want = [0u32; 16];
+    for g in 0..n / bs {
+        // max mixed with add makes the result order dependent; the emulator
+        // runs each wave up to the barrier in turn, one valid interleaving:
+        // per wave of 64 threads, all incs, then all adds, then all maxes.
+        let mut bins = [0u32; 16];
+        for v in a[g * bs..(g + 1) * bs].chunks(64) {
+            for &x in v {
+                let b = &mut bins[(x & 15) as usize];
+                *b = if *b >= u32::MAX { 0 } else { *b + 1 };
+            }
+            for &x in v {
+                bins[((x >> 4) & 15) as usize] += 2;
+            }
+            for &x in v {
+                let b = &mut bins[((x >> 8) & 15) as usize];
+                *b = (*b).max(x);
+            }
+        }
+        for j in 0..16 {
+            want[j] = want[j].wrapping_add(bins[j]);
+        }
+    }
+    assert_eq!(h, want);
+}
+
+#[test]
+fn lds_reduce() {
+    let k = kernel("lds_reduce", "lds_reduce");
+    let n = 64 * 8;
+    let a: Vec<f32> = (0..n).map(|i| (i % 13) as f32 * 0.5 - 2.0).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_f32(&a)), l.add(vec![0; 32]));
+    let pool = l.pool();
+    go(
+        &k,
+        &Dispatch::linear(n as u32, 64),
+        &[Arg::Ptr(pa), Arg::Ptr(po)],
+        &pool,
+    );
+    let o = read_f32(&pool, po, 8);
+    for g in 0..8 {
+        let mut t: Vec<f32> = a[g * 64..g * 64 + 64].to_vec();
+        let mut s = 32;
+        while s > 0 {
+            for lid in 0..s {
+                t[lid] += t[lid + s];
+            }
+            s >>= 1;
+        }
+        assert_eq!(o[g], t[0], "group {g}");
     }
 }

@@ -104,3 +104,44 @@ pub fn read_f32(p: &Pool, off: u32, n: usize) -> Vec<f32> {
 pub fn go(k: &Kernel, d: &Dispatch, args: &[Arg], p: &Pool) -> Stats {
     run(k, d, args, p).unwrap_or_else(|f| panic!("{}: {f}", k.name))
 }
+
+/// ULP distance between two floats (NaNs equal to NaNs).
+pub fn ulps(a: f32, b: f32) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a == b {
+        return 0;
+    }
+    let k = |x: f32| {
+        let i = x.to_bits() as i32 as i64;
+        if i < 0 {
+            i64::MIN / 2 - i
+        } else {
+            i
+        }
+    };
+    let _ = k;
+    let o = |x: f32| -> i64 {
+        let i = x.to_bits() as i64;
+        if i & 0x8000_0000 != 0 {
+            -(i & 0x7fff_ffff)
+        } else {
+            i
+        }
+    };
+    (o(a) - o(b)).unsigned_abs()
+}
+
+/// Assert `got` is within `tol` ULPs or `abs` absolute of `want`.
+pub fn assert_close(got: f32, want: f32, tol: u64, abs: f32, what: &str) {
+    if ulps(got, want) <= tol || (got - want).abs() <= abs {
+        return;
+    }
+    panic!(
+        "{what}: got {got:e} (0x{:08x}), want {want:e} (0x{:08x}), {} ulps",
+        got.to_bits(),
+        want.to_bits(),
+        ulps(got, want)
+    );
+}
