@@ -549,3 +549,503 @@ fn lds_reduce() {
         assert_eq!(o[g], t[0], "group {g}");
     }
 }
+
+fn f32_kernel_1in(
+    file: &str,
+    n: usize,
+    seed: u64,
+    lo: f32,
+    hi: f32,
+    per: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    let k = kernel(file, file);
+    let mut r = Rng(seed);
+    let a: Vec<f32> = (0..n).map(|_| r.f32_in(lo, hi)).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_f32(&a)), l.add(vec![0; 4 * per * n]));
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, po].map(Arg::Ptr), &pool);
+    (a, read_f32(&pool, po, per * n))
+}
+
+#[test]
+fn libm_float() {
+    let (a, o) = f32_kernel_1in("libm_float", 128, 37, -20.0, 20.0, 3);
+    for (i, &x) in a.iter().enumerate() {
+        assert_close(o[3 * i], x.abs().sqrt(), 3, 0.0, &format!("sqrt {x}"));
+        assert_close(o[3 * i + 1], (x * 0.25).exp(), 4, 0.0, &format!("exp {x}"));
+        assert_close(
+            o[3 * i + 2],
+            (x.abs() + 1.0).ln(),
+            4,
+            0.0,
+            &format!("log {x}"),
+        );
+    }
+}
+
+#[test]
+fn transcendental() {
+    let (a, o) = f32_kernel_1in("transcendental", 128, 41, -3.0, 3.0, 4);
+    for (i, &x) in a.iter().enumerate() {
+        // native_* are only approximate in OpenCL; the hardware ops are within 1 ulp here
+        assert_close(
+            o[4 * i],
+            x.sin() + x.cos(),
+            64,
+            1e-5,
+            &format!("sin+cos {x}"),
+        );
+        assert_close(
+            o[4 * i + 1],
+            x.exp2() + (x.abs() + 1.0).log2(),
+            8,
+            1e-6,
+            &format!("exp2+log2 {x}"),
+        );
+        assert_close(
+            o[4 * i + 2],
+            x.abs().sqrt() + 1.0 / (x.abs() + 1.0).sqrt(),
+            8,
+            1e-6,
+            &format!("sqrt+rsqrt {x}"),
+        );
+        assert_close(o[4 * i + 3], 1.0 / (x + 2.0), 2, 0.0, &format!("recip {x}"));
+    }
+}
+
+#[test]
+fn sin_cos() {
+    let k = kernel("sin_cos", "sin_cos");
+    let n = 128usize;
+    let mut r = Rng(43);
+    let mut a: Vec<f32> = (0..n).map(|_| r.f32_in(-100.0, 100.0)).collect();
+    a[0] = 0.0;
+    a[1] = core::f32::consts::PI;
+    a[2] = 1.0e4;
+    let mut l = Layout::new();
+    let (pa, ps, pc) = (
+        l.add(bytes_f32(&a)),
+        l.add(vec![0; 4 * n]),
+        l.add(vec![0; 4 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, ps, pc].map(Arg::Ptr), &pool);
+    let (s, c) = (read_f32(&pool, ps, n), read_f32(&pool, pc, n));
+    for i in 0..n {
+        let x = a[i] as f64;
+        assert_close(s[i], x.sin() as f32, 4, 1e-6, &format!("sin {x}"));
+        assert_close(c[i], x.cos() as f32, 4, 1e-6, &format!("cos {x}"));
+    }
+}
+
+#[test]
+fn pow_atan() {
+    let k = kernel("pow_atan", "pow_atan");
+    let n = 128usize;
+    let mut r = Rng(47);
+    let a: Vec<f32> = (0..n).map(|_| r.f32_in(-4.0, 4.0)).collect();
+    let b: Vec<f32> = (0..n).map(|_| r.f32_in(-3.0, 3.0)).collect();
+    let mut l = Layout::new();
+    let (pa, pb, po) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(vec![0; 12 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po].map(Arg::Ptr), &pool);
+    let o = read_f32(&pool, po, 3 * n);
+    for i in 0..n {
+        let (x, y) = (a[i] as f64, b[i] as f64);
+        assert_close(
+            o[3 * i],
+            x.abs().powf(y) as f32,
+            16,
+            0.0,
+            &format!("pow {x} {y}"),
+        );
+        assert_close(
+            o[3 * i + 1],
+            x.atan2(y) as f32,
+            8,
+            0.0,
+            &format!("atan2 {x} {y}"),
+        );
+        assert_close(o[3 * i + 2], x.tanh() as f32, 8, 0.0, &format!("tanh {x}"));
+    }
+}
+
+fn i32_kernel(file: &str, a: &[i32], extra: &[Arg], n: usize, bs: u32) -> Vec<i32> {
+    let k = kernel(file, file);
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_i32(a)), l.add(vec![0; 4 * n]));
+    let pool = l.pool();
+    let mut args = vec![Arg::Ptr(pa), Arg::Ptr(po)];
+    args.extend_from_slice(extra);
+    go(&k, &Dispatch::linear(n as u32, bs), &args, &pool);
+    read_i32(&pool, po, n)
+}
+
+#[test]
+fn loop_sum() {
+    let n = 150usize;
+    let m = 13;
+    let a: Vec<i32> = (0..n as i32 + m).map(|i| i * 3 - 40).collect();
+    let o = i32_kernel("loop_sum", &a, &[Arg::U32(m as u32)], n, 50);
+    for i in 0..n {
+        let want: i32 = (0..m).map(|k| a[i + k as usize] * k).sum();
+        assert_eq!(o[i], want, "i={i}");
+    }
+    // n = 0: the loop body never runs
+    let o = i32_kernel("loop_sum", &a, &[Arg::U32(0)], n, 50);
+    assert!(o.iter().all(|&v| v == 0));
+}
+
+#[test]
+fn loop_break() {
+    let n = 128usize;
+    let mut r = Rng(53);
+    let a: Vec<i32> = (0..40).map(|_| r.i32_in(0, 140)).collect();
+    for m in [0u32, 1, 7, 40] {
+        let o = i32_kernel("loop_break", &a, &[Arg::U32(m)], n, 64);
+        for i in 0..n as i32 {
+            let mut s = 0;
+            for &v in &a[..m as usize] {
+                if v == i {
+                    break;
+                }
+                if v & 1 != 0 {
+                    continue;
+                }
+                s += v;
+            }
+            assert_eq!(o[i as usize], s, "i={i} n={m}");
+        }
+    }
+}
+
+#[test]
+fn nested_branch() {
+    let n = 256usize;
+    let mut r = Rng(59);
+    let a: Vec<i32> = (0..n).map(|_| r.i32_in(-300, 300)).collect();
+    let o = i32_kernel("nested_branch", &a, &[], n, 64);
+    for i in 0..n {
+        let x = a[i];
+        let want = if x > 0 {
+            if x > 100 {
+                x * 2
+            } else if x & 1 != 0 {
+                x + 7
+            } else {
+                x - 3
+            }
+        } else if x < -100 {
+            -x
+        } else {
+            0
+        };
+        assert_eq!(o[i], want, "x={x}");
+    }
+}
+
+#[test]
+fn private_array() {
+    let n = 128usize;
+    let mut r = Rng(61);
+    let a: Vec<i32> = (0..n).map(|_| r.u32() as i32).collect();
+    let o = i32_kernel("private_array", &a, &[], n, 64);
+    for i in 0..n {
+        let t = |k: i32| k * i as i32 + 1;
+        assert_eq!(o[i], t(a[i] & 15) + t((a[i] >> 4) & 15), "i={i}");
+    }
+}
+
+#[test]
+fn while_loop() {
+    let n = 128usize;
+    let mut r = Rng(67);
+    let a: Vec<i32> = (0..n)
+        .map(|i| {
+            if i < 4 {
+                [1, 27, 97, 871][i]
+            } else {
+                (r.u32() % 100000) as i32
+            }
+        })
+        .collect();
+    let o = i32_kernel("while_loop", &a, &[], n, 64);
+    for i in 0..n {
+        let (mut x, mut steps) = (a[i] as u32 | 1, 0u32);
+        while x != 1 && steps < 1000 {
+            x = if x & 1 != 0 {
+                x.wrapping_mul(3).wrapping_add(1)
+            } else {
+                x >> 1
+            };
+            steps += 1;
+        }
+        assert_eq!(o[i] as u32, steps, "x0={}", a[i]);
+    }
+}
+
+#[test]
+fn switch_case() {
+    let k = kernel("switch_case", "switch_case");
+    let n = 128usize;
+    let mut r = Rng(71);
+    let a: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 1000)).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_i32(&a)), l.add(vec![0; 4 * n]));
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, po].map(Arg::Ptr), &pool);
+    let o = read_f32(&pool, po, n);
+    for i in 0..n {
+        let want = match a[i] & 7 {
+            0 => 1.0,
+            1 => i as f32,
+            2 => -2.5,
+            3 => a[i] as f32 * 0.5,
+            _ => 0.0,
+        };
+        assert_eq!(o[i], want, "a={}", a[i]);
+    }
+}
+
+#[test]
+fn select_cmp() {
+    let k = kernel("select_cmp", "select_cmp");
+    let n = 128usize;
+    let mut r = Rng(73);
+    let mut a: Vec<f32> = (0..n).map(|_| r.f32_in(-5.0, 5.0)).collect();
+    let mut b: Vec<f32> = (0..n).map(|_| r.f32_in(-5.0, 5.0)).collect();
+    let c: Vec<i32> = (0..n)
+        .map(|i| if i % 5 == 0 { 7 } else { r.i32_in(-200, 200) })
+        .collect();
+    a[0] = f32::NAN;
+    b[1] = a[1];
+    a[2] = 1.0;
+    b[2] = 1.0;
+    let mut l = Layout::new();
+    let (pa, pb, pc) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(bytes_i32(&c)),
+    );
+    let (po, poi) = (l.add(vec![0; 4 * n]), l.add(vec![0; 4 * n]));
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, pc, po, poi].map(Arg::Ptr), &pool);
+    let (o, oi) = (read_f32(&pool, po, n), read_i32(&pool, poi, n));
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let w = if x > y {
+            x - y
+        } else if x == y {
+            0.5
+        } else {
+            y * 2.0
+        };
+        assert_eq!(o[i].to_bits(), w.to_bits(), "out[{i}] x={x} y={y}");
+        let wi = (c[i] >= 0) as i32
+            + (c[i] != 7) as i32
+            + ((c[i] as u32) < 100) as i32
+            + x.is_nan() as i32
+            + (x <= y) as i32;
+        assert_eq!(oi[i], wi, "outi[{i}]");
+    }
+}
+
+#[test]
+fn nested_loops() {
+    let k = kernel("nested_loops", "nested_loops");
+    let m = 16usize;
+    let mut r = Rng(79);
+    let a: Vec<f32> = (0..m * m).map(|_| r.f32_in(-1.0, 1.0)).collect();
+    let b: Vec<f32> = (0..m * m).map(|_| r.f32_in(-1.0, 1.0)).collect();
+    let mut l = Layout::new();
+    let (pa, pb, pc) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(vec![0; 4 * m * m]),
+    );
+    let pool = l.pool();
+    let mut d = Dispatch::linear(m as u32, 8);
+    d.grid[1] = m as u32;
+    d.block[1] = 8;
+    d.work_dim = 2;
+    d.threads = 2;
+    go(
+        &k,
+        &d,
+        &[Arg::Ptr(pa), Arg::Ptr(pb), Arg::Ptr(pc), Arg::U32(m as u32)],
+        &pool,
+    );
+    let c = read_f32(&pool, pc, m * m);
+    for row in 0..m {
+        for col in 0..m {
+            let mut acc = 0.0f32;
+            for k in 0..m {
+                acc += a[row * m + k] * b[k * m + col];
+            }
+            assert_close(c[row * m + col], acc, 64, 1e-5, &format!("c[{row}][{col}]"));
+        }
+    }
+}
+
+#[test]
+fn many_args() {
+    let k = kernel("many_args", "many_args");
+    let n = 64usize;
+    let mut r = Rng(83);
+    let p: Vec<Vec<f32>> = (0..4)
+        .map(|_| (0..n).map(|_| r.f32_in(-2.0, 2.0)).collect())
+        .collect();
+    let mut l = Layout::new();
+    let po = l.add(vec![0; 4 * n]);
+    let pp: Vec<u32> = p.iter().map(|v| l.add(bytes_f32(v))).collect();
+    let pool = l.pool();
+    let s = [0.5f32, -1.25, 2.0, 0.75];
+    let kk = [3i32, -4, 5, 6];
+    let (u0, u1) = (0xf0u32, 0x3cu32);
+    let s2 = [1.5f32, 2.5, -0.5, 4.0];
+    let k2 = [1i32, 2, 3, -4];
+    let mut args = vec![Arg::Ptr(po)];
+    args.extend(pp.iter().map(|&x| Arg::Ptr(x)));
+    args.extend(s.iter().map(|&x| Arg::F32(x)));
+    args.extend(kk.iter().map(|&x| Arg::U32(x as u32)));
+    args.extend([Arg::U32(u0), Arg::U32(u1)]);
+    args.extend(s2.iter().map(|&x| Arg::F32(x)));
+    args.extend(k2.iter().map(|&x| Arg::U32(x as u32)));
+    go(&k, &lin(n), &args, &pool);
+    let o = read_f32(&pool, po, n);
+    for i in 0..n {
+        let mut v = p[0][i] * s[0] + p[1][i] * s[1] + p[2][i] * s[2] + p[3][i] * s[3];
+        v += (kk[0] + kk[1] * kk[2] - kk[3]) as f32 + (u0 ^ u1) as f32;
+        v += s2[0] * s2[1] - s2[2] * s2[3] + (k2.iter().sum::<i32>()) as f32;
+        assert_close(o[i], v, 8, 1e-5, &format!("out[{i}]"));
+    }
+}
+
+#[test]
+fn multi_kernel() {
+    let n = 64usize;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 - 10.0).collect();
+    let mut l = Layout::new();
+    let pa = l.add(bytes_f32(&a));
+    let pool = l.pool();
+    go(
+        &kernel("multi_kernel", "scale"),
+        &lin(n),
+        &[Arg::Ptr(pa), Arg::F32(3.0)],
+        &pool,
+    );
+    go(
+        &kernel("multi_kernel", "offset"),
+        &lin(n),
+        &[Arg::Ptr(pa), Arg::F32(0.5)],
+        &pool,
+    );
+    go(
+        &kernel("multi_kernel", "square"),
+        &lin(n),
+        &[Arg::Ptr(pa)],
+        &pool,
+    );
+    let o = read_f32(&pool, pa, n);
+    for i in 0..n {
+        let v = a[i] * 3.0 + 0.5;
+        assert_eq!(o[i], v * v, "a[{i}]");
+    }
+}
+
+#[test]
+fn vec4() {
+    let k = kernel("vec4", "vec4");
+    let n = 64usize;
+    let mut r = Rng(89);
+    let a: Vec<f32> = (0..4 * n).map(|_| r.f32_in(-3.0, 3.0)).collect();
+    let b: Vec<f32> = (0..4 * n).map(|_| r.f32_in(-3.0, 3.0)).collect();
+    let mut l = Layout::new();
+    let (pa, pb, pc, pd) = (
+        l.add(bytes_f32(&a)),
+        l.add(bytes_f32(&b)),
+        l.add(vec![0; 16 * n]),
+        l.add(vec![0; 4 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, pc, pd].map(Arg::Ptr), &pool);
+    let (c, d) = (read_f32(&pool, pc, 4 * n), read_f32(&pool, pd, n));
+    for i in 0..n {
+        let mut dot = 0.0f32;
+        for j in 0..4 {
+            let (x, y) = (a[4 * i + j], b[4 * i + j]);
+            assert_close(
+                c[4 * i + j],
+                x * y + (j + 1) as f32,
+                2,
+                1e-6,
+                &format!("c[{i}].{j}"),
+            );
+            dot += x * y;
+        }
+        assert_close(d[i], dot, 8, 1e-5, &format!("d[{i}]"));
+    }
+}
+
+#[test]
+fn vec_int() {
+    let k = kernel("vec_int", "vec_int");
+    let n = 64usize;
+    let mut r = Rng(97);
+    let a: Vec<i32> = (0..4 * n).map(|_| r.u32() as i32).collect();
+    let b: Vec<u8> = (0..4 * n).map(|_| r.u32() as u8).collect();
+    let mut l = Layout::new();
+    let (pa, pb, po) = (
+        l.add(bytes_i32(&a)),
+        l.add(b.clone()),
+        l.add(vec![0; 16 * n]),
+    );
+    let pool = l.pool();
+    go(&k, &lin(n), &[pa, pb, po].map(Arg::Ptr), &pool);
+    let o = read_i32(&pool, po, 4 * n);
+    for i in 0..n {
+        for j in 0..4 {
+            let x = &a[4 * i..4 * i + 4];
+            let want = x[3 - j]
+                .wrapping_add(b[4 * i + j] as i32 * 3)
+                .wrapping_sub(x[j] >> 2);
+            assert_eq!(o[4 * i + j], want, "out[{i}].{j}");
+        }
+    }
+}
+
+#[test]
+fn vec_load_store() {
+    let k = kernel("vec_load_store", "vec_load_store");
+    let n = 40usize;
+    let a: Vec<f32> = (0..64 + 3 * n).map(|i| i as f32 * 0.25 - 7.0).collect();
+    let mut l = Layout::new();
+    let (pa, po) = (l.add(bytes_f32(&a)), l.add(vec![0; 4 * (128 + 2 * n)]));
+    let pool = l.pool();
+    go(
+        &k,
+        &Dispatch::linear(n as u32, 40),
+        &[pa, po].map(Arg::Ptr),
+        &pool,
+    );
+    let o = read_f32(&pool, po, 128 + 2 * n);
+    for i in 0..n {
+        let p = [a[2 * i], a[2 * i + 1]];
+        let q = [a[64 + 3 * i], a[64 + 3 * i + 1], a[64 + 3 * i + 2]];
+        assert_eq!(
+            &o[3 * i..3 * i + 3],
+            &[q[2] + p[0], q[0] + p[1], q[1] + p[0]],
+            "vstore3 {i}"
+        );
+        assert_eq!(
+            &o[128 + 2 * i..128 + 2 * i + 2],
+            &[p[1] * 2.0, p[0] * 2.0],
+            "vstore2 {i}"
+        );
+    }
+}
