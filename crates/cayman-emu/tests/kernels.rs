@@ -1,5 +1,6 @@
 //! Every fixture kernel (tests/kernels/*.cl compiled by clang-14 for cayman)
 //! run end to end; outputs compared with CPU references computed here.
+#![allow(clippy::needless_range_loop)]
 
 mod common;
 use common::*;
@@ -505,7 +506,7 @@ fn lds_atomics() {
         for v in a[g * bs..(g + 1) * bs].chunks(64) {
             for &x in v {
                 let b = &mut bins[(x & 15) as usize];
-                *b = if *b >= u32::MAX { 0 } else { *b + 1 };
+                *b = b.wrapping_add(1);
             }
             for &x in v {
                 bins[((x >> 4) & 15) as usize] += 2;
