@@ -44,7 +44,7 @@ pub struct Dispatch {
     /// RAT atomics (everything but STORE_* and MSKOR) take INDEX_GPR as a
     /// byte address instead of the guide's element (dword) index. clang-14's
     /// r600 back end passes the raw pointer to atomics while it shifts store
-    /// addresses right by 2; see docs/cayman-emu.md.
+    /// addresses right by 2; see crates/cayman-emu/README.md.
     pub atomics_byte_addressed: bool,
 }
 
