@@ -1,0 +1,1092 @@
+//! ALU semantics of chapter 8 ("ALU Instructions") of AMD's HD 6900 ISA guide,
+//! per lane. Opcode numbers live only in `risa_cayman::ops`; here each table
+//! row is mapped once (by mnemonic, at pre-decode time) to a [`Sem`], and each
+//! `Sem` is run over all 64 lanes of a slot in one monomorphic loop.
+//!
+//! Floating point: single-precision arithmetic is IEEE round-to-nearest-even
+//! with denormal inputs and outputs flushed to a zero of the same sign (the
+//! guide's result tables treat denormals as zero). `MUL`/`MULADD*` are the
+//! legacy forms (0 × anything = 0, guide 4.8 table 4.4); the `_IEEE` forms
+//! follow IEEE. Transcendentals are computed in double precision and rounded
+//! once, i.e. within 1 ULP of the exact value (the guide only asks for an
+//! approximation).
+
+/// Lanes per wavefront.
+pub const LANES: usize = 64;
+/// One 32-bit value per lane.
+pub type Lanes = [u32; LANES];
+
+/// What an ALU instruction computes. One variant per instruction (or per
+/// family whose members differ only in a parameter).
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sem {
+    // float arithmetic
+    Add,
+    Mul,
+    MulIeee,
+    Max,
+    Min,
+    MaxDx10,
+    MinDx10,
+    /// SETcc (float compare, float 1.0/0.0 result) and SETcc_DX10 (integer ~0/0 result).
+    SetF(Cmp, bool),
+    SetI(Cmp),
+    SetU(Cmp),
+    Fract,
+    Trunc,
+    Ceil,
+    Rndne,
+    Floor,
+    AshrInt,
+    LshrInt,
+    LshlInt,
+    Mov,
+    Nop,
+    /// PRED_SETcc (float), PRED_SETcc_INT, PRED_SETcc_UINT.
+    PredSetF(Cmp),
+    PredSetI(Cmp),
+    PredSetU(Cmp),
+    PredSetInv,
+    PredSetPop,
+    PredSetClr,
+    PredSetRestore,
+    /// PRED_SETcc_PUSH (float) and _PUSH_INT.
+    PredSetPushF(Cmp),
+    PredSetPushI(Cmp),
+    KillF(Cmp),
+    KillI(Cmp),
+    KillU(Cmp),
+    AndInt,
+    OrInt,
+    XorInt,
+    NotInt,
+    AddInt,
+    SubInt,
+    MaxInt,
+    MinInt,
+    MaxUint,
+    MinUint,
+    FltToInt,
+    BfrevInt,
+    AddcUint,
+    SubbUint,
+    GroupBarrier,
+    GroupSeqBegin,
+    GroupSeqEnd,
+    MulInt24,
+    MulhiInt24,
+    ExpIeee,
+    LogClamped,
+    LogIeee,
+    RecipClamped,
+    RecipFf,
+    RecipIeee,
+    RecipsqrtClamped,
+    RecipsqrtFf,
+    RecipsqrtIeee,
+    SqrtIeee,
+    Sin,
+    Cos,
+    MulloInt,
+    MulhiInt,
+    MulloUint,
+    MulhiUint,
+    RecipInt,
+    RecipUint,
+    FltToUint,
+    IntToFlt,
+    UintToFlt,
+    BfmInt,
+    Flt32ToFlt16,
+    Flt16ToFlt32,
+    UbyteFlt(u8),
+    BcntInt,
+    FfbhUint,
+    FfblInt,
+    FfbhInt,
+    FltToUint4,
+    FltToIntRpi,
+    FltToIntFloor,
+    MulhiUint24,
+    MulUint24,
+    MovaInt,
+    Dot4,
+    Dot4Ieee,
+    Max4,
+    Cube,
+    // double precision (two-slot pairs)
+    Add64,
+    Mul64,
+    Min64,
+    Max64,
+    Set64(Cmp),
+    PredSet64(Cmp),
+    Flt64ToFlt32,
+    Flt32ToFlt64,
+    Fract64,
+    // OP3
+    BfeUint,
+    BfeInt,
+    BfiInt,
+    Fma,
+    MuladdInt24,
+    LerpUint,
+    BitAlignInt,
+    ByteAlignInt,
+    SadAccumUint,
+    SadAccumHiUint,
+    MuladdUint24,
+    /// MULADD with its output scale (0 none, 1 ×2, 2 ×4, 3 ÷2).
+    Muladd(u8),
+    MuladdIeee,
+    Cnd(Cmp),
+    CndInt(Cmp),
+    Fma64,
+    Cndne64,
+    /// LDS_IDX_OP (the LDS operation is decoded separately).
+    Lds,
+    /// Known to the tables, not implemented: faults when executed.
+    Unsupported,
+}
+
+/// A comparison.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    E,
+    Gt,
+    Ge,
+    Ne,
+    Lt,
+    Le,
+}
+
+impl Cmp {
+    #[inline(always)]
+    fn f(self, a: f32, b: f32) -> bool {
+        match self {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+        }
+    }
+    #[inline(always)]
+    fn d(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+        }
+    }
+    #[inline(always)]
+    fn i(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+        }
+    }
+    #[inline(always)]
+    fn u(self, a: u32, b: u32) -> bool {
+        match self {
+            Cmp::E => a == b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+        }
+    }
+}
+
+fn cmp_of(s: &str) -> Option<Cmp> {
+    Some(match s {
+        "E" => Cmp::E,
+        "GT" => Cmp::Gt,
+        "GE" => Cmp::Ge,
+        "NE" => Cmp::Ne,
+        "LT" => Cmp::Lt,
+        "LE" => Cmp::Le,
+        _ => return None,
+    })
+}
+
+/// The semantics of an OP2 table row, by mnemonic.
+pub fn sem_op2(name: &str) -> Sem {
+    use Sem::*;
+    let n = name.strip_suffix("_ALT").unwrap_or(name);
+    if let Some(r) = n.strip_prefix("PRED_SET") {
+        if let Some(c) = r.strip_suffix("_PUSH_INT").and_then(cmp_of) {
+            return PredSetPushI(c);
+        }
+        if let Some(c) = r.strip_suffix("_PUSH").and_then(cmp_of) {
+            return PredSetPushF(c);
+        }
+        if let Some(c) = r.strip_suffix("_INT").and_then(cmp_of) {
+            return PredSetI(c);
+        }
+        if let Some(c) = r.strip_suffix("_UINT").and_then(cmp_of) {
+            return PredSetU(c);
+        }
+        if let Some(c) = r.strip_suffix("_64").and_then(cmp_of) {
+            return PredSet64(c);
+        }
+        if let Some(c) = cmp_of(r) {
+            return PredSetF(c);
+        }
+    }
+    if let Some(r) = n.strip_prefix("KILL") {
+        if let Some(c) = r.strip_suffix("_INT").and_then(cmp_of) {
+            return KillI(c);
+        }
+        if let Some(c) = r.strip_suffix("_UINT").and_then(cmp_of) {
+            return KillU(c);
+        }
+        if let Some(c) = cmp_of(r) {
+            return KillF(c);
+        }
+    }
+    if let Some(r) = n.strip_prefix("SET") {
+        if let Some(c) = r.strip_suffix("_DX10").and_then(cmp_of) {
+            return SetF(c, true);
+        }
+        if let Some(c) = r.strip_suffix("_INT").and_then(cmp_of) {
+            return SetI(c);
+        }
+        if let Some(c) = r.strip_suffix("_UINT").and_then(cmp_of) {
+            return SetU(c);
+        }
+        if let Some(c) = r.strip_suffix("_64").and_then(cmp_of) {
+            return Set64(c);
+        }
+        if let Some(c) = cmp_of(r) {
+            return SetF(c, false);
+        }
+    }
+    match n {
+        "ADD" => Add,
+        "MUL" => Mul,
+        "MUL_IEEE" => MulIeee,
+        "MAX" => Max,
+        "MIN" => Min,
+        "MAX_DX10" => MaxDx10,
+        "MIN_DX10" => MinDx10,
+        "FRACT" => Fract,
+        "TRUNC" => Trunc,
+        "CEIL" => Ceil,
+        "RNDNE" => Rndne,
+        "FLOOR" => Floor,
+        "ASHR_INT" => AshrInt,
+        "LSHR_INT" => LshrInt,
+        "LSHL_INT" => LshlInt,
+        "MOV" => Mov,
+        "NOP" => Nop,
+        "PRED_SET_INV" => PredSetInv,
+        "PRED_SET_POP" => PredSetPop,
+        "PRED_SET_CLR" => PredSetClr,
+        "PRED_SET_RESTORE" => PredSetRestore,
+        "AND_INT" => AndInt,
+        "OR_INT" => OrInt,
+        "XOR_INT" => XorInt,
+        "NOT_INT" => NotInt,
+        "ADD_INT" => AddInt,
+        "SUB_INT" => SubInt,
+        "MAX_INT" => MaxInt,
+        "MIN_INT" => MinInt,
+        "MAX_UINT" => MaxUint,
+        "MIN_UINT" => MinUint,
+        "FLT_TO_INT" => FltToInt,
+        "BFREV_INT" => BfrevInt,
+        "ADDC_UINT" => AddcUint,
+        "SUBB_UINT" => SubbUint,
+        "GROUP_BARRIER" => GroupBarrier,
+        "GROUP_SEQ_BEGIN" => GroupSeqBegin,
+        "GROUP_SEQ_END" => GroupSeqEnd,
+        "MUL_INT24" => MulInt24,
+        "MULHI_INT24" => MulhiInt24,
+        "EXP_IEEE" => ExpIeee,
+        "LOG_CLAMPED" => LogClamped,
+        "LOG_IEEE" => LogIeee,
+        "RECIP_CLAMPED" => RecipClamped,
+        "RECIP_FF" => RecipFf,
+        "RECIP_IEEE" => RecipIeee,
+        "RECIPSQRT_CLAMPED" => RecipsqrtClamped,
+        "RECIPSQRT_FF" => RecipsqrtFf,
+        "RECIPSQRT_IEEE" => RecipsqrtIeee,
+        "SQRT_IEEE" => SqrtIeee,
+        "SIN" => Sin,
+        "COS" => Cos,
+        "MULLO_INT" => MulloInt,
+        "MULHI_INT" => MulhiInt,
+        "MULLO_UINT" => MulloUint,
+        "MULHI_UINT" => MulhiUint,
+        "RECIP_INT" => RecipInt,
+        "RECIP_UINT" => RecipUint,
+        "FLT_TO_UINT" => FltToUint,
+        "INT_TO_FLT" => IntToFlt,
+        "UINT_TO_FLT" => UintToFlt,
+        "BFM_INT" => BfmInt,
+        "FLT32_TO_FLT16" => Flt32ToFlt16,
+        "FLT16_TO_FLT32" => Flt16ToFlt32,
+        "UBYTE0_FLT" => UbyteFlt(0),
+        "UBYTE1_FLT" => UbyteFlt(1),
+        "UBYTE2_FLT" => UbyteFlt(2),
+        "UBYTE3_FLT" => UbyteFlt(3),
+        "BCNT_INT" => BcntInt,
+        "FFBH_UINT" => FfbhUint,
+        "FFBL_INT" => FfblInt,
+        "FFBH_INT" => FfbhInt,
+        "FLT_TO_UINT4" => FltToUint4,
+        "FLT_TO_INT_RPI" => FltToIntRpi,
+        "FLT_TO_INT_FLOOR" => FltToIntFloor,
+        "MULHI_UINT24" => MulhiUint24,
+        "MUL_UINT24" => MulUint24,
+        "MOVA_INT" => MovaInt,
+        "DOT4" => Dot4,
+        "DOT4_IEEE" => Dot4Ieee,
+        "MAX4" => Max4,
+        "CUBE" => Cube,
+        "ADD_64" => Add64,
+        "MUL_64" => Mul64,
+        "MIN_64" => Min64,
+        "MAX_64" => Max64,
+        "FLT64_TO_FLT32" => Flt64ToFlt32,
+        "FLT32_TO_FLT64" => Flt32ToFlt64,
+        "FRACT_64" => Fract64,
+        _ => Unsupported,
+    }
+}
+
+/// The semantics of an OP3 table row, by mnemonic.
+pub fn sem_op3(name: &str) -> Sem {
+    use Sem::*;
+    match name {
+        "BFE_UINT" => BfeUint,
+        "BFE_INT" => BfeInt,
+        "BFI_INT" => BfiInt,
+        "FMA" => Fma,
+        "MULADD_INT24" => MuladdInt24,
+        "CNDNE_64" => Cndne64,
+        "FMA_64" => Fma64,
+        "LERP_UINT" => LerpUint,
+        "BIT_ALIGN_INT" => BitAlignInt,
+        "BYTE_ALIGN_INT" => ByteAlignInt,
+        "SAD_ACCUM_UINT" => SadAccumUint,
+        "SAD_ACCUM_HI_UINT" => SadAccumHiUint,
+        "MULADD_UINT24" => MuladdUint24,
+        "MULADD" => Muladd(0),
+        "MULADD_M2" => Muladd(1),
+        "MULADD_M4" => Muladd(2),
+        "MULADD_D2" => Muladd(3),
+        "MULADD_IEEE" => MuladdIeee,
+        "CNDE" => Cnd(Cmp::E),
+        "CNDGT" => Cnd(Cmp::Gt),
+        "CNDGE" => Cnd(Cmp::Ge),
+        "CNDE_INT" => CndInt(Cmp::E),
+        "CNDGT_INT" => CndInt(Cmp::Gt),
+        "CNDGE_INT" => CndInt(Cmp::Ge),
+        _ => Unsupported,
+    }
+}
+
+impl Sem {
+    /// True for instructions that compute a predicate (PRED_SET*).
+    pub fn is_pred_set(self) -> bool {
+        matches!(
+            self,
+            Sem::PredSetF(_)
+                | Sem::PredSetI(_)
+                | Sem::PredSetU(_)
+                | Sem::PredSetInv
+                | Sem::PredSetPop
+                | Sem::PredSetClr
+                | Sem::PredSetRestore
+                | Sem::PredSetPushF(_)
+                | Sem::PredSetPushI(_)
+                | Sem::PredSet64(_)
+        )
+    }
+    /// True for KILL*.
+    pub fn is_kill(self) -> bool {
+        matches!(self, Sem::KillF(_) | Sem::KillI(_) | Sem::KillU(_))
+    }
+    /// True for results the output modifier and clamp apply to (float results).
+    pub fn float_result(self) -> bool {
+        use Sem::*;
+        matches!(
+            self,
+            Add | Mul
+                | MulIeee
+                | Max
+                | Min
+                | MaxDx10
+                | MinDx10
+                | SetF(_, false)
+                | Fract
+                | Trunc
+                | Ceil
+                | Rndne
+                | Floor
+                | ExpIeee
+                | LogClamped
+                | LogIeee
+                | RecipClamped
+                | RecipFf
+                | RecipIeee
+                | RecipsqrtClamped
+                | RecipsqrtFf
+                | RecipsqrtIeee
+                | SqrtIeee
+                | Sin
+                | Cos
+                | IntToFlt
+                | UintToFlt
+                | Flt16ToFlt32
+                | UbyteFlt(_)
+                | Dot4
+                | Dot4Ieee
+                | Max4
+                | Fma
+                | Muladd(_)
+                | MuladdIeee
+                | Cnd(_)
+        )
+    }
+}
+
+// ---- scalar helpers -------------------------------------------------------
+
+const SIGN: u32 = 0x8000_0000;
+
+/// Flush a single-precision denormal to a zero of the same sign.
+#[inline(always)]
+pub fn ftz(x: u32) -> u32 {
+    if x & 0x7f80_0000 == 0 {
+        x & SIGN
+    } else {
+        x
+    }
+}
+#[inline(always)]
+fn f(x: u32) -> f32 {
+    f32::from_bits(ftz(x))
+}
+#[inline(always)]
+fn b(x: f32) -> u32 {
+    ftz(x.to_bits())
+}
+#[inline(always)]
+fn is_nan(x: u32) -> bool {
+    x & 0x7fff_ffff > 0x7f80_0000
+}
+
+/// Legacy multiply: 0 × anything (including inf and NaN) = +0 (guide table 4.4: "0*anything = 0").
+#[inline(always)]
+pub fn mul_legacy(x: u32, y: u32) -> u32 {
+    let (a, c) = (f(x), f(y));
+    if a == 0.0 || c == 0.0 {
+        0
+    } else {
+        b(a * c)
+    }
+}
+#[inline(always)]
+fn mad_legacy(x: u32, y: u32, z: u32) -> f32 {
+    let (a, c) = (f(x), f(y));
+    let p = if a == 0.0 || c == 0.0 { 0.0 } else { a * c };
+    p + f(z)
+}
+#[inline(always)]
+fn d(hi: u32, lo: u32) -> f64 {
+    f64::from_bits(((hi as u64) << 32) | lo as u64)
+}
+#[inline(always)]
+fn rnd_even(x: f32) -> f32 {
+    let r = x.round();
+    if (x - x.trunc()).abs() == 0.5 {
+        2.0 * (x / 2.0).round_ties_even_compat()
+    } else {
+        r
+    }
+}
+trait RoundEven {
+    fn round_ties_even_compat(self) -> Self;
+}
+impl RoundEven for f32 {
+    #[inline(always)]
+    fn round_ties_even_compat(self) -> f32 {
+        // x / 2 of a tie is an exact quarter; round it to the nearest integer
+        let t = self.trunc();
+        let fr = self - t;
+        if fr.abs() >= 0.5 {
+            t + fr.signum()
+        } else {
+            t
+        }
+    }
+}
+
+/// FLT_TO_INT: truncate; NaN → 0; out-of-range values saturate (guide 8.2 FLT_TO_INT).
+#[inline(always)]
+pub fn flt_to_int(x: u32) -> u32 {
+    (f(x) as i32) as u32
+}
+/// FLT_TO_UINT: truncate; NaN and negatives → 0; too large → max_uint (guide 8.2 FLT_TO_UINT).
+#[inline(always)]
+pub fn flt_to_uint(x: u32) -> u32 {
+    f(x) as u32
+}
+
+#[inline(always)]
+fn shl(x: u32, s: u32) -> u32 {
+    if s > 31 {
+        0
+    } else {
+        x << s
+    }
+}
+#[inline(always)]
+fn shr(x: u32, s: u32) -> u32 {
+    if s > 31 {
+        0
+    } else {
+        x >> s
+    }
+}
+#[inline(always)]
+fn bfe_u(x: u32, off: u32, w: u32) -> u32 {
+    let (o, w) = (off & 31, w & 31);
+    if w == 0 {
+        0
+    } else if o + w < 32 {
+        (x << (32 - o - w)) >> (32 - w)
+    } else {
+        x >> o
+    }
+}
+#[inline(always)]
+fn bfe_i(x: u32, off: u32, w: u32) -> u32 {
+    let (o, w) = (off & 31, w & 31);
+    if w == 0 {
+        0
+    } else if o + w < 32 {
+        (((x << (32 - o - w)) as i32) >> (32 - w)) as u32
+    } else {
+        ((x as i32) >> o) as u32
+    }
+}
+#[inline(always)]
+fn sad(x: u32, y: u32) -> u32 {
+    let mut s = 0u32;
+    for k in 0..4 {
+        let a = (x >> (8 * k)) & 0xff;
+        let c = (y >> (8 * k)) & 0xff;
+        s += a.abs_diff(c);
+    }
+    s
+}
+#[inline(always)]
+fn ffbh_u(x: u32) -> u32 {
+    if x == 0 {
+        u32::MAX
+    } else {
+        x.leading_zeros()
+    }
+}
+#[inline(always)]
+fn ffbh_i(x: u32) -> u32 {
+    if x == 0 || x == u32::MAX {
+        u32::MAX
+    } else if x & SIGN != 0 {
+        (!x).leading_zeros()
+    } else {
+        x.leading_zeros()
+    }
+}
+#[inline(always)]
+fn recip(x: u32, ff: bool, clamped: bool) -> u32 {
+    let a = f(x);
+    let r = 1.0f32 / a;
+    if r.is_infinite() {
+        if ff {
+            return r.to_bits() & SIGN;
+        }
+        if clamped {
+            return (f32::MAX.copysign(r)).to_bits();
+        }
+    }
+    b(r)
+}
+#[inline(always)]
+fn rsq(x: u32, ff: bool, clamped: bool) -> u32 {
+    let a = f(x) as f64;
+    let r = (1.0 / a.sqrt()) as f32;
+    if r.is_infinite() {
+        if ff {
+            return r.to_bits() & SIGN;
+        }
+        if clamped {
+            return f32::MAX.copysign(r).to_bits();
+        }
+    }
+    b(r)
+}
+#[inline(always)]
+fn f16_to_f32(h: u32) -> f32 {
+    let h = h & 0xffff;
+    let s = (h >> 15) & 1;
+    let e = (h >> 10) & 0x1f;
+    let m = h & 0x3ff;
+    let v = if e == 0 {
+        (m as f32) * (1.0 / 16_777_216.0)
+    } else if e == 31 {
+        if m == 0 {
+            f32::INFINITY
+        } else {
+            f32::NAN
+        }
+    } else {
+        f32::from_bits(((e + 112) << 23) | (m << 13))
+    };
+    if s != 0 {
+        -v
+    } else {
+        v
+    }
+}
+#[inline(always)]
+fn f32_to_f16(x: u32) -> u32 {
+    // round to nearest even, overflow to inf, NaN kept quiet
+    let s = (x >> 16) & 0x8000;
+    let a = x & 0x7fff_ffff;
+    if a > 0x7f80_0000 {
+        return s | 0x7e00;
+    }
+    if a >= 0x477f_f000 {
+        return s | 0x7c00;
+    }
+    if a < 0x3880_0000 {
+        // subnormal half or zero
+        let v = f32::from_bits(a) * 16_777_216.0;
+        let r = v.round_ties_even_compat2();
+        return s | r as u32;
+    }
+    let e = (a >> 23) - 112;
+    let m = a & 0x7f_ffff;
+    let mut h = (e << 10) | (m >> 13);
+    let rest = m & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && h & 1 != 0) {
+        h += 1;
+    }
+    s | h
+}
+trait RoundEven2 {
+    fn round_ties_even_compat2(self) -> Self;
+}
+impl RoundEven2 for f32 {
+    fn round_ties_even_compat2(self) -> f32 {
+        let t = self.floor();
+        let fr = self - t;
+        if fr > 0.5 || (fr == 0.5 && (t as u32) & 1 == 1) {
+            t + 1.0
+        } else {
+            t
+        }
+    }
+}
+
+/// Applies OMOD (0 none, 1 ×2, 2 ×4, 3 ÷2) and CLAMP to a float result (guide 4.9.1).
+#[inline(always)]
+pub fn out_mod(x: u32, omod: u8, clamp: bool) -> u32 {
+    let mut v = f32::from_bits(x);
+    match omod {
+        1 => v *= 2.0,
+        2 => v *= 4.0,
+        3 => v *= 0.5,
+        _ => {}
+    }
+    if clamp {
+        // NaN clamps to 0 (DX10 rules)
+        v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    }
+    b(v)
+}
+
+// ---- lane loops -----------------------------------------------------------
+
+#[inline(always)]
+fn map1(o: &mut Lanes, a: &Lanes, op: impl Fn(u32) -> u32) {
+    for l in 0..LANES {
+        o[l] = op(a[l]);
+    }
+}
+#[inline(always)]
+fn map2(o: &mut Lanes, a: &Lanes, c: &Lanes, op: impl Fn(u32, u32) -> u32) {
+    for l in 0..LANES {
+        o[l] = op(a[l], c[l]);
+    }
+}
+#[inline(always)]
+fn map3(o: &mut Lanes, a: &Lanes, c: &Lanes, e: &Lanes, op: impl Fn(u32, u32, u32) -> u32) {
+    for l in 0..LANES {
+        o[l] = op(a[l], c[l], e[l]);
+    }
+}
+
+const ONE: u32 = 0x3f80_0000;
+
+/// Compute a per-slot (non-reduction, non-double) instruction over 64 lanes.
+/// `lane_base` is used by nothing here; returns false if `sem` is not a
+/// per-slot operation.
+pub fn exec_slot(sem: Sem, s: &[Lanes; 3], o: &mut Lanes) -> bool {
+    use Sem::*;
+    let (a, c, e) = (&s[0], &s[1], &s[2]);
+    match sem {
+        Add => map2(o, a, c, |x, y| b(f(x) + f(y))),
+        Mul => map2(o, a, c, mul_legacy),
+        MulIeee => map2(o, a, c, |x, y| b(f(x) * f(y))),
+        // MAX/MIN: NaN handling per DX9 (the comparison picks src1 on NaN)
+        Max => map2(o, a, c, |x, y| if f(x) > f(y) { ftz(x) } else { ftz(y) }),
+        Min => map2(o, a, c, |x, y| if f(x) < f(y) { ftz(x) } else { ftz(y) }),
+        // DX10: a NaN operand loses to a number (guide MAX_DX10: src0 >= src1 ? src0 : src1, NaN-aware)
+        MaxDx10 => map2(o, a, c, |x, y| {
+            if is_nan(x) {
+                ftz(y)
+            } else if is_nan(y) || f(x) >= f(y) {
+                ftz(x)
+            } else {
+                ftz(y)
+            }
+        }),
+        MinDx10 => map2(o, a, c, |x, y| {
+            if is_nan(x) {
+                ftz(y)
+            } else if is_nan(y) || f(x) < f(y) {
+                ftz(x)
+            } else {
+                ftz(y)
+            }
+        }),
+        SetF(cmp, dx10) => map2(o, a, c, |x, y| {
+            let t = cmp.f(f(x), f(y));
+            match (t, dx10) {
+                (true, true) => u32::MAX,
+                (true, false) => ONE,
+                _ => 0,
+            }
+        }),
+        SetI(cmp) => map2(o, a, c, |x, y| {
+            if cmp.i(x as i32, y as i32) {
+                u32::MAX
+            } else {
+                0
+            }
+        }),
+        SetU(cmp) => map2(o, a, c, |x, y| if cmp.u(x, y) { u32::MAX } else { 0 }),
+        Fract => map1(o, a, |x| {
+            let v = f(x);
+            b(v - v.floor())
+        }),
+        Trunc => map1(o, a, |x| b(f(x).trunc())),
+        Ceil => map1(o, a, |x| b(f(x).ceil())),
+        Rndne => map1(o, a, |x| b(rnd_even(f(x)))),
+        Floor => map1(o, a, |x| b(f(x).floor())),
+        AshrInt => map2(o, a, c, |x, y| ((x as i32) >> (y & 31)) as u32),
+        LshrInt => map2(o, a, c, shr),
+        LshlInt => map2(o, a, c, shl),
+        Mov => o.copy_from_slice(a),
+        AndInt => map2(o, a, c, |x, y| x & y),
+        OrInt => map2(o, a, c, |x, y| x | y),
+        XorInt => map2(o, a, c, |x, y| x ^ y),
+        NotInt => map1(o, a, |x| !x),
+        AddInt => map2(o, a, c, |x, y| x.wrapping_add(y)),
+        SubInt => map2(o, a, c, |x, y| x.wrapping_sub(y)),
+        MaxInt => map2(o, a, c, |x, y| (x as i32).max(y as i32) as u32),
+        MinInt => map2(o, a, c, |x, y| (x as i32).min(y as i32) as u32),
+        MaxUint => map2(o, a, c, |x, y| x.max(y)),
+        MinUint => map2(o, a, c, |x, y| x.min(y)),
+        FltToInt => map1(o, a, flt_to_int),
+        BfrevInt => map1(o, a, |x| x.reverse_bits()),
+        AddcUint => map2(o, a, c, |x, y| x.overflowing_add(y).1 as u32),
+        SubbUint => map2(o, a, c, |x, y| (y > x) as u32),
+        MulInt24 => map2(o, a, c, |x, y| {
+            let p = (((x << 8) as i32) >> 8) as i64 * ((((y << 8) as i32) >> 8) as i64);
+            p as u32
+        }),
+        MulhiInt24 => map2(o, a, c, |x, y| {
+            let p = (((x << 8) as i32) >> 8) as i64 * ((((y << 8) as i32) >> 8) as i64);
+            (p >> 32) as u32
+        }),
+        ExpIeee => map1(o, a, |x| b((f(x) as f64).exp2() as f32)),
+        LogIeee => map1(o, a, |x| b((f(x) as f64).log2() as f32)),
+        LogClamped => map1(o, a, |x| {
+            let r = (f(x) as f64).log2() as f32;
+            if r == f32::NEG_INFINITY {
+                (-f32::MAX).to_bits()
+            } else {
+                b(r)
+            }
+        }),
+        RecipIeee => map1(o, a, |x| recip(x, false, false)),
+        RecipFf => map1(o, a, |x| recip(x, true, false)),
+        RecipClamped => map1(o, a, |x| recip(x, false, true)),
+        RecipsqrtIeee => map1(o, a, |x| rsq(x, false, false)),
+        RecipsqrtFf => map1(o, a, |x| rsq(x, true, false)),
+        RecipsqrtClamped => map1(o, a, |x| rsq(x, false, true)),
+        SqrtIeee => map1(o, a, |x| b(f(x).sqrt())),
+        // SIN/COS: the argument is in revolutions (sin(2π·x)). The guide
+        // only states a valid domain; LLVM's R700+ lowering feeds
+        // fract(x/2π + 0.5) - 0.5 and uses the result unscaled, which the
+        // sin_cos kernel test checks against the CPU's sin/cos.
+        Sin => map1(o, a, |x| {
+            b(((f(x) as f64) * core::f64::consts::TAU).sin() as f32)
+        }),
+        Cos => map1(o, a, |x| {
+            b(((f(x) as f64) * core::f64::consts::TAU).cos() as f32)
+        }),
+        MulloInt | MulloUint => map2(o, a, c, |x, y| x.wrapping_mul(y)),
+        MulhiInt => map2(o, a, c, |x, y| {
+            ((x as i32 as i64 * y as i32 as i64) >> 32) as u32
+        }),
+        MulhiUint => map2(o, a, c, |x, y| ((x as u64 * y as u64) >> 32) as u32),
+        RecipUint => map1(o, a, |x| {
+            if x == 0 {
+                u32::MAX
+            } else {
+                ((1u64 << 32) / x as u64).min(u32::MAX as u64) as u32
+            }
+        }),
+        RecipInt => map1(o, a, |x| {
+            let v = x as i32;
+            if v == 0 {
+                u32::MAX
+            } else {
+                ((1i64 << 32) / v as i64) as u32
+            }
+        }),
+        FltToUint => map1(o, a, flt_to_uint),
+        IntToFlt => map1(o, a, |x| b(x as i32 as f32)),
+        UintToFlt => map1(o, a, |x| b(x as f32)),
+        BfmInt => map2(o, a, c, |x, y| shl(shl(1, x & 31).wrapping_sub(1), y & 31)),
+        Flt32ToFlt16 => map1(o, a, |x| f32_to_f16(ftz(x))),
+        Flt16ToFlt32 => map1(o, a, |x| b(f16_to_f32(x))),
+        UbyteFlt(k) => map1(o, a, |x| b(((x >> (8 * k as u32)) & 0xff) as f32)),
+        BcntInt => map1(o, a, |x| x.count_ones()),
+        FfbhUint => map1(o, a, ffbh_u),
+        FfbhInt => map1(o, a, ffbh_i),
+        FfblInt => map1(o, a, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() }),
+        FltToIntRpi => map1(o, a, |x| flt_to_int(b((f(x) + 0.5).floor()))),
+        FltToIntFloor => map1(o, a, |x| flt_to_int(b(f(x).floor()))),
+        MulhiUint24 => map2(o, a, c, |x, y| {
+            (((x & 0xff_ffff) as u64 * (y & 0xff_ffff) as u64) >> 32) as u32
+        }),
+        MulUint24 => map2(o, a, c, |x, y| (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff)),
+        BfeUint => map3(o, a, c, e, bfe_u),
+        BfeInt => map3(o, a, c, e, bfe_i),
+        BfiInt => map3(o, a, c, e, |m, x, y| (x & m) | (y & !m)),
+        Fma => map3(o, a, c, e, |x, y, z| b(f(x).mul_add(f(y), f(z)))),
+        MuladdInt24 => map3(o, a, c, e, |x, y, z| {
+            let p = (((x << 8) as i32) >> 8).wrapping_mul(((y << 8) as i32) >> 8);
+            (p as u32).wrapping_add(z)
+        }),
+        MuladdUint24 => map3(o, a, c, e, |x, y, z| {
+            (x & 0xff_ffff).wrapping_mul(y & 0xff_ffff).wrapping_add(z)
+        }),
+        LerpUint => map3(o, a, c, e, |x, y, z| {
+            let mut r = 0u32;
+            for k in 0..4 {
+                let p = (x >> (8 * k)) & 0xff;
+                let q = (y >> (8 * k)) & 0xff;
+                let rb = (z >> (8 * k)) & 1;
+                r |= (((p + q + rb) >> 1) & 0xff) << (8 * k);
+            }
+            r
+        }),
+        BitAlignInt => map3(o, a, c, e, |x, y, z| {
+            ((((x as u64) << 32) | y as u64) >> (z & 31)) as u32
+        }),
+        ByteAlignInt => map3(o, a, c, e, |x, y, z| {
+            ((((x as u64) << 32) | y as u64) >> (8 * (z & 3))) as u32
+        }),
+        SadAccumUint => map3(o, a, c, e, |x, y, z| sad(x, y).wrapping_add(z)),
+        SadAccumHiUint => map3(o, a, c, e, |x, y, z| (sad(x, y) << 16).wrapping_add(z)),
+        Muladd(m) => map3(o, a, c, e, |x, y, z| {
+            let v = mad_legacy(x, y, z);
+            b(match m {
+                1 => v * 2.0,
+                2 => v * 4.0,
+                3 => v * 0.5,
+                _ => v,
+            })
+        }),
+        MuladdIeee => map3(o, a, c, e, |x, y, z| b(f(x) * f(y) + f(z))),
+        Cnd(cmp) => map3(o, a, c, e, |x, y, z| if cmp.f(f(x), 0.0) { y } else { z }),
+        CndInt(cmp) => map3(o, a, c, e, |x, y, z| if cmp.i(x as i32, 0) { y } else { z }),
+        _ => return false,
+    }
+    true
+}
+
+/// Result of a predicate-computing instruction for one lane: (dst value, execute?).
+#[inline(always)]
+pub fn pred_set(sem: Sem, x: u32, y: u32) -> (u32, bool) {
+    use Sem::*;
+    let t = match sem {
+        PredSetF(c) => c.f(f(x), f(y)),
+        PredSetI(c) => c.i(x as i32, y as i32),
+        PredSetU(c) => c.u(x, y),
+        PredSetInv => {
+            // guide 8.2 PRED_SET_INV
+            return if f(x) == 1.0 {
+                (0, true)
+            } else if f(x) == 0.0 {
+                (ONE, false)
+            } else {
+                (x, false)
+            };
+        }
+        PredSetPop => {
+            return if f(x) <= f(y) {
+                (0, true)
+            } else {
+                (b(f(x) - f(y)), false)
+            };
+        }
+        PredSetClr => return (f32::MAX.to_bits(), false),
+        PredSetRestore => return if f(x) == 0.0 { (0, true) } else { (x, false) },
+        PredSetPushF(c) => {
+            return if f(x) == 0.0 && c.f(f(y), 0.0) {
+                (0, true)
+            } else {
+                (b(f(x) + 1.0), false)
+            };
+        }
+        PredSetPushI(c) => {
+            return if f(x) == 0.0 && c.i(y as i32, 0) {
+                (0, true)
+            } else {
+                (b(f(x) + 1.0), false)
+            };
+        }
+        _ => false,
+    };
+    if t {
+        (0, true)
+    } else {
+        (ONE, false)
+    }
+}
+
+/// Kill test for one lane.
+#[inline(always)]
+pub fn kill_test(sem: Sem, x: u32, y: u32) -> bool {
+    match sem {
+        Sem::KillF(c) => c.f(f(x), f(y)),
+        Sem::KillI(c) => c.i(x as i32, y as i32),
+        Sem::KillU(c) => c.u(x, y),
+        _ => false,
+    }
+}
+
+/// Two-slot double-precision operations (guide 4.12 and 8.2 ADD_64, MUL_64...):
+/// the first slot of the pair (X or Z) receives the high dwords of the
+/// operands, the second (Y or W) the low dwords; the result's low dword goes
+/// to the first slot and its high dword to the second.
+/// `s_hi` / `s_lo` are the sources of the two slots; writes both outputs.
+pub fn exec_double(
+    sem: Sem,
+    s_hi: &[Lanes; 3],
+    s_lo: &[Lanes; 3],
+    o_hi: &mut Lanes,
+    o_lo: &mut Lanes,
+) -> bool {
+    use Sem::*;
+    for l in 0..LANES {
+        let x = d(s_hi[0][l], s_lo[0][l]);
+        let y = d(s_hi[1][l], s_lo[1][l]);
+        let z = d(s_hi[2][l], s_lo[2][l]);
+        let r: u64 = match sem {
+            Add64 => dftz(dftz_in(x) + dftz_in(y)),
+            Mul64 => dftz(dftz_in(x) * dftz_in(y)),
+            Fma64 => dftz(dftz_in(x).mul_add(dftz_in(y), dftz_in(z))),
+            Min64 => dftz(if x < y { x } else { y }),
+            Max64 => dftz(if x > y { x } else { y }),
+            Fract64 => dftz(x - x.floor()),
+            Set64(c) => {
+                if c.d(x, y) {
+                    1.0f64.to_bits()
+                } else {
+                    0
+                }
+            }
+            Cndne64 => {
+                if x != 0.0 {
+                    y.to_bits()
+                } else {
+                    z.to_bits()
+                }
+            }
+            _ => return false,
+        };
+        // first slot (X/Z): low dword; second slot (Y/W): high dword
+        o_hi[l] = r as u32;
+        o_lo[l] = (r >> 32) as u32;
+    }
+    true
+}
+#[inline(always)]
+fn dftz_in(x: f64) -> f64 {
+    if x.is_subnormal() {
+        0.0f64.copysign(x)
+    } else {
+        x
+    }
+}
+#[inline(always)]
+fn dftz(x: f64) -> u64 {
+    dftz_in(x).to_bits()
+}
+
+/// FLT32_TO_FLT64 for one slot pair: source in the first slot's src0;
+/// result low dword to the first slot, high dword to the second.
+pub fn flt32_to_flt64(x: u32) -> (u32, u32) {
+    let v = f(x) as f64;
+    let r = v.to_bits();
+    (r as u32, (r >> 32) as u32)
+}
+/// FLT64_TO_FLT32: double (hi, lo) to a float.
+pub fn flt64_to_flt32(hi: u32, lo: u32) -> u32 {
+    b(d(hi, lo) as f32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn names_of_every_row_map_or_are_marked_unsupported() {
+        // every row the ALU tables hold has an answer (no panic); count the unsupported ones
+        let mut unsupported = Vec::new();
+        for o in risa_cayman::ops::ALU_OP2 {
+            if sem_op2(o.name) == Sem::Unsupported {
+                unsupported.push(o.name);
+            }
+        }
+        for o in risa_cayman::ops::ALU_OP3 {
+            if sem_op3(o.name) == Sem::Unsupported {
+                unsupported.push(o.name);
+            }
+        }
+        // interpolation, flags, _PREV chains and a few doubles remain
+        assert!(unsupported.len() < 40, "{unsupported:?}");
+    }
+}

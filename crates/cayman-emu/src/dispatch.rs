@@ -1,0 +1,264 @@
+//! Grid dispatch: builds constant buffer 0 the way Mesa's r600 compute path
+//! does (ABI-NOTES), sets up each wave's launch state (T0.XYZ local id,
+//! T1.XYZ group id), runs work-groups in parallel over CPU threads; waves of
+//! one work-group share LDS and meet at GROUP_BARRIER.
+
+use crate::fault::{Fault, Stats};
+use crate::loader::Kernel;
+use crate::memory::GlobalMemory;
+use crate::wave::{Env, Wave, Yield};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// One kernel argument, in declaration order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// 32-bit integer (int, uint, also `size_t` on r600).
+    U32(u32),
+    /// 32-bit float.
+    F32(f32),
+    /// 64-bit value (long, double), 8-byte aligned in the constant buffer.
+    U64(u64),
+    /// `__global` pointer: byte offset in the global pool.
+    Ptr(u32),
+    /// `__local` pointer: the runtime allocates this many bytes of LDS after
+    /// the static LDS and passes the buffer's LDS byte address.
+    Local(u32),
+}
+
+/// Grid shape and limits of a dispatch.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    /// Global size in work-items (x, y, z).
+    pub grid: [u32; 3],
+    /// Work-group size (x, y, z).
+    pub block: [u32; 3],
+    /// Global offset.
+    pub offset: [u32; 3],
+    /// Work dimensions reported to the kernel (1..3).
+    pub work_dim: u32,
+    /// Per-wave budget of CF instructions plus ALU groups.
+    pub max_instructions: u64,
+    /// CPU threads to run work-groups on (0 = available parallelism).
+    pub threads: usize,
+    /// RAT atomics (everything but STORE_* and MSKOR) take INDEX_GPR as a
+    /// byte address instead of the guide's element (dword) index. clang-14's
+    /// r600 back end passes the raw pointer to atomics while it shifts store
+    /// addresses right by 2; see crates/cayman-emu/README.md.
+    pub atomics_byte_addressed: bool,
+}
+
+impl Dispatch {
+    /// A 1-D dispatch.
+    pub fn linear(grid: u32, block: u32) -> Dispatch {
+        Dispatch {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            offset: [0; 3],
+            work_dim: 1,
+            max_instructions: 100_000_000,
+            threads: 1,
+            atomics_byte_addressed: false,
+        }
+    }
+}
+
+/// Build constant buffer 0: group counts, global size, local size, the
+/// explicit arguments from dword 9, then libclc's implicit block (work_dim,
+/// global offset x, y, z). Returns (dwords, dynamic LDS bytes).
+pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u32), Fault> {
+    let mut b: Vec<u8> = Vec::new();
+    let groups: Vec<u32> = (0..3)
+        .map(|i| d.grid[i].div_ceil(d.block[i].max(1)))
+        .collect();
+    for v in groups.iter().chain(d.grid.iter()).chain(d.block.iter()) {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut lds_top = k.lds_bytes;
+    for a in args {
+        match a {
+            Arg::U32(v) | Arg::Ptr(v) => b.extend_from_slice(&v.to_le_bytes()),
+            Arg::F32(v) => b.extend_from_slice(&v.to_bits().to_le_bytes()),
+            Arg::U64(v) => {
+                while !b.len().is_multiple_of(8) {
+                    b.push(0);
+                }
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+            Arg::Local(n) => {
+                lds_top = lds_top.next_multiple_of(4);
+                b.extend_from_slice(&lds_top.to_le_bytes());
+                lds_top = lds_top
+                    .checked_add(*n)
+                    .ok_or_else(|| Fault::new("LDS size overflows"))?;
+            }
+        }
+    }
+    for v in [d.work_dim, d.offset[0], d.offset[1], d.offset[2]] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    while !b.len().is_multiple_of(16) {
+        b.push(0);
+    }
+    let words = b
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    Ok((words, lds_top - k.lds_bytes))
+}
+
+/// Largest LDS a work-group may use (32 KiB on Cayman).
+pub const LDS_LIMIT: u32 = 32 * 1024;
+
+/// Run `kernel` over the grid. Global memory accesses go through `mem`; a
+/// fault stops the dispatch and names the CF index, clause, group, slot,
+/// thread and work-group (the lowest-numbered faulting work-group wins).
+pub fn run(
+    kernel: &Kernel,
+    d: &Dispatch,
+    args: &[Arg],
+    mem: &dyn GlobalMemory,
+) -> Result<Stats, Fault> {
+    if d.block.contains(&0) || d.grid.contains(&0) {
+        return Err(Fault::new("grid and block sizes must be non-zero"));
+    }
+    let lanes = d.block[0] as u64 * d.block[1] as u64 * d.block[2] as u64;
+    if lanes > 1024 {
+        return Err(Fault::new(format!(
+            "work-group of {lanes} work-items exceeds the 1024 the hardware allows"
+        )));
+    }
+    let (cb0, dyn_lds) = build_cb0(kernel, d, args)?;
+    let lds_bytes = kernel.lds_bytes + dyn_lds;
+    if lds_bytes > LDS_LIMIT {
+        return Err(Fault::new(format!(
+            "work-group needs {lds_bytes} bytes of LDS, more than the {LDS_LIMIT} available"
+        )));
+    }
+    let cbs = vec![cb0];
+    let nwaves = lanes.div_ceil(64) as u32;
+    let env = Env {
+        prog: &kernel.program,
+        cb: &cbs,
+        global: mem,
+        text: &kernel.text,
+        num_gprs: kernel.num_gprs,
+        loop_consts: [0; 32],
+        bool_consts: 0,
+        waves_in_group: nwaves,
+        atomics_byte_addressed: d.atomics_byte_addressed,
+    };
+    let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
+    let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
+    let threads = if d.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        d.threads
+    }
+    .clamp(1, total.max(1) as usize);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+    let stats = Mutex::new(Stats::default());
+    let worker = || {
+        let mut waves: Vec<Wave> = Vec::new();
+        let mut lds = vec![0u32; (lds_bytes as usize).div_ceil(4)];
+        let mut st = Stats::default();
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= total {
+                break;
+            }
+            let gid = [
+                (g % ng[0] as u64) as u32,
+                ((g / ng[0] as u64) % ng[1] as u64) as u32,
+                (g / (ng[0] as u64 * ng[1] as u64)) as u32,
+            ];
+            match run_group(&env, d, gid, nwaves, lanes, &mut waves, &mut lds) {
+                Ok(s) => st.add(&s),
+                Err(f) => {
+                    let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                    if ff.as_ref().is_none_or(|(g0, _)| g < *g0) {
+                        *ff = Some((g, f));
+                    }
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
+    };
+    if threads == 1 {
+        worker();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(worker);
+            }
+        });
+    }
+    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(f);
+    }
+    Ok(stats.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+fn run_group(
+    env: &Env,
+    d: &Dispatch,
+    gid: [u32; 3],
+    nwaves: u32,
+    lanes: u64,
+    waves: &mut Vec<Wave>,
+    lds: &mut [u32],
+) -> Result<Stats, Fault> {
+    lds.fill(0);
+    while waves.len() < nwaves as usize {
+        waves.push(Wave::new(0, gid, 0, 0));
+    }
+    for (w, wave) in waves.iter_mut().enumerate().take(nwaves as usize) {
+        let first = w as u64 * 64;
+        let n = (lanes - first).min(64);
+        let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        wave.reset(valid, gid, w as u32, d.max_instructions);
+        for l in 0..n as usize {
+            let t = (first + l as u64) as u32;
+            let lx = t % d.block[0];
+            let ly = (t / d.block[0]) % d.block[1];
+            let lz = t / (d.block[0] * d.block[1]);
+            wave.gpr_mut(0, 0)[l] = lx;
+            wave.gpr_mut(0, 1)[l] = ly;
+            wave.gpr_mut(0, 2)[l] = lz;
+            wave.gpr_mut(1, 0)[l] = gid[0];
+            wave.gpr_mut(1, 1)[l] = gid[1];
+            wave.gpr_mut(1, 2)[l] = gid[2];
+        }
+    }
+    let ws = &mut waves[..nwaves as usize];
+    loop {
+        let mut waiting = 0;
+        for w in ws.iter_mut() {
+            if w.done {
+                continue;
+            }
+            if w.run(env, lds)? == Yield::Barrier {
+                waiting += 1;
+            }
+        }
+        if waiting == 0 {
+            break;
+        }
+    }
+    let mut st = Stats {
+        workgroups: 1,
+        waves: nwaves as u64,
+        ..Stats::default()
+    };
+    for w in ws.iter() {
+        st.add(&w.stats);
+    }
+    Ok(st)
+}

@@ -1,0 +1,40 @@
+//! Functional emulator for AMD Cayman (TeraScale 3, Radeon HD 6900, VLIW4)
+//! programs, following AMD's "HD 6900 Series Instruction Set Architecture"
+//! guide.
+//!
+//! * [`program`] — a CF program lowered once into pre-decoded CF ops, ALU
+//!   groups (literals resolved) and fetch clauses;
+//! * [`alu`] — the semantics of the OP2/OP3 instructions over 64 lanes;
+//! * [`wave`] — a 64-thread wavefront: CF execution with the branch-loop
+//!   stack, ALU groups (all slots read before any writes), vertex fetches,
+//!   RAT writes and atomics, LDS through LDS_IDX_OP and its output queues;
+//! * [`memory`] — the guest's global pool ([`GlobalMemory`], [`Pool`]);
+//! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
+//!   `.rel.text`);
+//! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel.
+//!
+//! ```no_run
+//! use risa_cayman_emu::{load, run, Arg, Dispatch, Pool};
+//! let obj = std::fs::read("vadd.o").unwrap();
+//! let k = &load(&obj).unwrap()[0];
+//! let pool = Pool::new(3 * 256);
+//! let stats = run(k, &Dispatch::linear(64, 64),
+//!     &[Arg::Ptr(0), Arg::Ptr(256), Arg::Ptr(512), Arg::U32(64)], &pool).unwrap();
+//! println!("{} ALU groups", stats.alu_groups);
+//! ```
+
+// Lane loops index several arrays by lane; iterators would hide that.
+#![allow(clippy::needless_range_loop, clippy::manual_memcpy)]
+
+pub mod alu;
+pub mod dispatch;
+pub mod fault;
+pub mod loader;
+pub mod memory;
+pub mod program;
+pub mod wave;
+
+pub use dispatch::{build_cb0, run, Arg, Dispatch};
+pub use fault::{Fault, Location, Stats};
+pub use loader::{load, Kernel, LoadError};
+pub use memory::{GlobalMemory, MemError, Pool};

@@ -1,0 +1,696 @@
+//! Pre-decoded programs: a CF program is lowered once into [`CfOp`]s, ALU
+//! clauses into groups of [`AluInstr`] (literals resolved into constants),
+//! fetch clauses into [`FetchOp`]s. Words that do not decode are kept as
+//! `Invalid` and fault only if execution reaches them.
+
+use crate::alu::{sem_op2, sem_op3, Sem};
+use risa_cayman::codec::{decode_alu, decode_cf, decode_fetch, AluForm, CfForm, FetchForm};
+use risa_cayman::fields::*;
+use risa_cayman::ops;
+
+/// Where an ALU source comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcKind {
+    /// GPR 0..127.
+    Gpr(u8),
+    /// Kcache constant: bank 0..3, index 0..31 within the locked lines.
+    Kcache(u8, u8),
+    /// A literal or inline constant (already resolved).
+    Const(u32),
+    /// Previous vector result (PV).
+    Pv,
+    /// Previous scalar result (PS): Cayman has no T slot, so it faults.
+    Ps,
+    /// LDS output queue A/B; `pop` for OQAP/OQBP.
+    Oq { b: bool, pop: bool },
+    /// The loop index aL (LOOP_IDX).
+    LoopIdx,
+    /// Thread position based values and other special selects.
+    Special(u16),
+}
+
+/// One decoded ALU source operand.
+#[derive(Clone, Copy, Debug)]
+pub struct Src {
+    /// Origin.
+    pub kind: SrcKind,
+    /// Element 0..3.
+    pub chan: u8,
+    /// Relative addressing (INDEX_MODE of the instruction).
+    pub rel: bool,
+    /// Negate (sign flip after abs).
+    pub neg: bool,
+    /// Absolute value.
+    pub abs: bool,
+}
+
+/// An LDS_IDX_OP operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LdsOp {
+    /// Mnemonic of the LDS_OP row (e.g. `READ_RET`).
+    pub name: &'static str,
+    /// Index offset (IDX_OFFSET_0..5).
+    pub offset: u8,
+}
+
+/// One pre-decoded ALU instruction (a slot of a group).
+#[derive(Clone, Copy, Debug)]
+pub struct AluInstr {
+    /// What it computes.
+    pub sem: Sem,
+    /// Mnemonic (for faults and traces).
+    pub name: &'static str,
+    /// Slot / destination element (0..3 = x..w).
+    pub slot: u8,
+    /// Sources (unused ones are zero constants).
+    pub src: [Src; 3],
+    /// Destination GPR.
+    pub dst_gpr: u8,
+    /// Destination relative.
+    pub dst_rel: bool,
+    /// GPR write enabled (WRITE_MASK for OP2; always for OP3).
+    pub write: bool,
+    /// Output modifier (OP2 only).
+    pub omod: u8,
+    /// Clamp to [0, 1].
+    pub clamp: bool,
+    /// PRED_SEL: 0 off, 2 zero, 3 one (1 reserved).
+    pub pred_sel: u8,
+    /// INDEX_MODE.
+    pub index_mode: u8,
+    /// UPDATE_EXEC_MASK.
+    pub update_exec: bool,
+    /// UPDATE_PRED.
+    pub update_pred: bool,
+    /// EXECUTE_MASK_OP when update_exec (0 deactivate, 1 break, 2 continue, 3 kill).
+    pub exec_op: u8,
+    /// LDS operation for LDS_IDX_OP.
+    pub lds: Option<LdsOp>,
+}
+
+/// One instruction group.
+#[derive(Clone, Copy, Debug)]
+pub struct AluGroup {
+    /// Index of the first instruction in [`AluClause::instrs`].
+    pub first: u32,
+    /// Number of instructions (1..4).
+    pub len: u8,
+    /// Contains GROUP_BARRIER.
+    pub barrier: bool,
+    /// Slot offset (64-bit units) of the group within the clause, for faults.
+    pub at: u32,
+}
+
+/// A pre-decoded ALU clause.
+#[derive(Clone, Debug, Default)]
+pub struct AluClause {
+    /// All instructions, group after group.
+    pub instrs: Vec<AluInstr>,
+    /// The groups.
+    pub groups: Vec<AluGroup>,
+}
+
+/// One fetch-clause instruction.
+#[derive(Clone, Debug)]
+pub enum FetchOp {
+    /// VTX fetch through buffer `buffer`.
+    Vtx {
+        /// BUFFER_ID.
+        buffer: u8,
+        /// FETCH_TYPE (0 vertex, 1 instance, 2 no index offset).
+        fetch_type: u8,
+        /// Source GPR and element.
+        src_gpr: u8,
+        /// Source relative (loop index).
+        src_rel: bool,
+        /// SRC_SEL_X.
+        src_sel: u8,
+        /// Destination GPR.
+        dst_gpr: u8,
+        /// Destination relative.
+        dst_rel: bool,
+        /// DST_SEL_X..W (0-3 element, 4 zero, 5 one, 7 masked).
+        dst_sel: [u8; 4],
+        /// DATA_FORMAT.
+        format: u8,
+        /// NUM_FORMAT_ALL (0 norm, 1 int, 2 scaled).
+        num_format: u8,
+        /// FORMAT_COMP_ALL (signed).
+        signed: bool,
+        /// OFFSET (bytes).
+        offset: u32,
+        /// ENDIAN_SWAP.
+        endian: u8,
+    },
+    /// Anything else a TC clause may hold: faults with its name.
+    Unsupported(&'static str),
+    /// Undecodable words.
+    Invalid(String),
+}
+
+/// Kcache lock of one bank: constant buffer, first line, mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kcache {
+    /// Constant buffer id.
+    pub bank: u8,
+    /// KCACHE_MODE (0 none, 1 lock one line, 2 lock two, 3 lock loop-index relative).
+    pub mode: u8,
+    /// KCACHE_ADDR (line = 16 constants).
+    pub addr: u8,
+}
+
+/// ALU clause initiation variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluKind {
+    /// ALU.
+    Plain,
+    /// ALU_PUSH_BEFORE.
+    PushBefore,
+    /// ALU_POP_AFTER.
+    PopAfter,
+    /// ALU_POP2_AFTER.
+    Pop2After,
+    /// ALU_CONTINUE.
+    Continue,
+    /// ALU_BREAK.
+    Break,
+    /// ALU_ELSE_AFTER.
+    ElseAfter,
+}
+
+/// What a CF instruction does.
+#[derive(Clone, Debug)]
+pub enum CfKind {
+    /// NOP, WAIT_ACK, LDS_DEALLOC, SET_PRIORITY: nothing to emulate.
+    Nop,
+    /// ALU clause.
+    Alu {
+        /// Variant.
+        kind: AluKind,
+        /// Index of the clause in [`Program::alu`].
+        clause: u32,
+        /// Kcache locks of banks 0..3.
+        kcache: [Kcache; 4],
+        /// WHOLE_QUAD_MODE.
+        wqm: bool,
+    },
+    /// TC (or TC_ACK) fetch clause: index in [`Program::fetch`].
+    Tc(u32),
+    /// GDS clause (not emulated: faults).
+    Gds,
+    /// LOOP_START (DX9, 0), LOOP_START_DX10 (1), LOOP_START_NO_AL (2).
+    LoopStart(u8),
+    /// LOOP_END.
+    LoopEnd,
+    /// LOOP_CONTINUE.
+    LoopContinue,
+    /// LOOP_BREAK.
+    LoopBreak,
+    /// JUMP.
+    Jump,
+    /// JUMP_ANY.
+    JumpAny,
+    /// PUSH / PUSH_WQM.
+    Push(bool),
+    /// ELSE / ELSE_WQM.
+    Else(bool),
+    /// POP / POP_WQM.
+    Pop(bool),
+    /// CALL.
+    Call,
+    /// RETURN.
+    Return,
+    /// KILL.
+    Kill,
+    /// REACTIVATE / REACTIVATE_WQM.
+    Reactivate,
+    /// END (CF_END).
+    End,
+    /// MEM_RAT / MEM_RAT_CACHELESS / MEM_RAT_COMBINED_CACHELESS.
+    Rat {
+        /// RAT_ID.
+        rat_id: u8,
+        /// RAT_INST mnemonic.
+        inst: &'static str,
+        /// TYPE (0 write, 1 write-ind, 2 write-ack, 3 write-ind-ack).
+        ty: u8,
+        /// RW_GPR.
+        rw_gpr: u8,
+        /// RW_REL.
+        rw_rel: bool,
+        /// INDEX_GPR.
+        index_gpr: u8,
+        /// COMP_MASK.
+        comp_mask: u8,
+        /// ARRAY_BASE.
+        burst: u8,
+    },
+    /// A CF instruction compute programs cannot use (exports, GWS, ...).
+    Unsupported(&'static str),
+    /// Undecodable words.
+    Invalid(String),
+}
+
+/// One CF instruction with its common fields.
+#[derive(Clone, Debug)]
+pub struct CfOp {
+    /// Behaviour.
+    pub kind: CfKind,
+    /// ADDR (jump target, in 64-bit slots = CF indices).
+    pub addr: u32,
+    /// POP_COUNT.
+    pub pop_count: u8,
+    /// COND.
+    pub cond: u8,
+    /// CF_CONST.
+    pub cf_const: u8,
+    /// VALID_PIXEL_MODE.
+    pub vpm: bool,
+    /// WHOLE_QUAD_MODE (for PUSH_WQM etc. and the ALU bit).
+    pub wqm: bool,
+}
+
+/// A pre-decoded CF program with its clauses.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// CF instructions, index = 64-bit slot from the program start.
+    pub cf: Vec<CfOp>,
+    /// ALU clauses (each `Err` holds why it does not decode).
+    pub alu: Vec<Result<AluClause, String>>,
+    /// Clause start slot of each ALU clause (for faults).
+    pub alu_addr: Vec<u32>,
+    /// Fetch clauses.
+    pub fetch: Vec<Vec<FetchOp>>,
+    /// Clause start slot of each fetch clause.
+    pub fetch_addr: Vec<u32>,
+}
+
+fn words(code: &[u8]) -> Vec<u32> {
+    code.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Inline-constant and special ALU source selects (chapter 9, ALU_WORD0 SRC0_SEL).
+fn special(sel: u32) -> SrcKind {
+    match sel {
+        219 => SrcKind::Oq {
+            b: false,
+            pop: false,
+        },
+        220 => SrcKind::Oq {
+            b: true,
+            pop: false,
+        },
+        221 => SrcKind::Oq {
+            b: false,
+            pop: true,
+        },
+        222 => SrcKind::Oq { b: true, pop: true },
+        238 => SrcKind::LoopIdx,
+        // ALU_SRC_1_DBL_L/M, 0_5_DBL_L/M: halves of 1.0 and 0.5 in double precision
+        244 => SrcKind::Const(0),
+        245 => SrcKind::Const(0x3ff0_0000),
+        246 => SrcKind::Const(0),
+        247 => SrcKind::Const(0x3fe0_0000),
+        248 => SrcKind::Const(0),
+        249 => SrcKind::Const(0x3f80_0000),
+        250 => SrcKind::Const(1),
+        251 => SrcKind::Const(u32::MAX),
+        252 => SrcKind::Const(0x3f00_0000),
+        254 => SrcKind::Pv,
+        255 => SrcKind::Ps,
+        s => SrcKind::Special(s as u16),
+    }
+}
+
+fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
+    let kind = match s.sel {
+        0..=127 => SrcKind::Gpr(s.sel as u8),
+        128..=159 => SrcKind::Kcache(0, (s.sel - 128) as u8),
+        160..=191 => SrcKind::Kcache(1, (s.sel - 160) as u8),
+        256..=287 => SrcKind::Kcache(2, (s.sel - 256) as u8),
+        288..=319 => SrcKind::Kcache(3, (s.sel - 288) as u8),
+        253 => SrcKind::Const(
+            *lits
+                .get(s.chan as usize)
+                .ok_or_else(|| format!("literal .{} is missing", s.chan))?,
+        ),
+        sel => special(sel),
+    };
+    Ok(Src {
+        kind,
+        chan: s.chan as u8,
+        rel: s.rel,
+        neg: s.neg,
+        abs: s.abs,
+    })
+}
+
+/// Decode an ALU clause of `count` 64-bit slots starting at slot `addr`.
+pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClause, String> {
+    let start = addr * 2;
+    let end = (addr + count) * 2;
+    if end > w.len() {
+        return Err(format!(
+            "ALU clause @{addr} ({count} slots) runs past the end of the code ({} slots)",
+            w.len() / 2
+        ));
+    }
+    let mut cl = AluClause::default();
+    let mut p = start;
+    while p < end {
+        let gstart = p;
+        let mut raw = Vec::with_capacity(4);
+        let mut need_lit = 0usize;
+        loop {
+            if p >= end {
+                return Err(format!(
+                    "group at slot {} has no LAST bit before the clause ends",
+                    (gstart - start) / 2
+                ));
+            }
+            let i =
+                decode_alu(w[p], w[p + 1]).map_err(|e| format!("slot {}: {e}", (p - start) / 2))?;
+            for k in 0..i.src_slots() {
+                let s = i.src(k);
+                if s.sel == 253 {
+                    need_lit = need_lit.max(if s.chan >= 2 { 4 } else { 2 });
+                }
+            }
+            p += 2;
+            let last = i.last();
+            raw.push(i);
+            if last {
+                break;
+            }
+            if raw.len() > 4 {
+                return Err(format!(
+                    "group at slot {} has more than 4 instructions",
+                    (gstart - start) / 2
+                ));
+            }
+        }
+        if p + need_lit > end {
+            return Err(format!(
+                "group at slot {}: literal constants run past the clause",
+                (gstart - start) / 2
+            ));
+        }
+        let lits = &w[p..p + need_lit];
+        let first = cl.instrs.len() as u32;
+        let mut barrier = false;
+        let mut used = 0u8;
+        for i in &raw {
+            let w1 = i.words[1];
+            let w0 = i.words[0];
+            let slot = i.dst_chan() as u8;
+            if used & (1 << slot) != 0 {
+                return Err(format!(
+                    "group at slot {}: two instructions in slot {}",
+                    (gstart - start) / 2,
+                    ['x', 'y', 'z', 'w'][slot as usize]
+                ));
+            }
+            used |= 1 << slot;
+            let mut src = [Src {
+                kind: SrcKind::Const(0),
+                chan: 0,
+                rel: false,
+                neg: false,
+                abs: false,
+            }; 3];
+            for (k, s) in src.iter_mut().enumerate().take(i.src_slots()) {
+                *s = lower_src(i.src(k), lits)
+                    .map_err(|e| format!("group at slot {}: {e}", (gstart - start) / 2))?;
+            }
+            let (sem, write, omod, update_exec, update_pred, exec_op, lds) = match i.form {
+                AluForm::Op3 => (sem_op3(i.op.name), true, 0, false, false, 0, None),
+                AluForm::Lds => (
+                    Sem::Lds,
+                    false,
+                    0,
+                    false,
+                    false,
+                    0,
+                    Some(LdsOp {
+                        name: i.op.name,
+                        offset: i.lds_offset() as u8,
+                    }),
+                ),
+                AluForm::ExecMask => (
+                    sem_op2(i.op.name),
+                    ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
+                    0,
+                    true,
+                    ALU_WORD1_OP2::UPDATE_PRED.get(w1) != 0,
+                    ALU_WORD1_OP2_EXECUTE_MASK::EXECUTE_MASK_OP.get(w1) as u8,
+                    None,
+                ),
+                AluForm::Op2 | AluForm::Mova => (
+                    sem_op2(i.op.name),
+                    ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
+                    ALU_WORD1_OP2::OMOD.get(w1) as u8,
+                    false,
+                    ALU_WORD1_OP2::UPDATE_PRED.get(w1) != 0,
+                    0,
+                    None,
+                ),
+            };
+            if sem == Sem::GroupBarrier {
+                barrier = true;
+            }
+            let clamp = i.form != AluForm::Lds && ALU_WORD1_OP2::CLAMP.get(w1) != 0;
+            cl.instrs.push(AluInstr {
+                sem,
+                name: i.op.name,
+                slot,
+                src,
+                dst_gpr: ALU_WORD1_OP2::DST_GPR.get(w1) as u8,
+                dst_rel: i.form != AluForm::Lds && ALU_WORD1_OP2::DST_REL.get(w1) != 0,
+                write: write && i.form != AluForm::Lds,
+                omod,
+                clamp,
+                pred_sel: ALU_WORD0::PRED_SEL.get(w0) as u8,
+                index_mode: ALU_WORD0::INDEX_MODE.get(w0) as u8,
+                update_exec,
+                update_pred,
+                exec_op,
+                lds,
+            });
+        }
+        cl.groups.push(AluGroup {
+            first,
+            len: raw.len() as u8,
+            barrier,
+            at: ((gstart - start) / 2) as u32,
+        });
+        p += need_lit;
+    }
+    Ok(cl)
+}
+
+fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let p = addr * 2 + k * 4;
+        if p + 4 > w.len() {
+            out.push(FetchOp::Invalid(format!(
+                "fetch {k} of the clause at @{addr} lies past the end of the code"
+            )));
+            continue;
+        }
+        let ws = [w[p], w[p + 1], w[p + 2], w[p + 3]];
+        match decode_fetch(ws, false) {
+            Ok(i) if i.form == FetchForm::Vtx && i.op.name == "VFETCH" => {
+                let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+                out.push(FetchOp::Vtx {
+                    buffer: VTX_WORD0::BUFFER_ID.get(w0) as u8,
+                    fetch_type: VTX_WORD0::FETCH_TYPE.get(w0) as u8,
+                    src_gpr: VTX_WORD0::SRC_GPR.get(w0) as u8,
+                    src_rel: VTX_WORD0::SRC_REL.get(w0) != 0,
+                    src_sel: VTX_WORD0::SRC_SEL_X.get(w0) as u8,
+                    dst_gpr: VTX_WORD1_GPR::DST_GPR.get(w1) as u8,
+                    dst_rel: VTX_WORD1_GPR::DST_REL.get(w1) != 0,
+                    dst_sel: [
+                        VTX_WORD1_GPR::DST_SEL_X.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Y.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Z.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_W.get(w1) as u8,
+                    ],
+                    format: VTX_WORD1_GPR::DATA_FORMAT.get(w1) as u8,
+                    num_format: VTX_WORD1_GPR::NUM_FORMAT_ALL.get(w1) as u8,
+                    signed: VTX_WORD1_GPR::FORMAT_COMP_ALL.get(w1) != 0,
+                    offset: VTX_WORD2::OFFSET.get(w2),
+                    endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
+                });
+            }
+            Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
+            Err(e) => out.push(FetchOp::Invalid(e.to_string())),
+        }
+    }
+    out
+}
+
+impl Program {
+    /// Lower a CF program (the kernel's code, starting at its CF slot 0).
+    /// Never fails: undecodable parts fault when executed.
+    pub fn lower(code: &[u8]) -> Program {
+        let w = words(code);
+        let nslots = w.len() / 2;
+        let mut prog = Program::default();
+        let mut limit = nslots;
+        let mut slot = 0;
+        let mut ext: Option<[Kcache; 2]> = None;
+        while slot < limit {
+            let (w0, w1) = (w[slot * 2], w[slot * 2 + 1]);
+            let mut op = CfOp {
+                kind: CfKind::Nop,
+                addr: CF_WORD0::ADDR.get(w0),
+                pop_count: CF_WORD1::POP_COUNT.get(w1) as u8,
+                cond: CF_WORD1::COND.get(w1) as u8,
+                cf_const: CF_WORD1::CF_CONST.get(w1) as u8,
+                vpm: CF_WORD1::VALID_PIXEL_MODE.get(w1) != 0,
+                wqm: false,
+            };
+            match decode_cf(w0, w1) {
+                Err(e) => op.kind = CfKind::Invalid(e.to_string()),
+                Ok(i) => match i.form {
+                    CfForm::AluExt => {
+                        // prefix: kcache banks 2 and 3 for the next ALU instruction
+                        ext = Some([
+                            Kcache {
+                                bank: CF_ALU_WORD0_EXT::KCACHE_BANK2.get(w0) as u8,
+                                mode: CF_ALU_WORD0_EXT::KCACHE_MODE2.get(w0) as u8,
+                                addr: CF_ALU_WORD1_EXT::KCACHE_ADDR2.get(w1) as u8,
+                            },
+                            Kcache {
+                                bank: CF_ALU_WORD0_EXT::KCACHE_BANK3.get(w0) as u8,
+                                mode: CF_ALU_WORD1_EXT::KCACHE_MODE3.get(w1) as u8,
+                                addr: CF_ALU_WORD1_EXT::KCACHE_ADDR3.get(w1) as u8,
+                            },
+                        ]);
+                        op.kind = CfKind::Nop;
+                        prog.cf.push(op);
+                        slot += 1;
+                        continue;
+                    }
+                    CfForm::Alu => {
+                        let addr = CF_ALU_WORD0::ADDR.get(w0) as usize;
+                        let cnt = CF_ALU_WORD1::COUNT.get(w1) as usize + 1;
+                        if addr > slot {
+                            limit = limit.min(addr);
+                        }
+                        let idx = prog.alu.len() as u32;
+                        prog.alu.push(decode_alu_clause(&w, addr, cnt));
+                        prog.alu_addr.push(addr as u32);
+                        let e = ext.take().unwrap_or_default();
+                        let kind = match i.op.name {
+                            "ALU_PUSH_BEFORE" => AluKind::PushBefore,
+                            "ALU_POP_AFTER" => AluKind::PopAfter,
+                            "ALU_POP2_AFTER" => AluKind::Pop2After,
+                            "ALU_CONTINUE" => AluKind::Continue,
+                            "ALU_BREAK" => AluKind::Break,
+                            "ALU_ELSE_AFTER" => AluKind::ElseAfter,
+                            _ => AluKind::Plain,
+                        };
+                        let wqm = CF_ALU_WORD1::WHOLE_QUAD_MODE.get(w1) != 0;
+                        op.addr = addr as u32;
+                        op.pop_count = 0;
+                        op.cond = 0;
+                        op.vpm = false;
+                        op.wqm = wqm;
+                        op.kind = CfKind::Alu {
+                            kind,
+                            clause: idx,
+                            kcache: [
+                                Kcache {
+                                    bank: CF_ALU_WORD0::KCACHE_BANK0.get(w0) as u8,
+                                    mode: CF_ALU_WORD0::KCACHE_MODE0.get(w0) as u8,
+                                    addr: CF_ALU_WORD1::KCACHE_ADDR0.get(w1) as u8,
+                                },
+                                Kcache {
+                                    bank: CF_ALU_WORD0::KCACHE_BANK1.get(w0) as u8,
+                                    mode: CF_ALU_WORD1::KCACHE_MODE1.get(w1) as u8,
+                                    addr: CF_ALU_WORD1::KCACHE_ADDR1.get(w1) as u8,
+                                },
+                                e[0],
+                                e[1],
+                            ],
+                            wqm,
+                        };
+                    }
+                    CfForm::Export => {
+                        if let Some(r) = i.rat {
+                            op.kind = CfKind::Rat {
+                                rat_id: CF_ALLOC_EXPORT_WORD0_RAT::RAT_ID.get(w0) as u8,
+                                inst: r.name,
+                                ty: CF_ALLOC_EXPORT_WORD0_RAT::TYPE.get(w0) as u8,
+                                rw_gpr: CF_ALLOC_EXPORT_WORD0_RAT::RW_GPR.get(w0) as u8,
+                                rw_rel: CF_ALLOC_EXPORT_WORD0_RAT::RW_REL.get(w0) != 0,
+                                index_gpr: CF_ALLOC_EXPORT_WORD0_RAT::INDEX_GPR.get(w0) as u8,
+                                comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
+                                burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
+                            };
+                        } else {
+                            op.kind = CfKind::Unsupported(i.op.name);
+                        }
+                        op.vpm = CF_ALLOC_EXPORT_WORD1_BUF::VALID_PIXEL_MODE.get(w1) != 0;
+                    }
+                    CfForm::Gws => op.kind = CfKind::Unsupported(i.op.name),
+                    CfForm::Cf => {
+                        op.kind = match i.op.name {
+                            "NOP" | "WAIT_ACK" | "LDS_DEALLOC" | "SET_PRIORITY" => CfKind::Nop,
+                            "TC" | "TC_ACK" => {
+                                let addr = op.addr as usize;
+                                let cnt = CF_WORD1::COUNT.get(w1) as usize + 1;
+                                if addr > slot {
+                                    limit = limit.min(addr);
+                                }
+                                let idx = prog.fetch.len() as u32;
+                                prog.fetch.push(decode_fetch_clause(&w, addr, cnt));
+                                prog.fetch_addr.push(addr as u32);
+                                CfKind::Tc(idx)
+                            }
+                            "GDS" => {
+                                let addr = op.addr as usize;
+                                if addr > slot {
+                                    limit = limit.min(addr);
+                                }
+                                CfKind::Gds
+                            }
+                            "LOOP_START" => CfKind::LoopStart(0),
+                            "LOOP_START_DX10" => CfKind::LoopStart(1),
+                            "LOOP_START_NO_AL" => CfKind::LoopStart(2),
+                            "LOOP_END" => CfKind::LoopEnd,
+                            "LOOP_CONTINUE" => CfKind::LoopContinue,
+                            "LOOP_BREAK" => CfKind::LoopBreak,
+                            "JUMP" => CfKind::Jump,
+                            "JUMP_ANY" => CfKind::JumpAny,
+                            "PUSH" => CfKind::Push(false),
+                            "PUSH_WQM" => CfKind::Push(true),
+                            "ELSE" => CfKind::Else(false),
+                            "ELSE_WQM" => CfKind::Else(true),
+                            "POP" => CfKind::Pop(false),
+                            "POP_WQM" => CfKind::Pop(true),
+                            "CALL" => CfKind::Call,
+                            "RETURN" => CfKind::Return,
+                            "KILL" => CfKind::Kill,
+                            "REACTIVATE" | "REACTIVATE_WQM" => CfKind::Reactivate,
+                            "END" => CfKind::End,
+                            other => CfKind::Unsupported(other),
+                        };
+                    }
+                },
+            }
+            if ext.is_some() && !matches!(op.kind, CfKind::Nop) {
+                // ALU_EXTENDED not followed by an ALU clause instruction
+                ext = None;
+            }
+            prog.cf.push(op);
+            slot += 1;
+        }
+        let _ = ops::F_RET;
+        prog
+    }
+}

@@ -1,0 +1,1429 @@
+//! One 64-thread wavefront: GPRs, PV, AR, predicate, active/valid masks, the
+//! branch-loop stack, LDS output queues; CF execution (chapter 3), ALU
+//! groups (chapter 4), vertex fetches (chapter 5) and RAT operations (6.4).
+
+use crate::alu::{self, Lanes, Sem, LANES};
+use crate::fault::{Fault, Location, Stats};
+use crate::memory::GlobalMemory;
+use crate::program::*;
+use std::collections::VecDeque;
+
+/// Largest number of branch-loop stack entries before a fault (runaway pushes).
+pub const MAX_STACK: usize = 128;
+/// Largest CALL nesting depth (guide 3.7.6).
+pub const MAX_CALL_DEPTH: usize = 32;
+/// First clause-temporary GPR (guide 4.6: typically GPR[124,127]).
+pub const FIRST_CLAUSE_TEMP: u8 = 124;
+
+/// What a wave shares with the rest of the dispatch.
+pub struct Env<'a> {
+    /// The program.
+    pub prog: &'a Program,
+    /// Constant buffers (index = kcache bank id); buffer 0 holds the kernel inputs.
+    pub cb: &'a [Vec<u32>],
+    /// The global pool (RAT0 and vertex buffer 1).
+    pub global: &'a dyn GlobalMemory,
+    /// Read-only bytes bound as vertex buffer 2 (the kernel object's `.text`).
+    pub text: &'a [u8],
+    /// GPRs the program declared (0 = all 128).
+    pub num_gprs: u32,
+    /// DX9 loop constants (count [11:0], init [23:12], increment [31:24]).
+    pub loop_consts: [u32; 32],
+    /// Boolean constants (bit n = CF_CONST n).
+    pub bool_consts: u32,
+    /// Waves in this work-group (NUM_THREADGRP_WAVES).
+    pub waves_in_group: u32,
+    /// RAT atomics take a byte address (see [`crate::Dispatch`]).
+    pub atomics_byte_addressed: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct LoopState {
+    saved: u64,
+    broken: u64,
+    cont: u64,
+    counter: u32,
+    inc: i32,
+    prev_al: i32,
+    kind: u8,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Push(u64),
+    Loop(LoopState),
+    Call(u32),
+}
+
+/// ALU clause state kept while a wave waits at a barrier inside the clause.
+#[derive(Clone, Copy, Debug)]
+struct ClauseCtx {
+    cf: u32,
+    clause: u32,
+    kind: AluKind,
+    kcache: [Kcache; 4],
+    exec: u64,
+    start_active: u64,
+    exec_new: u64,
+    broken: u64,
+    cont: u64,
+    killed: u64,
+    group: usize,
+}
+
+/// Why [`Wave::run`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Yield {
+    /// Reached END.
+    Done,
+    /// Waiting at a GROUP_BARRIER.
+    Barrier,
+}
+
+struct Scratch {
+    srcs: [[Lanes; 3]; 4],
+    res: [Lanes; 4],
+}
+
+/// A wavefront.
+pub struct Wave {
+    gpr: Vec<[Lanes; 4]>,
+    pv: [Lanes; 4],
+    ar: [Lanes; 4],
+    pred: u64,
+    active: u64,
+    valid: u64,
+    stack: Vec<Entry>,
+    calls: usize,
+    al: i32,
+    oq: [VecDeque<Lanes>; 2],
+    pc: u32,
+    resume: Option<ClauseCtx>,
+    scratch: Option<Box<Scratch>>,
+    /// Counters.
+    pub stats: Stats,
+    /// Work-group id (for faults).
+    pub workgroup: [u32; 3],
+    /// Wave index in the work-group.
+    pub index: u32,
+    /// Remaining instruction budget (CF instructions + ALU groups).
+    pub budget: u64,
+    /// Finished.
+    pub done: bool,
+}
+
+fn wqm(m: u64) -> u64 {
+    let mut q = m;
+    q |= (q >> 1) & 0x5555_5555_5555_5555;
+    q |= (q << 1) & 0xaaaa_aaaa_aaaa_aaaa;
+    q |= (q >> 2) & 0x3333_3333_3333_3333;
+    q |= (q << 2) & 0xcccc_cccc_cccc_cccc;
+    q
+}
+
+#[inline(always)]
+fn merge(dst: &mut Lanes, src: &Lanes, m: u64) {
+    if m == u64::MAX {
+        dst.copy_from_slice(src);
+    } else {
+        for l in 0..LANES {
+            if m >> l & 1 != 0 {
+                dst[l] = src[l];
+            }
+        }
+    }
+}
+
+fn lanes_of(m: u64) -> impl Iterator<Item = usize> {
+    let mut m = m;
+    core::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+impl Wave {
+    /// A wave with `valid` live lanes; GPRs zeroed.
+    pub fn new(valid: u64, workgroup: [u32; 3], index: u32, budget: u64) -> Wave {
+        Wave {
+            gpr: vec![[[0; LANES]; 4]; 128],
+            pv: [[0; LANES]; 4],
+            ar: [[0; LANES]; 4],
+            pred: 0,
+            active: valid,
+            valid,
+            stack: Vec::new(),
+            calls: 0,
+            al: 0,
+            oq: [VecDeque::new(), VecDeque::new()],
+            pc: 0,
+            resume: None,
+            scratch: Some(Box::new(Scratch {
+                srcs: [[[0; LANES]; 3]; 4],
+                res: [[0; LANES]; 4],
+            })),
+            stats: Stats::default(),
+            workgroup,
+            index,
+            budget,
+            done: false,
+        }
+    }
+
+    /// Reset for reuse by another wave (keeps allocations).
+    pub fn reset(&mut self, valid: u64, workgroup: [u32; 3], index: u32, budget: u64) {
+        for r in self.gpr.iter_mut() {
+            *r = [[0; LANES]; 4];
+        }
+        self.pv = [[0; LANES]; 4];
+        self.ar = [[0; LANES]; 4];
+        self.pred = 0;
+        self.active = valid;
+        self.valid = valid;
+        self.stack.clear();
+        self.calls = 0;
+        self.al = 0;
+        self.oq[0].clear();
+        self.oq[1].clear();
+        self.pc = 0;
+        self.resume = None;
+        self.stats = Stats::default();
+        self.workgroup = workgroup;
+        self.index = index;
+        self.budget = budget;
+        self.done = false;
+    }
+
+    /// Mutable access to GPR `r`, element `c` (launch state set-up, tests).
+    pub fn gpr_mut(&mut self, r: usize, c: usize) -> &mut Lanes {
+        &mut self.gpr[r & 127][c & 3]
+    }
+    /// GPR `r`, element `c`.
+    pub fn gpr(&self, r: usize, c: usize) -> &Lanes {
+        &self.gpr[r & 127][c & 3]
+    }
+    /// The active mask.
+    pub fn active(&self) -> u64 {
+        self.active
+    }
+
+    fn fault(&self, msg: impl Into<String>) -> Fault {
+        Fault {
+            message: msg.into(),
+            at: Location {
+                cf: Some(self.pc),
+                workgroup: self.workgroup,
+                wave: self.index,
+                ..Location::default()
+            },
+        }
+    }
+
+    fn loop_excl(&self) -> u64 {
+        for e in self.stack.iter().rev() {
+            if let Entry::Loop(l) = e {
+                return l.broken | l.cont;
+            }
+        }
+        0
+    }
+
+    fn innermost_loop(&mut self) -> Option<(usize, &mut LoopState)> {
+        let n = self.stack.len();
+        for (k, e) in self.stack.iter_mut().enumerate().rev() {
+            if let Entry::Loop(l) = e {
+                let _ = n;
+                return Some((k, l));
+            }
+        }
+        None
+    }
+
+    fn push(&mut self, e: Entry) -> Result<(), Fault> {
+        if self.stack.len() >= MAX_STACK {
+            return Err(self.fault(format!(
+                "branch-loop stack overflow (more than {MAX_STACK} entries)"
+            )));
+        }
+        self.stack.push(e);
+        Ok(())
+    }
+
+    fn pop_n(&mut self, n: u8) -> Result<(), Fault> {
+        for _ in 0..n {
+            match self.stack.pop() {
+                Some(Entry::Push(m)) => {
+                    self.active = m & !self.loop_excl() & self.valid;
+                }
+                Some(e) => {
+                    return Err(self.fault(format!(
+                        "POP_COUNT pops a {} entry, not a PUSH entry",
+                        match e {
+                            Entry::Loop(_) => "loop",
+                            _ => "call",
+                        }
+                    )))
+                }
+                None => return Err(self.fault("branch-loop stack underflow")),
+            }
+        }
+        Ok(())
+    }
+
+    fn cond_mask(&self, env: &Env, op: &CfOp) -> Result<u64, Fault> {
+        let mut m = self.active;
+        if op.vpm {
+            m &= self.valid;
+        }
+        let b = env.bool_consts >> (op.cf_const & 31) & 1 != 0;
+        Ok(match op.cond {
+            0 => m,
+            1 => {
+                if b {
+                    m
+                } else {
+                    0
+                }
+            }
+            2 => {
+                if !b {
+                    m
+                } else {
+                    0
+                }
+            }
+            _ => return Err(self.fault("COND = 3 is reserved")),
+        })
+    }
+
+    fn tick(&mut self) -> Result<(), Fault> {
+        if self.budget == 0 {
+            return Err(self.fault("instruction budget exhausted (endless loop?)"));
+        }
+        self.budget -= 1;
+        Ok(())
+    }
+
+    /// Run until END or a barrier. `lds` is the work-group's LDS (dwords).
+    pub fn run(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
+        if let Some(ctx) = self.resume.take() {
+            self.stats.barriers += 1;
+            if self.alu_clause(env, lds, ctx)? {
+                return Ok(Yield::Barrier);
+            }
+            self.pc += 1;
+        }
+        loop {
+            if self.done {
+                return Ok(Yield::Done);
+            }
+            let pc = self.pc;
+            let op = env.prog.cf.get(pc as usize).ok_or_else(|| {
+                self.fault(format!(
+                    "execution ran past the end of the CF program ({} instructions)",
+                    env.prog.cf.len()
+                ))
+            })?;
+            self.tick()?;
+            self.stats.cf_instructions += 1;
+            let mut next = pc + 1;
+            match &op.kind {
+                CfKind::Nop => {}
+                CfKind::End => {
+                    self.done = true;
+                    return Ok(Yield::Done);
+                }
+                CfKind::Alu {
+                    kind,
+                    clause,
+                    kcache,
+                    wqm: w,
+                } => {
+                    if *kind == AluKind::PushBefore {
+                        self.push(Entry::Push(self.active))?;
+                    }
+                    let exec = if *w { wqm(self.active) } else { self.active };
+                    let ctx = ClauseCtx {
+                        cf: pc,
+                        clause: *clause,
+                        kind: *kind,
+                        kcache: *kcache,
+                        exec,
+                        start_active: self.active,
+                        exec_new: self.active,
+                        broken: 0,
+                        cont: 0,
+                        killed: 0,
+                        group: 0,
+                    };
+                    if self.alu_clause(env, lds, ctx)? {
+                        return Ok(Yield::Barrier);
+                    }
+                }
+                CfKind::Tc(idx) => {
+                    let m = self.cond_mask(env, op)?;
+                    self.fetch_clause(env, *idx, m)?;
+                }
+                CfKind::Rat { .. } => {
+                    let m = self.cond_mask(env, op)?;
+                    self.rat(env, op, m)?;
+                }
+                CfKind::LoopStart(k) => {
+                    let m = self.cond_mask(env, op)?;
+                    let (count, init, inc) = if *k == 1 {
+                        (1, 0, 0)
+                    } else {
+                        let c = env.loop_consts[op.cf_const as usize & 31];
+                        (
+                            c & 0xfff,
+                            ((c >> 12) & 0xfff) as i32,
+                            (c >> 24) as u8 as i8 as i32,
+                        )
+                    };
+                    if count == 0 || m == 0 {
+                        self.pop_n(op.pop_count)?;
+                        next = op.addr;
+                    } else {
+                        self.push(Entry::Loop(LoopState {
+                            saved: self.active,
+                            broken: 0,
+                            cont: 0,
+                            counter: count,
+                            inc,
+                            prev_al: self.al,
+                            kind: *k,
+                        }))?;
+                        self.active = m;
+                        if *k == 0 {
+                            self.al = init;
+                        }
+                    }
+                }
+                CfKind::LoopEnd => {
+                    let b = self.cond_mask(env, op)? != 0 || self.active == 0;
+                    let valid = self.valid;
+                    let Some(Entry::Loop(lp)) = self.stack.last_mut() else {
+                        return Err(self
+                            .fault("LOOP_END without a matching LOOP_START on top of the stack"));
+                    };
+                    if lp.kind != 1 {
+                        lp.counter = lp.counter.saturating_sub(1);
+                    }
+                    let go_on = lp.saved & !lp.broken & valid;
+                    let again = go_on != 0 && (lp.kind == 1 || lp.counter > 0) && b;
+                    if again {
+                        lp.cont = 0;
+                        if lp.kind == 0 {
+                            self.al = self.al.wrapping_add(lp.inc);
+                        }
+                        self.active = go_on;
+                        next = op.addr;
+                    } else {
+                        let lp = *lp;
+                        self.stack.pop();
+                        self.active = lp.saved & valid;
+                        if lp.kind != 2 {
+                            self.al = lp.prev_al;
+                        }
+                    }
+                }
+                CfKind::LoopBreak | CfKind::LoopContinue => {
+                    let m = self.cond_mask(env, op)?;
+                    let brk = matches!(op.kind, CfKind::LoopBreak);
+                    let valid = self.valid;
+                    let Some((k, lp)) = self.innermost_loop() else {
+                        return Err(self.fault("LOOP_BREAK/LOOP_CONTINUE outside a loop"));
+                    };
+                    if brk {
+                        lp.broken |= m;
+                    } else {
+                        lp.cont |= m;
+                    }
+                    let left = lp.saved & !(lp.broken | lp.cont) & valid;
+                    self.active &= !m;
+                    if left == 0 {
+                        self.stack.truncate(k + 1);
+                        next = op.addr;
+                    }
+                }
+                CfKind::Jump => {
+                    if self.cond_mask(env, op)? == 0 {
+                        self.pop_n(op.pop_count)?;
+                        next = op.addr;
+                    }
+                }
+                CfKind::JumpAny => {
+                    if self.cond_mask(env, op)? != 0 {
+                        next = op.addr;
+                    } else {
+                        self.pop_n(op.pop_count)?;
+                    }
+                }
+                CfKind::Push(w) => {
+                    let m = self.cond_mask(env, op)?;
+                    if m == 0 {
+                        self.pop_n(op.pop_count)?;
+                        next = op.addr;
+                    } else {
+                        self.push(Entry::Push(self.active))?;
+                        self.active = if *w { wqm(m) & self.valid } else { m };
+                    }
+                }
+                CfKind::Else(w) => {
+                    self.pop_n(op.pop_count)?;
+                    let Some(Entry::Push(saved)) = self.stack.last().copied() else {
+                        return Err(self.fault("ELSE without a PUSH entry on top of the stack"));
+                    };
+                    let pass = op.cond == 0 || self.cond_mask(env, op)? != 0;
+                    if pass {
+                        let m = saved & !self.active & !self.loop_excl() & self.valid;
+                        self.active = if *w { wqm(m) & self.valid } else { m };
+                    }
+                    if self.active == 0 {
+                        next = op.addr;
+                    }
+                }
+                CfKind::Pop(w) => {
+                    self.pop_n(op.pop_count)?;
+                    if op.vpm {
+                        self.active &= self.valid;
+                    }
+                    if *w {
+                        self.active = wqm(self.active) & self.valid;
+                    }
+                }
+                CfKind::Call => {
+                    if self.cond_mask(env, op)? != 0 && self.calls < MAX_CALL_DEPTH {
+                        self.push(Entry::Call(pc + 1))?;
+                        self.calls += 1;
+                        next = op.addr;
+                    }
+                }
+                CfKind::Return => match self.stack.pop() {
+                    Some(Entry::Call(r)) => {
+                        self.calls -= 1;
+                        next = r;
+                    }
+                    _ => return Err(self.fault("RETURN without a CALL entry on top of the stack")),
+                },
+                CfKind::Kill => {
+                    let m = self.cond_mask(env, op)?;
+                    self.valid &= !m;
+                    self.active &= !m;
+                }
+                CfKind::Reactivate => {
+                    let Some(Entry::Push(saved)) = self.stack.last().copied() else {
+                        return Err(self.fault("REACTIVATE without a PUSH entry on the stack"));
+                    };
+                    self.active = saved & self.valid;
+                }
+                CfKind::Gds => {
+                    return Err(self.fault("GDS clauses are not emulated (no GDS is bound)"))
+                }
+                CfKind::Unsupported(n) => {
+                    return Err(self.fault(format!("{n} is not supported in compute programs")))
+                }
+                CfKind::Invalid(e) => {
+                    return Err(self.fault(format!("invalid CF instruction: {e}")))
+                }
+            }
+            self.pc = next;
+        }
+    }
+
+    // ---- ALU ---------------------------------------------------------------
+
+    /// Runs (the rest of) an ALU clause; returns true when stopped at a barrier.
+    fn alu_clause(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        mut ctx: ClauseCtx,
+    ) -> Result<bool, Fault> {
+        let clause = match &env.prog.alu[ctx.clause as usize] {
+            Ok(c) => c,
+            Err(e) => {
+                let mut f = self.fault(format!("invalid ALU clause: {e}"));
+                f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                return Err(f);
+            }
+        };
+        let mut sc = self.scratch.take().expect("scratch present");
+        let r = (|| {
+            while ctx.group < clause.groups.len() {
+                self.tick().map_err(|mut f| {
+                    f.at.group = Some(ctx.group as u32);
+                    f
+                })?;
+                let g = clause.groups[ctx.group];
+                let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
+                self.exec_group(env, lds, ins, &mut ctx, &mut sc).map_err(
+                    |(slot, lane, msg)| {
+                        let mut f = self.fault(msg);
+                        f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                        f.at.group = Some(ctx.group as u32);
+                        f.at.slot = slot;
+                        f.at.lane = lane;
+                        f.at.cf = Some(ctx.cf);
+                        f
+                    },
+                )?;
+                self.stats.alu_groups += 1;
+                self.stats.alu_instructions += g.len as u64;
+                ctx.group += 1;
+                if g.barrier && ctx.group < clause.groups.len() {
+                    return Ok(true);
+                }
+                if g.barrier {
+                    // barrier is the clause's last group: finish the clause first
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })();
+        self.scratch = Some(sc);
+        let at_barrier = r?;
+        if at_barrier {
+            self.resume = Some(ctx);
+            return Ok(true);
+        }
+        self.end_clause(&ctx)?;
+        Ok(false)
+    }
+
+    fn end_clause(&mut self, ctx: &ClauseCtx) -> Result<(), Fault> {
+        self.valid &= !ctx.killed;
+        let new = ctx.exec_new & self.valid;
+        if ctx.broken | ctx.cont != 0 {
+            let Some((_, lp)) = self.innermost_loop() else {
+                return Err(
+                    self.fault("PRED_SET with a BREAK/CONTINUE exec-mask op outside a loop")
+                );
+            };
+            lp.broken |= ctx.broken;
+            lp.cont |= ctx.cont;
+        }
+        self.active = new;
+        // AR and the predicate do not outlive the clause; PV neither.
+        match ctx.kind {
+            AluKind::Plain | AluKind::PushBefore => {}
+            AluKind::PopAfter => self.pop_n(1)?,
+            AluKind::Pop2After => self.pop_n(2)?,
+            AluKind::ElseAfter => {
+                let Some(Entry::Push(saved)) = self.stack.last().copied() else {
+                    return Err(self.fault("ALU_ELSE_AFTER without a PUSH entry on the stack"));
+                };
+                self.active = saved & !self.active & !self.loop_excl() & self.valid;
+            }
+            AluKind::Continue | AluKind::Break => {
+                let off = ctx.start_active & !new;
+                let brk = ctx.kind == AluKind::Break;
+                let Some((_, lp)) = self.innermost_loop() else {
+                    return Err(self.fault("ALU_CONTINUE/ALU_BREAK outside a loop"));
+                };
+                if brk {
+                    lp.broken |= off;
+                } else {
+                    lp.cont |= off;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn kcache_value(
+        env: &Env,
+        kc: &[Kcache; 4],
+        bank: u8,
+        idx: i32,
+        chan: u8,
+    ) -> Result<u32, String> {
+        let k = kc[bank as usize & 3];
+        let lines = match k.mode {
+            0 => {
+                return Err(format!(
+                    "kcache bank {bank} is not locked (KCACHE_MODE = NOP)"
+                ))
+            }
+            1 => 16,
+            _ => 32,
+        };
+        if idx < 0 || idx >= lines {
+            // guide 4.6.3: relative kcache reads out of the locked lines read NaN
+            return Ok(0x7fff_ffff);
+        }
+        let c = k.addr as usize * 16 + idx as usize;
+        Ok(env
+            .cb
+            .get(k.bank as usize)
+            .and_then(|b| b.get(c * 4 + chan as usize))
+            .copied()
+            .unwrap_or(0))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_src(
+        &mut self,
+        env: &Env,
+        ctx: &ClauseCtx,
+        ins: &AluInstr,
+        s: &Src,
+        out: &mut Lanes,
+    ) -> Result<(), String> {
+        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs };
+        match s.kind {
+            SrcKind::Gpr(r) => {
+                if !s.rel {
+                    out.copy_from_slice(&self.gpr[r as usize][s.chan as usize]);
+                } else if ins.index_mode == 4 {
+                    let i = r as i32 + self.al;
+                    let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
+                    out.copy_from_slice(&self.gpr[i as usize][s.chan as usize]);
+                } else if ins.index_mode < 4 {
+                    for l in 0..LANES {
+                        let i = r as i32 + self.ar[0][l] as i32;
+                        let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
+                        out[l] = self.gpr[i as usize][s.chan as usize][l];
+                    }
+                } else {
+                    return Err(format!("INDEX_MODE {} is not supported", ins.index_mode));
+                }
+            }
+            SrcKind::Kcache(bank, idx) => {
+                let mut i = idx as i32;
+                if s.rel {
+                    if ins.index_mode != 4 {
+                        return Err("kcache operands can only be indexed by the loop index".into());
+                    }
+                    i += self.al;
+                }
+                if ctx.kcache[bank as usize & 3].mode == 3 && !s.rel {
+                    i += self.al;
+                }
+                let v = Self::kcache_value(env, &ctx.kcache, bank, i, s.chan)?;
+                out.fill(v);
+            }
+            SrcKind::Const(v) => out.fill(v),
+            SrcKind::Pv => out.copy_from_slice(&self.pv[s.chan as usize]),
+            SrcKind::Ps => {
+                return Err("PS (source select 255) does not exist on Cayman (no T slot)".into())
+            }
+            SrcKind::Oq { b, pop } => {
+                let q = &mut self.oq[b as usize];
+                let v = if pop {
+                    q.pop_front()
+                } else {
+                    q.front().copied()
+                };
+                match v {
+                    Some(v) => out.copy_from_slice(&v),
+                    None => {
+                        return Err(format!(
+                            "LDS output queue {} is empty",
+                            if b { "B" } else { "A" }
+                        ))
+                    }
+                }
+            }
+            SrcKind::LoopIdx => out.fill(self.al as u32),
+            SrcKind::Special(sel) => {
+                let v = match sel {
+                    229 => (self.active >> 32) as u32,
+                    230 => self.active as u32,
+                    235 => self.index,
+                    236 => env.waves_in_group,
+                    217 | 227 | 228 | 231..=234 | 237 => 0,
+                    _ => return Err(format!("source select {sel} is not supported")),
+                };
+                out.fill(v);
+            }
+        }
+        if s.abs {
+            for v in out.iter_mut() {
+                *v &= 0x7fff_ffff;
+            }
+        }
+        if s.neg {
+            for v in out.iter_mut() {
+                *v ^= 0x8000_0000;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn exec_group(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        ins: &[AluInstr],
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<(), (Option<u8>, Option<u32>, String)> {
+        let exec = ctx.exec;
+        // pass 1: every slot reads its sources before any slot writes
+        for i in ins {
+            let n = match i.sem {
+                Sem::Lds => 3,
+                _ => 3,
+            };
+            for k in 0..n {
+                let s = i.src[k];
+                if matches!(s.kind, SrcKind::Const(0)) && !s.neg && !s.abs {
+                    sc.srcs[i.slot as usize][k] = [0; LANES];
+                    continue;
+                }
+                let mut buf = [0u32; LANES];
+                self.read_src(env, ctx, i, &s, &mut buf)
+                    .map_err(|e| (Some(i.slot), None, e))?;
+                sc.srcs[i.slot as usize][k] = buf;
+            }
+        }
+        // pass 2: compute
+        let mut new_pred: Option<u64> = None;
+        let mut new_ar: [Option<(u64, Lanes)>; 4] = [None; 4];
+        let mut writes = [false; 4];
+        let mut masks = [0u64; 4];
+        for i in ins {
+            let slot = i.slot as usize;
+            let m = match i.pred_sel {
+                0 => exec,
+                2 => exec & !self.pred,
+                3 => exec & self.pred,
+                _ => return Err((Some(i.slot), None, "PRED_SEL = 1 is reserved".into())),
+            };
+            masks[slot] = m;
+            let (srcs, res) = (&sc.srcs, &mut sc.res);
+            match i.sem {
+                Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => {}
+                Sem::Lds => {
+                    let op = i.lds.expect("LDS op decoded");
+                    self.lds_op(lds, op, &srcs[slot], m)
+                        .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
+                    self.stats.lds_ops += 1;
+                }
+                s if s.is_pred_set() => {
+                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
+                    let mut bits = 0u64;
+                    for l in 0..LANES {
+                        let (v, t) = alu::pred_set(s, a[l], b[l]);
+                        res[slot][l] = v;
+                        bits |= (t as u64) << l;
+                    }
+                    if i.update_pred {
+                        new_pred = Some((self.pred & !m) | (bits & m));
+                    }
+                    if i.update_exec {
+                        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
+                        let fail = m & !bits;
+                        match i.exec_op {
+                            1 => ctx.broken |= fail,
+                            2 => ctx.cont |= fail,
+                            3 => ctx.killed |= fail,
+                            _ => {}
+                        }
+                    }
+                    writes[slot] = true;
+                }
+                s if s.is_kill() => {
+                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
+                    for l in lanes_of(m) {
+                        if alu::kill_test(s, a[l], b[l]) {
+                            ctx.killed |= 1 << l;
+                        }
+                    }
+                    // KILL writes 1.0/0.0 like SET*: keep the lanes' kill result
+                    for l in 0..LANES {
+                        res[slot][l] = if alu::kill_test(s, a[l], b[l]) {
+                            0x3f80_0000
+                        } else {
+                            0
+                        };
+                    }
+                    writes[slot] = true;
+                }
+                Sem::MovaInt => {
+                    let mut v = [0u32; LANES];
+                    for l in 0..LANES {
+                        let x = srcs[slot][0][l] as i32;
+                        // guide 8.2 MOVA_INT: out of [-256, 255] → -256
+                        v[l] = if !(-256..=255).contains(&x) {
+                            -256i32 as u32
+                        } else {
+                            x as u32
+                        };
+                    }
+                    new_ar[slot] = Some((m, v));
+                    res[slot] = v;
+                    writes[slot] = true;
+                }
+                Sem::Dot4 | Sem::Dot4Ieee | Sem::Max4 => {
+                    let mut v = [0u32; LANES];
+                    for (l, out) in v.iter_mut().enumerate() {
+                        let mut acc: Option<f32> = None;
+                        for j in ins {
+                            if j.sem != i.sem {
+                                continue;
+                            }
+                            let s = &srcs[j.slot as usize];
+                            let t = match i.sem {
+                                Sem::Dot4 => f32::from_bits(alu::mul_legacy(s[0][l], s[1][l])),
+                                Sem::Dot4Ieee => {
+                                    f32::from_bits(alu::ftz(s[0][l]))
+                                        * f32::from_bits(alu::ftz(s[1][l]))
+                                }
+                                _ => f32::from_bits(alu::ftz(s[0][l])),
+                            };
+                            acc = Some(match (acc, i.sem) {
+                                (None, _) => t,
+                                (Some(a), Sem::Max4) => a.max(t),
+                                (Some(a), _) => a + t,
+                            });
+                        }
+                        *out = alu::ftz(acc.unwrap_or(0.0).to_bits());
+                    }
+                    res[slot] = v;
+                    writes[slot] = true;
+                }
+                Sem::Add64
+                | Sem::Mul64
+                | Sem::Min64
+                | Sem::Max64
+                | Sem::Fma64
+                | Sem::Cndne64
+                | Sem::Fract64
+                | Sem::Set64(_) => {
+                    // pairs: (x, y) and (z, w); the first slot of a pair runs it
+                    if slot.is_multiple_of(2) {
+                        let (hi, lo) = (slot, slot + 1);
+                        let (mut o_hi, mut o_lo) = ([0u32; LANES], [0u32; LANES]);
+                        alu::exec_double(i.sem, &srcs[hi], &srcs[lo], &mut o_hi, &mut o_lo);
+                        res[hi] = o_hi;
+                        res[lo] = o_lo;
+                        writes[hi] = true;
+                        writes[lo] = true;
+                        masks[lo] = m;
+                    }
+                }
+                Sem::Flt32ToFlt64 => {
+                    if slot.is_multiple_of(2) {
+                        for l in 0..LANES {
+                            let (lo, hi) = alu::flt32_to_flt64(srcs[slot][0][l]);
+                            res[slot][l] = lo;
+                            res[slot + 1][l] = hi;
+                        }
+                        writes[slot] = true;
+                        writes[slot + 1] = true;
+                        masks[slot + 1] = m;
+                    }
+                }
+                Sem::Flt64ToFlt32 => {
+                    if slot.is_multiple_of(2) {
+                        for l in 0..LANES {
+                            res[slot][l] =
+                                alu::flt64_to_flt32(srcs[slot][0][l], srcs[slot + 1][0][l]);
+                            res[slot + 1][l] = 0;
+                        }
+                        writes[slot] = true;
+                        writes[slot + 1] = true;
+                        masks[slot + 1] = m;
+                    }
+                }
+                Sem::Unsupported => {
+                    return Err((Some(i.slot), None, format!("{} is not implemented", i.name)))
+                }
+                s => {
+                    let mut out = [0u32; LANES];
+                    if !alu::exec_slot(s, &srcs[slot], &mut out) {
+                        return Err((Some(i.slot), None, format!("{} is not implemented", i.name)));
+                    }
+                    if (i.omod != 0 || i.clamp) && s.float_result() {
+                        for v in out.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    res[slot] = out;
+                    writes[slot] = true;
+                }
+            }
+        }
+        // pass 3: commit PV and GPR writes
+        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs };
+        for i in ins {
+            let slot = i.slot as usize;
+            if !writes[slot] {
+                continue;
+            }
+            let m = masks[slot];
+            merge(&mut self.pv[slot], &sc.res[slot], m);
+            if !i.write {
+                continue;
+            }
+            let d = i.dst_gpr as i32;
+            let ok = |r: i32| {
+                (0..ngprs as i32).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r)
+            };
+            if !i.dst_rel {
+                if ok(d) {
+                    merge(&mut self.gpr[d as usize][slot], &sc.res[slot], m);
+                }
+            } else if i.index_mode == 4 {
+                let r = d + self.al;
+                if ok(r) && r < ngprs as i32 {
+                    merge(&mut self.gpr[r as usize][slot], &sc.res[slot], m);
+                }
+            } else {
+                for l in lanes_of(m) {
+                    let r = d + self.ar[0][l] as i32;
+                    if (0..ngprs as i32).contains(&r) {
+                        self.gpr[r as usize][slot][l] = sc.res[slot][l];
+                    }
+                }
+            }
+        }
+        // double pairs also write their second slot's GPR when that slot holds the op
+        if let Some(p) = new_pred {
+            self.pred = p;
+        }
+        for (c, a) in new_ar.iter().enumerate() {
+            if let Some((m, v)) = a {
+                merge(&mut self.ar[c], v, *m);
+            }
+        }
+        Ok(())
+    }
+
+    fn lds_op(
+        &mut self,
+        lds: &mut [u32],
+        op: LdsOp,
+        s: &[Lanes; 3],
+        m: u64,
+    ) -> Result<(), (Option<u32>, String)> {
+        let size = lds.len() as u64 * 4;
+        let chk = |l: usize, a: u32| -> Result<usize, (Option<u32>, String)> {
+            if (a as u64) + 4 > size {
+                Err((
+                    Some(l as u32),
+                    format!("LDS access at byte 0x{a:x} outside the group's {size} bytes of LDS"),
+                ))
+            } else {
+                Ok((a >> 2) as usize)
+            }
+        };
+        let off = op.offset as u32;
+        let mut qa = [0u32; LANES];
+        let mut qb = [0u32; LANES];
+        let (mut push_a, mut push_b) = (false, false);
+        let name = op.name;
+        for l in lanes_of(m) {
+            let a = s[0][l];
+            let (x, y) = (s[1][l], s[2][l]);
+            let w = chk(l, a & !3)?;
+            let sh = 8 * (a & 3);
+            let old = lds[w];
+            let base = name.strip_suffix("_RET").unwrap_or(name);
+            let ret = name.ends_with("_RET");
+            let new = match base {
+                "ADD" => Some(old.wrapping_add(x)),
+                "SUB" => Some(old.wrapping_sub(x)),
+                "RSUB" => Some(x.wrapping_sub(old)),
+                "INC" => Some(if old >= x { 0 } else { old + 1 }),
+                "DEC" => Some(if old == 0 || old > x { x } else { old - 1 }),
+                "MIN_INT" => Some((old as i32).min(x as i32) as u32),
+                "MAX_INT" => Some((old as i32).max(x as i32) as u32),
+                "MIN_UINT" => Some(old.min(x)),
+                "MAX_UINT" => Some(old.max(x)),
+                "AND" => Some(old & x),
+                "OR" => Some(old | x),
+                "XOR" => Some(old ^ x),
+                "MSKOR" => Some((old & !x) | y),
+                "WRITE" | "XCHG" => Some(x),
+                "CMP_STORE" | "CMP_XCHG" => Some(if old == x { y } else { old }),
+                "CMP_STORE_SPF" | "CMP_XCHG_SPF" => {
+                    Some(if f32::from_bits(old) == f32::from_bits(x) {
+                        y
+                    } else {
+                        old
+                    })
+                }
+                "WRITE_REL" | "XCHG_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "WRITE2" | "XCHG2" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "BYTE_WRITE" => Some((old & !(0xff << sh)) | ((x & 0xff) << sh)),
+                "SHORT_WRITE" => {
+                    let sh = 8 * (a & 2);
+                    Some((old & !(0xffff << sh)) | ((x & 0xffff) << sh))
+                }
+                "READ" => None,
+                "READ_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                    qb[l] = lds[w2];
+                    push_b = true;
+                    None
+                }
+                "READ2" => {
+                    let w2 = chk(l, x & !3)?;
+                    qb[l] = lds[w2];
+                    push_b = true;
+                    None
+                }
+                "READWRITE" => {
+                    let w2 = chk(l, x & !3)?;
+                    lds[w2] = y;
+                    None
+                }
+                "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
+                other => return Err((None, format!("LDS_{other} is not supported"))),
+            };
+            if ret {
+                qa[l] = match base {
+                    "BYTE_READ" => (old >> sh) as u8 as i8 as i32 as u32,
+                    "UBYTE_READ" => (old >> sh) as u8 as u32,
+                    "SHORT_READ" => (old >> (8 * (a & 2))) as u16 as i16 as i32 as u32,
+                    "USHORT_READ" => (old >> (8 * (a & 2))) as u16 as u32,
+                    _ => old,
+                };
+                push_a = true;
+            }
+            if let Some(v) = new {
+                lds[w] = v;
+            }
+        }
+        let ret = name.ends_with("_RET");
+        if ret || push_a {
+            self.oq[0].push_back(qa);
+        }
+        if push_b
+            || name == "READ2_RET"
+            || name == "READ_REL_RET"
+            || name == "XCHG_REL_RET"
+            || name == "XCHG2_RET"
+        {
+            self.oq[1].push_back(qb);
+        }
+        if self.oq[0].len() > 256 || self.oq[1].len() > 256 {
+            return Err((
+                None,
+                "LDS output queue overflow (results never read)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    // ---- fetch -------------------------------------------------------------
+
+    fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
+        let clause = &env.prog.fetch[idx as usize];
+        for (k, op) in clause.iter().enumerate() {
+            self.stats.fetches += 1;
+            let loc = |w: &Wave, lane: Option<u32>, msg: String| {
+                let mut f = w.fault(msg);
+                f.at.clause = env.prog.fetch_addr.get(idx as usize).copied();
+                f.at.group = Some(k as u32);
+                f.at.lane = lane;
+                f
+            };
+            match *op {
+                FetchOp::Vtx {
+                    buffer,
+                    src_gpr,
+                    src_rel,
+                    src_sel,
+                    dst_gpr,
+                    dst_rel,
+                    dst_sel,
+                    format,
+                    num_format,
+                    signed,
+                    offset,
+                    endian,
+                    ..
+                } => {
+                    if endian != 0 {
+                        return Err(loc(self, None, "ENDIAN_SWAP is not supported".into()));
+                    }
+                    let (ncomp, csize, float) = match format {
+                        1 => (1, 1, false),
+                        5 => (1, 2, false),
+                        6 => (1, 2, true),
+                        7 => (2, 1, false),
+                        13 => (1, 4, false),
+                        14 => (1, 4, true),
+                        15 => (2, 2, false),
+                        16 => (2, 2, true),
+                        26 => (4, 1, false),
+                        29 => (2, 4, false),
+                        30 => (2, 4, true),
+                        31 => (4, 2, false),
+                        32 => (4, 2, true),
+                        34 => (4, 4, false),
+                        35 => (4, 4, true),
+                        44 => (3, 1, false),
+                        45 => (3, 2, false),
+                        46 => (3, 2, true),
+                        47 => (3, 4, false),
+                        48 => (3, 4, true),
+                        f => {
+                            return Err(loc(
+                                self,
+                                None,
+                                format!(
+                                    "vertex fetch data format {} is not supported",
+                                    risa_cayman::print::DATA_FORMATS[f as usize & 63]
+                                ),
+                            ))
+                        }
+                    };
+                    let sg = if src_rel {
+                        src_gpr as i32 + self.al
+                    } else {
+                        src_gpr as i32
+                    };
+                    let sg = if (0..128).contains(&sg) {
+                        sg as usize
+                    } else {
+                        0
+                    };
+                    let dg = if dst_rel {
+                        dst_gpr as i32 + self.al
+                    } else {
+                        dst_gpr as i32
+                    };
+                    if !(0..128).contains(&dg) {
+                        return Err(loc(
+                            self,
+                            None,
+                            format!("destination GPR {dg} out of range"),
+                        ));
+                    }
+                    let dg = dg as usize;
+                    let sel = (src_sel & 3) as usize;
+                    let mut vals = [[0u32; LANES]; 4];
+                    for l in lanes_of(m) {
+                        let addr = self.gpr[sg][sel][l] as u64 + offset as u64;
+                        let nbytes = ncomp * csize;
+                        let mut raw = [0u8; 16];
+                        let r = match buffer {
+                            1 => env.global.read(addr, &mut raw[..nbytes]).map_err(|e| {
+                                format!(
+                                    "vertex fetch of {nbytes} bytes at 0x{:x} outside the global pool ({} bytes)",
+                                    e.addr, e.limit
+                                )
+                            }),
+                            2 => {
+                                let a = addr as usize;
+                                match env.text.get(a..a + nbytes) {
+                                    Some(b) => {
+                                        raw[..nbytes].copy_from_slice(b);
+                                        Ok(())
+                                    }
+                                    None => Err(format!(
+                                        "vertex fetch of {nbytes} bytes at 0x{addr:x} outside the code object's constant data ({} bytes)",
+                                        env.text.len()
+                                    )),
+                                }
+                            }
+                            b => Err(format!("vertex buffer {b} is not bound")),
+                        };
+                        r.map_err(|e| loc(self, Some(l as u32), e))?;
+                        for c in 0..ncomp {
+                            let p = c * csize;
+                            let v = match csize {
+                                1 => raw[p] as u32,
+                                2 => u16::from_le_bytes([raw[p], raw[p + 1]]) as u32,
+                                _ => {
+                                    u32::from_le_bytes([raw[p], raw[p + 1], raw[p + 2], raw[p + 3]])
+                                }
+                            };
+                            vals[c][l] = convert(v, csize, float, num_format, signed);
+                        }
+                    }
+                    for (c, &ds) in dst_sel.iter().enumerate() {
+                        let v: Option<u32> = match ds {
+                            0..=3 => None,
+                            4 => Some(0),
+                            5 => Some(if num_format == 1 { 1 } else { 0x3f80_0000 }),
+                            _ => continue,
+                        };
+                        let src = match v {
+                            Some(v) => [v; LANES],
+                            None => {
+                                let k = ds as usize;
+                                if k < ncomp {
+                                    vals[k]
+                                } else if k == 3 {
+                                    [if num_format == 1 { 1 } else { 0x3f80_0000 }; LANES]
+                                } else {
+                                    [0; LANES]
+                                }
+                            }
+                        };
+                        merge(&mut self.gpr[dg][c], &src, m);
+                    }
+                }
+                FetchOp::Unsupported(n) => {
+                    return Err(loc(
+                        self,
+                        None,
+                        format!("fetch instruction {n} is not supported"),
+                    ))
+                }
+                FetchOp::Invalid(ref e) => {
+                    return Err(loc(self, None, format!("invalid fetch instruction: {e}")))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- RAT ---------------------------------------------------------------
+
+    fn rat(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
+        let CfKind::Rat {
+            rat_id,
+            inst,
+            ty,
+            rw_gpr,
+            rw_rel,
+            index_gpr,
+            comp_mask,
+            burst,
+        } = op.kind
+        else {
+            return Ok(());
+        };
+        self.stats.rat_ops += 1;
+        if rat_id != 0 {
+            return Err(self.fault(format!(
+                "RAT {rat_id} is not bound (the global pool is RAT 0)"
+            )));
+        }
+        if burst != 0 {
+            return Err(self.fault("RAT burst writes (BURST_COUNT > 0) are not supported"));
+        }
+        let rg = if rw_rel {
+            rw_gpr as i32 + self.al
+        } else {
+            rw_gpr as i32
+        };
+        if !(0..128).contains(&rg) {
+            return Err(self.fault(format!("RW_GPR {rg} out of range")));
+        }
+        let rg = rg as usize;
+        let g = env.global;
+        let base = inst.strip_suffix("_RTN").unwrap_or(inst);
+        for l in lanes_of(m) {
+            let index = if ty & 1 != 0 {
+                self.gpr[index_gpr as usize][0][l]
+            } else {
+                0
+            };
+            let store = base.starts_with("STORE") || base == "MSKOR";
+            let addr = if env.atomics_byte_addressed && !store {
+                index as u64
+            } else {
+                index as u64 * 4
+            };
+            let d = |c: usize| self.gpr[rg][c][l];
+            let bad = |w: &Wave, e: crate::memory::MemError| {
+                let mut f = w.fault(format!(
+                    "MEM_RAT {inst} at byte 0x{:x} outside the global pool ({} bytes)",
+                    e.addr, e.limit
+                ));
+                f.at.lane = Some(l as u32);
+                f
+            };
+            let (x, z, w) = (d(0), d(2), d(3));
+            let r = match base {
+                "NOP" => Ok(0),
+                "STORE_DWORD" | "STORE_TYPED" => {
+                    for c in 0..4 {
+                        if comp_mask >> c & 1 != 0 {
+                            g.write(addr + 4 * c as u64, &d(c).to_le_bytes())
+                                .map_err(|e| bad(self, e))?;
+                        }
+                    }
+                    Ok(0)
+                }
+                "CMPXCHG_INT" => g.atomic(addr, &mut |o| if o == z { x } else { o }),
+                "XCHG" => g.atomic(addr, &mut |_| x),
+                "ADD" => g.atomic(addr, &mut |o| o.wrapping_add(x)),
+                "SUB" => g.atomic(addr, &mut |o| o.wrapping_sub(x)),
+                "RSUB" => g.atomic(addr, &mut |o| x.wrapping_sub(o)),
+                "MIN_INT" => g.atomic(addr, &mut |o| (o as i32).min(x as i32) as u32),
+                "MIN_UINT" => g.atomic(addr, &mut |o| o.min(x)),
+                "MAX_INT" => g.atomic(addr, &mut |o| (o as i32).max(x as i32) as u32),
+                "MAX_UINT" => g.atomic(addr, &mut |o| o.max(x)),
+                "AND" => g.atomic(addr, &mut |o| o & x),
+                "OR" => g.atomic(addr, &mut |o| o | x),
+                "XOR" => g.atomic(addr, &mut |o| o ^ x),
+                // MSKOR (listed as reserved in the guide): X = data, W = mask, as LLVM emits it
+                "MSKOR" => g.atomic(addr, &mut |o| (o & !w) | (x & w)),
+                "INC_UINT" => g.atomic(addr, &mut |o| if o >= x { 0 } else { o + 1 }),
+                "DEC_UINT" => g.atomic(addr, &mut |o| if o == 0 || o > x { x } else { o - 1 }),
+                other => return Err(self.fault(format!("MEM_RAT {other} is not supported"))),
+            };
+            r.map_err(|e| bad(self, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// Convert one fetched component to its GPR value (NUM_FORMAT_ALL / FORMAT_COMP_ALL).
+fn convert(v: u32, size: usize, float: bool, num_format: u8, signed: bool) -> u32 {
+    if size == 4 {
+        return v;
+    }
+    let bits = 8 * size as u32;
+    if float {
+        // 16-bit float
+        let h = v;
+        let s = (h >> 15) & 1;
+        let e = (h >> 10) & 0x1f;
+        let mnt = h & 0x3ff;
+        let f = if e == 0 {
+            mnt as f32 / 16_777_216.0
+        } else if e == 31 {
+            if mnt == 0 {
+                f32::INFINITY
+            } else {
+                f32::NAN
+            }
+        } else {
+            f32::from_bits(((e + 112) << 23) | (mnt << 13))
+        };
+        return if s != 0 { (-f).to_bits() } else { f.to_bits() };
+    }
+    let sv = ((v << (32 - bits)) as i32) >> (32 - bits);
+    match (num_format, signed) {
+        (1, false) => v,
+        (1, true) => sv as u32,
+        (2, false) => (v as f32).to_bits(),
+        (2, true) => (sv as f32).to_bits(),
+        (_, false) => (v as f32 / ((1u32 << bits) - 1) as f32).to_bits(),
+        (_, true) => ((sv as f32) / ((1u32 << (bits - 1)) - 1) as f32)
+            .max(-1.0)
+            .to_bits(),
+    }
+}
