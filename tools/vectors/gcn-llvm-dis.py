@@ -122,9 +122,14 @@ def risa_disassemble(gen, cands):
                        input=src, capture_output=True, text=True)
     out = []
     for line in p.stdout.splitlines():
+        RESERVED_NOTES.append("reserved bits set" in line)
         line = re.sub(r"\s*//.*$", "", line).strip()
         out.append(None if line.startswith("error") else line)
     return out
+
+
+# Per risa output line: whether risa pointed out reserved bits.
+RESERVED_NOTES = []
 
 
 def mnemonic(text):
@@ -154,7 +159,9 @@ def main():
         rng = random.Random(f"{a.seed}-{gen}")
         cands = candidates(gen, a.per, rng) + assembled(gen)
         ll = llvm_disassemble(CPU[gen], cands)
+        RESERVED_NOTES.clear()
         rs = risa_disassemble(gen, cands)
+        reserved = sum(1 for l, n in zip(ll, RESERVED_NOTES) if n and l not in (None, "crash"))
         rows, differ, bad, extra = [], [], [], 0
         crashes = [c for c, l in zip(cands, ll) if l == "crash"]
         for c, l, r in zip(cands, ll, rs):
@@ -198,7 +205,8 @@ def main():
               f"{same} identical text, {kinds['equivalent']} equivalent, {kinds['risa-exact']} where only "
               f"risa's text re-encodes exactly, {kinds['inexpressible']} inexpressible in LLVM syntax "
               f"(same mnemonic); {len(bad)} differ; "
-              f"risa-only decodes {extra}; llvm-mc crashes on {len(crashes)}")
+              f"risa-only decodes {extra}; llvm-mc crashes on {len(crashes)}; "
+              f"reserved bits llvm-mc drops silently and risa points out: {reserved}")
         for c in crashes[:5]:
             print("    llvm-mc crash:", " ".join(f"{w:08x}" for w in c))
         for b in bad[: a.show]:

@@ -62,6 +62,13 @@ fn every_kernel_of_every_chip_decodes_like_clang_wrote_it() {
                     let i = r.as_ref().unwrap_or_else(|e| {
                         panic!("{}: {} +{pc:#x}: {e}", obj.display(), sym.name)
                     });
+                    assert_eq!(
+                        i.reserved_bits(),
+                        0,
+                        "{}: {} +{pc:#x}",
+                        obj.display(),
+                        sym.name
+                    );
                     let text = risa_gcn::print(i, Dialect::Llvm);
                     ours.push(text.split(' ').next().unwrap().to_string());
                     if text.starts_with("s_endpgm") {

@@ -38,6 +38,15 @@ impl Instr {
         layout::get(self.enc, self.gen, self.raw, f)
     }
 
+    /// Bits set in places no field of the encoding covers (the first dword
+    /// is the low half). The hardware ignores them and llvm-mc's
+    /// disassembler drops them silently; a listing should point them out,
+    /// because the printed text does not carry them.
+    #[inline]
+    pub fn reserved_bits(&self) -> u64 {
+        layout::reserved_bits(self.enc, self.gen, self.raw)
+    }
+
     /// The instruction's words.
     pub fn words(&self) -> ([u32; 2], usize) {
         let mut w = [self.raw as u32, (self.raw >> 32) as u32];

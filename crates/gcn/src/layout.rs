@@ -44,6 +44,36 @@ pub enum Enc {
 /// Number of [`Enc`] variants.
 pub const ENC_COUNT: usize = Enc::VopcDpp as usize + 1;
 
+/// Every encoding, in declaration order (`ENCS[e as usize] == e`).
+const ENCS: [Enc; ENC_COUNT] = [
+    Enc::Sop2,
+    Enc::Sopk,
+    Enc::Sop1,
+    Enc::Sopc,
+    Enc::Sopp,
+    Enc::Smrd,
+    Enc::Smem,
+    Enc::Vop2,
+    Enc::Vop1,
+    Enc::Vopc,
+    Enc::Vop3,
+    Enc::Vop3b,
+    Enc::Vop3p,
+    Enc::Vintrp,
+    Enc::Ds,
+    Enc::Mubuf,
+    Enc::Mtbuf,
+    Enc::Mimg,
+    Enc::Exp,
+    Enc::Flat,
+    Enc::Vop2Sdwa,
+    Enc::Vop1Sdwa,
+    Enc::VopcSdwa,
+    Enc::Vop2Dpp,
+    Enc::Vop1Dpp,
+    Enc::VopcDpp,
+];
+
 /// A named bit field of an instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
@@ -433,7 +463,9 @@ const fn per_gen(g6: [Spec; 2], g8: [Spec; 2], g9: [Spec; 2]) -> [Layout; 4] {
 }
 
 /// Field layouts, indexed by `[Enc as usize][Gen as usize]`.
-pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = [
+pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = LAYOUT_DATA;
+
+const LAYOUT_DATA: [[Layout; 4]; ENC_COUNT] = [
     all(SOP2, NONE),
     all(SOPK, NONE),
     all(SOP1, NONE),
@@ -570,6 +602,68 @@ const fn classify_table(gen: usize) -> [Option<Enc>; 512] {
         top += 1;
     }
     table
+}
+
+/// Bits of each encoding (first dword low) that no field and no fixed
+/// prefix bit covers: reserved, so a word with any of them set is not an
+/// instruction (printing it would silently drop those bits).
+static RESERVED: [[u64; 4]; ENC_COUNT] = reserved_table();
+
+const fn reserved_table() -> [[u64; 4]; ENC_COUNT] {
+    let mut out = [[0u64; 4]; ENC_COUNT];
+    let mut enc = 0;
+    while enc < ENC_COUNT {
+        let mut gen = 0;
+        while gen < 4 {
+            let layout = &LAYOUT_DATA[enc][gen];
+            let mut used = 0u64;
+            let mut f = 0;
+            while f < FIELD_COUNT {
+                let (pos, width) = ((layout[f] & 63) as u32, (layout[f] >> 6) as u32);
+                if width != 0 {
+                    used |= ((1u64 << width) - 1) << pos;
+                }
+                f += 1;
+            }
+            let dwords = ENCS[enc].base_dwords();
+            let all = if dwords == 2 { u64::MAX } else { 0xffff_ffff };
+            out[enc][gen] = all & !used & !(prefix_mask(ENCS[enc], gen) as u64);
+            gen += 1;
+        }
+        enc += 1;
+    }
+    out
+}
+
+/// The fixed bits of `enc` in generation index `gen` (0 if it does not exist there).
+const fn prefix_mask(enc: Enc, gen: usize) -> u32 {
+    let (base, marker) = match enc {
+        Enc::Vop3b => (Enc::Vop3, 0),
+        Enc::Vop2Sdwa | Enc::Vop2Dpp => (Enc::Vop2, 0x1ff),
+        Enc::Vop1Sdwa | Enc::Vop1Dpp => (Enc::Vop1, 0x1ff),
+        Enc::VopcSdwa | Enc::VopcDpp => (Enc::Vopc, 0x1ff),
+        e => (e, 0),
+    };
+    let mut list = 0;
+    while list < 2 {
+        let prefixes = PREFIXES[gen][list];
+        let mut k = 0;
+        while k < prefixes.len() {
+            let (e, mask, _) = prefixes[k];
+            if e as u8 == base as u8 {
+                return mask | marker;
+            }
+            k += 1;
+        }
+        list += 1;
+    }
+    0
+}
+
+/// Reserved bits of `raw` in encoding `enc` of `gen` (0 for a clean word).
+#[inline]
+pub fn reserved_bits(enc: Enc, gen: Gen, raw: u64) -> u64 {
+    raw & RESERVED[enc as usize][gen as usize]
 }
 
 fn prefixes(gen: Gen) -> impl Iterator<Item = &'static Prefix> {

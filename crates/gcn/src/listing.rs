@@ -98,6 +98,10 @@ pub fn disassemble(
                     for x in &w[..n] {
                         let _ = write!(out, " {x:08x}");
                     }
+                    note_reserved(&mut out, i, "; ");
+                } else if i.reserved_bits() != 0 {
+                    pad(&mut out, line_start, 48);
+                    note_reserved(&mut out, i, "// ");
                 }
             }
             Err(e) => {
@@ -126,6 +130,14 @@ pub fn disassemble(
         out.push_str("    // trailing bytes that are not a whole dword\n");
     }
     out
+}
+
+/// Points out reserved bits the instruction text does not show.
+fn note_reserved(out: &mut String, i: &Instr, lead: &str) {
+    let r = i.reserved_bits();
+    if r != 0 {
+        let _ = write!(out, "{lead}reserved bits set: {r:#x}");
+    }
 }
 
 fn pad(out: &mut String, start: usize, col: usize) {
@@ -158,6 +170,10 @@ pub fn disassemble_line(gen: Gen, line: &str, dialect: Dialect) -> Result<String
     let i = decode(gen, &words).map_err(|e| e.to_string())?;
     let mut s = String::new();
     Printer::new(dialect).write(&i, &mut s);
+    if i.reserved_bits() != 0 {
+        s.push_str("    ");
+        note_reserved(&mut s, &i, "// ");
+    }
     if (i.len as usize) < words.len() {
         let _ = write!(
             s,
@@ -166,4 +182,22 @@ pub fn disassemble_line(gen: Gen, line: &str, dialect: Dialect) -> Result<String
         );
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserved_bits_are_pointed_out_not_dropped() {
+        // buffer_load_dword with bit 15 set: ADDR64 on GCN 1.0, reserved on
+        // GCN 1.2 (llvm-mc -mcpu=fiji --disassemble prints it as if clear).
+        let gcn12 = disassemble_line(Gen::Gcn12, "e0508000 80010100", Dialect::Llvm).unwrap();
+        assert!(gcn12.ends_with("// reserved bits set: 0x8000"), "{gcn12}");
+        let gcn10 = disassemble_line(Gen::Gcn10, "e0308000 80010100", Dialect::Llvm).unwrap();
+        assert!(
+            gcn10.contains("addr64") && !gcn10.contains("reserved"),
+            "{gcn10}"
+        );
+    }
 }

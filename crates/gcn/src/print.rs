@@ -990,9 +990,12 @@ impl<'a> Printer<'a> {
         if off != 0 {
             push_named_u32(o.modifier(), "offset:", off);
         }
+        // LLVM spells buffer_store_lds_dword with `lds` before the cache bits.
+        let lds_first = data.is_none() && self.llvm();
+        o.flag(lds_first && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(!lds_first && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Tfe) != 0, "tfe");
     }
 

@@ -230,6 +230,8 @@ impl Gen_<'_> {
                         self.sgpr(count)
                     }
                 }
+                // llvm-mc has no 16-bit inline constants before GCN 1.2.
+                2 | 3 | 4 if ty.is_16bit() && !self.gen.is_gfx8_plus() => continue,
                 2 => 128 + self.rng.below(65),
                 // LLVM reads a negative integer given to an f16 operand as a literal.
                 3 if ty.is_16bit() && ty.is_float() => continue,
@@ -615,7 +617,9 @@ impl Gen_<'_> {
                             Field::Src1Sel,
                         )
                     };
-                    if gfx9 && self.rng.one_in(4) && self.scalar_used.is_none() {
+                    // An implicit VCC read (SC role) already uses the one scalar slot.
+                    let vcc_read = info.operand(Role::SC).is_some();
+                    if gfx9 && !vcc_read && self.rng.one_in(4) && self.scalar_used.is_none() {
                         let c = self.sgpr(1);
                         self.scalar_used = Some((c, 1));
                         self.set(f, c);
@@ -644,7 +648,12 @@ impl Gen_<'_> {
                 self.set(Field::SdwaSdst, v);
             }
         } else {
-            let v = self.rng.below(7);
+            // v_mac_*: the destination is also an input, so it is whole.
+            let v = if info.has(flag::TIED) {
+                6
+            } else {
+                self.rng.below(7)
+            };
             self.set(Field::DstSel, v);
             let v = self.rng.below(3);
             self.set(Field::DstUnused, v);
@@ -735,8 +744,11 @@ impl Gen_<'_> {
         let n = info
             .operand(Role::V)
             .map_or(1, |o| o.ty.data_dwords(self.gen));
-        let v = self.vgpr(n + 1);
-        self.set(Field::Vdata, v);
+        // buffer_store_lds_dword has no data operand: its VDATA field stays 0.
+        if info.operand(Role::V).is_some() {
+            let v = self.vgpr(n + 1);
+            self.set(Field::Vdata, v);
+        }
         // buffer_store_lds_dword takes no address: only the offset modes.
         let modes = match (info.operand(Role::V), self.gen.is_gfx8_plus()) {
             (None, _) => 1,

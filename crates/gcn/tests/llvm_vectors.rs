@@ -45,6 +45,8 @@ fn every_vector_decodes_to_its_llvm_and_clrx_text() {
                     assert_eq!(i.len as usize, words.len(), "{gen} {words:08x?}: length");
                     let (w, n) = i.words();
                     assert_eq!(&w[..n], &words[..], "{gen}: words survive decoding");
+                    // llvm-mc never sets a bit outside the fields risa knows.
+                    assert_eq!(i.reserved_bits(), 0, "{gen} {words:08x?}: reserved bits");
                     let got = print(&i, Dialect::Llvm);
                     let got_clrx = print(&i, Dialect::Clrx);
                     if &got != llvm || &got_clrx != clrx {
