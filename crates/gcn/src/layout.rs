@@ -465,6 +465,9 @@ const fn per_gen(g6: [Spec; 2], g8: [Spec; 2], g9: [Spec; 2]) -> [Layout; 4] {
 /// Field layouts, indexed by `[Enc as usize][Gen as usize]`.
 pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = LAYOUT_DATA;
 
+// A const (not only the static above) so that const fns can derive tables
+// from it at compile time; it is never used at run time.
+#[allow(clippy::large_const_arrays)]
 const LAYOUT_DATA: [[Layout; 4]; ENC_COUNT] = [
     all(SOP2, NONE),
     all(SOPK, NONE),
