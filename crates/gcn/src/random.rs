@@ -231,7 +231,7 @@ impl Gen_<'_> {
                     }
                 }
                 // llvm-mc has no 16-bit inline constants before GCN 1.2.
-                2 | 3 | 4 if ty.is_16bit() && !self.gen.is_gfx8_plus() => continue,
+                2..=4 if ty.is_16bit() && !self.gen.is_gfx8_plus() => continue,
                 2 => 128 + self.rng.below(65),
                 // LLVM reads a negative integer given to an f16 operand as a literal.
                 3 if ty.is_16bit() && ty.is_float() => continue,
