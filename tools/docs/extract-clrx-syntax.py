@@ -279,7 +279,7 @@ def main():
                 continue
             if in_code:
                 continue
-            m = re.match(r"####\s+(\S+)", s)
+            m = re.match(r"####\s+(.+?)\s*$", s)
             if m:
                 sect = m.group(1)
                 recs.append(("I", page, sect, str(n)))
