@@ -19,7 +19,7 @@
 //! (llvm-mc's encoding, the page's own opcode table, the errata list).
 
 use risa_gcn::random::{random_instr, variants, Rng};
-use risa_gcn::table::{find_by_name, Family, OpId};
+use risa_gcn::table::{find_by_name, OpId};
 use risa_gcn::{decode, print, Dialect, Enc, Gen, ALL_GENS, OPS};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,7 +43,10 @@ fn gen_short(g: Gen) -> &'static str {
 }
 
 fn gens_text(g: &BTreeSet<Gen>) -> String {
-    g.iter().map(|&g| gen_short(g)).collect::<Vec<_>>().join(",")
+    g.iter()
+        .map(|&g| gen_short(g))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 #[derive(Debug, Clone)]
@@ -203,7 +206,9 @@ fn aliases(d: &Doc) -> BTreeMap<String, BTreeSet<String>> {
     let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for names in groups.values().filter(|n| n.len() > 1) {
         for n in names {
-            m.entry(n.clone()).or_default().extend(names.iter().filter(|x| *x != n).cloned());
+            m.entry(n.clone())
+                .or_default()
+                .extend(names.iter().filter(|x| *x != n).cloned());
         }
     }
     for (_, s, _) in &d.sections {
@@ -211,7 +216,9 @@ fn aliases(d: &Doc) -> BTreeMap<String, BTreeSet<String>> {
         // Only true aliases: headings that name generations' variants are not.
         if names.len() > 1 && !s.contains('(') && !s.contains("SAD") {
             for n in &names {
-                m.entry(n.clone()).or_default().extend(names.iter().filter(|x| *x != n).cloned());
+                m.entry(n.clone())
+                    .or_default()
+                    .extend(names.iter().filter(|x| *x != n).cloned());
             }
         }
     }
@@ -250,7 +257,11 @@ fn risa_opcode(op: OpId, gen: Gen, enc: &str) -> Option<u32> {
 
 /// The mnemonic of a syntax line, lower case.
 fn mnemonic(syntax: &str) -> String {
-    syntax.split_whitespace().next().unwrap_or("").to_ascii_lowercase()
+    syntax
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
 }
 
 // ---------------------------------------------------------------------------
@@ -389,11 +400,92 @@ const OPCODE_EXCEPTIONS: &[(&str, u32, &str, &str)] = &[
 ];
 
 /// (page, line, evidence): syntax lines whose operand list is wrong.
-const SYNTAX_EXCEPTIONS: &[(&str, u32, &str)] = &[];
+const SYNTAX_EXCEPTIONS: &[(&str, u32, &str)] = &[
+    ("GcnInstrsDs.md", 919, "DS_MAX_F32 returns nothing: llvm-mc tahiti 'ds_max_f32 v1, v2' assembles; the VDST belongs to DS_MAX_RTN_F32"),
+    ("GcnInstrsDs.md", 932, "DS_MAX_F64 returns nothing (VDST belongs to DS_MAX_RTN_F64)"),
+    ("GcnInstrsDs.md", 1177, "DS_MIN_F32 returns nothing: llvm-mc tahiti 'ds_min_f32 v175, v254 offset:9881' -> [0x99,0x26,0x48,0xd8,..]"),
+    ("GcnInstrsDs.md", 1190, "DS_MIN_F64 returns nothing (VDST belongs to DS_MIN_RTN_F64)"),
+    ("GcnInstrsDs.md", 1441, "DS_NOP has no operand: llvm-mc hawaii 'ds_nop' -> [0x00,0x00,0x50,0xd8,..]"),
+    ("GcnInstrsFlat.md", 355, "FLAT_ATOMIC_FCMPSWAP_X2 syntax copied from MUBUF (SRSRC, SOFFSET); FLAT has VDST, VADDR(2), VDATA(4)"),
+    ("GcnInstrsFlat.md", 681, "typo 'VDST(, VADDR(2)' (VDST(2) meant)"),
+    ("GcnInstrsFlat.md", 1280, "typo 'VDST(' in the operand list"),
+    ("GcnInstrsFlat.md", 1524, "typo 'VDST(' in the operand list"),
+    ("GcnInstrsSmem.md", 252, "S_ATOMIC_DEC_X2 SDATA is 2 registers: llvm-mc gfx900 rejects s0, takes s[0:1] (docs/tables/scalar.md)"),
+    ("GcnInstrsSmem.md", 620, "S_BUFFER_ATOMIC_DEC_X2 SDATA is 2 registers (as S_ATOMIC_DEC_X2)"),
+    ("GcnInstrsSmem.md", 1092, "S_SCRATCH_LOAD_DWORDX2 SDATA is 2 registers: llvm-mc gfx900 rejects s0 (docs/tables/scalar.md)"),
+    ("GcnInstrsSmem.md", 1102, "S_SCRATCH_LOAD_DWORDX4 SDATA is 4 registers"),
+    ("GcnInstrsSop1.md", 190, "S_BCNT1_I32_B64 reads a 64-bit SSRC0 (the _B64 suffix; llvm-mc takes s[6:7])"),
+    ("GcnInstrsSop1.md", 487, "S_MOVRELD_B64 writes SDST(2)"),
+    ("GcnInstrsSop1.md", 573, "typo 'SDST(2), SDST(2)': the source is SSRC0(2) (llvm-mc: s_or_saveexec_b64 s[30:31], 0xde13f28e)"),
+    ("GcnInstrsSop2.md", 228, "S_BFE_I64 writes SDST(2) and reads SSRC0(2)"),
+    ("GcnInstrsSop2.md", 354, "S_CSELECT_B32 is 32-bit: SDST, SSRC0, SSRC1 (the (2) counts belong to S_CSELECT_B64)"),
+    ("GcnInstrsSopc.md", 246, "S_SET_GPR_IDX_ON SSRC0(0) is a typo for SSRC0 (one SGPR)"),
+    ("GcnInstrsVop1.md", 597, "V_CVT_NORM_I16_F16 reads a 16-bit SRC0, not 2 registers"),
+    ("GcnInstrsVop1.md", 611, "V_CVT_NORM_U16_F16 reads a 16-bit SRC0, not 2 registers"),
+    ("GcnInstrsVop1.md", 1070, "V_MOVRELD_B32 SRC0 is any source: llvm-mc tahiti 'v_movreld_b32 v45, 16' -> [0x90,0x84,0x5a,0x7e]"),
+    ("GcnInstrsVop2.md", 1295, "V_WRITELANE_B32 SRC0 is a scalar or constant: llvm-mc tahiti 'v_writelane_b32 v13, 32, s57' -> [0xa0,0x72,0x1a,0x04]"),
+    ("GcnInstrsVop3.md", 2118, "V_WRITELANE_B32 SRC0 is a scalar or constant (as above)"),
+    ("GcnInstrsVop3.md", 372, "V_ASHR_I32 is 32-bit: VDST, SRC0, SRC1 (the (2) counts belong to V_ASHR_I64)"),
+    ("GcnInstrsVop3.md", 382, "V_ASHRREV_I32 is 32-bit (the (2) counts belong to V_ASHRREV_I64)"),
+    ("GcnInstrsVop3.md", 1035, "V_INTERP_P1LL_F16 has no VSRC1 (that is V_INTERP_P1LV_F16): llvm-mc fiji 'v_interp_p1ll_f16 v155, -v73, attr14.x mul:4' -> [0x9b,0x00,0x74,0xd2,..]"),
+    ("GcnInstrsVop3.md", 300, "the VOP3 page's V_ADD_I32 (GCN 1.4, no carry) section shares the name of the VOP2 V_ADD_I32 (GCN 1.0/1.1, carry VCC)"),
+    ("GcnInstrsVop3.md", 2074, "the VOP3 page's V_SUB_I32 (GCN 1.4) section shares the name of the VOP2 V_SUB_I32 (GCN 1.0/1.1, carry VCC)"),
+    ("GcnInstrsVopc.md", 209, "VOP3 SDST of a compare is 2 registers (the page's VOP3 syntax says SDST(2))"),
+    ("GcnInstrsVopc.md", 233, "VOP3 SDST of a compare is 2 registers"),
+    ("GcnInstrsVopc.md", 258, "VOP3 SDST of a compare is 2 registers"),
+    ("GcnInstrsVopc.md", 282, "VOP3 SDST of a compare is 2 registers"),
+    ("GcnInstrsVopc.md", 306, "VOP3 SDST of a compare is 2 registers"),
+    ("GcnInstrsVopc.md", 330, "VOP3 SDST of a compare is 2 registers"),
+    ("GcnInstrsVopc.md", 305, "V_CMP_CLASS_F64's class mask SRC1 is 32-bit: llvm-mc tahiti 'v_cmp_class_f64 vcc, 13, v3' -> [0x8d,0x06,0x50,0x7d]"),
+    ("GcnInstrsMubuf.md", 983, "BUFFER_STORE_DWORDX3 section's syntax line names BUFFER_STORE_DWORDX2 with VDATA(3)"),
+    ("GcnInstrsMubuf.md", 996, "BUFFER_STORE_DWORDX4 section's syntax line names BUFFER_STORE_DWORDX2 with VDATA(4)"),
+    ("GcnInstrsMtbuf.md", 117, "TBUFFER_LOAD_FORMAT_XYZ on GCN 1.4 takes VDATA(3) (copied from the D16 line): llvm-mc gfx900 rejects v[1:2] ('invalid operand') and takes v[1:3]"),
+    ("GcnInstrsVopc.md", 329, "V_CMPX_CLASS_F64's class mask SRC1 is 32-bit"),
+];
 
 /// Documented spelling variants: (documented, risa's CLRX text, reason). The
 /// test replaces the documented spelling in the page's example before comparing.
-const SPELLING: &[(&str, &str, &str)] = &[];
+const SPELLING: &[(&str, &str, &str)] = &[
+    (
+        "_sel:byte_",
+        "_sel:byte",
+        "GcnSdwaDpp.md's SDWA selector table: BYTE_1 = BYTE1 = B1",
+    ),
+    ("_sel:b0", "_sel:byte0", "GcnSdwaDpp.md: B0 = BYTE0"),
+    ("_sel:b1", "_sel:byte1", "GcnSdwaDpp.md: B1 = BYTE1"),
+    ("_sel:b2", "_sel:byte2", "GcnSdwaDpp.md: B2 = BYTE2"),
+    ("_sel:b3", "_sel:byte3", "GcnSdwaDpp.md: B3 = BYTE3"),
+    (
+        "_sel:word_",
+        "_sel:word",
+        "GcnSdwaDpp.md: WORD_1 = WORD1 = W1",
+    ),
+    ("_sel:w0", "_sel:word0", "GcnSdwaDpp.md: W0 = WORD0"),
+    ("_sel:w1", "_sel:word1", "GcnSdwaDpp.md: W1 = WORD1"),
+    (
+        "bound_ctrl:0",
+        "bound_ctrl",
+        "GcnSdwaDpp.md: `bound_ctrl` or `bound_ctrl:0` set the same flag",
+    ),
+    (
+        "row_mask:0b1100",
+        "row_mask:0xc",
+        "the same number written in binary",
+    ),
+    (
+        "bank_mask:0b0101",
+        "bank_mask:0x5",
+        "the same number written in binary",
+    ),
+];
+
+/// Modifiers risa prints with their default value where the page's example
+/// leaves them out (the words are llvm-mc's, which fills in its defaults):
+/// DPP masks default to 0xf; llvm-mc's SDWA default dst_unused is PRESERVE
+/// (its encoding of example GcnSdwaDpp.md:60 has DST_UNUSED=2), a wave
+/// shift's count is always 1 (GcnSdwaDpp.md's DPP table: `wave_shl:1`).
+const DEFAULTS: &[&str] = &["row_mask:0xf", "bank_mask:0xf", "dst_unused:preserve"];
+const WAVE_SHIFTS: &[&str] = &["wave_shl", "wave_shr", "wave_rol", "wave_ror"];
 
 // ---------------------------------------------------------------------------
 
@@ -415,7 +507,9 @@ fn doc_gens(d: &Doc) -> BTreeMap<String, BTreeSet<Gen>> {
     // In a section naming several instructions, each syntax line names one.
     for s in &d.syntaxes {
         if let (Some(g), true) = (&s.gens, section_names(&s.section).len() > 1) {
-            m.entry(mnemonic(&s.text)).or_default().extend(g.iter().copied());
+            m.entry(mnemonic(&s.text))
+                .or_default()
+                .extend(g.iter().copied());
         }
     }
     for (_, s, _) in &d.sections {
@@ -465,28 +559,33 @@ fn every_documented_opcode_matches() {
     let al = aliases(&d);
     let mut bad = Vec::new();
     let mut checked = 0;
-    let mut check =
-        |page: &str, line: u32, name: &str, gen: Gen, enc: &str, want: &[u32], bad: &mut Vec<String>| {
-            let ops = risa_ops_doc(&al, name, gen);
-            if ops.is_empty() {
-                return; // reported by the existence test
-            }
-            checked += 1;
-            let got: Vec<Option<u32>> = ops.iter().map(|&o| risa_opcode(o, gen, enc)).collect();
-            if got.iter().any(|g| g.is_some_and(|g| want.contains(&g))) {
-                return;
-            }
-            if OPCODE_EXCEPTIONS
-                .iter()
-                .any(|&(p, l, n, _)| p == page && l == line && n == name)
-            {
-                return;
-            }
-            bad.push(format!(
-                "{page}:{line}: {name} {} {enc}: page {want:?}, risa {got:?}",
-                gen_short(gen)
-            ));
-        };
+    let mut check = |page: &str,
+                     line: u32,
+                     name: &str,
+                     gen: Gen,
+                     enc: &str,
+                     want: &[u32],
+                     bad: &mut Vec<String>| {
+        let ops = risa_ops_doc(&al, name, gen);
+        if ops.is_empty() {
+            return; // reported by the existence test
+        }
+        checked += 1;
+        let got: Vec<Option<u32>> = ops.iter().map(|&o| risa_opcode(o, gen, enc)).collect();
+        if got.iter().any(|g| g.is_some_and(|g| want.contains(&g))) {
+            return;
+        }
+        if OPCODE_EXCEPTIONS
+            .iter()
+            .any(|&(p, l, n, _)| p == page && l == line && n == name)
+        {
+            return;
+        }
+        bad.push(format!(
+            "{page}:{line}: {name} {} {enc}: page {want:?}, risa {got:?}",
+            gen_short(gen)
+        ));
+    };
     // The VOP3 page gives VOP3 opcodes (also of VINTRP's VOP3 form).
     let native = |page: &str, enc: &str| -> String {
         match (page, enc) {
@@ -497,7 +596,15 @@ fn every_documented_opcode_matches() {
     for r in &d.table {
         let name = r.name.to_ascii_lowercase();
         for &g in &r.gens {
-            check(&r.page, r.line, &name, g, &native(&r.page, "-"), &[r.opcode], &mut bad);
+            check(
+                &r.page,
+                r.line,
+                &name,
+                g,
+                &native(&r.page, "-"),
+                &[r.opcode],
+                &mut bad,
+            );
             if let Some(v) = r.vop3 {
                 check(&r.page, r.line, &name, g, "VOP3", &[v], &mut bad);
             }
@@ -507,18 +614,601 @@ fn every_documented_opcode_matches() {
         for name in section_names(&o.section) {
             let gens: Vec<Gen> = match &o.gens {
                 Some(g) => g.clone(),
-                None => dg.get(&name).map(|s| s.iter().copied().collect()).unwrap_or_default(),
+                None => dg
+                    .get(&name)
+                    .map(|s| s.iter().copied().collect())
+                    .unwrap_or_default(),
             };
             // A statement with several names covers the generations of each.
             for g in gens {
                 if !dg.get(&name).is_some_and(|s| s.contains(&g)) && o.gens.is_none() {
                     continue;
                 }
-                let want = if o.dec == o.hex { vec![o.dec] } else { vec![o.dec, o.hex] };
-                check(&o.page, o.line, &name, g, &native(&o.page, &o.enc), &want, &mut bad);
+                let want = if o.dec == o.hex {
+                    vec![o.dec]
+                } else {
+                    vec![o.dec, o.hex]
+                };
+                check(
+                    &o.page,
+                    o.line,
+                    &name,
+                    g,
+                    &native(&o.page, &o.enc),
+                    &want,
+                    &mut bad,
+                );
             }
         }
     }
     eprintln!("opcodes checked: {checked}");
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+// ---------------------------------------------------------------------------
+// Syntax lines.
+
+/// What a documented operand may print as.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// A VGPR or VGPR range; allowed register counts.
+    Vgpr(Vec<u32>),
+    /// A scalar register or range (SGPR, TTMP, special); allowed counts.
+    Sreg(Vec<u32>),
+    /// Any source: register of the counts, constant, literal, modifiers.
+    Src(Vec<u32>),
+    /// `vcc`.
+    Vcc,
+    /// A number, label or expression (also hwreg/sendmsg/waitcnt/attr text).
+    Imm,
+}
+
+/// One documented operand: its kind and whether `off` may replace it.
+#[derive(Debug, Clone)]
+struct DocOpnd {
+    name: String,
+    kind: Kind,
+    off: bool,
+}
+
+/// Register counts of `NAME(2)`, `(1:4)`, `(4,8)`; 1 when none is given.
+fn counts(spec: Option<&str>) -> Result<Vec<u32>, String> {
+    let num = |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("bad count {spec:?}"))
+    };
+    Ok(match spec {
+        None => vec![1],
+        Some(s) if s.contains(':') => {
+            let (a, b) = s.split_once(':').unwrap();
+            (num(a)?..=num(b)?).collect()
+        }
+        Some(s) => s.split(',').map(num).collect::<Result<_, _>>()?,
+    })
+}
+
+/// Splits at top-level commas (not inside brackets or parentheses).
+fn split_top(s: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in s.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// The mandatory operands and the optional modifier names of a syntax line.
+fn parse_syntax(text: &str) -> Result<(Vec<DocOpnd>, Vec<String>), String> {
+    let rest = text.split_once(' ').map(|x| x.1).unwrap_or("");
+    // Optional `[...]` items: modifiers.
+    let mut mods = Vec::new();
+    let mut plain = String::new();
+    let mut depth = 0;
+    let mut item = String::new();
+    for c in rest.chars() {
+        match c {
+            '[' if depth == 0 && !plain.trim_end().ends_with(':') => {
+                depth = 1;
+                item.clear();
+            }
+            ']' if depth == 1 => {
+                depth = 0;
+                mods.push(item.split(':').next().unwrap().trim().to_ascii_lowercase());
+            }
+            _ if depth == 1 => item.push(c),
+            _ => plain.push(c),
+        }
+    }
+    let mut ops = Vec::new();
+    for raw in split_top(&plain) {
+        // `SGPROFFSET OFFSET:OFFSET`: the second word is a modifier.
+        let mut words = raw.split_whitespace();
+        let first = words.next().ok_or("empty operand")?;
+        for w in words {
+            mods.push(w.split(':').next().unwrap().to_ascii_lowercase());
+        }
+        let (body, off) = match first.strip_suffix("|OFF") {
+            Some(b) => (b, true),
+            None => (first, false),
+        };
+        let (name, spec) = match body.split_once('(') {
+            Some((n, s)) => (n, Some(s.trim_end_matches(')'))),
+            None => (body, None),
+        };
+        let base: String = name.trim_end_matches(|c: char| c.is_ascii_digit()).into();
+        let kind = match base.as_str() {
+            "VDST" | "VDATA" | "VADDR" | "VSRC" | "ADDR" | "DST" => Kind::Vgpr(counts(spec)?),
+            "SDST" | "SDATA" | "SBASE" | "SRSRC" | "SSAMP" | "SADDR" => Kind::Sreg(counts(spec)?),
+            "SSRC" | "SRC" | "SOFFSET" | "SGPROFFSET" => Kind::Src(counts(spec)?),
+            "VCC" => Kind::Vcc,
+            "SIMM"
+            | "IMM"
+            | "RELADDR"
+            | "OFFSET"
+            | "FLOATLIT"
+            | "FLOAT16LIT"
+            | "PARAMTYPE"
+            | "HWREG"
+            | "SENDMSG"
+            | "ATTR.ATTRCHAN"
+            | "ATTR{ATTR_NUM}.{ATTRCHAN}" => Kind::Imm,
+            _ if first.starts_with("VMCNT") => Kind::Imm,
+            _ => return Err(format!("unknown operand {first:?}")),
+        };
+        ops.push(DocOpnd {
+            name: name.into(),
+            kind,
+            off,
+        });
+    }
+    Ok((ops, mods))
+}
+
+/// Register count of a printed register operand (`v[3:4]` → 2), after
+/// stripping source modifiers; None when it is no register.
+fn reg_count(t: &str) -> Option<(char, u32)> {
+    let mut t = t.trim_start_matches('-');
+    for p in ["abs(", "neg(", "sext(", "|"] {
+        t = t.strip_prefix(p).unwrap_or(t);
+    }
+    let t = t.trim_end_matches([')', '|']);
+    let special2 = ["vcc", "exec", "flat_scratch", "tba", "tma", "xnack_mask"];
+    if special2.contains(&t) {
+        return Some(('s', 2));
+    }
+    let special1 = [
+        "vcc_lo",
+        "vcc_hi",
+        "exec_lo",
+        "exec_hi",
+        "m0",
+        "scc",
+        "vccz",
+        "execz",
+        "src_scc",
+        "flat_scratch_lo",
+        "flat_scratch_hi",
+        "tba_lo",
+        "tba_hi",
+        "tma_lo",
+        "tma_hi",
+        "xnack_mask_lo",
+        "xnack_mask_hi",
+        "lds_direct",
+    ];
+    if special1.contains(&t) {
+        return Some(('s', 1));
+    }
+    let (class, rest) = if let Some(r) = t.strip_prefix("ttmp") {
+        ('s', r)
+    } else if let Some(r) = t.strip_prefix('s') {
+        ('s', r)
+    } else if let Some(r) = t.strip_prefix('v') {
+        ('v', r)
+    } else {
+        return None;
+    };
+    if let Some(r) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        let (a, b) = r.split_once(':')?;
+        let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+        return Some((class, b - a + 1));
+    }
+    rest.parse::<u32>().ok().map(|_| (class, 1))
+}
+
+/// Checks one printed operand against its documentation.
+fn operand_ok(d: &DocOpnd, t: &str) -> bool {
+    if d.off && t == "off" {
+        return true;
+    }
+    match &d.kind {
+        Kind::Vgpr(c) => matches!(reg_count(t), Some(('v', n)) if c.contains(&n)),
+        Kind::Sreg(c) => matches!(reg_count(t), Some(('s', n)) if c.contains(&n)),
+        Kind::Src(c) => match reg_count(t) {
+            Some((_, n)) => c.contains(&n),
+            None => !t.is_empty(), // constant or literal
+        },
+        Kind::Vcc => t == "vcc",
+        Kind::Imm => !t.is_empty(),
+    }
+}
+
+/// The encodings a syntax line describes.
+fn encs_for(page: &str, enc: &str, all: &[Enc]) -> Vec<Enc> {
+    let pick = |want: &[Enc]| all.iter().copied().filter(|e| want.contains(e)).collect();
+    match enc {
+        "VOP2" | "VOP1" | "VOPC" => pick(&[
+            Enc::Vop2,
+            Enc::Vop1,
+            Enc::Vopc,
+            Enc::Vop2Sdwa,
+            Enc::Vop1Sdwa,
+            Enc::VopcSdwa,
+            Enc::Vop2Dpp,
+            Enc::Vop1Dpp,
+            Enc::VopcDpp,
+        ]),
+        "VOP3A" | "VOP3B" | "VOP3" => pick(&[Enc::Vop3, Enc::Vop3b]),
+        // Unqualified lines of the VOP1/VOP2/VOPC/VINTRP pages describe the
+        // native encoding; those of other pages the only one.
+        _ if page == "GcnInstrsVintrp.md" => pick(&[Enc::Vintrp]),
+        _ => all.to_vec(),
+    }
+}
+
+/// Modifiers every page's encodings allow besides those on the syntax line
+/// (the pages list them once per encoding, not per instruction).
+const ENC_MODIFIERS: &[&str] = &[
+    "offset",
+    "offset0",
+    "offset1",
+    "gds",
+    "glc",
+    "slc",
+    "tfe",
+    "lds",
+    "offen",
+    "idxen",
+    "addr64",
+    "format",
+    "dmask",
+    "unorm",
+    "da",
+    "r128",
+    "lwe",
+    "a16",
+    "d16",
+    "clamp",
+    "mul",
+    "div",
+    "vop3",
+    "op_sel",
+    "op_sel_hi",
+    "neg_lo",
+    "neg_hi",
+    "dst_sel",
+    "dst_unused",
+    "src0_sel",
+    "src1_sel",
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "wave_shl",
+    "wave_shr",
+    "wave_rol",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "high",
+    "nv",
+];
+
+#[test]
+fn random_instances_print_with_the_documented_syntax() {
+    let d = load();
+    let dg = doc_gens(&d);
+    let al = aliases(&d);
+    let mut rng = Rng::new(0xc1a5_d0c5);
+    let mut bad = Vec::new();
+    let mut per_gen = [0usize; 4];
+    let mut lines_checked = 0;
+    for s in &d.syntaxes {
+        let name = mnemonic(&s.text);
+        if SYNTAX_EXCEPTIONS
+            .iter()
+            .any(|&(p, l, _)| p == s.page && l == s.line)
+        {
+            continue;
+        }
+        let (ops, mods) = match parse_syntax(&s.text) {
+            Ok(x) => x,
+            Err(e) => {
+                bad.push(format!("{}:{}: {e}", s.page, s.line));
+                continue;
+            }
+        };
+        // An unqualified line covers the generations of its section's opcode
+        // statements when they all name some, else all the page gives it.
+        let stmt: Vec<&Opc> = d
+            .opcodes
+            .iter()
+            .filter(|o| o.page == s.page && o.section == s.section)
+            .collect();
+        let gens: Vec<Gen> = match &s.gens {
+            Some(g) => g.clone(),
+            None if !stmt.is_empty() && stmt.iter().all(|o| o.gens.is_some()) => {
+                let set: BTreeSet<Gen> =
+                    stmt.iter().flat_map(|o| o.gens.clone().unwrap()).collect();
+                set.into_iter().collect()
+            }
+            None => dg
+                .get(&name)
+                .map(|g| g.iter().copied().collect())
+                .unwrap_or_default(),
+        };
+        // ...except the generations another line of the section is qualified with.
+        let gens: Vec<Gen> = if s.gens.is_none() {
+            let other: BTreeSet<Gen> = d
+                .syntaxes
+                .iter()
+                .filter(|o| o.page == s.page && o.section == s.section && o.enc == s.enc)
+                .filter(|o| mnemonic(&o.text) == name)
+                .flat_map(|o| o.gens.clone().unwrap_or_default())
+                .collect();
+            gens.into_iter().filter(|g| !other.contains(g)).collect()
+        } else {
+            gens
+        };
+        lines_checked += 1;
+        for gen in gens {
+            let ids = risa_ops_doc(&al, &name, gen);
+            if ids.is_empty() {
+                continue; // the existence test reports it
+            }
+            for &id in &ids {
+                let info = &OPS[id as usize];
+                for enc in encs_for(&s.page, &s.enc, &variants(info, gen)) {
+                    for _ in 0..8 {
+                        let Some(i) = random_instr(&mut rng, gen, id, enc) else {
+                            continue;
+                        };
+                        let (w, n) = i.words();
+                        let mut words = w[..n].to_vec();
+                        words.extend(i.lit);
+                        let i2 = match decode(gen, &words) {
+                            Ok(x) => x,
+                            Err(e) => {
+                                bad.push(format!("{name} {gen} {enc:?} {words:08x?}: {e}"));
+                                continue;
+                            }
+                        };
+                        per_gen[gen as usize] += 1;
+                        let text = print(&i2, Dialect::Clrx);
+                        if let Err(e) = check_text(&text, &name, &al, &ops, &mods) {
+                            bad.push(format!(
+                                "{}:{}: {gen} {enc:?} {words:08x?}: {text:?}: {e}",
+                                s.page, s.line
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("syntax lines checked: {lines_checked}, instances per generation: {per_gen:?}");
+    bad.sort();
+    bad.dedup_by(|a, b| a.split(':').take(2).eq(b.split(':').take(2)));
+    assert!(
+        bad.is_empty(),
+        "{} lines differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// Whether `text` (risa's CLRX output) fits the documented syntax.
+fn check_text(
+    text: &str,
+    name: &str,
+    al: &BTreeMap<String, BTreeSet<String>>,
+    ops: &[DocOpnd],
+    mods: &[String],
+) -> Result<(), String> {
+    let (mn, rest) = text.split_once(' ').unwrap_or((text, ""));
+    if mn != name && !al.get(name).is_some_and(|a| a.contains(mn)) {
+        return Err(format!("mnemonic {mn:?}"));
+    }
+    // Operands: top-level comma list; the last one ends at the first space
+    // outside brackets, the rest are modifiers.
+    let mut parts = split_top(rest);
+    let mut modtext = String::new();
+    if let Some(last) = parts.pop() {
+        let (mut depth, mut cut) = (0i32, last.len());
+        for (k, c) in last.char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => depth -= 1,
+                ' ' if depth == 0 => {
+                    cut = k;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if ops.is_empty() {
+            modtext = last.clone();
+        } else {
+            parts.push(last[..cut].to_string());
+            modtext = last[cut..].trim().to_string();
+        }
+    }
+    // s_waitcnt prints its counters separated by spaces.
+    let waitcnt = ops.first().is_some_and(|o| o.name.starts_with("VMCNT"));
+    if waitcnt {
+        return Ok(());
+    }
+    // A FLAT atomic without GLC has no VDST (documented on GcnInstrsFlat.md).
+    let mut ops: Vec<DocOpnd> = ops.to_vec();
+    let atomic_noglc = (name.contains("_atomic_"))
+        && !modtext.split_whitespace().any(|m| m == "glc")
+        && ops.first().is_some_and(|o| o.name == "VDST");
+    if atomic_noglc && parts.len() + 1 == ops.len() {
+        ops.remove(0);
+    }
+    if parts.len() != ops.len() {
+        return Err(format!(
+            "{} operands, documented {}",
+            parts.len(),
+            ops.len()
+        ));
+    }
+    for (k, (o, t)) in ops.iter().zip(&parts).enumerate() {
+        let mut o = o.clone();
+        // VARIANT: MUBUF/MTBUF without OFFEN/IDXEN/ADDR64 read no VADDR; the
+        // disassembler prints `off` there, as llvm-mc does (`buffer_load_dword
+        // v1, off, s[4:7], 0` assembles on tahiti). The pages do not say so.
+        if o.name == "VADDR" && (name.starts_with("buffer_") || name.starts_with("tbuffer_")) {
+            o.off = true;
+        }
+        // VARIANT: the MIMG VADDR width is not encoded in the instruction (it
+        // depends on the image dimension): the disassembler prints one width
+        // (LLVM's choice), which may be below the page's minimum.
+        if let (true, Kind::Vgpr(c)) = (o.name == "VADDR" && name.starts_with("image_"), &o.kind) {
+            o.kind = Kind::Vgpr((1..=*c.iter().max().unwrap()).collect());
+        }
+        // VARIANT: GCN 1.4 SDWA VOPC may write any SGPR pair instead of VCC
+        // (llvm-mc gfx900: v_cmp_class_f16_sdwa s[30:31], v108, sext(v1)
+        // src0_sel:BYTE_3 src1_sel:BYTE_0 -> [0xf9,0x02,0x28,0x7c,0x6c,0x9e,0x03,0x08]).
+        if o.kind == Kind::Vcc && k == 0 && modtext.contains("src0_sel:") {
+            o.kind = Kind::Sreg(vec![2]);
+            if t == "vcc" {
+                continue;
+            }
+        }
+        let o = &o;
+        if !operand_ok(o, t) {
+            return Err(format!("operand {t:?} is not {} ({:?})", o.name, o.kind));
+        }
+    }
+    for m in modtext.split_whitespace() {
+        let key = m.split(':').next().unwrap();
+        if !mods.iter().any(|x| x == key) && !ENC_MODIFIERS.contains(&key) {
+            return Err(format!("modifier {m:?} not documented"));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Literal examples.
+
+/// Examples llvm-mc cannot assemble, with the reason (checked: the error is
+/// stored in the data file).
+const EXAMPLE_UNASSEMBLED: &[(&str, u32, &str)] = &[(
+    "GcnOperands.md",
+    106,
+    "CLRX's lit() (force a literal) has no llvm-mc 14 spelling",
+)];
+
+/// Normal form of an instruction text for comparison: lower case, no space
+/// after commas, the `# comment` of the VOPC samples cut, the words sorted
+/// after the operand list (the pages: "modifiers can be supplied in any order").
+fn normal(t: &str) -> Vec<String> {
+    let mut t = t.to_ascii_lowercase().replace(", ", ",");
+    if let Some(k) = t.find(" #") {
+        t.truncate(k);
+    }
+    let mut w: Vec<String> = t.split_whitespace().map(String::from).collect();
+    if w.len() > 2 {
+        w[2..].sort();
+    }
+    w
+}
+
+/// Rewrites a documented example into the spelling risa's CLRX printer uses.
+fn respell(doc: &str) -> Vec<String> {
+    normal(doc)
+        .into_iter()
+        .map(|mut w| {
+            for &(from, to, _) in SPELLING {
+                w = w.replace(from, to);
+            }
+            if WAVE_SHIFTS.contains(&w.as_str()) {
+                w.push_str(":1");
+            }
+            w
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect::<Vec<_>>()
+}
+
+#[test]
+fn every_literal_example_decodes_to_the_documented_text() {
+    let d = load();
+    let mut bad = Vec::new();
+    let mut per_gen = [0usize; 4];
+    for e in &d.examples {
+        let words = match &e.words {
+            Ok(w) => w,
+            Err(why) => {
+                if !EXAMPLE_UNASSEMBLED
+                    .iter()
+                    .any(|&(p, l, _)| p == e.page && l == e.line)
+                {
+                    bad.push(format!(
+                        "{}:{}: llvm-mc rejected {:?}: {why}",
+                        e.page, e.line, e.text
+                    ));
+                }
+                continue;
+            }
+        };
+        per_gen[e.gen as usize] += 1;
+        let got = match decode(e.gen, words) {
+            Ok(i) => print(&i, Dialect::Clrx),
+            Err(err) => {
+                bad.push(format!(
+                    "{}:{}: {} {words:08x?}: {err}",
+                    e.page, e.line, e.gen
+                ));
+                continue;
+            }
+        };
+        let mut want = respell(&e.text);
+        if want.len() > 2 {
+            want[2..].sort();
+        }
+        let got: Vec<String> = normal(&got)
+            .into_iter()
+            .filter(|w| !DEFAULTS.contains(&w.as_str()) || want.contains(w))
+            .collect();
+        if got != want {
+            bad.push(format!(
+                "{}:{}: {} {words:08x?}: want {want:?}, got {got:?}",
+                e.page, e.line, e.gen
+            ));
+        }
+    }
+    eprintln!("examples checked per generation: {per_gen:?}");
+    assert!(per_gen.iter().sum::<usize>() > 80);
     assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad.join("\n"));
 }
