@@ -1,0 +1,195 @@
+//! The GCN back end of the assembler core: instructions, fixups, GCN
+//! pseudo-ops (`.gpu`/`.arch`, kernels) and the listing.
+
+use crate::encode::{self, branch_offset, Pending};
+use crate::opnd;
+use risa_asm_core::{Assembler, Backend, Fixup, SectionId, Statement, Value};
+use risa_gcn::Gen;
+
+/// Fixup kinds.
+const FIX_LITERAL: u32 = 0;
+const FIX_IMM16: u32 = 1;
+const FIX_BRANCH: u32 = 2;
+
+/// One emitted instruction, for `--listing`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListEntry {
+    /// Section it was emitted to.
+    pub section: SectionId,
+    /// Byte offset in the section.
+    pub offset: u64,
+    /// Number of dwords.
+    pub len: usize,
+    /// The statement's source text.
+    pub text: String,
+}
+
+/// The GCN assembler back end.
+#[derive(Debug, Default)]
+pub struct GcnBackend {
+    /// The target generation (`None` until `--arch` or `.gpu`/`.arch` sets it).
+    pub gen: Option<Gen>,
+    /// Record a [`ListEntry`] per instruction.
+    pub keep_listing: bool,
+    /// The listing (when `keep_listing`).
+    pub listing: Vec<ListEntry>,
+    /// Kernels and their configuration, for code objects.
+    pub kernels: crate::kernel::Kernels,
+    arch_reported: bool,
+}
+
+impl GcnBackend {
+    /// A back end for `gen` (or none yet).
+    pub fn new(gen: Option<Gen>) -> Self {
+        GcnBackend {
+            gen,
+            ..Default::default()
+        }
+    }
+}
+
+impl Backend for GcnBackend {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        let Some(gen) = self.gen else {
+            if !self.arch_reported {
+                self.arch_reported = true;
+                asm.error(
+                    st.name,
+                    "no GPU architecture selected (use --arch or a .gpu/.arch pseudo-op)",
+                );
+            }
+            return;
+        };
+        let pc = asm.offset();
+        let Some(e) = encode::assemble(asm, gen, st, pc) else {
+            return;
+        };
+        let mut bytes = [0u8; 12];
+        for (k, w) in e.words[..e.len].iter().enumerate() {
+            bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        let section = asm.current_section();
+        if let Some(p) = e.pending {
+            let (kind, offset, payload, expr) = match p {
+                Pending::Literal(x) => (FIX_LITERAL, pc + 4 * (e.len as u64 - 1), 0, x),
+                Pending::Imm16(x) => (FIX_IMM16, pc, 0, x),
+                Pending::Branch(x) => (FIX_BRANCH, pc, pc + 4 * e.len as u64, x),
+            };
+            asm.add_fixup(Fixup {
+                section,
+                offset,
+                kind,
+                payload,
+                expr,
+            });
+        }
+        asm.emit(&bytes[..4 * e.len]);
+        if self.keep_listing {
+            self.listing.push(ListEntry {
+                section,
+                offset: pc,
+                len: e.len,
+                text: st.text.trim().to_string(),
+            });
+        }
+    }
+
+    fn directive(&mut self, asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
+        match name {
+            ".gpu" | ".arch" => {
+                let arg = st.args.trim();
+                match Gen::parse(arg) {
+                    Some(g) => self.gen = Some(g),
+                    None => asm.error(
+                        st.args,
+                        format!(
+                            "unknown GCN architecture '{arg}' (known: {})",
+                            Gen::names().collect::<Vec<_>>().join(", ")
+                        ),
+                    ),
+                }
+                true
+            }
+            _ => crate::kernel::directive(self, asm, name, st),
+        }
+    }
+
+    fn apply_fixup(&mut self, f: &Fixup, v: Value, data: &mut [u8]) -> Result<(), String> {
+        let o = f.offset as usize;
+        let Some(word) = data.get_mut(o..o + 4) else {
+            return Err("fixup outside its section".into());
+        };
+        let old = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        let new = match f.kind {
+            FIX_LITERAL => {
+                let s = v.value as i64;
+                if s < i64::from(i32::MIN) || s > i64::from(u32::MAX) {
+                    return Err(format!(
+                        "value {:#x} does not fit a 32-bit literal",
+                        v.value
+                    ));
+                }
+                v.value as u32
+            }
+            FIX_IMM16 => {
+                let s = v.value as i64;
+                if !(-0x8000..=0xffff).contains(&s) {
+                    return Err(format!("value {:#x} does not fit 16 bits", v.value));
+                }
+                (old & !0xffff) | (v.value as u32 & 0xffff)
+            }
+            FIX_BRANCH => {
+                let off = if v.is_abs() {
+                    // An absolute number is the raw dword offset (LLVM's convention).
+                    let s = v.value as i64;
+                    if !(-0x8000..=0x7fff).contains(&s) {
+                        return Err(format!("branch offset {s} out of range"));
+                    }
+                    v.value as u32 & 0xffff
+                } else {
+                    if v.section != Some(f.section) {
+                        return Err("branch target is in another section".into());
+                    }
+                    branch_offset(v.value as i64 - f.payload as i64)?
+                };
+                (old & !0xffff) | off
+            }
+            _ => return Err("unknown fixup".into()),
+        };
+        word.copy_from_slice(&new.to_le_bytes());
+        Ok(())
+    }
+
+    fn code_fill(&self, len: usize, out: &mut Vec<u8>) {
+        // s_nop 0 per dword; a partial dword is zero bytes.
+        let words = len / 4;
+        for _ in 0..words {
+            out.extend_from_slice(&0xbf80_0000u32.to_le_bytes());
+        }
+        out.resize(out.len() + len % 4, 0);
+    }
+
+    fn register_symbol(&mut self, asm: &mut Assembler, text: &str) -> Option<u64> {
+        let gen = self.gen.unwrap_or(Gen::Gcn14);
+        let mut c = risa_asm_core::Cursor::new(text);
+        match opnd::register(asm, gen, &mut c) {
+            Ok(Some((code, count))) if c.at_end() => Some(opnd::reg_payload(code, count)),
+            Ok(_) => {
+                asm.error(text, "expected a register or register range after '%'");
+                None
+            }
+            Err(opnd::Reported) => None,
+        }
+    }
+
+    fn condition(&mut self, _asm: &mut Assembler, kind: &str, arg: &str) -> Option<bool> {
+        match kind {
+            "arch" | "gpu" => Some(Gen::parse(arg.trim()).is_some_and(|g| Some(g) == self.gen)),
+            "fmt" => Some(matches!(
+                arg.trim().to_ascii_lowercase().as_str(),
+                "rawcode" | "raw" | "amdhsa" | "rocm"
+            )),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! # risa-gcn-asm
+//!
+//! The GCN 1.0–1.4 assembler: the GCN back end of [`risa_asm_core`]. It reads
+//! instructions in CLRX's syntax and in LLVM's (suffixes `_e32`/`_e64`/
+//! `_sdwa`/`_dpp`, LLVM modifier spellings), driven by the instruction tables
+//! of [`risa_gcn`]: operands are read in the order of a row's signature and
+//! written into the fields of the chosen encoding through its layout.
+//!
+//! ```
+//! use risa_gcn::Gen;
+//! let out = risa_gcn_asm::assemble(Some(Gen::Gcn12), "t.s", "v_add_f32 v0, v1, v2\ns_endpgm\n");
+//! assert!(!out.output.has_errors());
+//! assert_eq!(out.code(), [0x0200_0501, 0xbf81_0000]);
+//! ```
+#![warn(missing_docs)]
+
+pub mod backend;
+pub mod encode;
+pub mod kernel;
+pub mod mods;
+pub mod names;
+pub mod opnd;
+
+pub use backend::{GcnBackend, ListEntry};
+use risa_asm_core::{Assembler, Options, Output};
+use risa_gcn::Gen;
+
+/// The result of assembling a source.
+pub struct Assembled {
+    /// Sections, symbols and diagnostics.
+    pub output: Output,
+    /// The back end after the run (listing, kernels, final generation).
+    pub backend: GcnBackend,
+}
+
+impl Assembled {
+    /// The `.text` section as little-endian dwords (a partial dword is zero-padded).
+    pub fn code(&self) -> Vec<u32> {
+        let data = self
+            .output
+            .section(".text")
+            .map(|s| s.data.as_slice())
+            .unwrap_or(&[]);
+        data.chunks(4)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect()
+    }
+
+    /// All diagnostics rendered as text (`file:line:col: error: ...` with carets).
+    pub fn diagnostics(&self) -> String {
+        risa_asm_core::diag::render_all(&self.output.diagnostics)
+    }
+}
+
+/// Assembles `source` (named `name` in messages) for `gen` with default options.
+pub fn assemble(gen: Option<Gen>, name: &str, source: &str) -> Assembled {
+    assemble_with(gen, name, source, Options::default(), false)
+}
+
+/// Assembles with explicit core options; `listing` keeps a [`ListEntry`] per instruction.
+pub fn assemble_with(
+    gen: Option<Gen>,
+    name: &str,
+    source: &str,
+    opts: Options,
+    listing: bool,
+) -> Assembled {
+    let mut backend = GcnBackend::new(gen);
+    backend.keep_listing = listing;
+    let output = Assembler::new(opts).assemble(name, source, &mut backend);
+    Assembled { output, backend }
+}
