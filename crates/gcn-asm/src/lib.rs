@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod codeobj;
 pub mod encode;
 pub mod kernel;
 pub mod mods;
@@ -48,6 +49,36 @@ impl Assembled {
                 u32::from_le_bytes(b)
             })
             .collect()
+    }
+
+    /// The listing: one line per instruction with its byte offset, its words
+    /// in hex and its source text (needs `listing` when assembling).
+    ///
+    /// ```
+    /// let a = risa_gcn_asm::assemble_with(Some(risa_gcn::Gen::Gcn12), "t.s",
+    ///     "v_mov_b32 v0, 1.5", Default::default(), true);
+    /// assert_eq!(a.listing_text(), "00000000: 7e0002ff 3fc00000  v_mov_b32 v0, 1.5\n");
+    /// ```
+    pub fn listing_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        for e in &self.backend.listing {
+            let sec = &self.output.sections[e.section.0 as usize];
+            let o = e.offset as usize;
+            let _ = write!(s, "{:08x}:", e.offset);
+            let mut width = 0;
+            for k in 0..e.len {
+                let w = sec
+                    .data
+                    .get(o + 4 * k..o + 4 * k + 4)
+                    .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                let _ = write!(s, " {w:08x}");
+                width += 9;
+            }
+            let pad = 18usize.saturating_sub(width);
+            let _ = writeln!(s, "{:pad$}  {}", "", e.text);
+        }
+        s
     }
 
     /// All diagnostics rendered as text (`file:line:col: error: ...` with carets).

@@ -219,7 +219,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
     };
     loop {
         c.skip_ws();
-        if c.peek() == Some(b',') {
+        let comma = c.peek() == Some(b',');
+        if comma {
             // CLRX tolerates a comma before modifiers.
             c.bump();
             c.skip_ws();
@@ -229,7 +230,12 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
         }
         let start = c.pos();
         let Some(name) = c.ident() else {
-            asm.error(c.rest(), "expected a modifier");
+            let msg = if comma {
+                "unexpected extra operand"
+            } else {
+                "expected a modifier"
+            };
+            asm.error(c.rest(), msg);
             return None;
         };
         let lname = name.to_ascii_lowercase();
@@ -470,6 +476,10 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                     "vm" => M::Vm,
                     "clamp" => M::Clamp,
                     "vop3" => M::Vop3,
+                    _ if comma => {
+                        asm.error(name, format!("unexpected extra operand '{name}'"));
+                        return None;
+                    }
                     _ => {
                         asm.error(name, format!("unknown modifier '{name}'"));
                         return None;

@@ -1,0 +1,130 @@
+//! `risa asm`: the GCN assembler command.
+
+use std::io::{Read, Write};
+
+use risa_asm_core::Options;
+use risa_gcn::Gen;
+
+struct AsmArgs {
+    arch: Option<String>,
+    out: Option<String>,
+    elf: bool,
+    listing: bool,
+    includes: Vec<String>,
+    input: String,
+}
+
+fn parse(args: &[String]) -> Result<AsmArgs, String> {
+    let mut a = AsmArgs {
+        arch: None,
+        out: None,
+        elf: false,
+        listing: false,
+        includes: Vec::new(),
+        input: String::new(),
+    };
+    let mut it = args.iter();
+    let mut input = None;
+    while let Some(x) = it.next() {
+        let (flag, inline) = match x.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (x.as_str(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{name} needs a value"))
+        };
+        match flag {
+            "--arch" | "-a" => a.arch = Some(value("--arch")?),
+            "-o" | "--output" => a.out = Some(value("-o")?),
+            "--format" | "-f" => {
+                a.elf = match value("--format")?.as_str() {
+                    "raw" | "bin" => false,
+                    "elf" => true,
+                    s => return Err(format!("unknown format {s:?}: use raw or elf")),
+                }
+            }
+            "--listing" | "-l" => a.listing = true,
+            "-I" | "--include" => a.includes.push(value("-I")?),
+            "-h" | "--help" => {
+                print!("{}", super::USAGE);
+                std::process::exit(0);
+            }
+            f if f.starts_with('-') && f != "-" => {
+                return Err(format!("unknown option {f:?} (see risa --help)"))
+            }
+            f => {
+                if input.replace(f.to_string()).is_some() {
+                    return Err("more than one input file given".into());
+                }
+            }
+        }
+    }
+    a.input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    Ok(a)
+}
+
+/// Runs the command; `Ok(false)` when the source had errors (already printed).
+pub fn run(args: &[String]) -> Result<bool, String> {
+    let a = parse(args)?;
+    let gen = match &a.arch {
+        Some(n) => Some(Gen::parse(n).ok_or_else(|| {
+            format!(
+                "unknown architecture {n:?}; accepted: {}",
+                Gen::names().collect::<Vec<_>>().join(", ")
+            )
+        })?),
+        None => None,
+    };
+    let (name, text) = if a.input == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        ("<stdin>".to_string(), s)
+    } else {
+        let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
+        let s = String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (byte {})",
+                a.input,
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        (a.input.clone(), s)
+    };
+    let mut opts = Options::default();
+    opts.include_paths = a.includes.iter().map(Into::into).collect();
+    let res = risa_gcn_asm::assemble_with(gen, &name, &text, opts, a.listing);
+    eprint!("{}", res.diagnostics());
+    if res.output.has_errors() {
+        let n = res.output.errors().count();
+        eprintln!(
+            "risa asm: {n} error{} in {name}",
+            if n == 1 { "" } else { "s" }
+        );
+        return Ok(false);
+    }
+    if a.listing {
+        print!("{}", res.listing_text());
+    }
+    let bytes = if a.elf {
+        risa_gcn_asm::codeobj::build(&res).map_err(|e| format!("{name}: {e}"))?
+    } else {
+        res.output
+            .section(".text")
+            .map(|s| s.data.clone())
+            .unwrap_or_default()
+    };
+    let out = a.out.as_deref().unwrap_or("a.out");
+    if out == "-" {
+        std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| format!("writing standard output: {e}"))?;
+    } else {
+        std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(true)
+}
