@@ -95,8 +95,10 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         })?;
         (a.input.clone(), s)
     };
-    let mut opts = Options::default();
-    opts.include_paths = a.includes.iter().map(Into::into).collect();
+    let opts = Options {
+        include_paths: a.includes.iter().map(Into::into).collect(),
+        ..Default::default()
+    };
     let res = risa_gcn_asm::assemble_with(gen, &name, &text, opts, a.listing);
     eprint!("{}", res.diagnostics());
     if res.output.has_errors() {
