@@ -231,8 +231,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     fn check_mods(&mut self, m: &Mods<'_>, allowed: u64) -> Option<()> {
-        let what = format!("'{}'", self.st.name);
-        m.check(self.asm, allowed, &what).then_some(())
+        m.check(self.asm, allowed, self.st.name).then_some(())
     }
 
     fn no_operand_mods(&mut self, o: &Opd<'_>) -> Option<()> {
@@ -844,8 +843,8 @@ impl<'a> Build<'a, '_, '_> {
         }
         let m = self.mods()?;
         self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
-        self.field(Field::Glc, m.flag(M::Glc), m.at[M::Glc as usize], "glc")?;
-        self.field(Field::Nv, m.flag(M::Nv), m.at[M::Nv as usize], "nv")
+        self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
+        self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
     }
 
     // ---------------------------------------------------------------- vector ALU
@@ -1095,18 +1094,13 @@ impl<'a> Build<'a, '_, '_> {
             self.check_mods(&m, allowed)?;
             self.field(Field::Neg, neg, self.st.args, "neg")?;
             self.field(Field::Abs, abs, self.st.args, "abs")?;
-            self.field(
-                Field::Clamp,
-                m.flag(M::Clamp),
-                m.at[M::Clamp as usize],
-                "clamp",
-            )?;
-            self.field(Field::Omod, m.flag(M::Omod), m.at[M::Omod as usize], "omod")?;
+            self.field(Field::Clamp, m.flag(M::Clamp), m.at(M::Clamp), "clamp")?;
+            self.field(Field::Omod, m.flag(M::Omod), m.at(M::Omod), "omod")?;
             if m.has(M::OpSel) {
                 let v = m.val[M::OpSel as usize];
                 let n = (v >> 8) as usize;
                 let bits = v & 0xff;
-                let at = m.at[M::OpSel as usize];
+                let at = m.at(M::OpSel);
                 if n != nsrc + 1 {
                     return self.err(at, format!("op_sel takes {} elements", nsrc + 1));
                 }
@@ -1124,13 +1118,8 @@ impl<'a> Build<'a, '_, '_> {
             self.check_mods(&m, allowed)?;
             let none = info.sig.is_empty();
             let d = |x: u32| if none { 0 } else { x };
-            self.field(
-                Field::Clamp,
-                m.flag(M::Clamp),
-                m.at[M::Clamp as usize],
-                "clamp",
-            )?;
-            self.field(Field::Omod, m.flag(M::Omod), m.at[M::Omod as usize], "omod")?;
+            self.field(Field::Clamp, m.flag(M::Clamp), m.at(M::Clamp), "clamp")?;
+            self.field(Field::Omod, m.flag(M::Omod), m.at(M::Omod), "omod")?;
             self.put(Field::DstSel, m.get(M::DstSel, d(6)));
             self.put(Field::DstUnused, m.get(M::DstUnused, d(2)));
             self.put(Field::Src0Sel, m.get(M::Src0Sel, d(6)));
@@ -1147,9 +1136,9 @@ impl<'a> Build<'a, '_, '_> {
             }
             self.put(Field::DppCtrl, m.val[M::DppCtrl as usize]);
             let rm = m.get(M::RowMask, 15);
-            self.field(Field::RowMask, rm, m.at[M::RowMask as usize], "row_mask")?;
+            self.field(Field::RowMask, rm, m.at(M::RowMask), "row_mask")?;
             let bm = m.get(M::BankMask, 15);
-            self.field(Field::BankMask, bm, m.at[M::BankMask as usize], "bank_mask")?;
+            self.field(Field::BankMask, bm, m.at(M::BankMask), "bank_mask")?;
             self.put(Field::BoundCtrl, m.flag(M::BoundCtrl));
         } else {
             self.check_mods(&m, 0)?;
@@ -1360,7 +1349,7 @@ impl<'a> Build<'a, '_, '_> {
             }
             let v = m.val[k as usize];
             if v >> 8 != n {
-                return Err(m.at[k as usize]);
+                return Err(m.at(k));
             }
             Ok(v & 0xff)
         };
@@ -1416,22 +1405,17 @@ impl<'a> Build<'a, '_, '_> {
             self.field(
                 Field::Offset0,
                 m.flag(M::Offset0),
-                m.at[M::Offset0 as usize],
+                m.at(M::Offset0),
                 "offset0",
             )?;
             self.field(
                 Field::Offset1,
                 m.flag(M::Offset1),
-                m.at[M::Offset1 as usize],
+                m.at(M::Offset1),
                 "offset1",
             )?;
         } else {
-            self.field(
-                Field::Offset,
-                m.flag(M::Offset),
-                m.at[M::Offset as usize],
-                "offset",
-            )?;
+            self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
         }
         self.put(Field::Gds, m.flag(M::Gds));
         Some(())
@@ -1493,7 +1477,7 @@ impl<'a> Build<'a, '_, '_> {
             (Field::Lds, M::Lds, "lds"),
             (Field::Tfe, M::Tfe, "tfe"),
         ] {
-            self.field(f, m.flag(k), m.at[k as usize], name)?;
+            self.field(f, m.flag(k), m.at(k), name)?;
         }
         if enc == Enc::Mtbuf {
             let fm = m.get(M::Format, 1);
@@ -1557,7 +1541,7 @@ impl<'a> Build<'a, '_, '_> {
             (Field::Da, M::Da, "da"),
             (Field::D16, M::D16, "d16"),
         ] {
-            self.field(f, m.flag(k), m.at[k as usize], name)?;
+            self.field(f, m.flag(k), m.at(k), name)?;
         }
         let r128 = m.flag(M::R128) != 0 && self.gen != Gen::Gcn14;
         let code = self.sreg(&rsrc, if r128 { 4 } else { 8 })?;
@@ -1728,10 +1712,10 @@ impl<'a> Build<'a, '_, '_> {
             (Field::Nv, M::Nv, "nv"),
             (Field::Lds, M::Lds, "lds"),
         ] {
-            self.field(f, m.flag(k), m.at[k as usize], name)?;
+            self.field(f, m.flag(k), m.at(k), name)?;
         }
         if m.has(M::Offset) {
-            let at = m.at[M::Offset as usize];
+            let at = m.at(M::Offset);
             let off = m.offset_i;
             let v = if info.family == Family::Flat {
                 if !(0..4096).contains(&off) {

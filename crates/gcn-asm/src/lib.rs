@@ -105,3 +105,28 @@ pub fn assemble_with(
     let output = Assembler::new(opts).assemble(name, source, &mut backend);
     Assembled { output, backend }
 }
+
+/// A deterministic benchmark source: `lines` random valid GCN 1.4
+/// instructions of every (instruction, encoding) form, in LLVM syntax, one
+/// per line (the forms are cycled in a shuffled order).
+pub fn bench_source(lines: usize) -> String {
+    use risa_gcn::random::{all_forms, random_instr, Rng};
+    use risa_gcn::table::flag;
+    let gen = Gen::Gcn14;
+    let mut rng = Rng::new(0xbe4c);
+    let forms: Vec<_> = all_forms(gen)
+        .into_iter()
+        .filter(|(op, _)| !risa_gcn::OPS[*op as usize].has(flag::NOLLVM))
+        .collect();
+    let mut s = String::with_capacity(lines * 40);
+    let mut n = 0;
+    while n < lines {
+        let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
+        if let Some(i) = random_instr(&mut rng, gen, op, enc) {
+            s.push_str(&risa_gcn::print(&i, risa_gcn::Dialect::Llvm));
+            s.push('\n');
+            n += 1;
+        }
+    }
+    s
+}

@@ -67,8 +67,10 @@ pub struct Mods<'a> {
     pub seen: u64,
     /// Values (flags are 1).
     pub val: [u32; N_MODS],
-    /// Where each was written (for diagnostics).
-    pub at: [&'a str; N_MODS],
+    /// Where each was written: byte range in `text` (for diagnostics).
+    span: [(u16, u16); N_MODS],
+    /// The text the spans refer to.
+    text: &'a str,
     /// A signed offset (FLAT on GCN 1.4).
     pub offset_i: i64,
 }
@@ -93,16 +95,24 @@ impl<'a> Mods<'a> {
     pub fn flag(&self, m: M) -> u32 {
         self.get(m, 0)
     }
+    /// The source text of modifier `m` ("" if absent).
+    pub fn at(&self, m: M) -> &'a str {
+        let (a, b) = self.span[m as usize];
+        self.text.get(a as usize..b as usize).unwrap_or("")
+    }
     /// Reports the first modifier present that is not in `allowed`; false if there was one.
-    pub fn check(&self, asm: &mut Assembler, allowed: u64, what: &str) -> bool {
+    pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
         let bad = self.seen & !allowed;
         if bad == 0 {
             return true;
         }
-        let k = bad.trailing_zeros() as usize;
-        let at = self.at[k];
+        let (a, b) = self.span[bad.trailing_zeros() as usize];
+        let at = self.text.get(a as usize..b as usize).unwrap_or("");
         let name = at.split(':').next().unwrap_or(at);
-        asm.error(at, format!("modifier '{name}' is not valid for {what}"));
+        asm.error(
+            at,
+            format!("modifier '{name}' is not valid for '{mnemonic}'"),
+        );
         false
     }
 }
@@ -177,7 +187,7 @@ fn format_name(w: &str) -> Option<(bool, u32)> {
 
 /// Reads a value: a number/expression (must be known now).
 fn number(asm: &mut Assembler, c: &mut Cursor<'_>) -> Option<u64> {
-    asm.abs_expr(c)
+    crate::opnd::known_uint(asm, c, b" ,]")
 }
 
 /// Reads a bracketed list `[a,b,...]` of known values.
@@ -214,7 +224,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
     let mut m = Mods {
         seen: 0,
         val: [0; N_MODS],
-        at: [""; N_MODS],
+        span: [(0, 0); N_MODS],
+        text: c.text(),
         offset_i: 0,
     };
     loop {
@@ -238,12 +249,20 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
             asm.error(c.rest(), msg);
             return None;
         };
-        let lname = name.to_ascii_lowercase();
+        let mut lbuf = [0u8; 24];
+        let lname: &str = if name.len() <= lbuf.len() {
+            let l = &mut lbuf[..name.len()];
+            l.copy_from_slice(name.as_bytes());
+            l.make_ascii_lowercase();
+            std::str::from_utf8(l).unwrap_or("")
+        } else {
+            "?"
+        };
         let has_colon = c.peek() == Some(b':');
         if has_colon {
             c.bump();
         }
-        let (kind, value): (M, u32) = match lname.as_str() {
+        let (kind, value): (M, u32) = match lname {
             "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
             | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
             | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"
@@ -251,7 +270,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
             {
                 let at = c.rest();
                 let v = number(asm, c)?;
-                let k = match lname.as_str() {
+                let k = match lname {
                     "offset" => M::Offset,
                     "offset0" => M::Offset0,
                     "offset1" => M::Offset1,
@@ -261,7 +280,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                     "dfmt" | "nfmt" => M::Format,
                     _ => M::DppCtrl,
                 };
-                let v32 = match lname.as_str() {
+                let v32 = match lname {
                     "offset" => {
                         m.offset_i = v as i64;
                         v as u32
@@ -271,7 +290,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                             asm.error(at, format!("{lname} takes 1..15"));
                             return None;
                         }
-                        let base = match lname.as_str() {
+                        let base = match lname {
                             "row_shl" => 0x100,
                             "row_shr" => 0x110,
                             _ => 0x120,
@@ -283,7 +302,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                             asm.error(at, format!("{lname} takes only 1"));
                             return None;
                         }
-                        match lname.as_str() {
+                        match lname {
                             "wave_shl" => 0x130,
                             "wave_rol" => 0x134,
                             "wave_shr" => 0x138,
@@ -355,7 +374,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                     v |= b << i;
                 }
                 // The element count rides in bits 8.. so the encoder can place the last bit.
-                let k = match lname.as_str() {
+                let k = match lname {
                     "op_sel" => M::OpSel,
                     "op_sel_hi" => M::OpSelHi,
                     "neg_lo" => M::NegLo,
@@ -375,7 +394,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                         c.slice(s, c.pos())
                     }
                 };
-                let (k, v) = match lname.as_str() {
+                let (k, v) = match lname {
                     "dst_sel" => (M::DstSel, sel_value(w)),
                     "src0_sel" => (M::Src0Sel, sel_value(w)),
                     "src1_sel" => (M::Src1Sel, sel_value(w)),
@@ -443,7 +462,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
             "mul" | "div" if has_colon => {
                 let at = c.rest();
                 let v = number(asm, c)?;
-                let o = match (lname.as_str(), v) {
+                let o = match (lname, v) {
                     ("mul", 1) | ("div", 1) => 0,
                     ("mul", 2) => 1,
                     ("mul", 4) => 2,
@@ -456,7 +475,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                 (M::Omod, o)
             }
             _ if !has_colon => {
-                let k = match lname.as_str() {
+                let k = match lname {
                     "glc" => M::Glc,
                     "slc" => M::Slc,
                     "gds" => M::Gds,
@@ -495,6 +514,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
         let i = kind as usize;
         m.seen |= bit(kind);
         m.val[i] = value;
-        m.at[i] = c.slice(start, c.pos());
+        m.span[i] = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
     }
 }

@@ -6,12 +6,11 @@
 //! the operand may be is checked later, by the encoder, against the
 //! instruction's signature.
 
-use crate::names::gen_list;
+use crate::names::{gen_list, FastMap};
 use risa_asm_core::lex::parse_float_literal;
 use risa_asm_core::{Assembler, Cursor, Expr, ExprResult, FloatLit, Value};
 use risa_gcn::operand::{sgpr_count, special_name, special_pair_name, ttmp_range};
 use risa_gcn::{Gen, ALL_GENS};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// An error that was already reported through the assembler.
@@ -78,10 +77,10 @@ impl Opd<'_> {
 }
 
 /// Named special registers: name → (code, count) per generation.
-fn specials() -> &'static HashMap<String, [(u32, u32); 4]> {
-    static T: OnceLock<HashMap<String, [(u32, u32); 4]>> = OnceLock::new();
+fn specials() -> &'static FastMap<String, [(u32, u32); 4]> {
+    static T: OnceLock<FastMap<String, [(u32, u32); 4]>> = OnceLock::new();
     T.get_or_init(|| {
-        let mut m: HashMap<String, [(u32, u32); 4]> = HashMap::new();
+        let mut m: FastMap<String, [(u32, u32); 4]> = FastMap::default();
         let mut add = |name: &str, g: Gen, code: u32, count: u32| {
             let e = m.entry(name.to_string()).or_insert([(u32::MAX, 0); 4]);
             if e[g as usize].0 == u32::MAX {
@@ -142,11 +141,11 @@ pub fn register<'a>(
         }
         if digits.is_empty() && c.peek() == Some(b'[') {
             c.bump();
-            let Some(first) = asm.abs_expr(c) else {
+            let Some(first) = known_uint(asm, c, b":]") else {
                 return Err(Reported);
             };
             let last = if c.eat(b':') {
-                let Some(l) = asm.abs_expr(c) else {
+                let Some(l) = known_uint(asm, c, b"]") else {
                     return Err(Reported);
                 };
                 l
@@ -318,15 +317,18 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
         c.set_pos(c.pos() + 3);
         Val::Off
     } else {
-        match register(asm, gen, c) {
-            Err(Reported) => return None,
-            Ok(Some((code, count))) => Val::Reg { code, count },
-            Ok(None) => match float_at(c) {
-                Some(f) => Val::Float(f),
-                None => match asm.expr(c) {
-                    ExprResult::Value(v) => Val::Num(v),
-                    ExprResult::Pending(e) => Val::Pending(e),
-                    ExprResult::Error => return None,
+        match fast_int(c) {
+            Some(v) => Val::Num(Value::abs(v)),
+            None => match register(asm, gen, c) {
+                Err(Reported) => return None,
+                Ok(Some((code, count))) => Val::Reg { code, count },
+                Ok(None) => match float_at(c) {
+                    Some(f) => Val::Float(f),
+                    None => match asm.expr(c) {
+                        ExprResult::Value(v) => Val::Num(v),
+                        ExprResult::Pending(e) => Val::Pending(e),
+                        ExprResult::Error => return None,
+                    },
                 },
             },
         }
@@ -353,6 +355,67 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
         sext,
         at,
     })
+}
+
+/// A known absolute value: a plain unsigned literal followed by one of
+/// `ends` (read directly), or else any expression.
+#[inline]
+pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Option<u64> {
+    c.skip_ws();
+    let b = c.rest().as_bytes();
+    if b.first().is_some_and(u8::is_ascii_digit) {
+        if let Ok((v, n)) = risa_asm_core::lex::parse_int_literal(b) {
+            let next = b.get(n).copied();
+            let ok = match next {
+                None => true,
+                Some(x) => ends.contains(&x) || risa_asm_core::lex::is_space(x) && ends.contains(&b' '),
+            };
+            if ok && v <= u128::from(u64::MAX) {
+                c.set_pos(c.pos() + n);
+                return Some(v as u64);
+            }
+        }
+    }
+    asm.abs_expr(c)
+}
+
+/// A plain integer literal (`12`, `-16`, `0x1f`) that is the whole operand
+/// value (followed by `,`, `)`, `|`, a modifier or the end), read without
+/// the expression parser. `None` (cursor unchanged) otherwise.
+#[inline]
+fn fast_int(c: &mut Cursor<'_>) -> Option<u64> {
+    let b = c.rest().as_bytes();
+    let (neg, p) = match b.first()? {
+        b'-' => (true, 1),
+        d if d.is_ascii_digit() => (false, 0),
+        _ => return None,
+    };
+    if !b.get(p)?.is_ascii_digit() {
+        return None;
+    }
+    let (v, n) = risa_asm_core::lex::parse_int_literal(&b[p..]).ok()?;
+    let mut e = p + n;
+    // The literal must end here: not `1.5`, `1e3`, `2f`, `1+2`.
+    match b.get(e) {
+        None | Some(b',') | Some(b')') | Some(b'|') => {}
+        Some(&x) if risa_asm_core::lex::is_space(x) => {
+            while b.get(e).is_some_and(|&x| risa_asm_core::lex::is_space(x)) {
+                e += 1;
+            }
+            match b.get(e) {
+                None | Some(b',') | Some(b')') | Some(b'|') => {}
+                Some(&x) if x.is_ascii_alphabetic() => {}
+                _ => return None,
+            }
+        }
+        _ => return None,
+    }
+    if v > u128::from(u64::MAX) {
+        return None;
+    }
+    let v = v as u64;
+    c.set_pos(c.pos() + p + n);
+    Some(if neg { v.wrapping_neg() } else { v })
 }
 
 /// A float literal at the cursor (consumed), if there is one.
