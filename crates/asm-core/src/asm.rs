@@ -595,10 +595,7 @@ impl Assembler {
             let text = fr.text.clone();
             let b = text.as_bytes();
             let start = fr.pos;
-            let end = b[start..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |p| start + p);
+            let end = lex::find_newline(b, start);
             fr.pos = end + 1;
             let line_no = match &fr.line_map {
                 Some(body) => {
@@ -847,9 +844,14 @@ impl Assembler {
     fn process_line(&mut self, backend: &mut dyn Backend, line: &str) {
         let b = line.as_bytes();
         // split on top-level ';'
+        static STOP: [bool; 256] = lex::stop_table(b"\"';");
         let mut start = 0;
         let mut i = 0;
-        while i < b.len() {
+        loop {
+            i = lex::skip_until(b, i, &STOP);
+            if i >= b.len() {
+                break;
+            }
             match b[i] {
                 b'"' => {
                     i = lex::skip_string(b, i);
@@ -895,7 +897,8 @@ impl Assembler {
             }
             return;
         }
-        // labels
+        // labels (the name read last, if it was no label, is reused below)
+        let mut last_sym: Option<(usize, &str, usize)> = None;
         loop {
             c.skip_ws();
             let save = c.pos();
@@ -918,6 +921,7 @@ impl Assembler {
                             self.define_label(name);
                             continue;
                         }
+                        last_sym = Some((save, name, c.pos()));
                     }
                     c.set_pos(save);
                     break;
@@ -930,7 +934,14 @@ impl Assembler {
         }
         let body_start = c.pos();
         // assignment?
-        if let Some(name) = c.symbol_path() {
+        let sym = match last_sym {
+            Some((at, name, end)) if at == body_start => {
+                c.set_pos(end);
+                Some(name)
+            }
+            _ => c.symbol_path(),
+        };
+        if let Some(name) = sym {
             let after = c.pos();
             c.skip_ws();
             if c.peek() == Some(b'=') && c.peek_at(1) != Some(b'=') {
@@ -1764,8 +1775,13 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
     if in_comment {
         return None;
     }
+    static STOP: [bool; 256] = lex::stop_table(b"\"'#/");
     let mut i = 0;
-    while i < b.len() {
+    loop {
+        i = lex::skip_until(b, i, &STOP);
+        if i >= b.len() {
+            break;
+        }
         match b[i] {
             b'"' => {
                 i = lex::skip_string(b, i);

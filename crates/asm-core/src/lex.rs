@@ -4,16 +4,87 @@
 //! Everything here borrows from the source text; nothing allocates except
 //! the decoding of string literals.
 
+/// Character classes as a table (the lexer's hot loops test one byte at a time).
+const CLASS_START: u8 = 1;
+const CLASS_CONT: u8 = 2;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' || b == b'.' || b == b'$' {
+            t[c] = CLASS_START | CLASS_CONT;
+        } else if b.is_ascii_digit() {
+            t[c] = CLASS_CONT;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// Is `c` a character that may start a symbol name (`A-Z a-z _ .`)?
 #[inline]
 pub fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'.' || c == b'$'
+    CLASS[c as usize] & CLASS_START != 0
 }
 
 /// Is `c` a character that may continue a symbol name (`A-Z a-z 0-9 _ .`)?
 #[inline]
 pub fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$'
+    CLASS[c as usize] & CLASS_CONT != 0
+}
+
+/// Position of the first byte of `b` at or after `from` for which `stop[byte]`
+/// is true (`b.len()` if none): the fast skip of the line scanners.
+#[inline]
+pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256]) -> usize {
+    let mut i = from;
+    while i < b.len() && !stop[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+/// Builds a stop table for [`skip_until`].
+pub(crate) const fn stop_table(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+/// Position of the first `\n` at or after `from` (`b.len()` if none),
+/// eight bytes at a time.
+#[inline]
+pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = from;
+    while i + 8 <= b.len() {
+        let w = u64::from_le_bytes([
+            b[i],
+            b[i + 1],
+            b[i + 2],
+            b[i + 3],
+            b[i + 4],
+            b[i + 5],
+            b[i + 6],
+            b[i + 7],
+        ]) ^ NL;
+        let z = w.wrapping_sub(LO) & !w & HI;
+        if z != 0 {
+            return i + (z.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
 }
 
 /// Horizontal white space (space, tab, CR, vertical tab, form feed).
