@@ -405,6 +405,9 @@ pub struct Assembler {
     pub(crate) locs: Vec<Loc>,
     pub(crate) ctxs: Vec<ExpCtx>,
     pub(crate) line: LineCtx,
+    /// The current line may hold `;` (statement separators): false only when
+    /// the line scan saw none, so splitting can be skipped.
+    pub(crate) line_semi: bool,
     pub(crate) frames: Vec<Frame>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) n_errors: usize,
@@ -472,6 +475,7 @@ impl Assembler {
                 ctx: 0,
                 loc: None,
             },
+            line_semi: true,
             frames: Vec::new(),
             diags: Vec::new(),
             n_errors: 0,
@@ -612,7 +616,8 @@ impl Assembler {
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
             match scan_simple(&b[start..end], fr.in_comment, slash) {
-                Some(cut) => {
+                Some((cut, semi)) => {
+                    self.line_semi = semi;
                     self.line = LineCtx {
                         text,
                         start,
@@ -624,6 +629,7 @@ impl Assembler {
                     };
                 }
                 None => {
+                    self.line_semi = true;
                     let s = self.clean_complex(start, end);
                     let len = s.len();
                     self.line = LineCtx {
@@ -842,6 +848,9 @@ impl Assembler {
     // ------------------------------------------------------------------
 
     fn process_line(&mut self, backend: &mut dyn Backend, line: &str) {
+        if !self.line_semi {
+            return self.process_statement(backend, line);
+        }
         let b = line.as_bytes();
         // split on top-level ';'
         static STOP: [bool; 256] = lex::stop_table(b"\"';");
@@ -1771,11 +1780,15 @@ fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
 /// Fast path: if the line has no block comment and no continuation, return
 /// the end of its code part (cut at `#`).
 #[inline]
-fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
+/// Scans a line for what needs the slow path (block comments, continuation
+/// lines): `None`; else the length without a `#`/`//` comment and whether
+/// it holds a `;`.
+fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<(usize, bool)> {
     if in_comment {
         return None;
     }
-    static STOP: [bool; 256] = lex::stop_table(b"\"'#/");
+    static STOP: [bool; 256] = lex::stop_table(b"\"'#/;");
+    let mut semi = false;
     let mut i = 0;
     loop {
         i = lex::skip_until(b, i, &STOP);
@@ -1791,10 +1804,11 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
                 i = lex::skip_char_lit(b, i);
                 continue;
             }
-            b'#' => return Some(i),
+            b'#' => return Some((i, semi)),
+            b';' => semi = true,
             b'/' => match b.get(i + 1) {
                 Some(b'*') => return None,
-                Some(b'/') if slash => return Some(i),
+                Some(b'/') if slash => return Some((i, semi)),
                 _ => {}
             },
             _ => {}
@@ -1808,7 +1822,7 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
     if e > 0 && b[e - 1] == b'\\' {
         return None;
     }
-    Some(b.len())
+    Some((b.len(), semi))
 }
 
 /// The pseudo-op name (after optional labels) of a statement and the rest.

@@ -19,7 +19,7 @@ fn main() {
     );
     let bytes = a.output.section(".text").map_or(0, |s| s.data.len());
     let mut best = f64::MAX;
-    for _ in 0..5 {
+    for _ in 0..10 {
         let t = Instant::now();
         let a = risa_gcn_asm::assemble(gen, "bench.s", &src);
         std::hint::black_box(&a.output.sections);

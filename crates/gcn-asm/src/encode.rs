@@ -66,7 +66,9 @@ fn split_suffix(name: &str) -> (&str, Want) {
 pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> Option<Encoded> {
     let mut buf = [0u8; 48];
     let lname: String;
-    let name = if st.name.len() <= buf.len() {
+    let name = if !st.name.bytes().any(|b| b.is_ascii_uppercase()) {
+        st.name
+    } else if st.name.len() <= buf.len() {
         let b = &mut buf[..st.name.len()];
         b.copy_from_slice(st.name.as_bytes());
         b.make_ascii_lowercase();
@@ -75,16 +77,18 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         lname = st.name.to_ascii_lowercase();
         &lname
     };
-    let (op, want) = match names::find(name, gen) {
-        Found::Op(op) => (op, Want::Any),
-        found => {
-            let (base, want) = split_suffix(name);
-            match (want, names::find(base, gen)) {
-                (Want::Any, _) => return unknown(asm, st, found),
-                (_, Found::Op(op)) => (op, want),
-                (_, f) => return unknown(asm, st, f),
-            }
-        }
+    // LLVM spells most vector instructions with an encoding suffix: try the
+    // base name first, then the whole name (no mnemonic ends in a suffix).
+    let (base, want) = split_suffix(name);
+    let (op, want) = match (want, names::find(base, gen)) {
+        (Want::Any, Found::Op(op)) => (op, Want::Any),
+        (Want::Any, found) => return unknown(asm, st, found),
+        (_, Found::Op(op)) => (op, want),
+        (_, base_found) => match names::find(name, gen) {
+            Found::Op(op) => (op, Want::Any),
+            Found::Unknown => return unknown(asm, st, base_found),
+            found => return unknown(asm, st, found),
+        },
     };
     let info = &OPS[op as usize];
     let mut b = Build {
@@ -226,8 +230,12 @@ impl<'a> Build<'a, '_, '_> {
         Some(())
     }
 
-    fn mods(&mut self) -> Option<Mods<'a>> {
-        mods::parse(self.asm, &mut self.c)
+    /// Parses the modifiers after the operands into `m`.
+    fn mods(&mut self, m: &mut Mods<'a>) -> Option<()> {
+        if self.c.at_end() {
+            return Some(());
+        }
+        mods::parse(self.asm, &mut self.c, m)
     }
 
     fn check_mods(&mut self, m: &Mods<'_>, allowed: u64) -> Option<()> {
@@ -724,7 +732,8 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     fn end_no_mods(&mut self) -> Option<()> {
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         self.check_mods(&m, 0)
     }
 
@@ -841,7 +850,8 @@ impl<'a> Build<'a, '_, '_> {
                 _ => {}
             }
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
@@ -874,7 +884,8 @@ impl<'a> Build<'a, '_, '_> {
                 _ => ops[k] = Some(self.operand()?),
             }
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         // 2. the encoding.
         let short = match fam {
             Family::Vop2 => Some(Enc::Vop2),
@@ -1097,7 +1108,7 @@ impl<'a> Build<'a, '_, '_> {
             self.field(Field::Clamp, m.flag(M::Clamp), m.at(M::Clamp), "clamp")?;
             self.field(Field::Omod, m.flag(M::Omod), m.at(M::Omod), "omod")?;
             if m.has(M::OpSel) {
-                let v = m.val[M::OpSel as usize];
+                let v = m.get(M::OpSel, 0);
                 let n = (v >> 8) as usize;
                 let bits = v & 0xff;
                 let at = m.at(M::OpSel);
@@ -1134,7 +1145,7 @@ impl<'a> Build<'a, '_, '_> {
                     "DPP needs a control (quad_perm, row_shl, ...)",
                 );
             }
-            self.put(Field::DppCtrl, m.val[M::DppCtrl as usize]);
+            self.put(Field::DppCtrl, m.get(M::DppCtrl, 0));
             let rm = m.get(M::RowMask, 15);
             self.field(Field::RowMask, rm, m.at(M::RowMask), "row_mask")?;
             let bm = m.get(M::BankMask, 15);
@@ -1336,7 +1347,8 @@ impl<'a> Build<'a, '_, '_> {
             self.put(f, code);
             n += 1;
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         let mut allowed = bit(M::OpSel) | bit(M::OpSelHi) | bit(M::Clamp);
         if !mix {
             allowed |= bit(M::NegLo) | bit(M::NegHi);
@@ -1347,7 +1359,7 @@ impl<'a> Build<'a, '_, '_> {
             if !m.has(k) {
                 return Ok(default);
             }
-            let v = m.val[k as usize];
+            let v = m.get(k, 0);
             if v >> 8 != n {
                 return Err(m.at(k));
             }
@@ -1392,7 +1404,8 @@ impl<'a> Build<'a, '_, '_> {
             let v = self.vgpr(&o, op.ty.dwords())?;
             self.put(f, v);
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         let off2 = info.has(flag::OFF2);
         let allowed = bit(M::Gds)
             | if off2 {
@@ -1453,7 +1466,8 @@ impl<'a> Build<'a, '_, '_> {
             }
             self.put(Field::Soffset, code);
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         let mut allowed = bit(M::Idxen)
             | bit(M::Offen)
             | bit(M::Addr64)
@@ -1519,7 +1533,8 @@ impl<'a> Build<'a, '_, '_> {
         if info.has(flag::SAMPLER) {
             samp = Some(self.operand()?);
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         let allowed = bit(M::Dmask)
             | bit(M::Unorm)
             | bit(M::Glc)
@@ -1608,7 +1623,8 @@ impl<'a> Build<'a, '_, '_> {
                 _ => Some(self.vgpr(&o, 1)?),
             };
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         self.check_mods(&m, bit(M::Done) | bit(M::Compr) | bit(M::Vm))?;
         let compr = m.flag(M::Compr) != 0;
         // LLVM writes each packed register of a compressed export twice.
@@ -1695,7 +1711,8 @@ impl<'a> Build<'a, '_, '_> {
                 }
             }
         }
-        let m = self.mods()?;
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
         let mut allowed = bit(M::Glc) | bit(M::Slc) | bit(M::Tfe) | bit(M::Nv) | bit(M::Lds);
         if gfx9 {
             allowed |= bit(M::Offset);

@@ -49,8 +49,6 @@ pub enum M {
     BoundCtrl,
 }
 
-const N_MODS: usize = M::BoundCtrl as usize + 1;
-
 /// Bit of a modifier kind in masks.
 pub const fn bit(m: M) -> u64 {
     1 << m as u32
@@ -61,14 +59,17 @@ pub const SDWA: u64 = bit(M::DstSel) | bit(M::DstUnused) | bit(M::Src0Sel) | bit
 /// Modifiers that select the DPP encoding.
 pub const DPP: u64 = bit(M::DppCtrl) | bit(M::RowMask) | bit(M::BankMask) | bit(M::BoundCtrl);
 
-/// The modifiers of one instruction.
+/// At most this many modifiers per instruction (a repeated one counts once).
+const MAX_MODS: usize = 12;
+
+/// The modifiers of one instruction (a small inline list: most statements
+/// have none or a few).
 pub struct Mods<'a> {
     /// Bit set of the kinds present.
     pub seen: u64,
-    /// Values (flags are 1).
-    pub val: [u32; N_MODS],
-    /// Where each was written: byte range in `text` (for diagnostics).
-    span: [(u16, u16); N_MODS],
+    /// (kind, value, text start, text end), in order of appearance.
+    ent: [(u8, u32, u16, u16); MAX_MODS],
+    n: usize,
     /// The text the spans refer to.
     text: &'a str,
     /// A signed offset (FLAT on GCN 1.4).
@@ -76,6 +77,20 @@ pub struct Mods<'a> {
 }
 
 impl<'a> Mods<'a> {
+    /// No modifiers yet; spans refer to `text`.
+    #[inline]
+    pub fn new(text: &'a str) -> Self {
+        Mods {
+            seen: 0,
+            ent: [(0, 0, 0, 0); MAX_MODS],
+            n: 0,
+            text,
+            offset_i: 0,
+        }
+    }
+    fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
+        self.ent[..self.n].iter().find(|e| e.0 == m as u8)
+    }
     /// Whether modifier `m` was given.
     #[inline]
     pub fn has(&self, m: M) -> bool {
@@ -85,7 +100,7 @@ impl<'a> Mods<'a> {
     #[inline]
     pub fn get(&self, m: M, default: u32) -> u32 {
         if self.has(m) {
-            self.val[m as usize]
+            self.find(m).map_or(default, |e| e.1)
         } else {
             default
         }
@@ -97,8 +112,10 @@ impl<'a> Mods<'a> {
     }
     /// The source text of modifier `m` ("" if absent).
     pub fn at(&self, m: M) -> &'a str {
-        let (a, b) = self.span[m as usize];
-        self.text.get(a as usize..b as usize).unwrap_or("")
+        match self.find(m) {
+            Some(&(_, _, a, b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            None => "",
+        }
     }
     /// Reports the first modifier present that is not in `allowed`; false if there was one.
     pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
@@ -106,8 +123,10 @@ impl<'a> Mods<'a> {
         if bad == 0 {
             return true;
         }
-        let (a, b) = self.span[bad.trailing_zeros() as usize];
-        let at = self.text.get(a as usize..b as usize).unwrap_or("");
+        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.0 != 0) else {
+            return true;
+        };
+        let at = self.text.get(e.2 as usize..e.3 as usize).unwrap_or("");
         let name = at.split(':').next().unwrap_or(at);
         asm.error(
             at,
@@ -117,9 +136,21 @@ impl<'a> Mods<'a> {
     }
 }
 
+/// Lower-cases a short word into `buf` (no allocation); "" if too long.
+fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b str {
+    if w.len() > buf.len() {
+        return "";
+    }
+    let l = &mut buf[..w.len()];
+    l.copy_from_slice(w.as_bytes());
+    l.make_ascii_lowercase();
+    std::str::from_utf8(l).unwrap_or("")
+}
+
 fn sel_value(w: &str) -> Option<u32> {
-    let l = w.to_ascii_lowercase();
-    Some(match l.as_str() {
+    let mut buf = [0u8; 24];
+    let l = lower(w, &mut buf);
+    Some(match l {
         "byte_0" | "byte0" | "b0" => 0,
         "byte_1" | "byte1" | "b1" => 1,
         "byte_2" | "byte2" | "b2" => 2,
@@ -132,8 +163,9 @@ fn sel_value(w: &str) -> Option<u32> {
 }
 
 fn unused_value(w: &str) -> Option<u32> {
-    let l = w.to_ascii_lowercase();
-    Some(match l.as_str() {
+    let mut buf = [0u8; 24];
+    let l = lower(w, &mut buf);
+    Some(match l {
         "unused_pad" | "pad" => 0,
         "unused_sext" | "sext" => 1,
         "unused_preserve" | "preserve" => 2,
@@ -219,15 +251,8 @@ fn list(asm: &mut Assembler, c: &mut Cursor<'_>, out: &mut [u32; 4]) -> Option<u
     }
 }
 
-/// Parses the modifiers in the rest of the cursor.
-pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
-    let mut m = Mods {
-        seen: 0,
-        val: [0; N_MODS],
-        span: [(0, 0); N_MODS],
-        text: c.text(),
-        offset_i: 0,
-    };
+/// Parses the modifiers in the rest of the cursor into `m` (made by [`Mods::new`]).
+pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> Option<()> {
     loop {
         c.skip_ws();
         let comma = c.peek() == Some(b',');
@@ -237,7 +262,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
             c.skip_ws();
         }
         if c.at_end() {
-            return Some(m);
+            return Some(());
         }
         let start = c.pos();
         let Some(name) = c.ident() else {
@@ -250,7 +275,9 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
             return None;
         };
         let mut lbuf = [0u8; 24];
-        let lname: &str = if name.len() <= lbuf.len() {
+        let lname: &str = if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            name
+        } else if name.len() <= lbuf.len() {
             let l = &mut lbuf[..name.len()];
             l.copy_from_slice(name.as_bytes());
             l.make_ascii_lowercase();
@@ -511,9 +538,19 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>) -> Option<Mods<'a>> {
                 return None;
             }
         };
-        let i = kind as usize;
+        let span = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
+        let e = (kind as u8, value, span.0, span.1);
+        match m.ent[..m.n].iter().position(|x| x.0 == kind as u8) {
+            Some(k) => m.ent[k] = e,
+            None if m.n < MAX_MODS => {
+                m.ent[m.n] = e;
+                m.n += 1;
+            }
+            None => {
+                asm.error(c.slice(start, c.pos()), "too many modifiers");
+                return None;
+            }
+        }
         m.seen |= bit(kind);
-        m.val[i] = value;
-        m.span[i] = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
     }
 }

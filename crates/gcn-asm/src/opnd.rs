@@ -279,11 +279,25 @@ fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
 pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<Opd<'a>> {
     c.skip_ws();
     let start = c.pos();
+    if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
+        c.set_pos(start + n);
+        return Some(Opd {
+            v: Val::Reg { code, count: 1 },
+            neg: false,
+            abs: false,
+            sext: false,
+            at: c.slice(start, start + n),
+        });
+    }
     let (mut neg, mut abs, mut sext) = (false, false, false);
     let mut closers: [u8; 4] = [0; 4];
     let mut nclose = 0;
+    let may_modify = matches!(
+        c.peek().map(|b| b.to_ascii_lowercase()),
+        Some(b'|' | b'-' | b'n' | b'a' | b's')
+    );
     loop {
-        if nclose == closers.len() {
+        if !may_modify || nclose == closers.len() {
             break;
         }
         if eat_call(c, "neg") {
@@ -357,23 +371,89 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
     })
 }
 
+/// A single `vN` or `sN` (decimal, no range) that ends at a delimiter:
+/// (operand code, length). The common case, read without the general path.
+#[inline]
+fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
+    let kind = *b.first()?;
+    if kind != b'v' && kind != b's' {
+        return None;
+    }
+    let mut n = 0u32;
+    let mut i = 1;
+    while i < b.len() && i <= 4 && b[i].is_ascii_digit() {
+        n = n * 10 + u32::from(b[i] - b'0');
+        i += 1;
+    }
+    if i == 1 || i > 4 || (i > 2 && b[1] == b'0') {
+        return None;
+    }
+    match b.get(i) {
+        None | Some(b',') => {}
+        Some(&x) if risa_asm_core::lex::is_space(x) => {}
+        _ => return None,
+    }
+    match kind {
+        b'v' if n < 256 => Some((256 + n, i)),
+        b's' if n < sgpr_count(gen) => Some((n, i)),
+        _ => None,
+    }
+}
+
+/// A plain unsigned literal at the start of `b`: decimal (no leading zero,
+/// which would be octal) or `0x` hex, that fits in 64 bits: (value, length).
+#[inline]
+pub fn fast_uint(b: &[u8]) -> Option<(u64, usize)> {
+    match b {
+        [b'0', b'x' | b'X', rest @ ..] => {
+            let mut v = 0u64;
+            let mut n = 0;
+            while n < rest.len() && n < 16 {
+                let d = match rest[n] {
+                    x @ b'0'..=b'9' => x - b'0',
+                    x @ b'a'..=b'f' => x - b'a' + 10,
+                    x @ b'A'..=b'F' => x - b'A' + 10,
+                    _ => break,
+                };
+                v = v << 4 | u64::from(d);
+                n += 1;
+            }
+            if n == 0 || rest.get(n).is_some_and(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            Some((v, n + 2))
+        }
+        [b'0', x, ..] if x.is_ascii_alphanumeric() => None,
+        [d, ..] if d.is_ascii_digit() => {
+            let mut v = 0u64;
+            let mut n = 0;
+            while n < b.len() && n < 19 && b[n].is_ascii_digit() {
+                v = v * 10 + u64::from(b[n] - b'0');
+                n += 1;
+            }
+            if b.get(n).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+            Some((v, n))
+        }
+        _ => None,
+    }
+}
+
 /// A known absolute value: a plain unsigned literal followed by one of
 /// `ends` (read directly), or else any expression.
 #[inline]
 pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Option<u64> {
     c.skip_ws();
     let b = c.rest().as_bytes();
-    if b.first().is_some_and(u8::is_ascii_digit) {
-        if let Ok((v, n)) = risa_asm_core::lex::parse_int_literal(b) {
-            let next = b.get(n).copied();
-            let ok = match next {
-                None => true,
-                Some(x) => ends.contains(&x) || risa_asm_core::lex::is_space(x) && ends.contains(&b' '),
-            };
-            if ok && v <= u128::from(u64::MAX) {
-                c.set_pos(c.pos() + n);
-                return Some(v as u64);
-            }
+    if let Some((v, n)) = fast_uint(b) {
+        let ok = match b.get(n).copied() {
+            None => true,
+            Some(x) => ends.contains(&x) || risa_asm_core::lex::is_space(x) && ends.contains(&b' '),
+        };
+        if ok {
+            c.set_pos(c.pos() + n);
+            return Some(v);
         }
     }
     asm.abs_expr(c)
@@ -393,7 +473,7 @@ fn fast_int(c: &mut Cursor<'_>) -> Option<u64> {
     if !b.get(p)?.is_ascii_digit() {
         return None;
     }
-    let (v, n) = risa_asm_core::lex::parse_int_literal(&b[p..]).ok()?;
+    let (v, n) = fast_uint(&b[p..])?;
     let mut e = p + n;
     // The literal must end here: not `1.5`, `1e3`, `2f`, `1+2`.
     match b.get(e) {
@@ -410,10 +490,6 @@ fn fast_int(c: &mut Cursor<'_>) -> Option<u64> {
         }
         _ => return None,
     }
-    if v > u128::from(u64::MAX) {
-        return None;
-    }
-    let v = v as u64;
     c.set_pos(c.pos() + p + n);
     Some(if neg { v.wrapping_neg() } else { v })
 }
@@ -462,12 +538,29 @@ pub fn count_operands(args: &str) -> usize {
     if args.trim().is_empty() {
         return 0;
     }
-    risa_asm_core::lex::split_operands(args).count()
+    let mut depth = 0i32;
+    let mut n = 1;
+    for &b in args.as_bytes() {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b',' if depth <= 0 => n += 1,
+            _ => {}
+        }
+    }
+    n
 }
 
 /// Whether identifier `id` (followed by byte `next`) names a register, without reporting anything.
 fn looks_like_register(asm: &mut Assembler, id: &str, next: Option<u8>) -> bool {
-    let l = id.to_ascii_lowercase();
+    let mut buf = [0u8; 32];
+    if id.len() > buf.len() {
+        return asm.register_symbol(id).is_some();
+    }
+    let lb = &mut buf[..id.len()];
+    lb.copy_from_slice(id.as_bytes());
+    lb.make_ascii_lowercase();
+    let l = std::str::from_utf8(lb).unwrap_or("");
     let digits = if let Some(d) = l.strip_prefix("ttmp") {
         Some(d)
     } else {
@@ -480,7 +573,7 @@ fn looks_like_register(asm: &mut Assembler, id: &str, next: Option<u8>) -> bool 
             return true;
         }
     }
-    specials().contains_key(&l)
+    specials().contains_key(l)
         || l.starts_with("src_reserved_")
         || asm.register_symbol(id).is_some()
 }
