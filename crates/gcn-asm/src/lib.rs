@@ -17,6 +17,8 @@
 pub mod backend;
 pub mod codeobj;
 pub mod encode;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod kernel;
 pub mod mods;
 pub mod names;

@@ -325,7 +325,7 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
     c.skip_ws();
     let vstart = c.pos();
     let v = if c.rest().len() >= 3
-        && c.rest()[..3].eq_ignore_ascii_case("off")
+        && c.rest().as_bytes()[..3].eq_ignore_ascii_case(b"off")
         && !c.peek_at(3).is_some_and(risa_asm_core::lex::is_ident_char)
     {
         c.set_pos(c.pos() + 3);
@@ -520,7 +520,8 @@ fn negates_register(asm: &mut Assembler, c: &Cursor<'_>) -> bool {
         Some(ch) if risa_asm_core::lex::is_ident_start(ch) => {
             let r = t.rest();
             if r.len() > 4
-                && (r[..4].eq_ignore_ascii_case("abs(") || r[..4].eq_ignore_ascii_case("neg("))
+                && (r.as_bytes()[..4].eq_ignore_ascii_case(b"abs(")
+                    || r.as_bytes()[..4].eq_ignore_ascii_case(b"neg("))
             {
                 return true;
             }
