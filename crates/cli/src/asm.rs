@@ -3,7 +3,6 @@
 use std::io::{Read, Write};
 
 use risa_asm_core::Options;
-use risa_gcn::Gen;
 
 struct AsmArgs {
     arch: Option<String>,
@@ -70,12 +69,7 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
 pub fn run(args: &[String]) -> Result<bool, String> {
     let a = parse(args)?;
     let gen = match &a.arch {
-        Some(n) => Some(Gen::parse(n).ok_or_else(|| {
-            format!(
-                "unknown architecture {n:?}; accepted: {}",
-                Gen::names().collect::<Vec<_>>().join(", ")
-            )
-        })?),
+        Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
         None => None,
     };
     let (name, text) = if a.input == "-" {

@@ -24,6 +24,119 @@ pub struct ListEntry {
     pub text: String,
 }
 
+/// GPU device and architecture names of CLRX's `.gpu`/`.arch` beyond those
+/// `Gen::parse` knows (case-insensitive).
+const MORE_NAMES: &[(&str, Gen)] = &[
+    ("kalindi", Gen::Gcn11),
+    ("mullins", Gen::Gcn11),
+    ("spectre", Gen::Gcn11),
+    ("spooky", Gen::Gcn11),
+    ("goose", Gen::Gcn12),
+    ("horse", Gen::Gcn12),
+    ("stoney", Gen::Gcn12),
+    ("topaz", Gen::Gcn12),
+    ("polaris12", Gen::Gcn12),
+    ("polaris20", Gen::Gcn12),
+    ("polaris21", Gen::Gcn12),
+    ("polaris22", Gen::Gcn12),
+    ("gfx804", Gen::Gcn12),
+    ("vega11", Gen::Gcn14),
+    ("vega12", Gen::Gcn14),
+    ("raven", Gen::Gcn14),
+    ("gfx901", Gen::Gcn14),
+    ("gfx902", Gen::Gcn14),
+    ("gfx903", Gen::Gcn14),
+    ("gfx904", Gen::Gcn14),
+    ("gfx905", Gen::Gcn14),
+    ("dummy", Gen::Gcn10),
+];
+
+/// The generation of a `.gpu`/`.arch`/`--arch` name.
+pub fn arch_of(name: &str) -> Result<Gen, String> {
+    if let Some(g) = Gen::parse(name) {
+        return Ok(g);
+    }
+    let l = name.to_ascii_lowercase();
+    if let Some(&(_, g)) = MORE_NAMES.iter().find(|(n, _)| *n == l) {
+        return Ok(g);
+    }
+    let newer = [
+        "gcn1.4.1", "gfx906", "gfx907", "vega20", "gcn1.5", "gcn1.5.1", "navi", "navi10", "navidl",
+        "gfx10", "gfx1000", "gfx1010", "gfx1011",
+    ];
+    if newer.contains(&l.as_str()) {
+        return Err(format!(
+            "'{name}' is not supported: risa assembles GCN 1.0, 1.1, 1.2 and 1.4"
+        ));
+    }
+    Err(format!(
+        "unknown GCN architecture '{name}' (known: {})",
+        Gen::names().collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Output format selected by the source, with CLRX's `.get_format` ids.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Raw code (`.rawcode`), the default.
+    #[default]
+    RawCode = 2,
+    /// An AMDHSA (ROCm) code object (`.rocm`, `.amdhsa_kernel`).
+    Rocm = 4,
+}
+
+/// CLRX device ids (`.get_gpu`), by device name.
+const DEVICES: &[(&str, u32)] = &[
+    ("capeverde", 0),
+    ("pitcairn", 1),
+    ("tahiti", 2),
+    ("oland", 3),
+    ("bonaire", 4),
+    ("spectre", 5),
+    ("spooky", 6),
+    ("kalindi", 7),
+    ("hainan", 8),
+    ("hawaii", 9),
+    ("iceland", 10),
+    ("topaz", 10),
+    ("tonga", 11),
+    ("mullins", 12),
+    ("fiji", 13),
+    ("carrizo", 14),
+    ("dummy", 15),
+    ("goose", 16),
+    ("horse", 17),
+    ("stoney", 18),
+    ("ellesmere", 19),
+    ("polaris10", 19),
+    ("polaris20", 19),
+    ("baffin", 20),
+    ("polaris11", 20),
+    ("polaris21", 20),
+    ("gfx804", 21),
+    ("polaris12", 21),
+    ("polaris22", 21),
+    ("gfx900", 22),
+    ("vega10", 22),
+    ("gfx901", 23),
+    ("gfx902", 24),
+    ("raven", 24),
+    ("gfx903", 25),
+    ("gfx904", 26),
+    ("vega12", 26),
+    ("gfx905", 27),
+    ("vega11", 27),
+];
+
+fn device_id(name: &str) -> Option<u32> {
+    let l = name.to_ascii_lowercase();
+    DEVICES.iter().find(|(n, _)| *n == l).map(|&(_, id)| id)
+}
+
+fn default_device(gen: Gen) -> u32 {
+    [0, 4, 11, 22][gen as usize]
+}
+
 /// The GCN assembler back end.
 #[derive(Debug, Default)]
 pub struct GcnBackend {
@@ -35,6 +148,10 @@ pub struct GcnBackend {
     pub listing: Vec<ListEntry>,
     /// Kernels and their configuration, for code objects.
     pub kernels: crate::kernel::Kernels,
+    /// The CLRX device id of `.gpu` (for `.get_gpu`).
+    pub device: Option<u32>,
+    /// The output format chosen in the source (`.rawcode`, `.rocm`, `.format`).
+    pub format: Format,
     arch_reported: bool,
 }
 
@@ -97,15 +214,51 @@ impl Backend for GcnBackend {
     fn directive(&mut self, asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
         match name {
             ".gpu" | ".arch" => {
-                let arg = st.args.trim();
-                match Gen::parse(arg) {
-                    Some(g) => self.gen = Some(g),
-                    None => asm.error(
+                match arch_of(st.args.trim()) {
+                    Ok(g) => {
+                        self.gen = Some(g);
+                        if name == ".gpu" {
+                            self.device = device_id(st.args.trim());
+                        }
+                    }
+                    Err(e) => asm.error(st.args, e),
+                }
+                true
+            }
+            ".get_arch" | ".get_gpu" | ".get_format" => {
+                let sym = st.args.trim();
+                if sym.is_empty() {
+                    asm.error(st.text, format!("{name} needs a symbol name"));
+                    return true;
+                }
+                let v = match name {
+                    ".get_arch" => self.gen.map_or(0, |g| g as u64),
+                    ".get_gpu" => u64::from(
+                        self.device
+                            .unwrap_or_else(|| default_device(self.gen.unwrap_or(Gen::Gcn10))),
+                    ),
+                    _ => self.format as u64,
+                };
+                if let Err(e) = asm.set_symbol(sym, Value::abs(v)) {
+                    asm.error(sym, e);
+                }
+                true
+            }
+            ".rawcode" => {
+                self.format = Format::RawCode;
+                true
+            }
+            ".rocm" | ".amdhsa" => {
+                self.format = Format::Rocm;
+                true
+            }
+            ".format" => {
+                match st.args.trim().to_ascii_lowercase().as_str() {
+                    "rawcode" | "raw" => self.format = Format::RawCode,
+                    "rocm" | "amdhsa" | "hsa" => self.format = Format::Rocm,
+                    f => asm.error(
                         st.args,
-                        format!(
-                            "unknown GCN architecture '{arg}' (known: {})",
-                            Gen::names().collect::<Vec<_>>().join(", ")
-                        ),
+                        format!("binary format '{f}' is not supported (rawcode or rocm)"),
                     ),
                 }
                 true
@@ -185,10 +338,11 @@ impl Backend for GcnBackend {
     fn condition(&mut self, _asm: &mut Assembler, kind: &str, arg: &str) -> Option<bool> {
         match kind {
             "arch" | "gpu" => Some(Gen::parse(arg.trim()).is_some_and(|g| Some(g) == self.gen)),
-            "fmt" => Some(matches!(
-                arg.trim().to_ascii_lowercase().as_str(),
-                "rawcode" | "raw" | "amdhsa" | "rocm"
-            )),
+            "fmt" => Some(match arg.trim().to_ascii_lowercase().as_str() {
+                "rawcode" | "raw" => self.format == Format::RawCode,
+                "rocm" | "amdhsa" => self.format == Format::Rocm,
+                _ => false,
+            }),
             _ => None,
         }
     }

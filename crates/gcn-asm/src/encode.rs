@@ -345,6 +345,14 @@ impl<'a> Build<'a, '_, '_> {
                     return None;
                 }
                 let raw = v.value;
+                if o.lit {
+                    if !lit {
+                        self.err(o.at, "a literal constant is not allowed here")?;
+                        return None;
+                    }
+                    self.set_lit(raw as u32, o.at)?;
+                    return Some(255);
+                }
                 // Normalize to the operand's width, as the hardware sees it.
                 let sv = raw as i64;
                 let (val, bits) = if wide {
@@ -400,10 +408,10 @@ impl<'a> Build<'a, '_, '_> {
                 } else {
                     u64::from(f.to_f32_bits())
                 };
-                if bits == 0 {
+                if bits == 0 && !o.lit {
                     return Some(128);
                 }
-                if let Some(code) = self.float_inline(ty, bits) {
+                if let Some(code) = self.float_inline(ty, bits).filter(|_| !o.lit) {
                     return Some(code);
                 }
                 if !lit {

@@ -50,6 +50,8 @@ pub struct Opd<'a> {
     pub abs: bool,
     /// `sext(x)`.
     pub sext: bool,
+    /// `lit(x)`: encode the constant as a literal even if it is an inline constant.
+    pub lit: bool,
     /// The operand's text (for diagnostics).
     pub at: &'a str,
 }
@@ -196,7 +198,27 @@ pub fn register<'a>(
         }
     }
     if let Some(p) = asm.register_symbol(id) {
-        return Ok(Some(((p & 0xffff) as u32, (p >> 16 & 0xffff) as u32)));
+        let (code, count) = ((p & 0xffff) as u32, (p >> 16 & 0xffff) as u32);
+        if c.peek() != Some(b'[') {
+            return Ok(Some((code, count)));
+        }
+        // `sym[i]` or `sym[i:j]`: registers of the symbol's range.
+        c.bump();
+        let first = known_uint(asm, c, b":]").ok_or(Reported)?;
+        let last = if c.eat(b':') {
+            known_uint(asm, c, b"]").ok_or(Reported)?
+        } else {
+            first
+        };
+        if !c.eat(b']') {
+            asm.error(c.rest(), "expected ']' after the register index");
+            return Err(Reported);
+        }
+        if last < first || last - first >= 32 || code as u64 + last > 511 {
+            asm.error(c.slice(save.pos(), c.pos()), "invalid register index");
+            return Err(Reported);
+        }
+        return Ok(Some((code + first as u32, (last - first + 1) as u32)));
     }
     *c = save;
     Ok(None)
@@ -286,15 +308,16 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
             neg: false,
             abs: false,
             sext: false,
+            lit: false,
             at: c.slice(start, start + n),
         });
     }
-    let (mut neg, mut abs, mut sext) = (false, false, false);
+    let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
     let mut closers: [u8; 4] = [0; 4];
     let mut nclose = 0;
     let may_modify = matches!(
         c.peek().map(|b| b.to_ascii_lowercase()),
-        Some(b'|' | b'-' | b'n' | b'a' | b's')
+        Some(b'|' | b'-' | b'n' | b'a' | b's' | b'l')
     );
     loop {
         if !may_modify || nclose == closers.len() {
@@ -306,6 +329,8 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
             abs = true;
         } else if eat_call(c, "sext") {
             sext = true;
+        } else if eat_call(c, "lit") {
+            lit = true;
         } else if c.peek() == Some(b'|') {
             c.bump();
             abs = true;
@@ -324,7 +349,18 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
     }
     c.skip_ws();
     let vstart = c.pos();
-    let v = if c.rest().len() >= 3
+    // `@expr`: an expression even if it reads like a register.
+    let forced_expr = c.peek() == Some(b'@');
+    if forced_expr {
+        c.bump();
+    }
+    let v = if forced_expr {
+        match asm.expr(c) {
+            ExprResult::Value(v) => Val::Num(v),
+            ExprResult::Pending(e) => Val::Pending(e),
+            ExprResult::Error => return None,
+        }
+    } else if c.rest().len() >= 3
         && c.rest().as_bytes()[..3].eq_ignore_ascii_case(b"off")
         && !c.peek_at(3).is_some_and(risa_asm_core::lex::is_ident_char)
     {
@@ -367,6 +403,7 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
         neg,
         abs,
         sext,
+        lit,
         at,
     })
 }
