@@ -372,8 +372,15 @@ pub(crate) struct MacroDef {
 }
 
 pub(crate) enum RecKind {
-    Macro { name: String, params: Vec<Param> },
+    Macro {
+        name: String,
+        params: Vec<Param>,
+    },
     Repeat(RepMode),
+    /// Text handed to the back end unprocessed, up to the pseudo-op `end`.
+    Raw {
+        end: String,
+    },
 }
 
 pub(crate) struct Recording {
@@ -408,6 +415,8 @@ pub struct Assembler {
     /// The current line may hold `;` (statement separators): false only when
     /// the line scan saw none, so splitting can be skipped.
     pub(crate) line_semi: bool,
+    /// A raw block just completed (end pseudo-op, text), for the back end.
+    pub(crate) raw_done: Option<(String, String)>,
     pub(crate) frames: Vec<Frame>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) n_errors: usize,
@@ -476,6 +485,7 @@ impl Assembler {
                 loc: None,
             },
             line_semi: true,
+            raw_done: None,
             frames: Vec::new(),
             diags: Vec::new(),
             n_errors: 0,
@@ -887,6 +897,9 @@ impl Assembler {
     fn process_statement(&mut self, backend: &mut dyn Backend, stmt: &str) {
         if self.recording.is_some() {
             self.record_statement(stmt);
+            if let Some((end, text)) = self.raw_done.take() {
+                backend.raw_block(self, &end, &text);
+            }
             return;
         }
         let mut c = Cursor::new(stmt);
@@ -1667,10 +1680,11 @@ impl Assembler {
         self.finishing = true;
         if let Some(rec) = self.recording.take() {
             let what = match rec.kind {
-                RecKind::Macro { .. } => "unterminated macro definition (missing '.endm')",
-                RecKind::Repeat(_) => "unterminated repetition (missing '.endr')",
+                RecKind::Macro { .. } => "unterminated macro definition (missing '.endm')".into(),
+                RecKind::Repeat(_) => "unterminated repetition (missing '.endr')".into(),
+                RecKind::Raw { end } => format!("unterminated block (missing '{end}')"),
             };
-            self.report(Severity::Error, rec.start, what.into());
+            self.report(Severity::Error, rec.start, what);
         }
         self.close_conds(0, true);
         // undefined symbols in inner scopes fall back to outer scopes

@@ -150,6 +150,10 @@ pub struct GcnBackend {
     pub kernels: crate::kernel::Kernels,
     /// The CLRX device id of `.gpu` (for `.get_gpu`).
     pub device: Option<u32>,
+    /// Registers used by the code: highest VGPR + 1 and highest SGPR + 1.
+    pub max_vgpr: u32,
+    /// See `max_vgpr`.
+    pub max_sgpr: u32,
     /// The output format chosen in the source (`.rawcode`, `.rocm`, `.format`).
     pub format: Format,
     arch_reported: bool,
@@ -201,6 +205,8 @@ impl Backend for GcnBackend {
             });
         }
         asm.emit(&bytes[..4 * e.len]);
+        self.max_vgpr = self.max_vgpr.max(e.vgprs);
+        self.max_sgpr = self.max_sgpr.max(e.sgprs);
         if self.keep_listing {
             self.listing.push(ListEntry {
                 section,
@@ -244,6 +250,13 @@ impl Backend for GcnBackend {
                 }
                 true
             }
+            // ELF symbol types (`.type k,@function`): code objects type kernels themselves.
+            ".type" => {
+                if !st.args.contains(',') {
+                    asm.error(st.args, "expected '.type SYMBOL, @TYPE'");
+                }
+                true
+            }
             ".rawcode" => {
                 self.format = Format::RawCode;
                 true
@@ -264,6 +277,12 @@ impl Backend for GcnBackend {
                 true
             }
             _ => crate::kernel::directive(self, asm, name, st),
+        }
+    }
+
+    fn raw_block(&mut self, _asm: &mut Assembler, end: &str, text: &str) {
+        if end == ".end_amdgpu_metadata" {
+            self.kernels.metadata_yaml = Some(text.to_string());
         }
     }
 

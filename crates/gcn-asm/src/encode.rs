@@ -34,6 +34,10 @@ pub struct Encoded {
     pub pending: Option<Pending>,
     /// The row that was assembled.
     pub op: OpId,
+    /// Highest VGPR referenced + 1 (0: none).
+    pub vgprs: u32,
+    /// Highest numbered SGPR referenced + 1 (0: none).
+    pub sgprs: u32,
 }
 
 /// How the mnemonic asked for an encoding (LLVM suffixes).
@@ -103,6 +107,8 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         st,
         first: true,
         pc,
+        vgprs: 0,
+        sgprs: 0,
     };
     b.run(want)?;
     let base = b.enc.base_dwords() as usize;
@@ -117,6 +123,8 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         len,
         pending: b.pending,
         op,
+        vgprs: b.vgprs,
+        sgprs: b.sgprs,
     })
 }
 
@@ -143,6 +151,8 @@ struct Build<'a, 's, 't> {
     st: &'t Statement<'a>,
     first: bool,
     pc: u64,
+    vgprs: u32,
+    sgprs: u32,
 }
 
 /// Modifiers every VOP3 (VOP3a) form takes.
@@ -215,7 +225,16 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        opnd::operand(self.asm, self.gen, &mut self.c)
+        let o = opnd::operand(self.asm, self.gen, &mut self.c)?;
+        if let Val::Reg { code, count } = o.v {
+            let end = code + count.max(1);
+            if code >= 256 {
+                self.vgprs = self.vgprs.max(end - 256);
+            } else if code < risa_gcn::operand::sgpr_count(self.gen) {
+                self.sgprs = self.sgprs.max(end);
+            }
+        }
+        Some(o)
     }
 
     /// Expects the separator and returns a cursor positioned at the next operand's text.
