@@ -125,6 +125,9 @@ pub struct Options {
     /// Treat `//` as a line comment (LLVM style). CLRX uses `//` as the
     /// unsigned division operator, so this is off by default.
     pub slash_comments: bool,
+    /// Treat `;` as a line comment (LLVM's AMDGPU assembly) instead of a
+    /// statement separator (CLRX, GNU as). Off by default.
+    pub semicolon_comments: bool,
     /// Maximum nesting of includes, macro expansions and repetitions.
     pub max_depth: usize,
     /// Maximum number of lines processed (including every expanded line
@@ -145,6 +148,7 @@ impl Default for Options {
             files: StdHashMap::default(),
             allow_fs: true,
             slash_comments: false,
+            semicolon_comments: false,
             max_depth: 256,
             max_lines: 50_000_000,
             max_section_size: 1 << 31,
@@ -625,7 +629,8 @@ impl Assembler {
             };
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
-            match scan_simple(&b[start..end], fr.in_comment, slash) {
+            let semi = self.opts.semicolon_comments;
+            match scan_simple(&b[start..end], fr.in_comment, slash, semi) {
                 Some((cut, semi)) => {
                     self.line_semi = semi;
                     self.line = LineCtx {
@@ -660,6 +665,7 @@ impl Assembler {
     /// Build a cleaned line: block comments blanked, continuation lines joined.
     fn clean_complex(&mut self, mut start: usize, mut end: usize) -> String {
         let slash = self.opts.slash_comments;
+        let semi_comments = self.opts.semicolon_comments;
         let mut out: Vec<u8> = Vec::new();
         let Some(fr) = self.frames.last_mut() else {
             return String::new();
@@ -698,7 +704,8 @@ impl Assembler {
                         out.extend_from_slice(&line[i..e]);
                         i = e;
                     }
-                    b'#' => break,
+                    b'#' if !semi_comments || line[..i].iter().all(|&x| lex::is_space(x)) => break,
+                    b';' if semi_comments => break,
                     b'/' if line.get(i + 1) == Some(&b'/') && slash => break,
                     b'/' if line.get(i + 1) == Some(&b'*') => {
                         fr.in_comment = true;
@@ -1797,7 +1804,12 @@ fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
 /// Scans a line for what needs the slow path (block comments, continuation
 /// lines): `None`; else the length without a `#`/`//` comment and whether
 /// it holds a `;`.
-fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<(usize, bool)> {
+fn scan_simple(
+    b: &[u8],
+    in_comment: bool,
+    slash: bool,
+    semi_comment: bool,
+) -> Option<(usize, bool)> {
     if in_comment {
         return None;
     }
@@ -1818,7 +1830,10 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<(usize, bool)>
                 i = lex::skip_char_lit(b, i);
                 continue;
             }
-            b'#' => return Some((i, semi)),
+            b'#' if !semi_comment || b[..i].iter().all(|&x| lex::is_space(x)) => {
+                return Some((i, semi))
+            }
+            b';' if semi_comment => return Some((i, false)),
             b';' => semi = true,
             b'/' => match b.get(i + 1) {
                 Some(b'*') => return None,

@@ -10,6 +10,7 @@ struct AsmArgs {
     elf: bool,
     listing: bool,
     includes: Vec<String>,
+    llvm: bool,
     input: String,
 }
 
@@ -20,6 +21,7 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
         elf: false,
         listing: false,
         includes: Vec::new(),
+        llvm: false,
         input: String::new(),
     };
     let mut it = args.iter();
@@ -47,6 +49,13 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
             }
             "--listing" | "-l" => a.listing = true,
             "-I" | "--include" => a.includes.push(value("-I")?),
+            "--syntax" => {
+                a.llvm = match value("--syntax")?.as_str() {
+                    "clrx" => false,
+                    "llvm" => true,
+                    s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
+                }
+            }
             "-h" | "--help" => {
                 print!("{}", super::USAGE);
                 std::process::exit(0);
@@ -91,6 +100,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     };
     let opts = Options {
         include_paths: a.includes.iter().map(Into::into).collect(),
+        semicolon_comments: a.llvm,
         ..Default::default()
     };
     let res = risa_gcn_asm::assemble_with(gen, &name, &text, opts, a.listing);
@@ -105,6 +115,11 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     }
     if a.listing {
         print!("{}", res.listing_text());
+    }
+    if !a.elf && !res.backend.relocs.is_empty() {
+        return Err(format!(
+            "{name}: the code has relocations (sym@rel32@lo...): write a code object with --format elf"
+        ));
     }
     let bytes = if a.elf {
         risa_gcn_asm::codeobj::build(&res).map_err(|e| format!("{name}: {e}"))?

@@ -12,7 +12,7 @@ pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 
 USAGE:
-    risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] FILE|-
+    risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
 
 COMMANDS:
@@ -33,6 +33,9 @@ ASM OPTIONS:
     --format F       raw (default): the .text section; elf: a code object
     --listing        print offset, words and source of every instruction
     -I DIR           add an include directory for .include/.incbin
+    --syntax S       clrx (default: `;` separates statements) or llvm (`;`
+                     starts a comment, as in clang -S output); instructions
+                     of both dialects are accepted either way
 
 DISASM OPTIONS:
     --arch ARCH      gcn1.0 gcn1.1 gcn1.2 gcn1.4, or a chip/alias: tahiti,

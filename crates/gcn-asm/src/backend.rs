@@ -10,6 +10,22 @@ use risa_gcn::Gen;
 const FIX_LITERAL: u32 = 0;
 const FIX_IMM16: u32 = 1;
 const FIX_BRANCH: u32 = 2;
+const FIX_RELOC: u32 = 3;
+
+/// A relocation of a literal dword, for code objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelocEntry {
+    /// Section of the literal.
+    pub section: SectionId,
+    /// Offset of the literal dword.
+    pub offset: u64,
+    /// `R_AMDGPU_*` type.
+    pub kind: u32,
+    /// The symbol's value (absolute or section-relative).
+    pub target: Value,
+    /// The addend.
+    pub addend: i64,
+}
 
 /// One emitted instruction, for `--listing`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,6 +166,8 @@ pub struct GcnBackend {
     pub kernels: crate::kernel::Kernels,
     /// The CLRX device id of `.gpu` (for `.get_gpu`).
     pub device: Option<u32>,
+    /// Relocations of literals (`sym@rel32@lo`), resolved to section offsets.
+    pub relocs: Vec<RelocEntry>,
     /// Registers used by the code: highest VGPR + 1 and highest SGPR + 1.
     pub max_vgpr: u32,
     /// See `max_vgpr`.
@@ -190,19 +208,39 @@ impl Backend for GcnBackend {
             bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
         }
         let section = asm.current_section();
+        let lit_at = pc + 4 * (e.len as u64 - 1);
         if let Some(p) = e.pending {
-            let (kind, offset, payload, expr) = match p {
-                Pending::Literal(x) => (FIX_LITERAL, pc + 4 * (e.len as u64 - 1), 0, x),
-                Pending::Imm16(x) => (FIX_IMM16, pc, 0, x),
-                Pending::Branch(x) => (FIX_BRANCH, pc, pc + 4 * e.len as u64, x),
+            let fix = match p {
+                Pending::Literal(x) => Some((FIX_LITERAL, lit_at, 0, x)),
+                Pending::Imm16(x) => Some((FIX_IMM16, pc, 0, x)),
+                Pending::Branch(x) => Some((FIX_BRANCH, pc, pc + 4 * e.len as u64, x)),
+                Pending::Reloc(r) => match (r.value, r.pending) {
+                    (Some(v), _) => {
+                        self.relocs.push(RelocEntry {
+                            section,
+                            offset: lit_at,
+                            kind: r.kind,
+                            target: v,
+                            addend: r.addend,
+                        });
+                        None
+                    }
+                    (None, Some(x)) => {
+                        let payload = u64::from(r.kind) | (r.addend as i32 as u32 as u64) << 32;
+                        Some((FIX_RELOC, lit_at, payload, x))
+                    }
+                    (None, None) => None,
+                },
             };
-            asm.add_fixup(Fixup {
-                section,
-                offset,
-                kind,
-                payload,
-                expr,
-            });
+            if let Some((kind, offset, payload, expr)) = fix {
+                asm.add_fixup(Fixup {
+                    section,
+                    offset,
+                    kind,
+                    payload,
+                    expr,
+                });
+            }
         }
         asm.emit(&bytes[..4 * e.len]);
         self.max_vgpr = self.max_vgpr.max(e.vgprs);
@@ -250,6 +288,9 @@ impl Backend for GcnBackend {
                 }
                 true
             }
+            // ELF symbol visibility and compiler bookkeeping (clang -S): accepted;
+            // code objects give kernels their visibility themselves.
+            ".protected" | ".hidden" | ".internal" | ".ident" | ".addrsig" | ".addrsig_sym" => true,
             // ELF symbol types (`.type k,@function`): code objects type kernels themselves.
             ".type" => {
                 if !st.args.contains(',') {
@@ -309,6 +350,16 @@ impl Backend for GcnBackend {
                     return Err(format!("value {:#x} does not fit 16 bits", v.value));
                 }
                 (old & !0xffff) | (v.value as u32 & 0xffff)
+            }
+            FIX_RELOC => {
+                self.relocs.push(RelocEntry {
+                    section: f.section,
+                    offset: f.offset,
+                    kind: f.payload as u32,
+                    target: v,
+                    addend: i64::from((f.payload >> 32) as u32 as i32),
+                });
+                old
             }
             FIX_BRANCH => {
                 let off = if v.is_abs() {

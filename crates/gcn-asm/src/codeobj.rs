@@ -18,6 +18,8 @@ pub const ABI_VERSION_V4: u8 = 2;
 pub const R_AMDGPU_REL64: u32 = 5;
 /// Note type of the MessagePack metadata.
 pub const NT_AMDGPU_METADATA: u32 = 32;
+/// `st_type` of section symbols.
+const STT_SECTION: u8 = 3;
 /// `EF_AMDGPU_FEATURE_XNACK_ANY_V4`.
 const XNACK_ANY_V4: u32 = 0x100;
 
@@ -178,10 +180,12 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     for k in kernels {
         let off = match k.kd_at {
             Some((sec, off)) if Some(sec.0 as usize) == rodata_id => off,
-            Some((sec, _)) => return Err(format!(
+            Some((sec, _)) => {
+                return Err(format!(
                 "the descriptor of kernel '{}' is in section '{}'; put .amdhsa_kernel in .rodata",
                 k.name, out.sections[sec.0 as usize].name
-            )),
+            ))
+            }
             None => {
                 while !rodata.len().is_multiple_of(64) {
                     rodata.push(0);
@@ -274,6 +278,53 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             other: 0,
         });
     }
+    // Literal relocations (`sym@rel32@lo`), against section symbols as clang writes them.
+    let mut text_relas = Vec::new();
+    let mut need_sym = [false, false];
+    for e in &a.backend.relocs {
+        let (symbol, addend) = match e.target.section.map(|x| x.0 as usize) {
+            None => (String::new(), e.target.value as i64 + e.addend),
+            Some(i) if i == text_id => {
+                need_sym[0] = true;
+                (".text".to_string(), e.target.value as i64 + e.addend)
+            }
+            Some(i) if Some(i) == rodata_id => {
+                need_sym[1] = true;
+                (".rodata".to_string(), e.target.value as i64 + e.addend)
+            }
+            Some(i) => {
+                return Err(format!(
+                    "relocation against section '{}': only .text and .rodata are written",
+                    out.sections[i].name
+                ))
+            }
+        };
+        let rela = Rela {
+            offset: e.offset,
+            symbol,
+            kind: e.kind,
+            addend,
+        };
+        match e.section.0 as usize {
+            i if i == text_id => text_relas.push(rela),
+            i if Some(i) == rodata_id => relas.push(rela),
+            _ => return Err("relocation in a section that is not written".into()),
+        }
+    }
+    for (need, (name, sec)) in need_sym.iter().zip([(".text", t), (".rodata", r)]) {
+        if *need {
+            w.add_symbol(SymbolSpec {
+                name: name.into(),
+                value: 0,
+                size: 0,
+                section: Some(sec),
+                bind: write::STB_LOCAL,
+                kind: STT_SECTION,
+                other: 0,
+            });
+        }
+    }
+    w.add_relas(t, text_relas);
     w.add_relas(r, relas);
     Ok(w.finish())
 }

@@ -21,6 +21,8 @@ pub enum Pending {
     Imm16(Expr),
     /// A branch target: SIMM16 = (target - next instruction) / 4.
     Branch(Expr),
+    /// A relocation of the literal dword.
+    Reloc(Box<opnd::Reloc>),
 }
 
 /// The result of assembling one instruction.
@@ -447,6 +449,22 @@ impl<'a> Build<'a, '_, '_> {
                     bits as u32
                 };
                 self.set_lit(l, o.at)?;
+                Some(255)
+            }
+            Val::Reloc(r) => {
+                if !lit {
+                    self.err(
+                        o.at,
+                        "a relocated value needs a literal slot, not allowed here",
+                    )?;
+                    return None;
+                }
+                if self.pending.is_some() || self.lit.is_some() {
+                    self.err(o.at, "only one literal constant per instruction")?;
+                    return None;
+                }
+                self.pending = Some(Pending::Reloc(r.clone()));
+                self.lit = Some(0);
                 Some(255)
             }
             Val::Pending(e) => {

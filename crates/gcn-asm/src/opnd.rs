@@ -37,6 +37,40 @@ pub enum Val<'a> {
     Pending(Expr),
     /// The word `off`.
     Off,
+    /// A symbol with a relocation specifier (`sym@rel32@lo+4`): the value is
+    /// filled in by the linker or loader.
+    Reloc(Box<Reloc>),
+}
+
+/// A relocated operand: ELF relocation type, the symbol part, the addend.
+#[derive(Debug, Clone)]
+pub struct Reloc {
+    /// `R_AMDGPU_*` type.
+    pub kind: u32,
+    /// The symbol's value (section-relative) if known now.
+    pub value: Option<Value>,
+    /// The symbol expression if it is defined later.
+    pub pending: Option<Expr>,
+    /// Constant added to the symbol.
+    pub addend: i64,
+}
+
+/// `@rel32@lo` and friends: the AMDGPU relocation types (AMDGPUUsage).
+fn reloc_kind(spec: &str) -> Option<u32> {
+    Some(match spec {
+        "abs32@lo" => 1,
+        "abs32@hi" => 2,
+        "abs64" => 3,
+        "rel32" => 4,
+        "rel64" => 5,
+        "abs32" => 6,
+        "gotpcrel" => 7,
+        "gotpcrel32@lo" => 8,
+        "gotpcrel32@hi" => 9,
+        "rel32@lo" => 10,
+        "rel32@hi" => 11,
+        _ => return None,
+    })
 }
 
 /// One parsed operand with its modifiers and source text.
@@ -374,11 +408,18 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
                 Ok(Some((code, count))) => Val::Reg { code, count },
                 Ok(None) => match float_at(c) {
                     Some(f) => Val::Float(f),
-                    None => match asm.expr(c) {
-                        ExprResult::Value(v) => Val::Num(v),
-                        ExprResult::Pending(e) => Val::Pending(e),
-                        ExprResult::Error => return None,
-                    },
+                    None => {
+                        let v = match asm.expr(c) {
+                            ExprResult::Value(v) => Val::Num(v),
+                            ExprResult::Pending(e) => Val::Pending(e),
+                            ExprResult::Error => return None,
+                        };
+                        if c.peek() == Some(b'@') {
+                            reloc_suffix(asm, c, v)?
+                        } else {
+                            v
+                        }
+                    }
                 },
             },
         }
@@ -406,6 +447,49 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
         lit,
         at,
     })
+}
+
+/// `@rel32@lo+4` after a symbol: the relocation type and an optional addend.
+fn reloc_suffix<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, sym: Val<'a>) -> Option<Val<'a>> {
+    let start = c.pos();
+    let mut spec = String::new();
+    while c.peek() == Some(b'@') {
+        c.bump();
+        let w = c.ident().unwrap_or("");
+        if !spec.is_empty() {
+            spec.push('@');
+        }
+        spec.push_str(&w.to_ascii_lowercase());
+    }
+    let Some(kind) = reloc_kind(&spec) else {
+        asm.error(
+            c.slice(start, c.pos()),
+            format!("unknown relocation specifier '@{spec}'"),
+        );
+        return None;
+    };
+    c.skip_ws();
+    let addend = match c.peek() {
+        Some(b'+') | Some(b'-') => {
+            let v = asm.abs_expr(c)?;
+            v as i64
+        }
+        _ => 0,
+    };
+    let (value, pending) = match sym {
+        Val::Num(v) => (Some(v), None),
+        Val::Pending(e) => (None, Some(e)),
+        _ => {
+            asm.error(c.slice(start, c.pos()), "a relocation needs a symbol");
+            return None;
+        }
+    };
+    Some(Val::Reloc(Box::new(Reloc {
+        kind,
+        value,
+        pending,
+        addend,
+    })))
 }
 
 /// A single `vN` or `sN` (decimal, no range) that ends at a delimiter:
