@@ -111,6 +111,8 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         pc,
         vgprs: 0,
         sgprs: 0,
+        reads: [0; 4],
+        n_reads: 0,
     };
     b.run(want)?;
     let base = b.enc.base_dwords() as usize;
@@ -155,6 +157,8 @@ struct Build<'a, 's, 't> {
     pc: u64,
     vgprs: u32,
     sgprs: u32,
+    reads: [u32; 4],
+    n_reads: usize,
 }
 
 /// Modifiers every VOP3 (VOP3a) form takes.
@@ -1091,6 +1095,9 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         let code = self.src(&o, ty, count, false)?;
                         self.put(f, code);
+                        if !op.sgpr {
+                            self.note_read(code);
+                        }
                         neg |= u32::from(o.neg) << bitn;
                         abs |= u32::from(o.abs) << bitn;
                         if o.sext {
@@ -1128,6 +1135,7 @@ impl<'a> Build<'a, '_, '_> {
                             }
                             let code = self.src(&o, ty, count, true)?;
                             self.put(Field::Src0, code);
+                            self.note_read(code);
                         } else if op.sgpr {
                             let code = self.sreg(&o, count)?;
                             self.put(Field::Vsrc1, code);
@@ -1141,6 +1149,13 @@ impl<'a> Build<'a, '_, '_> {
         }
         // The tied SRC2 of v_mac (= VDST) is left 0 in the VOP3 form, as LLVM encodes it.
         let _ = vdst;
+        if !long_enc && info.operand(Role::SC).is_some() {
+            self.note_read(106);
+        }
+        if info.operand(Role::L).is_some() {
+            self.note_read(255);
+        }
+        self.constant_bus()?;
         // 4. modifiers.
         if long_enc {
             let mut allowed = VOP3_MODS;
@@ -1198,6 +1213,30 @@ impl<'a> Build<'a, '_, '_> {
             self.put(Field::BoundCtrl, m.flag(M::BoundCtrl));
         } else {
             self.check_mods(&m, 0)?;
+        }
+        Some(())
+    }
+
+    /// Notes a source operand code that may use the constant bus.
+    fn note_read(&mut self, code: u32) {
+        if (code < 128 || code == 255)
+            && !self.reads[..self.n_reads].contains(&code)
+            && self.n_reads < 4
+        {
+            self.reads[self.n_reads] = code;
+            self.n_reads += 1;
+        }
+    }
+
+    /// GCN 1.0-1.4 vector instructions read at most one scalar value (an
+    /// SGPR, which may be read by several operands, or the literal) over the
+    /// constant bus; the implicit VCC carry-in of the 32-bit forms counts too.
+    fn constant_bus(&mut self) -> Option<()> {
+        if self.n_reads > 1 {
+            return self.err(
+                self.st.args,
+                "too many scalar values: a vector instruction reads at most one SGPR or literal (the constant bus)",
+            );
         }
         Some(())
     }
@@ -1260,6 +1299,7 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 let code = self.src(o, op.ty, count, false)?;
                 self.put(fs, 1);
+                self.note_read(code);
                 code
             }
         };

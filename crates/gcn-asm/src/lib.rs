@@ -113,7 +113,7 @@ pub fn assemble_with(
 /// SGPR (LLVM's constant bus rule), and `buffer_store_lds_dword` with
 /// VDATA set is not printable. Kept out of the benchmark so that both
 /// assemblers read the same valid source.
-fn llvm_accepts(i: &risa_gcn::Instr) -> bool {
+pub fn llvm_accepts(i: &risa_gcn::Instr) -> bool {
     use risa_gcn::table::Role;
     use risa_gcn::{Enc, Field};
     let info = i.info();

@@ -145,3 +145,20 @@ fn inline_constants_and_literals_as_the_hardware_wants() {
         assert_eq!(a.code(), want, "{src}");
     }
 }
+
+#[test]
+fn constant_bus_is_enforced_like_llvm_mc() {
+    // llvm-mc -mcpu=tahiti: lines 1, 3, 4 and 5 violate the constant bus
+    // restriction; the same SGPR read twice (lines 2 and 6) is one read.
+    let src = "v_add_f32_e64 v0, s1, s2
+v_add_f32_e64 v0, s1, s1
+v_cndmask_b32 v0, s1, v2, vcc
+v_cndmask_b32_e64 v0, s1, v2, s[2:3]
+v_madmk_f32 v0, s1, 0x40000000, v2
+v_fma_f32 v0, s1, v1, s1
+";
+    let a = assemble(Some(Gen::Gcn10), "cb.s", src);
+    let lines: Vec<u32> = a.output.errors().map(|d| d.line).collect();
+    assert_eq!(lines, [1, 3, 4, 5], "{}", a.diagnostics());
+    assert!(a.diagnostics().contains("constant bus"));
+}
