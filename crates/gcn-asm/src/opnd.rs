@@ -349,10 +349,18 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
     let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
     let mut closers: [u8; 4] = [0; 4];
     let mut nclose = 0;
-    let may_modify = matches!(
-        c.peek().map(|b| b.to_ascii_lowercase()),
-        Some(b'|' | b'-' | b'n' | b'a' | b's' | b'l')
-    );
+    // Only look for modifiers when the text can start one.
+    let may_modify = {
+        let b = c.rest().as_bytes();
+        match b.first() {
+            Some(b'|' | b'-') => true,
+            Some(_) => {
+                let w = b.iter().take(5).position(|&x| x == b'(');
+                matches!(w, Some(3 | 4))
+            }
+            None => false,
+        }
+    };
     loop {
         if !may_modify || nclose == closers.len() {
             break;
