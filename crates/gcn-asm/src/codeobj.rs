@@ -219,6 +219,16 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         let vgprs = k.next_free_vgpr.unwrap_or(used_v);
         meta.push((k, k.sgpr_count(gen, used_s), vgprs));
     }
+    // The source's own `.amdgpu_metadata` (clang's), or metadata made from the kernels.
+    let note_desc = match &a.backend.kernels.metadata_yaml {
+        Some(y) => {
+            let v = crate::yaml::parse(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
+            let mut out = Vec::new();
+            crate::yaml::to_msgpack(&v, &mut out);
+            out
+        }
+        None => metadata(gen, &meta),
+    };
     let t = w.add_section(SectionSpec::code(".text", text, 256));
     let r = w.add_section(SectionSpec::rodata(".rodata", rodata, 64));
     w.add_section(SectionSpec {
@@ -226,7 +236,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         sh_type: write::SHT_NOTE,
         flags: write::SHF_ALLOC,
         align: 4,
-        data: write::note("AMDGPU", NT_AMDGPU_METADATA, &metadata(gen, &meta)),
+        data: write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
         entsize: 0,
     });
     // Kernel code symbols and descriptors; other labels of .text/.rodata as locals.

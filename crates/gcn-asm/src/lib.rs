@@ -23,6 +23,7 @@ pub mod kernel;
 pub mod mods;
 pub mod names;
 pub mod opnd;
+pub mod yaml;
 
 pub use backend::{GcnBackend, ListEntry};
 use risa_asm_core::{Assembler, Options, Output};

@@ -70,7 +70,7 @@ fn clang_assembly_reassembles_to_clangs_objects() {
             };
             let mine = risa_elf::Elf::parse(&ours).unwrap();
             let theirs = risa_elf::Elf::parse(&obj).unwrap();
-            for sec in [".text", ".rodata"] {
+            for sec in [".text", ".rodata", ".note"] {
                 let mut x = mine.section_by_name(sec).map(|s| s.data.to_vec());
                 let mut y = theirs.section_by_name(sec).map(|s| s.data.to_vec());
                 if sec == ".rodata" {
