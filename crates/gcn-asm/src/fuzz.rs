@@ -7,7 +7,8 @@ use risa_gcn::ALL_GENS;
 
 /// Assembles `data` (as text; the first byte picks the generation) and
 /// checks: no panic; bounded work (the core's limits are lowered so that
-/// `.rept` bombs stop quickly); every diagnostic has a position in the
+/// `.rept` bombs stop quickly); the YAML reader and the code object
+/// writer take the result without panicking; every diagnostic has a position in the
 /// source; and when the source is a single instruction that assembled
 /// without errors, its words decode back to an instruction of that length.
 pub fn check(data: &[u8]) {
@@ -22,7 +23,13 @@ pub fn check(data: &[u8]) {
         allow_fs: false,
         ..Default::default()
     };
+    // The metadata YAML reader takes any text.
+    let _ = crate::yaml::parse(&text);
     let a = assemble_with(Some(gen), "fuzz.s", &text, opts, true);
+    if !a.output.has_errors() {
+        // Code objects are built or refused with a message, never a panic.
+        let _ = crate::codeobj::build(&a);
+    }
     for d in &a.output.diagnostics {
         assert!(
             d.line >= 1 || d.message.contains("limit"),

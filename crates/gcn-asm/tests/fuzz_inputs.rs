@@ -19,6 +19,10 @@ const SNIPPETS: &[&str] = &[
     "v_add_f32 v0, v1, v2 dst_sel:WORD_1 quad_perm:[0,1,2,3]",
     "s_waitcnt vmcnt(100) & lgkmcnt(0)",
     "exp mrt0 v0, v0, v1, v1 compr done vm",
+    ".amdgpu_metadata\n---\na:\n  - .b: 'x'\n    .c: 1\n...\n.end_amdgpu_metadata",
+    ".kernel k\n.config\n.dims xy\n.arg a, \"int\", 4, , value, i32\n.text\nk: s_endpgm",
+    ".rodata\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.end_amdhsa_kernel\n.text\nk:",
+    "s_add_u32 s0, s0, t@rel32@lo+4\n.rodata\nt: .int 1",
 ];
 
 fn mutate(rng: &mut Rng, s: &mut Vec<u8>) {
