@@ -383,11 +383,24 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             return true;
         }
         ".control_directive" => {
-            // The 128-byte control directive of code object v2: not part of v4.
+            // The 128-byte control directive of code object v2 has no place in
+            // v4: its content goes to a section that is not written.
             ks.config = None;
-            asm.warning(st.name, "'.control_directive' (code object v2) is ignored");
+            let id = asm
+                .find_section(".risa.control_directive")
+                .unwrap_or_else(|| {
+                    asm.add_section(".risa.control_directive", risa_asm_core::SectionKind::Data)
+                });
+            asm.switch_section(id);
+            asm.warning(
+                st.name,
+                "'.control_directive' (code object v2) is not written to the code object",
+            );
             return true;
         }
+        // Global ROCm pseudo-ops of CLRX that code object v4 derives itself.
+        ".arch_minor" | ".arch_stepping" | ".eflags" | ".newbinfmt" | ".tripple" | ".target"
+        | ".md_version" | ".llvm10binfmt" | ".metadatav3" => return true,
         ".text" | ".data" | ".rodata" | ".section" => {
             // Leaving the configuration; the core switches the section.
             ks.config = None;

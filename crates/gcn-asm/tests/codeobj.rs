@@ -165,3 +165,84 @@ fn llvm_tools_read_risa_code_objects() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The metadata sample of ClrxAsmRocm.md ("Sample code"), with a short body.
+#[test]
+fn clrx_rocm_doc_sample_with_metadata() {
+    let src = ".rocm
+.gpu Fiji
+.arch_minor 0
+.arch_stepping 4
+.eflags 2
+.newbinfmt
+.tripple \"amdgcn-amd-amdhsa-amdgizcl\"
+.md_version 1, 0
+.kernel vectorAdd
+    .config
+        .dims x
+        .codeversion 1, 1
+        .use_private_segment_buffer
+        .use_dispatch_ptr
+        .use_kernarg_segment_ptr
+        .private_elem_size 4
+        .use_ptr64
+        .kernarg_segment_align 16
+        .group_segment_align 16
+        .private_segment_align 16
+    .control_directive
+        .fill 128, 1, 0x00
+    .config
+        .md_language \"OpenCL\", 1, 2
+        .arg n, \"uint\", 4, , value, u32
+        .arg a, \"float*\", 8, , globalbuf, f32, global, default const volatile
+        .arg b, \"float*\", 8, , globalbuf, f32, global, default const
+        .arg c, \"float*\", 8, , globalbuf, f32, global, default
+        .arg , \"\", 8, , gox, i64
+        .arg , \"\", 8, , goy, i64
+        .arg , \"\", 8, , goz, i64
+        .arg , \"\", 8, , printfbuf, i8
+.text
+vectorAdd:
+    s_load_dword s0, s[6:7], 0x0
+    s_endpgm
+";
+    let a = assemble(None, "rocm.s", src);
+    assert!(!a.output.has_errors(), "{}", a.diagnostics());
+    let k = &a.backend.kernels.list[0];
+    let offsets: Vec<(u32, u32)> = k.args.iter().map(|x| (x.offset, x.size)).collect();
+    assert_eq!(
+        offsets,
+        [
+            (0, 4),
+            (8, 8),
+            (16, 8),
+            (24, 8),
+            (32, 8),
+            (40, 8),
+            (48, 8),
+            (56, 8)
+        ]
+    );
+    assert_eq!(k.args[1].value_kind, "global_buffer");
+    assert_eq!(k.args[1].address_space.as_deref(), Some("global"));
+    assert_eq!(k.args[7].value_kind, "hidden_printf_buffer");
+    let bytes = codeobj::build(&a).unwrap();
+    let elf = risa_elf::Elf::parse(&bytes).unwrap();
+    // s_load_dword s0, s[6:7], 0x0 = c0020003 00000000 (llvm-mc -mcpu=fiji)
+    assert_eq!(
+        elf.section_by_name(".text").unwrap().data,
+        [0x03, 0x00, 0x02, 0xc0, 0, 0, 0, 0, 0, 0, 0x81, 0xbf]
+    );
+    let kd = elf.section_by_name(".rodata").unwrap().data;
+    assert_eq!(
+        u32::from_le_bytes([kd[8], kd[9], kd[10], kd[11]]),
+        64,
+        "kernarg size"
+    );
+    assert_eq!(
+        u32::from_le_bytes([kd[52], kd[53], kd[54], kd[55]]),
+        8 << 1 | 1 << 7,
+        "rsrc2"
+    );
+    assert_eq!(kd[56], 0b1011);
+}
