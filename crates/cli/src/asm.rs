@@ -121,6 +121,23 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             "{name}: the code has relocations (sym@rel32@lo...): write a code object with --format elf"
         ));
     }
+    if !a.elf {
+        let dropped: Vec<&str> = res
+            .output
+            .sections
+            .iter()
+            .filter(|s| {
+                s.name != ".text" && !s.data.is_empty() && s.name != ".risa.control_directive"
+            })
+            .map(|s| s.name.as_str())
+            .collect();
+        if !dropped.is_empty() {
+            eprintln!(
+                "risa asm: warning: raw output holds only .text; not written: {} (use --format elf)",
+                dropped.join(", ")
+            );
+        }
+    }
     let bytes = if a.elf {
         risa_gcn_asm::codeobj::build(&res).map_err(|e| format!("{name}: {e}"))?
     } else {

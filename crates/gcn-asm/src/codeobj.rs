@@ -239,7 +239,48 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         data: write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
         entsize: 0,
     });
-    // Kernel code symbols and descriptors; other labels of .text/.rodata as locals.
+    // Every other section with content (`.data`, `.bss`, named sections) is
+    // written too, so nothing the source put in the file is lost.
+    let mut other = std::collections::HashMap::new();
+    for (i, sec) in out.sections.iter().enumerate() {
+        use risa_asm_core::SectionKind;
+        let skip = i == text_id
+            || Some(i) == rodata_id
+            || sec.size == 0
+            || sec.name == ".risa.control_directive"
+            || matches!(sec.kind, SectionKind::Absolute | SectionKind::Config);
+        if skip {
+            continue;
+        }
+        let mut flags = 0;
+        for ch in sec.flags.chars() {
+            flags |= match ch {
+                'a' => write::SHF_ALLOC,
+                'w' => write::SHF_WRITE,
+                'x' => risa_elf::SHF_EXECINSTR,
+                _ => 0,
+            };
+        }
+        let nobits = sec.kind == SectionKind::NoBits;
+        let idx = w.add_section(SectionSpec {
+            name: sec.name.clone(),
+            sh_type: if nobits {
+                risa_elf::SHT_NOBITS
+            } else {
+                write::SHT_PROGBITS
+            },
+            flags,
+            align: sec.align.max(1),
+            data: if nobits {
+                vec![0; sec.size as usize]
+            } else {
+                sec.data.clone()
+            },
+            entsize: 0,
+        });
+        other.insert(i, idx);
+    }
+    // Kernel code symbols and descriptors; other labels as locals (or globals).
     for (k, &off) in kernels.iter().zip(&kd_offsets) {
         let v = out
             .symbol(&k.name)
@@ -272,7 +313,11 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         let section = match v.section.map(|x| x.0 as usize) {
             Some(i) if i == text_id => t,
             Some(i) if Some(i) == rodata_id => r,
-            _ => continue,
+            Some(i) => match other.get(&i) {
+                Some(&x) => x,
+                None => continue,
+            },
+            None => continue,
         };
         w.add_symbol(SymbolSpec {
             name: s.name.clone(),

@@ -246,3 +246,18 @@ vectorAdd:
     );
     assert_eq!(kd[56], 0b1011);
 }
+
+#[test]
+fn other_sections_are_written_too() {
+    let src = ".kernel k\n.text\nk: s_endpgm\n.data\ntable: .int 1, 2\n.section .bss\n.skip 16\n";
+    let bytes = elf_of(Gen::Gcn14, src);
+    let elf = risa_elf::Elf::parse(&bytes).unwrap();
+    let data = elf.section_by_name(".data").expect(".data written");
+    assert_eq!(data.data, [1, 0, 0, 0, 2, 0, 0, 0]);
+    let names: Vec<String> = elf
+        .symbols_in(data.index)
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(names, ["table"]);
+}
