@@ -168,7 +168,7 @@ impl Kernel {
         } else if self.reserve_flat_scratch {
             extra = 4;
         }
-        base + extra
+        base.saturating_add(extra)
     }
 
     /// The 64-byte kernel descriptor. `entry` is the byte offset from the
@@ -279,6 +279,16 @@ fn value32(asm: &mut Assembler, args: &str) -> Option<u32> {
         return None;
     }
     Some(v as u32)
+}
+
+/// A register count of at most `max`.
+fn bounded(asm: &mut Assembler, args: &str, max: u32, what: &str) -> Option<u32> {
+    let v = value32(asm, args)?;
+    if v > max {
+        asm.error(args, format!("{v} {what} is more than a wave can have ({max})"));
+        return None;
+    }
+    Some(v)
 }
 
 fn flag_value(asm: &mut Assembler, args: &str) -> Option<bool> {
@@ -479,8 +489,8 @@ fn amdhsa_field(k: &mut Kernel, asm: &mut Assembler, field: &str, args: &str, st
             k.private_segment_fixed_size = value32(asm, args).unwrap_or(0)
         }
         "kernarg_size" => k.kernarg_size = value32(asm, args).unwrap_or(0),
-        "next_free_vgpr" => k.next_free_vgpr = value32(asm, args),
-        "next_free_sgpr" => k.next_free_sgpr = value32(asm, args),
+        "next_free_vgpr" => k.next_free_vgpr = bounded(asm, args, 256, "VGPRs"),
+        "next_free_sgpr" => k.next_free_sgpr = bounded(asm, args, 104, "SGPRs"),
         "reserve_vcc" => k.reserve_vcc = flag(asm).unwrap_or(true),
         "reserve_flat_scratch" => k.reserve_flat_scratch = flag(asm).unwrap_or(true),
         "reserve_xnack_mask" => k.reserve_xnack_mask = flag(asm),
@@ -541,12 +551,12 @@ fn clrx_config(
         }
         ".sgprsnum" => {
             // CLRX counts VCC and the other extra registers in .sgprsnum.
-            k.next_free_sgpr = value32(asm, args);
+            k.next_free_sgpr = bounded(asm, args, 112, "SGPRs");
             k.reserve_vcc = false;
             k.reserve_flat_scratch = false;
             k.reserve_xnack_mask = Some(false);
         }
-        ".vgprsnum" => k.next_free_vgpr = value32(asm, args),
+        ".vgprsnum" => k.next_free_vgpr = bounded(asm, args, 256, "VGPRs"),
         ".localsize" | ".group_segment_fixed_size" | ".workgroup_group_segment_size" => {
             k.group_segment_fixed_size = value32(asm, args).unwrap_or(0)
         }
