@@ -870,11 +870,12 @@ impl Assembler {
         }
         let b = line.as_bytes();
         // split on top-level ';'
-        static STOP: [bool; 256] = lex::stop_table(b"\"';");
+        const SET: &[u8] = b"\"';";
+        static STOP: [bool; 256] = lex::stop_table(SET);
         let mut start = 0;
         let mut i = 0;
         loop {
-            i = lex::skip_until(b, i, &STOP);
+            i = lex::skip_until(b, i, &STOP, SET);
             if i >= b.len() {
                 break;
             }
@@ -1813,11 +1814,12 @@ fn scan_simple(
     if in_comment {
         return None;
     }
-    static STOP: [bool; 256] = lex::stop_table(b"\"'#/;");
+    const SET: &[u8] = b"\"'#/;";
+    static STOP: [bool; 256] = lex::stop_table(SET);
     let mut semi = false;
     let mut i = 0;
     loop {
-        i = lex::skip_until(b, i, &STOP);
+        i = lex::skip_until(b, i, &STOP, SET);
         if i >= b.len() {
             break;
         }

@@ -34,11 +34,33 @@ pub fn is_ident_char(c: u8) -> bool {
     CLASS[c as usize] & CLASS_CONT != 0
 }
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in each byte of `w` that is zero (exact for the lowest one).
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(LO) & !w & HI
+}
+
 /// Position of the first byte of `b` at or after `from` for which `stop[byte]`
-/// is true (`b.len()` if none): the fast skip of the line scanners.
+/// is true (`b.len()` if none): the fast skip of the line scanners. Eight
+/// bytes at a time are tested against the bytes of `set` (which must be
+/// exactly the bytes `stop` marks, at most 6).
 #[inline]
-pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256]) -> usize {
+pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256], set: &[u8]) -> usize {
     let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let mut hit = 0;
+        for &c in set {
+            hit |= zero_bytes(w ^ (LO * u64::from(c)));
+        }
+        if hit != 0 {
+            break;
+        }
+        i += 8;
+    }
     while i < b.len() && !stop[b[i] as usize] {
         i += 1;
     }
@@ -60,22 +82,10 @@ pub(crate) const fn stop_table(bytes: &[u8]) -> [bool; 256] {
 /// eight bytes at a time.
 #[inline]
 pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = LO * b'\n' as u64;
     let mut i = from;
-    while i + 8 <= b.len() {
-        let w = u64::from_le_bytes([
-            b[i],
-            b[i + 1],
-            b[i + 2],
-            b[i + 3],
-            b[i + 4],
-            b[i + 5],
-            b[i + 6],
-            b[i + 7],
-        ]) ^ NL;
-        let z = w.wrapping_sub(LO) & !w & HI;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let z = zero_bytes(w ^ (LO * b'\n' as u64));
         if z != 0 {
             return i + (z.trailing_zeros() / 8) as usize;
         }
