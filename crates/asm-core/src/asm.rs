@@ -986,11 +986,16 @@ impl Assembler {
         }
         c.set_pos(body_start);
         let rest = c.rest();
-        let name_len = rest
-            .as_bytes()
-            .iter()
-            .position(|&b| is_space(b))
-            .unwrap_or(rest.len());
+        // The name ends at white space; the symbol just read usually is it.
+        let known = sym
+            .map(str::len)
+            .filter(|&n| rest.as_bytes().get(n).is_none_or(|&b| is_space(b)));
+        let name_len = known.unwrap_or_else(|| {
+            rest.as_bytes()
+                .iter()
+                .position(|&b| is_space(b))
+                .unwrap_or(rest.len())
+        });
         let name = &rest[..name_len];
         let args = rest[name_len..].trim();
         let st = Statement {
