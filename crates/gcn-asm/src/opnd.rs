@@ -13,6 +13,28 @@ use risa_gcn::operand::{sgpr_count, special_name, special_pair_name, ttmp_range}
 use risa_gcn::{Gen, ALL_GENS};
 use std::sync::OnceLock;
 
+/// The registers a program uses: highest VGPR + 1, highest numbered SGPR + 1.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RegUse {
+    /// VGPRs.
+    pub vgprs: u32,
+    /// SGPRs (s0..; special registers not counted).
+    pub sgprs: u32,
+}
+
+impl RegUse {
+    /// Records the register range at operand `code`.
+    #[inline]
+    pub fn note(&mut self, gen: Gen, code: u32, count: u32) {
+        let end = code + count.max(1);
+        if code >= 256 {
+            self.vgprs = self.vgprs.max(end - 256);
+        } else if code < sgpr_count(gen) {
+            self.sgprs = self.sgprs.max(end);
+        }
+    }
+}
+
 /// An error that was already reported through the assembler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reported;
@@ -332,10 +354,16 @@ fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
 
 /// Reads one operand at the cursor. Reports an error and returns `None` if
 /// it cannot be read.
-pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<Opd<'a>> {
+pub fn operand<'a>(
+    asm: &mut Assembler,
+    gen: Gen,
+    c: &mut Cursor<'a>,
+    used: &mut RegUse,
+) -> Option<Opd<'a>> {
     c.skip_ws();
     let start = c.pos();
     if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
+        used.note(gen, code, 1);
         c.set_pos(start + n);
         return Some(Opd {
             v: Val::Reg { code, count: 1 },
@@ -413,7 +441,10 @@ pub fn operand<'a>(asm: &mut Assembler, gen: Gen, c: &mut Cursor<'a>) -> Option<
             Some(v) => Val::Num(Value::abs(v)),
             None => match register(asm, gen, c) {
                 Err(Reported) => return None,
-                Ok(Some((code, count))) => Val::Reg { code, count },
+                Ok(Some((code, count))) => {
+                    used.note(gen, code, count);
+                    Val::Reg { code, count }
+                }
                 Ok(None) => match float_at(c) {
                     Some(f) => Val::Float(f),
                     None => {

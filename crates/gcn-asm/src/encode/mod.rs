@@ -113,8 +113,7 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         st,
         first: true,
         pc,
-        vgprs: 0,
-        sgprs: 0,
+        used: opnd::RegUse::default(),
         reads: [0; 4],
         n_reads: 0,
     };
@@ -131,8 +130,8 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         len,
         pending: b.pending,
         op,
-        vgprs: b.vgprs,
-        sgprs: b.sgprs,
+        vgprs: b.used.vgprs,
+        sgprs: b.used.sgprs,
     })
 }
 
@@ -159,8 +158,7 @@ struct Build<'a, 's, 't> {
     st: &'t Statement<'a>,
     first: bool,
     pc: u64,
-    vgprs: u32,
-    sgprs: u32,
+    used: opnd::RegUse,
     reads: [u32; 4],
     n_reads: usize,
 }
@@ -235,16 +233,7 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        let o = opnd::operand(self.asm, self.gen, &mut self.c)?;
-        if let Val::Reg { code, count } = o.v {
-            let end = code + count.max(1);
-            if code >= 256 {
-                self.vgprs = self.vgprs.max(end - 256);
-            } else if code < risa_gcn::operand::sgpr_count(self.gen) {
-                self.sgprs = self.sgprs.max(end);
-            }
-        }
-        Some(o)
+        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used)
     }
 
     /// Expects the separator and returns a cursor positioned at the next operand's text.
