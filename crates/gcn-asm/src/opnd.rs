@@ -365,13 +365,16 @@ pub fn operand<'a>(
     if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
         used.note(gen, code, 1);
         c.set_pos(start + n);
+        // (`at` first: the value is then built in place, not copied from a
+        // temporary just written, which stalls store forwarding.)
+        let at = c.slice(start, start + n);
         return Some(Opd {
             v: Val::Reg { code, count: 1 },
             neg: false,
             abs: false,
             sext: false,
             lit: false,
-            at: c.slice(start, start + n),
+            at,
         });
     }
     let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
