@@ -40,6 +40,20 @@ pub struct ListEntry {
     pub text: String,
 }
 
+/// The operand code of an inline constant written as text (`1`, `-16`, `0.5`, `-4.0`).
+fn inline_constant_code(t: &str) -> Option<u32> {
+    const FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
+    if let Some(p) = FLOATS.iter().position(|f| *f == t) {
+        return Some(240 + p as u32);
+    }
+    let v: i64 = t.parse().ok()?;
+    match v {
+        0..=64 => Some(128 + v as u32),
+        -16..=-1 => Some((192 - v) as u32),
+        _ => None,
+    }
+}
+
 /// GPU device and architecture names of CLRX's `.gpu`/`.arch` beyond those
 /// `Gen::parse` knows (case-insensitive).
 const MORE_NAMES: &[(&str, Gen)] = &[
@@ -397,7 +411,18 @@ impl Backend for GcnBackend {
         let mut c = risa_asm_core::Cursor::new(text);
         match opnd::register(asm, gen, &mut c) {
             Ok(Some((code, count))) if c.at_end() => Some(opnd::reg_payload(code, count)),
-            Ok(_) => {
+            Ok(None) => match inline_constant_code(text.trim()) {
+                // CLRX: `zz = %1`, `xx = %0.5` name inline constants (scalar sources only).
+                Some(code) => Some(opnd::reg_payload(code, 0)),
+                None => {
+                    asm.error(
+                        text,
+                        "expected a register, a register range or an inline constant after '%'",
+                    );
+                    None
+                }
+            },
+            Ok(Some(_)) => {
                 asm.error(text, "expected a register or register range after '%'");
                 None
             }

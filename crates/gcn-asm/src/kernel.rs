@@ -285,7 +285,10 @@ fn value32(asm: &mut Assembler, args: &str) -> Option<u32> {
 fn bounded(asm: &mut Assembler, args: &str, max: u32, what: &str) -> Option<u32> {
     let v = value32(asm, args)?;
     if v > max {
-        asm.error(args, format!("{v} {what} is more than a wave can have ({max})"));
+        asm.error(
+            args,
+            format!("{v} {what} is more than a wave can have ({max})"),
+        );
         return None;
     }
     Some(v)

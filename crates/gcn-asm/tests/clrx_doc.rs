@@ -216,3 +216,45 @@ fn target_conditionals() {
     assert_eq!(a.code(), [1, 3, 4, 5]);
     assert_eq!(sym(&a, "F"), 2);
 }
+
+/// ClrxAsmSyntax.md: "constant literals in symreganges like `zz=%1` or
+/// `xx=%0.5`", permitted in scalar sources, not in a scalar destination.
+#[test]
+fn constant_register_symbols() {
+    let a = ok(
+        Gen::Gcn12,
+        "zz=%1\nxx=%0.5\ns_add_u32 s0, s1, zz\nv_add_f32 v0, xx, v1\n",
+    );
+    let b = ok(Gen::Gcn12, "s_add_u32 s0, s1, 1\nv_add_f32 v0, 0.5, v1\n");
+    // s_add_u32 s0, s1, 1 = 80008101; v_add_f32_e32 v0, 0.5, v1 = 020002f0 (llvm-mc -mcpu=fiji)
+    assert_eq!(b.code(), [0x8000_8101, 0x0200_02f0]);
+    assert_eq!(a.code(), b.code());
+    let e = assemble(Some(Gen::Gcn12), "d.s", "zz=%1\ns_mov_b32 zz, s0\n");
+    assert!(
+        e.diagnostics().contains("expected a scalar register"),
+        "{}",
+        e.diagnostics()
+    );
+}
+
+/// ClrxAsmSyntax.md, "Literals": the `h`, `s`, `l` suffixes choose the
+/// precision of a float literal in an operand.
+#[test]
+fn float_literal_suffixes() {
+    let a = ok(
+        Gen::Gcn12,
+        "v_mov_b32 v0, 1.5h\nv_mov_b32 v0, 1.5s\nv_mov_b32 v0, 1.0h\n",
+    );
+    // 1.5 as half = 0x3e00, as single = 0x3fc00000; 1.0 half = 0x3c00 (not the f32 inline 1.0).
+    assert_eq!(
+        a.code(),
+        [
+            0x7e00_02ff,
+            0x3e00,
+            0x7e00_02ff,
+            0x3fc0_0000,
+            0x7e00_02ff,
+            0x3c00
+        ]
+    );
+}

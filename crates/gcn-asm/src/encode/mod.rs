@@ -418,6 +418,20 @@ impl<'a> Build<'a, '_, '_> {
                 self.set_lit(l, o.at)?;
                 Some(255)
             }
+            Val::Float(f) if f.suffix.is_some() => {
+                // CLRX: `1.5h`, `1.5s`, `1.5l` give the precision explicitly;
+                // the value's bits are then the constant.
+                let bits = match f.suffix {
+                    Some(b'h') => u64::from(f.to_f16_bits()),
+                    Some(b's') => u64::from(f.to_f32_bits()),
+                    _ => f.to_f64_bits(),
+                };
+                let as_int = Opd {
+                    v: Val::Num(risa_asm_core::Value::abs(bits)),
+                    ..o.clone()
+                };
+                self.src(&as_int, ty, count, lit)
+            }
             Val::Float(f) => {
                 let bits = if ty.is_16bit() {
                     u64::from(f.to_f16_bits())
