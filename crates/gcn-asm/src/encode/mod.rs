@@ -199,11 +199,13 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Writes a field whose value is known to fit.
+    #[inline]
     fn put(&mut self, f: Field, v: u32) {
         layout::set(self.enc, self.gen, &mut self.raw, f, v);
     }
 
     /// Writes a user-supplied value into a field, reporting what does not fit.
+    #[inline]
     fn field(&mut self, f: Field, v: u32, at: &str, what: &str) -> Option<()> {
         if !layout::has(self.enc, self.gen, f) {
             if v == 0 {
@@ -221,6 +223,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Expects the separator before the next operand and reads it.
+    #[inline]
     fn operand(&mut self) -> Option<Opd<'a>> {
         if !self.first && !self.c.eat(b',') {
             let at = self.c.rest();
@@ -237,6 +240,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Expects the separator and returns a cursor positioned at the next operand's text.
+    #[inline]
     fn sep(&mut self) -> Option<()> {
         if !self.first && !self.c.eat(b',') {
             let at = self.c.rest();
@@ -249,6 +253,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Parses the modifiers after the operands into `m`.
+    #[inline]
     fn mods(&mut self, m: &mut Mods<'a>) -> Option<()> {
         if self.c.at_end() {
             return Some(());
@@ -256,10 +261,12 @@ impl<'a> Build<'a, '_, '_> {
         mods::parse(self.asm, &mut self.c, m)
     }
 
+    #[inline]
     fn check_mods(&mut self, m: &Mods<'_>, allowed: u64) -> Option<()> {
         m.check(self.asm, allowed, self.st.name).then_some(())
     }
 
+    #[inline]
     fn no_operand_mods(&mut self, o: &Opd<'_>) -> Option<()> {
         if o.neg || o.abs || o.sext {
             return self.err(
@@ -271,6 +278,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// A register range of exactly `count` registers (`count` 0: any).
+    #[inline]
     fn check_count(&mut self, o: &Opd<'_>, have: u32, count: u32) -> Option<()> {
         if have != 0 && count != 0 && have != count {
             let s = if count == 1 { "" } else { "s" };
@@ -280,6 +288,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// A VGPR range of `count` registers; returns its number.
+    #[inline]
     fn vgpr(&mut self, o: &Opd<'_>, count: u32) -> Option<u32> {
         self.no_operand_mods(o)?;
         match o.vgpr() {
@@ -295,6 +304,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// A scalar register range (code 0..=127) of `count` registers.
+    #[inline]
     fn sreg(&mut self, o: &Opd<'_>, count: u32) -> Option<u32> {
         self.no_operand_mods(o)?;
         match o.v {
@@ -334,6 +344,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Sets the literal dword, which one instruction has at most once.
+    #[inline]
     fn set_lit(&mut self, v: u32, at: &str) -> Option<()> {
         match self.lit {
             Some(old) if old != v => self.err(at, "only one literal constant per instruction"),
@@ -495,6 +506,7 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// The inline-constant code whose value is `bits` for type `ty`.
+    #[inline]
     fn float_inline(&self, ty: Ty, bits: u64) -> Option<u32> {
         (240..=248).find(|&c| inline_value(self.gen, c, ty) == Some(bits))
     }
