@@ -28,7 +28,7 @@ COMMANDS:
               not decode are printed as `.int 0x...` and decoding goes on.
 
 ASM OPTIONS:
-    --arch ARCH      as below (a .gpu/.arch pseudo-op in the source may set it)
+    --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
     -o OUT           output file (default a.out; - for standard output)
     --format F       raw (default): the .text section; elf: a code object
     --listing        print offset, words and source of every instruction
@@ -51,6 +51,7 @@ DISASM OPTIONS:
 
 EXAMPLES:
     risa asm --arch gfx900 -o kernel.bin --listing kernel.s
+    risa asm --syntax llvm --format elf -o k.o k.s        # clang -S output
     risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
     echo 'bf810000' | risa disasm --arch fiji --lines -
 ";

@@ -360,6 +360,21 @@ pub fn operand<'a>(
     c: &mut Cursor<'a>,
     used: &mut RegUse,
 ) -> Option<Opd<'a>> {
+    let mut o = None;
+    operand_into(asm, gen, c, used, &mut o);
+    o
+}
+
+/// [`operand`] writing into `out` (where the caller keeps it: built in
+/// place, not copied). False if it could not be read (reported).
+#[inline]
+pub fn operand_into<'a>(
+    asm: &mut Assembler,
+    gen: Gen,
+    c: &mut Cursor<'a>,
+    used: &mut RegUse,
+    out: &mut Option<Opd<'a>>,
+) -> bool {
     c.skip_ws();
     let start = c.pos();
     if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
@@ -368,7 +383,7 @@ pub fn operand<'a>(
         // (`at` first: the value is then built in place, not copied from a
         // temporary just written, which stalls store forwarding.)
         let at = c.slice(start, start + n);
-        return Some(Opd {
+        *out = Some(Opd {
             v: Val::Reg { code, count: 1 },
             neg: false,
             abs: false,
@@ -376,6 +391,7 @@ pub fn operand<'a>(
             lit: false,
             at,
         });
+        return true;
     }
     let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
     let mut closers: [u8; 4] = [0; 4];
@@ -431,7 +447,7 @@ pub fn operand<'a>(
         match asm.expr(c) {
             ExprResult::Value(v) => Val::Num(v),
             ExprResult::Pending(e) => Val::Pending(e),
-            ExprResult::Error => return None,
+            ExprResult::Error => return false,
         }
     } else if c.rest().len() >= 3
         && c.rest().as_bytes()[..3].eq_ignore_ascii_case(b"off")
@@ -443,7 +459,7 @@ pub fn operand<'a>(
         match fast_int(c) {
             Some(v) => Val::Num(Value::abs(v)),
             None => match register(asm, gen, c) {
-                Err(Reported) => return None,
+                Err(Reported) => return false,
                 Ok(Some((code, count))) => {
                     used.note(gen, code, count);
                     Val::Reg { code, count }
@@ -454,10 +470,13 @@ pub fn operand<'a>(
                         let v = match asm.expr(c) {
                             ExprResult::Value(v) => Val::Num(v),
                             ExprResult::Pending(e) => Val::Pending(e),
-                            ExprResult::Error => return None,
+                            ExprResult::Error => return false,
                         };
                         if c.peek() == Some(b'@') {
-                            reloc_suffix(asm, c, v)?
+                            match reloc_suffix(asm, c, v) {
+                                Some(r) => r,
+                                None => return false,
+                            }
                         } else {
                             v
                         }
@@ -468,7 +487,7 @@ pub fn operand<'a>(
     };
     if c.pos() == vstart {
         asm.error(c.rest(), "expected an operand");
-        return None;
+        return false;
     }
     while nclose > 0 {
         nclose -= 1;
@@ -477,18 +496,19 @@ pub fn operand<'a>(
                 c.rest(),
                 format!("expected '{}' after the operand", closers[nclose] as char),
             );
-            return None;
+            return false;
         }
     }
     let at = c.slice(start, c.pos());
-    Some(Opd {
+    *out = Some(Opd {
         v,
         neg,
         abs,
         sext,
         lit,
         at,
-    })
+    });
+    true
 }
 
 /// `@rel32@lo+4` after a symbol: the relocation type and an optional addend.

@@ -14,14 +14,16 @@ impl<'a> Build<'a, '_, '_> {
         self.begin(Enc::Ds)?;
         let info = self.info;
         for op in info.sig {
-            let o = self.operand()?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
             let f = match op.role {
                 Role::D => Field::Vdst,
                 Role::A => Field::Addr,
                 Role::B => Field::Data0,
                 _ => Field::Data1,
             };
-            let v = self.vgpr(&o, op.ty.dwords())?;
+            let v = self.vgpr(o, op.ty.dwords())?;
             self.put(f, v);
         }
         let mut m = Mods::new(self.c.text());
@@ -62,22 +64,28 @@ impl<'a> Build<'a, '_, '_> {
         let mut vaddr: Option<Opd<'a>> = None;
         if !info.has(flag::NOARGS) {
             if let Some(op) = data {
-                let o = self.operand()?;
-                let v = self.vgpr(&o, op.ty.data_dwords(self.gen))?;
+                let mut slot = None;
+                self.operand_into(&mut slot)?;
+                let Some(o) = &slot else { return None };
+                let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
                 self.put(Field::Vdata, v);
             }
             if data.is_some() || n_ops > 2 {
                 vaddr = Some(self.operand()?);
             }
-            let o = self.operand()?;
-            let code = self.sreg(&o, 4)?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
+            let code = self.sreg(o, 4)?;
             if code % 4 != 0 {
                 return self.err(o.at, "the resource must be an aligned quad s[4n:4n+3]");
             }
             self.put(Field::Srsrc, code / 4);
-            let o = self.operand()?;
-            self.no_operand_mods(&o)?;
-            let code = self.src(&o, Ty::B32, 1, false)?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
+            self.no_operand_mods(o)?;
+            let code = self.src(o, Ty::B32, 1, false)?;
             if code > 255 {
                 return self.err(
                     o.at,
@@ -145,8 +153,10 @@ impl<'a> Build<'a, '_, '_> {
         if info.operand(Role::V).is_some() {
             vdata = Some(self.operand()?);
         }
-        let o = self.operand()?;
-        let v = self.vgpr(&o, 0)?;
+        let mut slot = None;
+        self.operand_into(&mut slot)?;
+        let Some(o) = &slot else { return None };
+        let v = self.vgpr(o, 0)?;
         self.put(Field::Vaddr, v);
         let rsrc = self.operand()?;
         let mut samp = None;
@@ -236,11 +246,13 @@ impl<'a> Build<'a, '_, '_> {
         let mut regs = [None; 4];
         let mut texts = [""; 4];
         for k in 0..4 {
-            let o = self.operand()?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
             texts[k] = o.at;
             regs[k] = match o.v {
                 Val::Off => None,
-                _ => Some(self.vgpr(&o, 1)?),
+                _ => Some(self.vgpr(o, 1)?),
             };
         }
         let mut m = Mods::new(self.c.text());
@@ -294,8 +306,10 @@ impl<'a> Build<'a, '_, '_> {
                 Role::D => {}
                 Role::A => addr = Some(self.operand()?),
                 Role::V => {
-                    let o = self.operand()?;
-                    let v = self.vgpr(&o, op.ty.data_dwords(self.gen))?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
+                    let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
                     self.put(Field::Data0, v);
                 }
                 _ => {}
@@ -303,12 +317,14 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut saddr = None;
         if has_saddr_op {
-            let o = self.operand()?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
             saddr = match o.v {
                 Val::Off => None,
                 _ => {
                     let n = if info.family == Family::Global { 2 } else { 1 };
-                    Some(self.sreg(&o, n)?)
+                    Some(self.sreg(o, n)?)
                 }
             };
             self.put(Field::Saddr, saddr.unwrap_or(0x7f));

@@ -239,6 +239,23 @@ impl<'a> Build<'a, '_, '_> {
         opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used)
     }
 
+    /// [`Build::operand`] into a slot of the caller.
+    #[inline]
+    pub(super) fn operand_into(&mut self, out: &mut Option<Opd<'a>>) -> Option<()> {
+        if !self.first && !self.c.eat(b',') {
+            let at = self.c.rest();
+            let at = if at.trim().is_empty() {
+                self.st.args
+            } else {
+                at
+            };
+            self.asm.error(at, "expected ',' and another operand");
+            return None;
+        }
+        self.first = false;
+        opnd::operand_into(self.asm, self.gen, &mut self.c, &mut self.used, out).then_some(())
+    }
+
     /// Expects the separator and returns a cursor positioned at the next operand's text.
     #[inline]
     fn sep(&mut self) -> Option<()> {

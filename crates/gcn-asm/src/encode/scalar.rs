@@ -20,8 +20,10 @@ impl<'a> Build<'a, '_, '_> {
             _ => {}
         }
         self.first = true;
-        let o = self.operand()?;
-        self.no_operand_mods(&o)?;
+        let mut slot = None;
+        self.operand_into(&mut slot)?;
+        let Some(o) = &slot else { return None };
+        self.no_operand_mods(o)?;
         match (&o.v, ty) {
             (Val::Num(v), Ty::Label) if !v.is_abs() => {
                 if Some(self.asm.current_section()) != v.section {
@@ -45,7 +47,7 @@ impl<'a> Build<'a, '_, '_> {
                 Some(0)
             }
             _ => {
-                let v = self.value(&o)?;
+                let v = self.value(o)?;
                 Some(self.fit16(v, o.at))
             }
         }
@@ -111,8 +113,10 @@ impl<'a> Build<'a, '_, '_> {
             return Some(v);
         }
         self.first = true;
-        let o = self.operand()?;
-        let x = self.value(&o)?;
+        let mut slot = None;
+        self.operand_into(&mut slot)?;
+        let Some(o) = &slot else { return None };
+        let x = self.value(o)?;
         Some(self.fit16(x, o.at))
     }
 
@@ -271,8 +275,10 @@ impl<'a> Build<'a, '_, '_> {
         for op in self.info.sig {
             match op.role {
                 Role::D => {
-                    let o = self.operand()?;
-                    let code = self.sreg(&o, op.ty.dwords())?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
+                    let code = self.sreg(o, op.ty.dwords())?;
                     self.put(Field::Sdst, code);
                 }
                 Role::B if op.ty == Ty::Gpridx => {
@@ -280,12 +286,14 @@ impl<'a> Build<'a, '_, '_> {
                     self.field(Field::Ssrc1, v, self.st.args, "gpr_idx mode")?;
                 }
                 Role::A | Role::B => {
-                    let o = self.operand()?;
-                    self.no_operand_mods(&o)?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
+                    self.no_operand_mods(o)?;
                     if op.sgpr && !matches!(o.v, Val::Reg { code, .. } if code < 128) {
                         return self.err(o.at, "expected a scalar register");
                     }
-                    let code = self.src(&o, op.ty, op.ty.dwords(), true)?;
+                    let code = self.src(o, op.ty, op.ty.dwords(), true)?;
                     if code > 255 {
                         return self.err(
                             o.at,
@@ -300,7 +308,9 @@ impl<'a> Build<'a, '_, '_> {
                     self.put(f, code);
                 }
                 Role::L => {
-                    let o = self.operand()?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
                     match &o.v {
                         Val::Pending(e) => {
                             self.pending = Some(Pending::Literal(e.clone()));
@@ -308,7 +318,7 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         Val::Float(f) => self.lit = Some(f.to_f32_bits()),
                         _ => {
-                            let v = self.value(&o)?;
+                            let v = self.value(o)?;
                             let s = v as i64;
                             if s < i64::from(i32::MIN) || s > i64::from(u32::MAX) {
                                 self.asm
@@ -334,18 +344,20 @@ impl<'a> Build<'a, '_, '_> {
         self.begin(enc)?;
         let info = self.info;
         for op in info.sig {
-            let o = self.operand()?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
             match op.role {
                 Role::D if info.has(flag::IMM_D) => {
-                    let v = self.value(&o)?;
+                    let v = self.value(o)?;
                     self.field(Field::Sdst, v as u32, o.at, "immediate")?;
                 }
                 Role::D => {
-                    let code = self.sreg(&o, op.ty.dwords())?;
+                    let code = self.sreg(o, op.ty.dwords())?;
                     self.put(Field::Sdst, code);
                 }
                 Role::A => {
-                    let code = self.sreg(&o, op.ty.dwords())?;
+                    let code = self.sreg(o, op.ty.dwords())?;
                     if code % 2 != 0 {
                         return self.err(o.at, "the base must be an aligned register pair");
                     }
@@ -353,11 +365,11 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 Role::O => match o.v {
                     Val::Reg { .. } => {
-                        let code = self.sreg(&o, 1)?;
+                        let code = self.sreg(o, 1)?;
                         self.put(Field::Offset, code);
                     }
                     _ => {
-                        let v = self.value(&o)?;
+                        let v = self.value(o)?;
                         let fits = v <= u64::from(u32::MAX)
                             && layout::set(enc, self.gen, &mut self.raw, Field::Offset, v as u32);
                         if fits {

@@ -33,7 +33,7 @@ impl<'a> Build<'a, '_, '_> {
                     self.sep()?;
                     param = Some(self.param()?);
                 }
-                _ => ops[k] = Some(self.operand()?),
+                _ => self.operand_into(&mut ops[k])?,
             }
         }
         let mut m = Mods::new(self.c.text());
@@ -463,13 +463,17 @@ impl<'a> Build<'a, '_, '_> {
         for op in self.info.sig {
             match op.role {
                 Role::D => {
-                    let o = self.operand()?;
-                    let v = self.vgpr(&o, 1)?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
+                    let v = self.vgpr(o, 1)?;
                     self.put(Field::Vdst, v);
                 }
                 Role::A => {
-                    let o = self.operand()?;
-                    let v = self.vgpr(&o, 1)?;
+                    let mut slot = None;
+                    self.operand_into(&mut slot)?;
+                    let Some(o) = &slot else { return None };
+                    let v = self.vgpr(o, 1)?;
                     self.put(Field::Src0, v);
                 }
                 Role::P => {
@@ -517,10 +521,12 @@ impl<'a> Build<'a, '_, '_> {
         let (mut neg, mut neg_hi) = (0, 0);
         let mut n = 0u32;
         for op in info.sig {
-            let o = self.operand()?;
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
             let f = match op.role {
                 Role::D => {
-                    let v = self.vgpr(&o, op.ty.dwords())?;
+                    let v = self.vgpr(o, op.ty.dwords())?;
                     self.put(Field::Vdst, v);
                     continue;
                 }
@@ -535,9 +541,9 @@ impl<'a> Build<'a, '_, '_> {
                     return self.err(o.at, "sext() is not valid here");
                 }
             } else {
-                self.no_operand_mods(&o)?;
+                self.no_operand_mods(o)?;
             }
-            let code = self.src(&o, op.ty, op.ty.dwords(), false)?;
+            let code = self.src(o, op.ty, op.ty.dwords(), false)?;
             self.put(f, code);
             n += 1;
         }
