@@ -125,6 +125,9 @@ pub struct Options {
     /// Treat `//` as a line comment (LLVM style). CLRX uses `//` as the
     /// unsigned division operator, so this is off by default.
     pub slash_comments: bool,
+    /// Treat `;` as a line comment (LLVM's AMDGPU assembly) instead of a
+    /// statement separator (CLRX, GNU as). Off by default.
+    pub semicolon_comments: bool,
     /// Maximum nesting of includes, macro expansions and repetitions.
     pub max_depth: usize,
     /// Maximum number of lines processed (including every expanded line
@@ -145,6 +148,7 @@ impl Default for Options {
             files: StdHashMap::default(),
             allow_fs: true,
             slash_comments: false,
+            semicolon_comments: false,
             max_depth: 256,
             max_lines: 50_000_000,
             max_section_size: 1 << 31,
@@ -372,8 +376,15 @@ pub(crate) struct MacroDef {
 }
 
 pub(crate) enum RecKind {
-    Macro { name: String, params: Vec<Param> },
+    Macro {
+        name: String,
+        params: Vec<Param>,
+    },
     Repeat(RepMode),
+    /// Text handed to the back end unprocessed, up to the pseudo-op `end`.
+    Raw {
+        end: String,
+    },
 }
 
 pub(crate) struct Recording {
@@ -405,6 +416,11 @@ pub struct Assembler {
     pub(crate) locs: Vec<Loc>,
     pub(crate) ctxs: Vec<ExpCtx>,
     pub(crate) line: LineCtx,
+    /// The current line may hold `;` (statement separators): false only when
+    /// the line scan saw none, so splitting can be skipped.
+    pub(crate) line_semi: bool,
+    /// A raw block just completed (end pseudo-op, text), for the back end.
+    pub(crate) raw_done: Option<(String, String)>,
     pub(crate) frames: Vec<Frame>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) n_errors: usize,
@@ -472,6 +488,8 @@ impl Assembler {
                 ctx: 0,
                 loc: None,
             },
+            line_semi: true,
+            raw_done: None,
             frames: Vec::new(),
             diags: Vec::new(),
             n_errors: 0,
@@ -595,10 +613,7 @@ impl Assembler {
             let text = fr.text.clone();
             let b = text.as_bytes();
             let start = fr.pos;
-            let end = b[start..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |p| start + p);
+            let end = lex::find_newline(b, start);
             fr.pos = end + 1;
             let line_no = match &fr.line_map {
                 Some(body) => {
@@ -614,8 +629,10 @@ impl Assembler {
             };
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
-            match scan_simple(&b[start..end], fr.in_comment, slash) {
-                Some(cut) => {
+            let semi = self.opts.semicolon_comments;
+            match scan_simple(&b[start..end], fr.in_comment, slash, semi) {
+                Some((cut, semi)) => {
+                    self.line_semi = semi;
                     self.line = LineCtx {
                         text,
                         start,
@@ -627,6 +644,7 @@ impl Assembler {
                     };
                 }
                 None => {
+                    self.line_semi = true;
                     let s = self.clean_complex(start, end);
                     let len = s.len();
                     self.line = LineCtx {
@@ -647,6 +665,7 @@ impl Assembler {
     /// Build a cleaned line: block comments blanked, continuation lines joined.
     fn clean_complex(&mut self, mut start: usize, mut end: usize) -> String {
         let slash = self.opts.slash_comments;
+        let semi_comments = self.opts.semicolon_comments;
         let mut out: Vec<u8> = Vec::new();
         let Some(fr) = self.frames.last_mut() else {
             return String::new();
@@ -685,7 +704,8 @@ impl Assembler {
                         out.extend_from_slice(&line[i..e]);
                         i = e;
                     }
-                    b'#' => break,
+                    b'#' if !semi_comments || line[..i].iter().all(|&x| lex::is_space(x)) => break,
+                    b';' if semi_comments => break,
                     b'/' if line.get(i + 1) == Some(&b'/') && slash => break,
                     b'/' if line.get(i + 1) == Some(&b'*') => {
                         fr.in_comment = true;
@@ -845,11 +865,20 @@ impl Assembler {
     // ------------------------------------------------------------------
 
     fn process_line(&mut self, backend: &mut dyn Backend, line: &str) {
+        if !self.line_semi {
+            return self.process_statement(backend, line);
+        }
         let b = line.as_bytes();
         // split on top-level ';'
+        const SET: &[u8] = b"\"';";
+        static STOP: [bool; 256] = lex::stop_table(SET);
         let mut start = 0;
         let mut i = 0;
-        while i < b.len() {
+        loop {
+            i = lex::skip_until(b, i, &STOP, SET);
+            if i >= b.len() {
+                break;
+            }
             match b[i] {
                 b'"' => {
                     i = lex::skip_string(b, i);
@@ -876,6 +905,9 @@ impl Assembler {
     fn process_statement(&mut self, backend: &mut dyn Backend, stmt: &str) {
         if self.recording.is_some() {
             self.record_statement(stmt);
+            if let Some((end, text)) = self.raw_done.take() {
+                backend.raw_block(self, &end, &text);
+            }
             return;
         }
         let mut c = Cursor::new(stmt);
@@ -895,7 +927,8 @@ impl Assembler {
             }
             return;
         }
-        // labels
+        // labels (the name read last, if it was no label, is reused below)
+        let mut last_sym: Option<(usize, &str, usize)> = None;
         loop {
             c.skip_ws();
             let save = c.pos();
@@ -918,6 +951,7 @@ impl Assembler {
                             self.define_label(name);
                             continue;
                         }
+                        last_sym = Some((save, name, c.pos()));
                     }
                     c.set_pos(save);
                     break;
@@ -930,7 +964,14 @@ impl Assembler {
         }
         let body_start = c.pos();
         // assignment?
-        if let Some(name) = c.symbol_path() {
+        let sym = match last_sym {
+            Some((at, name, end)) if at == body_start => {
+                c.set_pos(end);
+                Some(name)
+            }
+            _ => c.symbol_path(),
+        };
+        if let Some(name) = sym {
             let after = c.pos();
             c.skip_ws();
             if c.peek() == Some(b'=') && c.peek_at(1) != Some(b'=') {
@@ -945,11 +986,16 @@ impl Assembler {
         }
         c.set_pos(body_start);
         let rest = c.rest();
-        let name_len = rest
-            .as_bytes()
-            .iter()
-            .position(|&b| is_space(b))
-            .unwrap_or(rest.len());
+        // The name ends at white space; the symbol just read usually is it.
+        let known = sym
+            .map(str::len)
+            .filter(|&n| rest.as_bytes().get(n).is_none_or(|&b| is_space(b)));
+        let name_len = known.unwrap_or_else(|| {
+            rest.as_bytes()
+                .iter()
+                .position(|&b| is_space(b))
+                .unwrap_or(rest.len())
+        });
         let name = &rest[..name_len];
         let args = rest[name_len..].trim();
         let st = Statement {
@@ -1647,10 +1693,11 @@ impl Assembler {
         self.finishing = true;
         if let Some(rec) = self.recording.take() {
             let what = match rec.kind {
-                RecKind::Macro { .. } => "unterminated macro definition (missing '.endm')",
-                RecKind::Repeat(_) => "unterminated repetition (missing '.endr')",
+                RecKind::Macro { .. } => "unterminated macro definition (missing '.endm')".into(),
+                RecKind::Repeat(_) => "unterminated repetition (missing '.endr')".into(),
+                RecKind::Raw { end } => format!("unterminated block (missing '{end}')"),
             };
-            self.report(Severity::Error, rec.start, what.into());
+            self.report(Severity::Error, rec.start, what);
         }
         self.close_conds(0, true);
         // undefined symbols in inner scopes fall back to outer scopes
@@ -1760,12 +1807,27 @@ fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
 /// Fast path: if the line has no block comment and no continuation, return
 /// the end of its code part (cut at `#`).
 #[inline]
-fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
+/// Scans a line for what needs the slow path (block comments, continuation
+/// lines): `None`; else the length without a `#`/`//` comment and whether
+/// it holds a `;`.
+fn scan_simple(
+    b: &[u8],
+    in_comment: bool,
+    slash: bool,
+    semi_comment: bool,
+) -> Option<(usize, bool)> {
     if in_comment {
         return None;
     }
+    const SET: &[u8] = b"\"'#/;";
+    static STOP: [bool; 256] = lex::stop_table(SET);
+    let mut semi = false;
     let mut i = 0;
-    while i < b.len() {
+    loop {
+        i = lex::skip_until(b, i, &STOP, SET);
+        if i >= b.len() {
+            break;
+        }
         match b[i] {
             b'"' => {
                 i = lex::skip_string(b, i);
@@ -1775,10 +1837,14 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
                 i = lex::skip_char_lit(b, i);
                 continue;
             }
-            b'#' => return Some(i),
+            b'#' if !semi_comment || b[..i].iter().all(|&x| lex::is_space(x)) => {
+                return Some((i, semi))
+            }
+            b';' if semi_comment => return Some((i, false)),
+            b';' => semi = true,
             b'/' => match b.get(i + 1) {
                 Some(b'*') => return None,
-                Some(b'/') if slash => return Some(i),
+                Some(b'/') if slash => return Some((i, semi)),
                 _ => {}
             },
             _ => {}
@@ -1792,7 +1858,7 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
     if e > 0 && b[e - 1] == b'\\' {
         return None;
     }
-    Some(b.len())
+    Some((b.len(), semi))
 }
 
 /// The pseudo-op name (after optional labels) of a statement and the rest.

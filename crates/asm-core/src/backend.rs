@@ -116,6 +116,12 @@ pub trait Backend {
         None
     }
 
+    /// Receives the text captured by [`Assembler::capture_raw`] once its end
+    /// pseudo-op (`end`, lower case) was seen.
+    fn raw_block(&mut self, asm: &mut Assembler, end: &str, text: &str) {
+        let _ = (asm, end, text);
+    }
+
     /// Called once at the end, after all fixups were applied.
     fn finish(&mut self, asm: &mut Assembler) {
         let _ = asm;

@@ -157,7 +157,7 @@ impl Assembler {
             ".string64" => self.string_directive(args, 8, true),
             ".fill" => self.fill_directive(args, false),
             ".fillq" => self.fill_directive(args, true),
-            ".skip" | ".space" => {
+            ".skip" | ".space" | ".zero" => {
                 let a = self.opt_args(args, 2);
                 if let Some(a) = a {
                     let n = a[0].unwrap_or(0);
@@ -446,11 +446,39 @@ impl Assembler {
         let mut ty: Option<String> = None;
         let mut align: Option<u64> = None;
         if c.eat(b',') {
-            match c.string_literal() {
-                Ok(f) => flags = Some(String::from_utf8_lossy(&f).into_owned()),
-                Err(e) => {
-                    self.error(c.rest(), e.msg);
-                    return;
+            c.skip_ws();
+            if c.peek() == Some(b'#') {
+                // Solaris-style flags (`#alloc,#write,#execinstr`), as clang writes them.
+                let mut f = String::new();
+                loop {
+                    c.skip_ws();
+                    if !c.eat(b'#') {
+                        break;
+                    }
+                    match c.ident() {
+                        Some("alloc") => f.push('a'),
+                        Some("write") => f.push('w'),
+                        Some("execinstr") => f.push('x'),
+                        Some("tls") => f.push('T'),
+                        _ => {
+                            self.error(c.rest(), "expected #alloc, #write, #execinstr or #tls");
+                            return;
+                        }
+                    }
+                    let save = c.pos();
+                    if !(c.eat(b',') && c.rest().trim_start().starts_with('#')) {
+                        c.set_pos(save);
+                        break;
+                    }
+                }
+                flags = Some(f);
+            } else {
+                match c.string_literal() {
+                    Ok(f) => flags = Some(String::from_utf8_lossy(&f).into_owned()),
+                    Err(e) => {
+                        self.error(c.rest(), e.msg);
+                        return;
+                    }
                 }
             }
             if c.eat(b',') {

@@ -4,16 +4,97 @@
 //! Everything here borrows from the source text; nothing allocates except
 //! the decoding of string literals.
 
+/// Character classes as a table (the lexer's hot loops test one byte at a time).
+const CLASS_START: u8 = 1;
+const CLASS_CONT: u8 = 2;
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphabetic() || b == b'_' || b == b'.' || b == b'$' {
+            t[c] = CLASS_START | CLASS_CONT;
+        } else if b.is_ascii_digit() {
+            t[c] = CLASS_CONT;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// Is `c` a character that may start a symbol name (`A-Z a-z _ .`)?
 #[inline]
 pub fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_' || c == b'.' || c == b'$'
+    CLASS[c as usize] & CLASS_START != 0
 }
 
 /// Is `c` a character that may continue a symbol name (`A-Z a-z 0-9 _ .`)?
 #[inline]
 pub fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$'
+    CLASS[c as usize] & CLASS_CONT != 0
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// High bit set in each byte of `w` that is zero (exact for the lowest one).
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    w.wrapping_sub(LO) & !w & HI
+}
+
+/// Position of the first byte of `b` at or after `from` for which `stop[byte]`
+/// is true (`b.len()` if none): the fast skip of the line scanners. Eight
+/// bytes at a time are tested against the bytes of `set` (which must be
+/// exactly the bytes `stop` marks, at most 6).
+#[inline]
+pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256], set: &[u8]) -> usize {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let mut hit = 0;
+        for &c in set {
+            hit |= zero_bytes(w ^ (LO * u64::from(c)));
+        }
+        if hit != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && !stop[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+/// Builds a stop table for [`skip_until`].
+pub(crate) const fn stop_table(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+}
+
+/// Position of the first `\n` at or after `from` (`b.len()` if none),
+/// eight bytes at a time.
+#[inline]
+pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let z = zero_bytes(w ^ (LO * b'\n' as u64));
+        if z != 0 {
+            return i + (z.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && b[i] != b'\n' {
+        i += 1;
+    }
+    i
 }
 
 /// Horizontal white space (space, tab, CR, vertical tab, form feed).

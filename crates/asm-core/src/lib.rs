@@ -29,7 +29,7 @@
 //!   the end, undefined symbols reported where used).
 //! * Sections `.text`, `.data`, `.rodata`, `.bss`, `.section NAME, "FLAGS", @TYPE align=N`,
 //!   `.struct`/`.offset`; `.align`, `.balign[wl]`, `.p2align[wl]`, `.org`, `.fill`,
-//!   `.fillq`, `.skip`, `.space`.
+//!   `.fillq`, `.skip`, `.space`, `.zero`.
 //! * Data: `.byte`, `.short`, `.hword`, `.word`, `.int`, `.long`, `.quad`, `.octa`,
 //!   `.half`, `.float`, `.single`, `.double`, `.ascii`, `.asciz`, `.string`,
 //!   `.string16/32/64`, `.incbin`.

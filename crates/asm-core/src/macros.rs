@@ -20,6 +20,20 @@ impl Assembler {
         let Some(rec) = self.recording.as_mut() else {
             return;
         };
+        if let RecKind::Raw { end } = &rec.kind {
+            if name.as_deref() == Some(end.as_str()) {
+                if let Some(rec) = self.recording.take() {
+                    if let RecKind::Raw { end } = rec.kind {
+                        self.raw_done = Some((end, rec.body.text));
+                    }
+                }
+                return;
+            }
+            rec.body.text.push_str(stmt);
+            rec.body.text.push('\n');
+            rec.body.lines.push(line);
+            return;
+        }
         if let Some(n) = name.as_deref() {
             let is_macro = matches!(rec.kind, RecKind::Macro { .. });
             let (open, close) = if is_macro {
@@ -71,6 +85,7 @@ impl Assembler {
                     }),
                 );
             }
+            RecKind::Raw { end } => self.raw_done = Some((end, rec.body.text)),
             RecKind::Repeat(mode) => {
                 let body = Rc::new(rec.body);
                 let shared: Rc<str> = Rc::from(body.text.as_str());
@@ -136,6 +151,20 @@ impl Assembler {
         let ok = self.abs_expr(&mut c).is_some_and(|v| v != 0);
         self.line = saved;
         ok
+    }
+
+    /// Starts capturing the following lines unprocessed, up to the
+    /// pseudo-op `end` (e.g. `.end_amdgpu_metadata`); the back end then gets
+    /// them through [`crate::Backend::raw_block`]. For embedded foreign text
+    /// such as YAML metadata. `at` (a slice of the statement) is where an
+    /// unterminated block is reported.
+    pub fn capture_raw(&mut self, end: &str, at: &str) {
+        self.new_recording(
+            RecKind::Raw {
+                end: end.to_ascii_lowercase(),
+            },
+            at,
+        );
     }
 
     fn new_recording(&mut self, kind: RecKind, at: &str) {

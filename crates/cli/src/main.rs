@@ -6,19 +6,38 @@ use std::process::ExitCode;
 
 use risa_gcn::{listing, Dialect, Gen};
 
-const USAGE: &str = "\
+mod asm;
+
+pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 
 USAGE:
+    risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
 
 COMMANDS:
+    asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
+              `_e64` suffixes, `neg()`, `vmcnt(0) & lgkmcnt(0)`, ...), with the
+              CLRX assembler language (expressions, labels, macros, .rept,
+              .if, .include ...). Writes the code section as raw little-endian
+              words, or an AMDHSA code object (--format elf). Every error is
+              reported as file:line:col with the line and a caret.
     disasm    Disassemble raw little-endian dwords or an ELF code object
               (detected by its magic): every executable section, with the
               object's symbols and the branch targets as labels. Words that do
               not decode are printed as `.int 0x...` and decoding goes on.
 
-OPTIONS:
+ASM OPTIONS:
+    --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
+    -o OUT           output file (default a.out; - for standard output)
+    --format F       raw (default): the .text section; elf: a code object
+    --listing        print offset, words and source of every instruction
+    -I DIR           add an include directory for .include/.incbin
+    --syntax S       clrx (default: `;` separates statements) or llvm (`;`
+                     starts a comment, as in clang -S output); instructions
+                     of both dialects are accepted either way
+
+DISASM OPTIONS:
     --arch ARCH      gcn1.0 gcn1.1 gcn1.2 gcn1.4, or a chip/alias: tahiti,
                      hawaii, fiji, tonga, polaris, gfx900, vega, si, ci, vi...;
                      cayman for TeraScale 3 (r600 ELF32 objects are detected)
@@ -31,6 +50,8 @@ OPTIONS:
     -h, --help       this help
 
 EXAMPLES:
+    risa asm --arch gfx900 -o kernel.bin --listing kernel.s
+    risa asm --syntax llvm --format elf -o k.o k.s        # clang -S output
     risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
     echo 'bf810000' | risa disasm --arch fiji --lines -
 ";
@@ -38,6 +59,14 @@ EXAMPLES:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("asm") => match asm::run(&args[1..]) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::from(1),
+            Err(e) => {
+                eprintln!("risa asm: error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Some("disasm") => match disasm(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

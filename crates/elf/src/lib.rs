@@ -10,6 +10,8 @@
 //! assert!(err.to_string().contains("truncated"));
 //! ```
 
+pub mod write;
+
 use std::fmt;
 
 /// `e_machine` of AMD GPU objects (r600 and amdgcn).

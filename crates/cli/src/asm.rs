@@ -1,0 +1,158 @@
+//! `risa asm`: the GCN assembler command.
+
+use std::io::{Read, Write};
+
+use risa_asm_core::Options;
+
+struct AsmArgs {
+    arch: Option<String>,
+    out: Option<String>,
+    elf: bool,
+    listing: bool,
+    includes: Vec<String>,
+    llvm: bool,
+    input: String,
+}
+
+fn parse(args: &[String]) -> Result<AsmArgs, String> {
+    let mut a = AsmArgs {
+        arch: None,
+        out: None,
+        elf: false,
+        listing: false,
+        includes: Vec::new(),
+        llvm: false,
+        input: String::new(),
+    };
+    let mut it = args.iter();
+    let mut input = None;
+    while let Some(x) = it.next() {
+        let (flag, inline) = match x.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (x.as_str(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or(format!("{name} needs a value"))
+        };
+        match flag {
+            "--arch" | "-a" => a.arch = Some(value("--arch")?),
+            "-o" | "--output" => a.out = Some(value("-o")?),
+            "--format" | "-f" => {
+                a.elf = match value("--format")?.as_str() {
+                    "raw" | "bin" => false,
+                    "elf" => true,
+                    s => return Err(format!("unknown format {s:?}: use raw or elf")),
+                }
+            }
+            "--listing" | "-l" => a.listing = true,
+            "-I" | "--include" => a.includes.push(value("-I")?),
+            "--syntax" => {
+                a.llvm = match value("--syntax")?.as_str() {
+                    "clrx" => false,
+                    "llvm" => true,
+                    s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
+                }
+            }
+            "-h" | "--help" => {
+                print!("{}", super::USAGE);
+                std::process::exit(0);
+            }
+            f if f.starts_with('-') && f != "-" => {
+                return Err(format!("unknown option {f:?} (see risa --help)"))
+            }
+            f => {
+                if input.replace(f.to_string()).is_some() {
+                    return Err("more than one input file given".into());
+                }
+            }
+        }
+    }
+    a.input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    Ok(a)
+}
+
+/// Runs the command; `Ok(false)` when the source had errors (already printed).
+pub fn run(args: &[String]) -> Result<bool, String> {
+    let a = parse(args)?;
+    let gen = match &a.arch {
+        Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
+        None => None,
+    };
+    let (name, text) = if a.input == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        ("<stdin>".to_string(), s)
+    } else {
+        let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
+        let s = String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (byte {})",
+                a.input,
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        (a.input.clone(), s)
+    };
+    let opts = Options {
+        include_paths: a.includes.iter().map(Into::into).collect(),
+        semicolon_comments: a.llvm,
+        ..Default::default()
+    };
+    let res = risa_gcn_asm::assemble_with(gen, &name, &text, opts, a.listing);
+    eprint!("{}", res.diagnostics());
+    if res.output.has_errors() {
+        let n = res.output.errors().count();
+        eprintln!(
+            "risa asm: {n} error{} in {name}",
+            if n == 1 { "" } else { "s" }
+        );
+        return Ok(false);
+    }
+    if a.listing {
+        print!("{}", res.listing_text());
+    }
+    if !a.elf && !res.backend.relocs.is_empty() {
+        return Err(format!(
+            "{name}: the code has relocations (sym@rel32@lo...): write a code object with --format elf"
+        ));
+    }
+    if !a.elf {
+        let dropped: Vec<&str> = res
+            .output
+            .sections
+            .iter()
+            .filter(|s| {
+                s.name != ".text" && !s.data.is_empty() && s.name != ".risa.control_directive"
+            })
+            .map(|s| s.name.as_str())
+            .collect();
+        if !dropped.is_empty() {
+            eprintln!(
+                "risa asm: warning: raw output holds only .text; not written: {} (use --format elf)",
+                dropped.join(", ")
+            );
+        }
+    }
+    let bytes = if a.elf {
+        risa_gcn_asm::codeobj::build(&res).map_err(|e| format!("{name}: {e}"))?
+    } else {
+        res.output
+            .section(".text")
+            .map(|s| s.data.clone())
+            .unwrap_or_default()
+    };
+    let out = a.out.as_deref().unwrap_or("a.out");
+    if out == "-" {
+        std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| format!("writing standard output: {e}"))?;
+    } else {
+        std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
+    }
+    Ok(true)
+}

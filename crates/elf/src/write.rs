@@ -1,0 +1,490 @@
+//! An ELF writer: ELF32 or ELF64 little-endian relocatable files with
+//! sections, a symbol table, notes and RELA relocations. ISA-neutral: the
+//! caller gives the machine, flags and ABI bytes.
+//!
+//! ```
+//! use risa_elf::write::{ElfWriter, Class, SectionSpec, SymbolSpec, STB_GLOBAL};
+//! let mut w = ElfWriter::new(Class::Elf64, risa_elf::EM_AMDGPU);
+//! let text = w.add_section(SectionSpec::code(".text", vec![0, 0, 0x81, 0xbf], 256));
+//! w.add_symbol(SymbolSpec {
+//!     name: "k".into(), value: 0, size: 4, section: Some(text),
+//!     bind: STB_GLOBAL, kind: risa_elf::STT_FUNC, other: 0,
+//! });
+//! let bytes = w.finish();
+//! let elf = risa_elf::Elf::parse(&bytes).unwrap();
+//! assert_eq!(elf.section_by_name(".text").unwrap().data, [0, 0, 0x81, 0xbf]);
+//! ```
+
+/// `sh_type` of program data.
+pub const SHT_PROGBITS: u32 = 1;
+/// `sh_type` of a string table.
+pub const SHT_STRTAB: u32 = 3;
+/// `sh_type` of relocations with addends.
+pub const SHT_RELA: u32 = 4;
+/// `sh_type` of a note section.
+pub const SHT_NOTE: u32 = 7;
+/// `sh_flags`: writable.
+pub const SHF_WRITE: u64 = 1;
+/// `sh_flags`: occupies memory at run time.
+pub const SHF_ALLOC: u64 = 2;
+/// `sh_flags`: `sh_info` holds a section index.
+pub const SHF_INFO_LINK: u64 = 0x40;
+/// Symbol binding: local.
+pub const STB_LOCAL: u8 = 0;
+/// Symbol binding: global.
+pub const STB_GLOBAL: u8 = 1;
+/// Symbol binding: weak.
+pub const STB_WEAK: u8 = 2;
+/// `st_other` visibility: protected.
+pub const STV_PROTECTED: u8 = 3;
+/// `e_type` of relocatable files.
+pub const ET_REL: u16 = 1;
+
+/// ELF class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// 32-bit.
+    Elf32,
+    /// 64-bit.
+    Elf64,
+}
+
+/// Index of a section added to an [`ElfWriter`] (its final header index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionIndex(pub u16);
+
+/// A section to write.
+#[derive(Debug, Clone)]
+pub struct SectionSpec {
+    /// Name.
+    pub name: String,
+    /// `sh_type`.
+    pub sh_type: u32,
+    /// `sh_flags`.
+    pub flags: u64,
+    /// Alignment (power of two, at least 1).
+    pub align: u64,
+    /// Contents (for `SHT_NOBITS` only its length counts).
+    pub data: Vec<u8>,
+    /// `sh_entsize`.
+    pub entsize: u64,
+}
+
+impl SectionSpec {
+    /// An executable `PROGBITS` section.
+    pub fn code(name: &str, data: Vec<u8>, align: u64) -> Self {
+        SectionSpec {
+            name: name.into(),
+            sh_type: SHT_PROGBITS,
+            flags: SHF_ALLOC | crate::SHF_EXECINSTR,
+            align,
+            data,
+            entsize: 0,
+        }
+    }
+    /// A read-only data section.
+    pub fn rodata(name: &str, data: Vec<u8>, align: u64) -> Self {
+        SectionSpec {
+            name: name.into(),
+            sh_type: SHT_PROGBITS,
+            flags: SHF_ALLOC,
+            align,
+            data,
+            entsize: 0,
+        }
+    }
+}
+
+/// A symbol to write.
+#[derive(Debug, Clone)]
+pub struct SymbolSpec {
+    /// Name.
+    pub name: String,
+    /// Value (offset in its section for relocatable files).
+    pub value: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Section, or `None` for undefined/absolute.
+    pub section: Option<SectionIndex>,
+    /// Binding (`STB_*`).
+    pub bind: u8,
+    /// Type (`STT_*`).
+    pub kind: u8,
+    /// `st_other` (visibility).
+    pub other: u8,
+}
+
+/// A relocation with addend, applied to `section`.
+#[derive(Debug, Clone)]
+pub struct Rela {
+    /// Offset in the section.
+    pub offset: u64,
+    /// Name of the symbol (must be added with [`ElfWriter::add_symbol`]).
+    pub symbol: String,
+    /// Relocation type (machine-specific).
+    pub kind: u32,
+    /// Addend.
+    pub addend: i64,
+}
+
+/// A note: name, type, description (padded to 4 bytes as ELF requires).
+pub fn note(name: &str, kind: u32, desc: &[u8]) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());
+    v.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+    v.extend_from_slice(&kind.to_le_bytes());
+    v.extend_from_slice(name.as_bytes());
+    v.push(0);
+    while !v.len().is_multiple_of(4) {
+        v.push(0);
+    }
+    v.extend_from_slice(desc);
+    while !v.len().is_multiple_of(4) {
+        v.push(0);
+    }
+    v
+}
+
+/// Builds an ELF file.
+#[derive(Debug, Clone)]
+pub struct ElfWriter {
+    /// ELF class.
+    pub class: Class,
+    /// `e_machine`.
+    pub machine: u16,
+    /// `e_flags`.
+    pub flags: u32,
+    /// `EI_OSABI`.
+    pub osabi: u8,
+    /// `EI_ABIVERSION`.
+    pub abi_version: u8,
+    /// `e_type`.
+    pub e_type: u16,
+    sections: Vec<SectionSpec>,
+    symbols: Vec<SymbolSpec>,
+    relas: Vec<(SectionIndex, Vec<Rela>)>,
+}
+
+impl ElfWriter {
+    /// A relocatable file for `machine`.
+    pub fn new(class: Class, machine: u16) -> Self {
+        ElfWriter {
+            class,
+            machine,
+            flags: 0,
+            osabi: 0,
+            abi_version: 0,
+            e_type: ET_REL,
+            sections: Vec::new(),
+            symbols: Vec::new(),
+            relas: Vec::new(),
+        }
+    }
+
+    /// Adds a section; its header index is returned (index 0 is the null section).
+    pub fn add_section(&mut self, s: SectionSpec) -> SectionIndex {
+        self.sections.push(s);
+        SectionIndex(self.sections.len() as u16)
+    }
+
+    /// Adds a symbol (locals are sorted before globals when written).
+    pub fn add_symbol(&mut self, s: SymbolSpec) {
+        self.symbols.push(s);
+    }
+
+    /// Adds relocations for `section` (written as `.rela<name>`).
+    pub fn add_relas(&mut self, section: SectionIndex, relas: Vec<Rela>) {
+        if !relas.is_empty() {
+            self.relas.push((section, relas));
+        }
+    }
+
+    /// Lays the file out and returns its bytes.
+    pub fn finish(&self) -> Vec<u8> {
+        let is64 = self.class == Class::Elf64;
+        let (ehsize, shentsize, symsize, relasize) = if is64 {
+            (64u64, 64u64, 24usize, 24u64)
+        } else {
+            (52, 40, 16, 12)
+        };
+        // Symbols: null, locals, then globals (sh_info = first global).
+        let mut syms: Vec<&SymbolSpec> = self
+            .symbols
+            .iter()
+            .filter(|s| s.bind == STB_LOCAL)
+            .collect();
+        let first_global = syms.len() + 1;
+        syms.extend(self.symbols.iter().filter(|s| s.bind != STB_LOCAL));
+        let mut strtab = vec![0u8];
+        let mut shstrtab = vec![0u8];
+        let add_str = |t: &mut Vec<u8>, s: &str| -> u32 {
+            let o = t.len() as u32;
+            t.extend_from_slice(s.as_bytes());
+            t.push(0);
+            o
+        };
+        // Section list: user sections, rela sections, .symtab, .strtab, .shstrtab.
+        struct Out {
+            name: u32,
+            sh_type: u32,
+            flags: u64,
+            align: u64,
+            data: Vec<u8>,
+            entsize: u64,
+            link: u32,
+            info: u32,
+        }
+        let mut out: Vec<Out> = Vec::new();
+        for s in &self.sections {
+            out.push(Out {
+                name: add_str(&mut shstrtab, &s.name),
+                sh_type: s.sh_type,
+                flags: s.flags,
+                align: s.align.max(1),
+                data: s.data.clone(),
+                entsize: s.entsize,
+                link: 0,
+                info: 0,
+            });
+        }
+        let n_user = out.len();
+        let symtab_index = (n_user + self.relas.len() + 1) as u32;
+        let sym_index = |name: &str| -> u32 {
+            syms.iter()
+                .position(|s| s.name == name)
+                .map_or(0, |p| p as u32 + 1)
+        };
+        for (sec, relas) in &self.relas {
+            let mut data = Vec::new();
+            for r in relas {
+                let si = sym_index(&r.symbol);
+                if is64 {
+                    data.extend_from_slice(&r.offset.to_le_bytes());
+                    data.extend_from_slice(
+                        &((u64::from(si) << 32) | u64::from(r.kind)).to_le_bytes(),
+                    );
+                    data.extend_from_slice(&r.addend.to_le_bytes());
+                } else {
+                    data.extend_from_slice(&(r.offset as u32).to_le_bytes());
+                    data.extend_from_slice(&((si << 8) | (r.kind & 0xff)).to_le_bytes());
+                    data.extend_from_slice(&(r.addend as i32).to_le_bytes());
+                }
+            }
+            let name = format!(".rela{}", self.sections[sec.0 as usize - 1].name);
+            out.push(Out {
+                name: add_str(&mut shstrtab, &name),
+                sh_type: SHT_RELA,
+                flags: SHF_INFO_LINK,
+                align: if is64 { 8 } else { 4 },
+                data,
+                entsize: relasize,
+                link: symtab_index,
+                info: u32::from(sec.0),
+            });
+        }
+        let mut symdata = vec![0u8; symsize];
+        for s in &syms {
+            let name = add_str(&mut strtab, &s.name);
+            let shndx = s.section.map_or(0, |i| i.0);
+            let info = (s.bind << 4) | (s.kind & 15);
+            if is64 {
+                symdata.extend_from_slice(&name.to_le_bytes());
+                symdata.push(info);
+                symdata.push(s.other);
+                symdata.extend_from_slice(&shndx.to_le_bytes());
+                symdata.extend_from_slice(&s.value.to_le_bytes());
+                symdata.extend_from_slice(&s.size.to_le_bytes());
+            } else {
+                symdata.extend_from_slice(&name.to_le_bytes());
+                symdata.extend_from_slice(&(s.value as u32).to_le_bytes());
+                symdata.extend_from_slice(&(s.size as u32).to_le_bytes());
+                symdata.push(info);
+                symdata.push(s.other);
+                symdata.extend_from_slice(&shndx.to_le_bytes());
+            }
+        }
+        let symtab_name = add_str(&mut shstrtab, ".symtab");
+        let strtab_name = add_str(&mut shstrtab, ".strtab");
+        let shstrtab_name = add_str(&mut shstrtab, ".shstrtab");
+        out.push(Out {
+            name: symtab_name,
+            sh_type: crate::SHT_SYMTAB,
+            flags: 0,
+            align: if is64 { 8 } else { 4 },
+            data: symdata,
+            entsize: symsize as u64,
+            link: symtab_index + 1,
+            info: first_global as u32,
+        });
+        out.push(Out {
+            name: strtab_name,
+            sh_type: SHT_STRTAB,
+            flags: 0,
+            align: 1,
+            data: strtab,
+            entsize: 0,
+            link: 0,
+            info: 0,
+        });
+        out.push(Out {
+            name: shstrtab_name,
+            sh_type: SHT_STRTAB,
+            flags: 0,
+            align: 1,
+            data: shstrtab,
+            entsize: 0,
+            link: 0,
+            info: 0,
+        });
+        // Layout: header, section contents (aligned), section headers.
+        let mut file = vec![0u8; ehsize as usize];
+        let mut offsets = Vec::with_capacity(out.len());
+        for s in &out {
+            let a = s.align as usize;
+            while !file.len().is_multiple_of(a) {
+                file.push(0);
+            }
+            offsets.push(file.len() as u64);
+            if s.sh_type != crate::SHT_NOBITS {
+                file.extend_from_slice(&s.data);
+            }
+        }
+        while !file.len().is_multiple_of(8) {
+            file.push(0);
+        }
+        let shoff = file.len() as u64;
+        // Null section header.
+        file.extend(std::iter::repeat_n(0u8, shentsize as usize));
+        for (s, &off) in out.iter().zip(&offsets) {
+            let size = s.data.len() as u64;
+            if is64 {
+                file.extend_from_slice(&s.name.to_le_bytes());
+                file.extend_from_slice(&s.sh_type.to_le_bytes());
+                file.extend_from_slice(&s.flags.to_le_bytes());
+                file.extend_from_slice(&0u64.to_le_bytes());
+                file.extend_from_slice(&off.to_le_bytes());
+                file.extend_from_slice(&size.to_le_bytes());
+                file.extend_from_slice(&s.link.to_le_bytes());
+                file.extend_from_slice(&s.info.to_le_bytes());
+                file.extend_from_slice(&s.align.to_le_bytes());
+                file.extend_from_slice(&s.entsize.to_le_bytes());
+            } else {
+                for v in [
+                    s.name,
+                    s.sh_type,
+                    s.flags as u32,
+                    0,
+                    off as u32,
+                    size as u32,
+                    s.link,
+                    s.info,
+                    s.align as u32,
+                    s.entsize as u32,
+                ] {
+                    file.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        let shnum = out.len() as u16 + 1;
+        let shstrndx = shnum - 1;
+        // ELF header.
+        let mut h = Vec::with_capacity(ehsize as usize);
+        h.extend_from_slice(b"\x7fELF");
+        h.push(if is64 { 2 } else { 1 });
+        h.push(1); // little endian
+        h.push(1); // EV_CURRENT
+        h.push(self.osabi);
+        h.push(self.abi_version);
+        h.extend_from_slice(&[0; 7]);
+        h.extend_from_slice(&self.e_type.to_le_bytes());
+        h.extend_from_slice(&self.machine.to_le_bytes());
+        h.extend_from_slice(&1u32.to_le_bytes());
+        if is64 {
+            h.extend_from_slice(&0u64.to_le_bytes()); // entry
+            h.extend_from_slice(&0u64.to_le_bytes()); // phoff
+            h.extend_from_slice(&shoff.to_le_bytes());
+        } else {
+            h.extend_from_slice(&0u32.to_le_bytes());
+            h.extend_from_slice(&0u32.to_le_bytes());
+            h.extend_from_slice(&(shoff as u32).to_le_bytes());
+        }
+        h.extend_from_slice(&self.flags.to_le_bytes());
+        h.extend_from_slice(&(ehsize as u16).to_le_bytes());
+        h.extend_from_slice(&0u16.to_le_bytes()); // phentsize
+        h.extend_from_slice(&0u16.to_le_bytes()); // phnum
+        h.extend_from_slice(&(shentsize as u16).to_le_bytes());
+        h.extend_from_slice(&shnum.to_le_bytes());
+        h.extend_from_slice(&shstrndx.to_le_bytes());
+        file[..ehsize as usize].copy_from_slice(&h);
+        file
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Elf;
+
+    #[test]
+    fn sections_symbols_and_relocations_read_back() {
+        for class in [Class::Elf32, Class::Elf64] {
+            let mut w = ElfWriter::new(class, crate::EM_AMDGPU);
+            w.flags = 0x2c;
+            let t = w.add_section(SectionSpec::code(".text", vec![1, 2, 3, 4], 256));
+            let r = w.add_section(SectionSpec::rodata(".rodata", vec![0; 64], 64));
+            w.add_section(SectionSpec {
+                name: ".note".into(),
+                sh_type: SHT_NOTE,
+                flags: SHF_ALLOC,
+                align: 4,
+                data: note("AMDGPU", 32, b"\x80"),
+                entsize: 0,
+            });
+            w.add_symbol(SymbolSpec {
+                name: "k.kd".into(),
+                value: 0,
+                size: 64,
+                section: Some(r),
+                bind: STB_GLOBAL,
+                kind: crate::STT_OBJECT,
+                other: 0,
+            });
+            w.add_symbol(SymbolSpec {
+                name: "k".into(),
+                value: 0,
+                size: 4,
+                section: Some(t),
+                bind: STB_GLOBAL,
+                kind: crate::STT_FUNC,
+                other: STV_PROTECTED,
+            });
+            w.add_symbol(SymbolSpec {
+                name: "local".into(),
+                value: 2,
+                size: 0,
+                section: Some(t),
+                bind: STB_LOCAL,
+                kind: 0,
+                other: 0,
+            });
+            w.add_relas(
+                r,
+                vec![Rela {
+                    offset: 16,
+                    symbol: "k".into(),
+                    kind: 5,
+                    addend: 16,
+                }],
+            );
+            let bytes = w.finish();
+            let e = Elf::parse(&bytes).unwrap();
+            assert_eq!(e.flags, 0x2c);
+            assert_eq!(e.section_by_name(".text").unwrap().data, [1, 2, 3, 4]);
+            assert_eq!(e.section_by_name(".rodata").unwrap().data.len(), 64);
+            assert!(e.section_by_name(".rela.rodata").is_some());
+            let text = e.section_by_name(".text").unwrap().index;
+            let names: Vec<_> = e.symbols_in(text).iter().map(|s| s.name.clone()).collect();
+            assert!(names.contains(&"k".to_string()) && names.contains(&"local".to_string()));
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! From a statement to machine words: operands are read in the order of the
+//! instruction's signature (its table row) and written into the fields of
+//! the chosen encoding through `risa_gcn::layout`. One function per encoding
+//! family, mirroring the printer; no code is specific to one instruction.
+
+use crate::mods::{self, bit, Mods, M};
+use crate::names::{self, gen_list, Found};
+use crate::opnd::{self, Opd, Val};
+use risa_asm_core::{Assembler, Cursor, Expr, Statement};
+use risa_gcn::layout::{self, Enc, Field};
+use risa_gcn::operand::inline_value;
+use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
+use risa_gcn::Gen;
+
+mod mem;
+mod scalar;
+mod vop;
+
+/// A value that is not known yet and is patched in at the end.
+#[derive(Debug, Clone)]
+pub enum Pending {
+    /// The 32-bit literal dword.
+    Literal(Expr),
+    /// A 16-bit immediate (SIMM16).
+    Imm16(Expr),
+    /// A branch target: SIMM16 = (target - next instruction) / 4.
+    Branch(Expr),
+    /// A relocation of the literal dword.
+    Reloc(Box<opnd::Reloc>),
+}
+
+/// The result of assembling one instruction.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    /// The words (1 to 3).
+    pub words: [u32; 3],
+    /// Number of words.
+    pub len: usize,
+    /// A value to patch in later.
+    pub pending: Option<Pending>,
+    /// The row that was assembled.
+    pub op: OpId,
+    /// Highest VGPR referenced + 1 (0: none).
+    pub vgprs: u32,
+    /// Highest numbered SGPR referenced + 1 (0: none).
+    pub sgprs: u32,
+}
+
+/// How the mnemonic asked for an encoding (LLVM suffixes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Any,
+    E32,
+    E64,
+    Sdwa,
+    Dpp,
+}
+
+/// Splits `_e32`/`_e64`/`_sdwa`/`_dpp` off a lower-case mnemonic.
+fn split_suffix(name: &str) -> (&str, Want) {
+    for (s, w) in [
+        ("_e32", Want::E32),
+        ("_e64", Want::E64),
+        ("_sdwa", Want::Sdwa),
+        ("_dpp", Want::Dpp),
+    ] {
+        if let Some(b) = name.strip_suffix(s) {
+            return (b, w);
+        }
+    }
+    (name, Want::Any)
+}
+
+/// Assembles one instruction statement at byte offset `pc` of its section.
+/// Errors are reported through `asm`; `None` means nothing is emitted.
+pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> Option<Encoded> {
+    let mut buf = [0u8; 48];
+    let lname: String;
+    let name = if !st.name.bytes().any(|b| b.is_ascii_uppercase()) {
+        st.name
+    } else if st.name.len() <= buf.len() {
+        let b = &mut buf[..st.name.len()];
+        b.copy_from_slice(st.name.as_bytes());
+        b.make_ascii_lowercase();
+        std::str::from_utf8(b).unwrap_or("")
+    } else {
+        lname = st.name.to_ascii_lowercase();
+        &lname
+    };
+    // LLVM spells most vector instructions with an encoding suffix: try the
+    // base name first, then the whole name (no mnemonic ends in a suffix).
+    let (base, want) = split_suffix(name);
+    let (op, want) = match (want, names::find(base, gen)) {
+        (Want::Any, Found::Op(op)) => (op, Want::Any),
+        (Want::Any, found) => return unknown(asm, st, found),
+        (_, Found::Op(op)) => (op, want),
+        (_, base_found) => match names::find(name, gen) {
+            Found::Op(op) => (op, Want::Any),
+            Found::Unknown => return unknown(asm, st, base_found),
+            found => return unknown(asm, st, found),
+        },
+    };
+    let info = &OPS[op as usize];
+    let mut b = Build {
+        asm,
+        gen,
+        info,
+        enc: Enc::Sopp,
+        raw: 0,
+        lit: None,
+        pending: None,
+        c: Cursor::new(st.args),
+        st,
+        first: true,
+        pc,
+        used: opnd::RegUse::default(),
+        reads: [0; 4],
+        n_reads: 0,
+    };
+    b.run(want)?;
+    let base = b.enc.base_dwords() as usize;
+    let mut words = [b.raw as u32, (b.raw >> 32) as u32, 0];
+    let mut len = base;
+    if let Some(l) = b.lit {
+        words[len] = l;
+        len += 1;
+    }
+    Some(Encoded {
+        words,
+        len,
+        pending: b.pending,
+        op,
+        vgprs: b.used.vgprs,
+        sgprs: b.used.sgprs,
+    })
+}
+
+fn unknown(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<Encoded> {
+    match found {
+        Found::OtherGens(g) => asm.error(
+            st.name,
+            format!("instruction '{}' exists only on {}", st.name, gen_list(&g)),
+        ),
+        _ => asm.error(st.name, format!("unknown instruction '{}'", st.name)),
+    }
+    None
+}
+
+struct Build<'a, 's, 't> {
+    asm: &'s mut Assembler,
+    gen: Gen,
+    info: &'static OpInfo,
+    enc: Enc,
+    raw: u64,
+    lit: Option<u32>,
+    pending: Option<Pending>,
+    c: Cursor<'a>,
+    st: &'t Statement<'a>,
+    first: bool,
+    pc: u64,
+    used: opnd::RegUse,
+    reads: [u32; 4],
+    n_reads: usize,
+}
+
+/// Modifiers every VOP3 (VOP3a) form takes.
+const VOP3_MODS: u64 = bit(M::Clamp) | bit(M::Omod) | bit(M::Vop3) | bit(M::OpSel);
+
+impl<'a> Build<'a, '_, '_> {
+    fn err(&mut self, at: &str, msg: impl Into<String>) -> Option<()> {
+        self.asm.error(at, msg);
+        None
+    }
+
+    /// Starts the encoding: fixed bits and the opcode.
+    fn begin(&mut self, enc: Enc) -> Option<()> {
+        self.enc = enc;
+        let Some((mask, val)) = enc.prefix(self.gen) else {
+            return self.err(
+                self.st.name,
+                format!("encoding {enc:?} does not exist on {}", self.gen),
+            );
+        };
+        self.raw = u64::from(val & mask);
+        let opc = match enc {
+            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.gen),
+            _ => self.info.opcode(self.gen),
+        };
+        let Some(opc) = opc else {
+            return self.err(
+                self.st.name,
+                format!("'{}' has no {enc:?} form on {}", self.st.name, self.gen),
+            );
+        };
+        if enc != Enc::Exp {
+            self.put(Field::Op, u32::from(opc));
+        }
+        Some(())
+    }
+
+    /// Writes a field whose value is known to fit.
+    #[inline]
+    fn put(&mut self, f: Field, v: u32) {
+        layout::set(self.enc, self.gen, &mut self.raw, f, v);
+    }
+
+    /// Writes a user-supplied value into a field, reporting what does not fit.
+    #[inline]
+    fn field(&mut self, f: Field, v: u32, at: &str, what: &str) -> Option<()> {
+        if !layout::has(self.enc, self.gen, f) {
+            if v == 0 {
+                return Some(());
+            }
+            return self.err(
+                at,
+                format!("{what} is not available in this encoding on {}", self.gen),
+            );
+        }
+        if !layout::set(self.enc, self.gen, &mut self.raw, f, v) {
+            return self.err(at, format!("{what} value {v} does not fit its field"));
+        }
+        Some(())
+    }
+
+    /// Expects the separator before the next operand and reads it.
+    #[inline]
+    fn operand(&mut self) -> Option<Opd<'a>> {
+        if !self.first && !self.c.eat(b',') {
+            let at = self.c.rest();
+            let at = if at.trim().is_empty() {
+                self.st.args
+            } else {
+                at
+            };
+            self.asm.error(at, "expected ',' and another operand");
+            return None;
+        }
+        self.first = false;
+        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used)
+    }
+
+    /// [`Build::operand`] into a slot of the caller.
+    #[inline]
+    pub(super) fn operand_into(&mut self, out: &mut Option<Opd<'a>>) -> Option<()> {
+        if !self.first && !self.c.eat(b',') {
+            let at = self.c.rest();
+            let at = if at.trim().is_empty() {
+                self.st.args
+            } else {
+                at
+            };
+            self.asm.error(at, "expected ',' and another operand");
+            return None;
+        }
+        self.first = false;
+        opnd::operand_into(self.asm, self.gen, &mut self.c, &mut self.used, out).then_some(())
+    }
+
+    /// Expects the separator and returns a cursor positioned at the next operand's text.
+    #[inline]
+    fn sep(&mut self) -> Option<()> {
+        if !self.first && !self.c.eat(b',') {
+            let at = self.c.rest();
+            self.asm.error(at, "expected ',' and another operand");
+            return None;
+        }
+        self.first = false;
+        self.c.skip_ws();
+        Some(())
+    }
+
+    /// Parses the modifiers after the operands into `m`.
+    #[inline]
+    fn mods(&mut self, m: &mut Mods<'a>) -> Option<()> {
+        if self.c.at_end() {
+            return Some(());
+        }
+        mods::parse(self.asm, &mut self.c, m)
+    }
+
+    #[inline]
+    fn check_mods(&mut self, m: &Mods<'_>, allowed: u64) -> Option<()> {
+        m.check(self.asm, allowed, self.st.name).then_some(())
+    }
+
+    #[inline]
+    fn no_operand_mods(&mut self, o: &Opd<'_>) -> Option<()> {
+        if o.neg || o.abs || o.sext {
+            return self.err(
+                o.at,
+                "neg/abs/sext modifiers are not allowed on this operand",
+            );
+        }
+        Some(())
+    }
+
+    /// A register range of exactly `count` registers (`count` 0: any).
+    #[inline]
+    fn check_count(&mut self, o: &Opd<'_>, have: u32, count: u32) -> Option<()> {
+        if have != 0 && count != 0 && have != count {
+            let s = if count == 1 { "" } else { "s" };
+            return self.err(o.at, format!("expected {count} register{s}, got {have}"));
+        }
+        Some(())
+    }
+
+    /// A VGPR range of `count` registers; returns its number.
+    #[inline]
+    fn vgpr(&mut self, o: &Opd<'_>, count: u32) -> Option<u32> {
+        self.no_operand_mods(o)?;
+        match o.vgpr() {
+            Some((n, have)) => {
+                self.check_count(o, have, count)?;
+                Some(n)
+            }
+            None => {
+                self.err(o.at, "expected a vector register (v0..v255)")?;
+                None
+            }
+        }
+    }
+
+    /// A scalar register range (code 0..=127) of `count` registers.
+    #[inline]
+    fn sreg(&mut self, o: &Opd<'_>, count: u32) -> Option<u32> {
+        self.no_operand_mods(o)?;
+        match o.v {
+            Val::Reg { code, count: have } if code < 128 => {
+                self.check_count(o, have, count)?;
+                Some(code)
+            }
+            _ => {
+                self.err(o.at, "expected a scalar register")?;
+                None
+            }
+        }
+    }
+
+    /// A known absolute value.
+    fn value(&mut self, o: &Opd<'_>) -> Option<u64> {
+        self.no_operand_mods(o)?;
+        match &o.v {
+            Val::Num(v) if v.is_abs() => Some(v.value),
+            Val::Num(_) => {
+                self.err(o.at, "expected an absolute value, not an address")?;
+                None
+            }
+            Val::Pending(_) => {
+                self.err(o.at, "value must be known here (symbol defined later)")?;
+                None
+            }
+            Val::Float(_) => {
+                self.err(o.at, "expected an integer")?;
+                None
+            }
+            _ => {
+                self.err(o.at, "expected a constant")?;
+                None
+            }
+        }
+    }
+
+    /// Sets the literal dword, which one instruction has at most once.
+    #[inline]
+    fn set_lit(&mut self, v: u32, at: &str) -> Option<()> {
+        match self.lit {
+            Some(old) if old != v => self.err(at, "only one literal constant per instruction"),
+            _ => {
+                self.lit = Some(v);
+                Some(())
+            }
+        }
+    }
+
+    /// The operand code (9-bit space) of a source of type `ty`: register,
+    /// inline constant, or 255 with the literal set (when `lit` allows it).
+    fn src(&mut self, o: &Opd<'_>, ty: Ty, count: u32, lit: bool) -> Option<u32> {
+        let wide = ty.dwords() == 2;
+        match &o.v {
+            Val::Reg { code, count: have } => {
+                self.check_count(o, *have, count)?;
+                Some(*code)
+            }
+            Val::Off => {
+                self.err(o.at, "'off' is not allowed here")?;
+                None
+            }
+            Val::Num(v) => {
+                if !v.is_abs() {
+                    self.err(o.at, "an address is not allowed here")?;
+                    return None;
+                }
+                let raw = v.value;
+                if o.lit {
+                    if !lit {
+                        self.err(o.at, "a literal constant is not allowed here")?;
+                        return None;
+                    }
+                    self.set_lit(raw as u32, o.at)?;
+                    return Some(255);
+                }
+                // Normalize to the operand's width, as the hardware sees it.
+                let sv = raw as i64;
+                let (val, bits) = if wide {
+                    (sv, raw)
+                } else if ty.is_16bit() && (-0x8000..=0xffff).contains(&sv) {
+                    let x = raw as u16;
+                    (i64::from(x as i16), u64::from(x))
+                } else {
+                    if sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX) {
+                        self.asm
+                            .warning(o.at, format!("value {raw:#x} truncated to 32 bits"));
+                    }
+                    let x = raw as u32;
+                    (i64::from(x as i32), u64::from(x))
+                };
+                if (0..=64).contains(&val) {
+                    return Some(128 + val as u32);
+                }
+                if (-16..0).contains(&val) {
+                    return Some((192 - val) as u32);
+                }
+                if let Some(code) = self.float_inline(ty, bits) {
+                    return Some(code);
+                }
+                if wide {
+                    if let Some(code) = self.float_inline(ty, bits << 32) {
+                        if ty.is_float() && bits >> 32 == 0 {
+                            return Some(code);
+                        }
+                    }
+                }
+                if !lit {
+                    self.err(o.at, "a literal constant is not allowed here")?;
+                    return None;
+                }
+                let l = if wide {
+                    if sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX) {
+                        self.err(o.at, "64-bit value does not fit a 32-bit literal")?;
+                        return None;
+                    }
+                    raw as u32
+                } else {
+                    bits as u32
+                };
+                self.set_lit(l, o.at)?;
+                Some(255)
+            }
+            Val::Float(f) if f.suffix.is_some() => {
+                // CLRX: `1.5h`, `1.5s`, `1.5l` give the precision explicitly;
+                // the value's bits are then the constant.
+                let bits = match f.suffix {
+                    Some(b'h') => u64::from(f.to_f16_bits()),
+                    Some(b's') => u64::from(f.to_f32_bits()),
+                    _ => f.to_f64_bits(),
+                };
+                let as_int = Opd {
+                    v: Val::Num(risa_asm_core::Value::abs(bits)),
+                    ..o.clone()
+                };
+                self.src(&as_int, ty, count, lit)
+            }
+            Val::Float(f) => {
+                let bits = if ty.is_16bit() {
+                    u64::from(f.to_f16_bits())
+                } else if wide {
+                    f.to_f64_bits()
+                } else {
+                    u64::from(f.to_f32_bits())
+                };
+                if bits == 0 && !o.lit {
+                    return Some(128);
+                }
+                if let Some(code) = self.float_inline(ty, bits).filter(|_| !o.lit) {
+                    return Some(code);
+                }
+                if !lit {
+                    self.err(o.at, "a literal constant is not allowed here")?;
+                    return None;
+                }
+                let l = if wide {
+                    if bits as u32 != 0 {
+                        self.asm
+                            .warning(o.at, "double literal truncated to its high 32 bits");
+                    }
+                    (bits >> 32) as u32
+                } else {
+                    bits as u32
+                };
+                self.set_lit(l, o.at)?;
+                Some(255)
+            }
+            Val::Reloc(r) => {
+                if !lit {
+                    self.err(
+                        o.at,
+                        "a relocated value needs a literal slot, not allowed here",
+                    )?;
+                    return None;
+                }
+                if self.pending.is_some() || self.lit.is_some() {
+                    self.err(o.at, "only one literal constant per instruction")?;
+                    return None;
+                }
+                self.pending = Some(Pending::Reloc(r.clone()));
+                self.lit = Some(0);
+                Some(255)
+            }
+            Val::Pending(e) => {
+                if !lit {
+                    self.err(o.at, "a literal constant is not allowed here")?;
+                    return None;
+                }
+                if self.pending.is_some() || self.lit.is_some() {
+                    self.err(o.at, "only one literal constant per instruction")?;
+                    return None;
+                }
+                self.pending = Some(Pending::Literal(e.clone()));
+                self.lit = Some(0);
+                Some(255)
+            }
+        }
+    }
+
+    /// The inline-constant code whose value is `bits` for type `ty`.
+    #[inline]
+    fn float_inline(&self, ty: Ty, bits: u64) -> Option<u32> {
+        (240..=248).find(|&c| inline_value(self.gen, c, ty) == Some(bits))
+    }
+
+    /// A 16-bit immediate of SOPK/SOPP of type `ty`.
+    fn run(&mut self, want: Want) -> Option<()> {
+        let fam = self.info.family;
+        let is_vop = matches!(
+            fam,
+            Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p
+        ) || (fam == Family::Vintrp && (want == Want::E64));
+        if want != Want::Any && !is_vop && !(fam == Family::Vintrp && want == Want::E32) {
+            return self.err(
+                self.st.name,
+                "encoding suffix not valid for this instruction",
+            );
+        }
+        match fam {
+            Family::Sop2 => self.scalar(Enc::Sop2),
+            Family::Sop1 => self.scalar(Enc::Sop1),
+            Family::Sopc => self.scalar(Enc::Sopc),
+            Family::Sopk => self.scalar(Enc::Sopk),
+            Family::Sopp => self.scalar(Enc::Sopp),
+            Family::Smrd => self.smem(Enc::Smrd),
+            Family::Smem => self.smem(Enc::Smem),
+            Family::Ds => self.ds(),
+            Family::Mubuf => self.buf(Enc::Mubuf),
+            Family::Mtbuf => self.buf(Enc::Mtbuf),
+            Family::Mimg => self.mimg(),
+            Family::Exp => self.exp(),
+            Family::Flat | Family::Global | Family::Scratch => self.flat(),
+            Family::Vop3p => self.vop3p(),
+            Family::Vintrp if want != Want::E64 => self.vintrp(),
+            _ => self.vop(want),
+        }
+    }
+
+    fn end_no_mods(&mut self) -> Option<()> {
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
+        self.check_mods(&m, 0)
+    }
+}
+
+/// Whether `s` starts with `word(` (case-insensitive).
+fn starts_call(s: &str, word: &str) -> bool {
+    let b = s.as_bytes();
+    let n = word.len();
+    b.len() > n && b[..n].eq_ignore_ascii_case(word.as_bytes()) && b[n] == b'('
+}
+
+/// A branch distance in bytes as the SIMM16 dword offset.
+pub fn branch_offset(bytes: i64) -> Result<u32, String> {
+    if bytes % 4 != 0 {
+        return Err(format!(
+            "branch target is not dword aligned ({bytes} bytes away)"
+        ));
+    }
+    let d = bytes / 4;
+    if !(-32768..=32767).contains(&d) {
+        return Err(format!(
+            "branch target out of range: {d} dwords (must be -32768..32767)"
+        ));
+    }
+    Ok((d as u16) as u32)
+}

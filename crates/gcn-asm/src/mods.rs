@@ -1,0 +1,556 @@
+//! Instruction modifiers after the operands: `offset:16 glc`, `dmask:0xf`,
+//! `dst_sel:WORD_1`, `quad_perm:[0,1,2,3]`, `op_sel:[0,1]`, `mul:2`, `vop3`...
+//!
+//! Both dialects' spellings are accepted (`dst_sel:WORD_1` / `dst_sel:word1`,
+//! `bound_ctrl:0` / `bound_ctrl`, `format:[BUF_DATA_FORMAT_32]` / `format:[4,0]`).
+
+use risa_asm_core::{Assembler, Cursor};
+
+/// Modifier kinds; the discriminant is a bit in [`Mods::seen`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum M {
+    Offset,
+    Offset0,
+    Offset1,
+    Glc,
+    Slc,
+    Gds,
+    Tfe,
+    Lds,
+    Nv,
+    Idxen,
+    Offen,
+    Addr64,
+    Format,
+    Dmask,
+    Unorm,
+    Da,
+    R128,
+    Lwe,
+    D16,
+    Done,
+    Compr,
+    Vm,
+    Clamp,
+    Omod,
+    Vop3,
+    OpSel,
+    OpSelHi,
+    NegLo,
+    NegHi,
+    DstSel,
+    DstUnused,
+    Src0Sel,
+    Src1Sel,
+    DppCtrl,
+    RowMask,
+    BankMask,
+    BoundCtrl,
+}
+
+/// Bit of a modifier kind in masks.
+pub const fn bit(m: M) -> u64 {
+    1 << m as u32
+}
+
+/// Modifiers that select the SDWA encoding.
+pub const SDWA: u64 = bit(M::DstSel) | bit(M::DstUnused) | bit(M::Src0Sel) | bit(M::Src1Sel);
+/// Modifiers that select the DPP encoding.
+pub const DPP: u64 = bit(M::DppCtrl) | bit(M::RowMask) | bit(M::BankMask) | bit(M::BoundCtrl);
+
+/// At most this many modifiers per instruction (a repeated one counts once).
+const MAX_MODS: usize = 12;
+
+/// The modifiers of one instruction (a small inline list: most statements
+/// have none or a few).
+pub struct Mods<'a> {
+    /// Bit set of the kinds present.
+    pub seen: u64,
+    /// (kind, value, text start, text end), in order of appearance.
+    ent: [(u8, u32, u16, u16); MAX_MODS],
+    n: usize,
+    /// The text the spans refer to.
+    text: &'a str,
+    /// A signed offset (FLAT on GCN 1.4).
+    pub offset_i: i64,
+}
+
+impl<'a> Mods<'a> {
+    /// No modifiers yet; spans refer to `text`.
+    #[inline]
+    pub fn new(text: &'a str) -> Self {
+        Mods {
+            seen: 0,
+            ent: [(0, 0, 0, 0); MAX_MODS],
+            n: 0,
+            text,
+            offset_i: 0,
+        }
+    }
+    fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
+        self.ent[..self.n].iter().find(|e| e.0 == m as u8)
+    }
+    /// Whether modifier `m` was given.
+    #[inline]
+    pub fn has(&self, m: M) -> bool {
+        self.seen & bit(m) != 0
+    }
+    /// The value of `m`, or `default`.
+    #[inline]
+    pub fn get(&self, m: M, default: u32) -> u32 {
+        if self.has(m) {
+            self.find(m).map_or(default, |e| e.1)
+        } else {
+            default
+        }
+    }
+    /// The value of a flag (0 or 1).
+    #[inline]
+    pub fn flag(&self, m: M) -> u32 {
+        self.get(m, 0)
+    }
+    /// The source text of modifier `m` ("" if absent).
+    pub fn at(&self, m: M) -> &'a str {
+        match self.find(m) {
+            Some(&(_, _, a, b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            None => "",
+        }
+    }
+    /// Reports the first modifier present that is not in `allowed`; false if there was one.
+    pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
+        let bad = self.seen & !allowed;
+        if bad == 0 {
+            return true;
+        }
+        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.0 != 0) else {
+            return true;
+        };
+        let at = self.text.get(e.2 as usize..e.3 as usize).unwrap_or("");
+        let name = at.split(':').next().unwrap_or(at);
+        asm.error(
+            at,
+            format!("modifier '{name}' is not valid for '{mnemonic}'"),
+        );
+        false
+    }
+}
+
+/// Lower-cases a short word into `buf` (no allocation); "" if too long.
+fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b str {
+    if w.len() > buf.len() {
+        return "";
+    }
+    let l = &mut buf[..w.len()];
+    l.copy_from_slice(w.as_bytes());
+    l.make_ascii_lowercase();
+    std::str::from_utf8(l).unwrap_or("")
+}
+
+fn sel_value(w: &str) -> Option<u32> {
+    let mut buf = [0u8; 24];
+    let l = lower(w, &mut buf);
+    Some(match l {
+        "byte_0" | "byte0" | "b0" => 0,
+        "byte_1" | "byte1" | "b1" => 1,
+        "byte_2" | "byte2" | "b2" => 2,
+        "byte_3" | "byte3" | "b3" => 3,
+        "word_0" | "word0" | "w0" => 4,
+        "word_1" | "word1" | "w1" => 5,
+        "dword" | "dw" => 6,
+        _ => return l.parse().ok().filter(|&v| v < 8),
+    })
+}
+
+fn unused_value(w: &str) -> Option<u32> {
+    let mut buf = [0u8; 24];
+    let l = lower(w, &mut buf);
+    Some(match l {
+        "unused_pad" | "pad" => 0,
+        "unused_sext" | "sext" => 1,
+        "unused_preserve" | "preserve" => 2,
+        _ => return l.parse().ok().filter(|&v| v < 4),
+    })
+}
+
+const DFMT: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+const NFMT: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
+
+/// A buffer format name: `Some((is_nfmt, value))`.
+fn format_name(w: &str) -> Option<(bool, u32)> {
+    let u = w.to_ascii_uppercase();
+    if let Some(d) = u.strip_prefix("BUF_DATA_FORMAT_") {
+        return DFMT.iter().position(|n| *n == d).map(|p| (false, p as u32));
+    }
+    if let Some(n) = u.strip_prefix("BUF_NUM_FORMAT_") {
+        return NFMT.iter().position(|x| *x == n).map(|p| (true, p as u32));
+    }
+    if let Some(p) = NFMT.iter().position(|x| *x == u) {
+        return Some((true, p as u32));
+    }
+    None
+}
+
+/// Reads a value: a number/expression (must be known now).
+fn number(asm: &mut Assembler, c: &mut Cursor<'_>) -> Option<u64> {
+    crate::opnd::known_uint(asm, c, b" ,]")
+}
+
+/// Reads a bracketed list `[a,b,...]` of known values.
+fn list(asm: &mut Assembler, c: &mut Cursor<'_>, out: &mut [u32; 4]) -> Option<usize> {
+    if !c.eat(b'[') {
+        asm.error(c.rest(), "expected '['");
+        return None;
+    }
+    let mut n = 0;
+    loop {
+        if n == 0 && c.eat(b']') {
+            return Some(0);
+        }
+        let at = c.rest();
+        let v = number(asm, c)?;
+        if n == out.len() {
+            asm.error(at, "too many list elements");
+            return None;
+        }
+        out[n] = v as u32;
+        n += 1;
+        if c.eat(b']') {
+            return Some(n);
+        }
+        if !c.eat(b',') {
+            asm.error(c.rest(), "expected ',' or ']'");
+            return None;
+        }
+    }
+}
+
+/// Parses the modifiers in the rest of the cursor into `m` (made by [`Mods::new`]).
+pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> Option<()> {
+    loop {
+        c.skip_ws();
+        let comma = c.peek() == Some(b',');
+        if comma {
+            // CLRX tolerates a comma before modifiers.
+            c.bump();
+            c.skip_ws();
+        }
+        if c.at_end() {
+            return Some(());
+        }
+        let start = c.pos();
+        let Some(name) = c.ident() else {
+            let msg = if comma {
+                "unexpected extra operand"
+            } else {
+                "expected a modifier"
+            };
+            asm.error(c.rest(), msg);
+            return None;
+        };
+        let mut lbuf = [0u8; 24];
+        let lname: &str = if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            name
+        } else if name.len() <= lbuf.len() {
+            let l = &mut lbuf[..name.len()];
+            l.copy_from_slice(name.as_bytes());
+            l.make_ascii_lowercase();
+            std::str::from_utf8(l).unwrap_or("")
+        } else {
+            "?"
+        };
+        let has_colon = c.peek() == Some(b':');
+        if has_colon {
+            c.bump();
+        }
+        let (kind, value): (M, u32) = match lname {
+            "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
+            | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
+            | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"
+                if has_colon =>
+            {
+                let at = c.rest();
+                let v = number(asm, c)?;
+                let k = match lname {
+                    "offset" => M::Offset,
+                    "offset0" => M::Offset0,
+                    "offset1" => M::Offset1,
+                    "dmask" => M::Dmask,
+                    "row_mask" => M::RowMask,
+                    "bank_mask" => M::BankMask,
+                    "dfmt" | "nfmt" => M::Format,
+                    _ => M::DppCtrl,
+                };
+                let v32 = match lname {
+                    "offset" => {
+                        m.offset_i = v as i64;
+                        v as u32
+                    }
+                    "row_shl" | "row_shr" | "row_ror" => {
+                        if !(1..=15).contains(&v) {
+                            asm.error(at, format!("{lname} takes 1..15"));
+                            return None;
+                        }
+                        let base = match lname {
+                            "row_shl" => 0x100,
+                            "row_shr" => 0x110,
+                            _ => 0x120,
+                        };
+                        base + v as u32
+                    }
+                    "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" => {
+                        if v != 1 {
+                            asm.error(at, format!("{lname} takes only 1"));
+                            return None;
+                        }
+                        match lname {
+                            "wave_shl" => 0x130,
+                            "wave_rol" => 0x134,
+                            "wave_shr" => 0x138,
+                            _ => 0x13c,
+                        }
+                    }
+                    "row_bcast" => match v {
+                        15 => 0x142,
+                        31 => 0x143,
+                        _ => {
+                            asm.error(at, "row_bcast takes 15 or 31");
+                            return None;
+                        }
+                    },
+                    "dfmt" | "nfmt" => {
+                        let old = m.get(M::Format, 1);
+                        if lname == "dfmt" {
+                            if v > 15 {
+                                asm.error(at, "dfmt takes 0..15");
+                                return None;
+                            }
+                            (old & !15) | v as u32
+                        } else {
+                            if v > 7 {
+                                asm.error(at, "nfmt takes 0..7");
+                                return None;
+                            }
+                            (old & 15) | (v as u32) << 4
+                        }
+                    }
+                    _ => {
+                        if v > u64::from(u32::MAX) && (v as i64) < i64::from(i32::MIN) {
+                            asm.error(at, "value out of range");
+                            return None;
+                        }
+                        v as u32
+                    }
+                };
+                (k, v32)
+            }
+            "row_mirror" => (M::DppCtrl, 0x140),
+            "row_half_mirror" => (M::DppCtrl, 0x141),
+            "quad_perm" if has_colon => {
+                let mut l = [0; 4];
+                let at = c.rest();
+                let n = list(asm, c, &mut l)?;
+                if n != 4 || l.iter().any(|&x| x > 3) {
+                    asm.error(at, "quad_perm takes four lane numbers 0..3");
+                    return None;
+                }
+                (M::DppCtrl, l[0] | l[1] << 2 | l[2] << 4 | l[3] << 6)
+            }
+            "bound_ctrl" => {
+                if has_colon {
+                    number(asm, c)?;
+                }
+                (M::BoundCtrl, 1)
+            }
+            "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
+                let mut l = [0; 4];
+                let at = c.rest();
+                let n = list(asm, c, &mut l)?;
+                if l.iter().any(|&x| x > 1) {
+                    asm.error(at, "list elements must be 0 or 1");
+                    return None;
+                }
+                let mut v = 0;
+                for (i, b) in l[..n].iter().enumerate() {
+                    v |= b << i;
+                }
+                // The element count rides in bits 8.. so the encoder can place the last bit.
+                let k = match lname {
+                    "op_sel" => M::OpSel,
+                    "op_sel_hi" => M::OpSelHi,
+                    "neg_lo" => M::NegLo,
+                    _ => M::NegHi,
+                };
+                (k, v | (n as u32) << 8)
+            }
+            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
+                let at = c.rest();
+                let w = match c.ident() {
+                    Some(w) => w,
+                    None => {
+                        let s = c.pos();
+                        while c.peek().is_some_and(|b| b.is_ascii_digit()) {
+                            c.bump();
+                        }
+                        c.slice(s, c.pos())
+                    }
+                };
+                let (k, v) = match lname {
+                    "dst_sel" => (M::DstSel, sel_value(w)),
+                    "src0_sel" => (M::Src0Sel, sel_value(w)),
+                    "src1_sel" => (M::Src1Sel, sel_value(w)),
+                    _ => (M::DstUnused, unused_value(w)),
+                };
+                match v {
+                    Some(v) => (k, v),
+                    None => {
+                        asm.error(at, format!("invalid {lname} value '{w}'"));
+                        return None;
+                    }
+                }
+            }
+            "format" if has_colon => {
+                let at = c.rest();
+                if !c.eat(b'[') {
+                    asm.error(at, "expected '[' after format:");
+                    return None;
+                }
+                let (mut d, mut n) = (1u32, 0u32);
+                let mut k = 0;
+                loop {
+                    c.skip_ws();
+                    let eat_at = c.rest();
+                    let save = *c;
+                    if let Some(w) = c.ident() {
+                        if let Some((is_n, v)) = format_name(w) {
+                            if is_n {
+                                n = v
+                            } else {
+                                d = v
+                            }
+                            k += 1;
+                        } else {
+                            *c = save;
+                        }
+                    }
+                    if c.pos() == save.pos() {
+                        let v = number(asm, c)?;
+                        if k == 0 {
+                            if v > 15 {
+                                asm.error(eat_at, "data format takes 0..15");
+                                return None;
+                            }
+                            d = v as u32;
+                        } else {
+                            if v > 7 {
+                                asm.error(eat_at, "number format takes 0..7");
+                                return None;
+                            }
+                            n = v as u32;
+                        }
+                        k += 1;
+                    }
+                    if c.eat(b']') {
+                        break;
+                    }
+                    if !c.eat(b',') || k >= 2 {
+                        asm.error(c.rest(), "expected ']'");
+                        return None;
+                    }
+                }
+                (M::Format, d | n << 4)
+            }
+            "mul" | "div" if has_colon => {
+                let at = c.rest();
+                let v = number(asm, c)?;
+                let o = match (lname, v) {
+                    ("mul", 1) | ("div", 1) => 0,
+                    ("mul", 2) => 1,
+                    ("mul", 4) => 2,
+                    ("div", 2) => 3,
+                    _ => {
+                        asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
+                        return None;
+                    }
+                };
+                (M::Omod, o)
+            }
+            _ if !has_colon => {
+                let k = match lname {
+                    "glc" => M::Glc,
+                    "slc" => M::Slc,
+                    "gds" => M::Gds,
+                    "tfe" => M::Tfe,
+                    "lds" => M::Lds,
+                    "nv" => M::Nv,
+                    "idxen" => M::Idxen,
+                    "offen" => M::Offen,
+                    "addr64" => M::Addr64,
+                    "unorm" => M::Unorm,
+                    "da" => M::Da,
+                    "r128" | "a16" => M::R128,
+                    "lwe" => M::Lwe,
+                    "d16" => M::D16,
+                    "done" => M::Done,
+                    "compr" => M::Compr,
+                    "vm" => M::Vm,
+                    "clamp" => M::Clamp,
+                    "vop3" => M::Vop3,
+                    _ if comma => {
+                        asm.error(name, format!("unexpected extra operand '{name}'"));
+                        return None;
+                    }
+                    _ => {
+                        asm.error(name, format!("unknown modifier '{name}'"));
+                        return None;
+                    }
+                };
+                (k, 1)
+            }
+            _ => {
+                asm.error(name, format!("unknown modifier '{name}:'"));
+                return None;
+            }
+        };
+        let span = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
+        let e = (kind as u8, value, span.0, span.1);
+        match m.ent[..m.n].iter().position(|x| x.0 == kind as u8) {
+            Some(k) => m.ent[k] = e,
+            None if m.n < MAX_MODS => {
+                m.ent[m.n] = e;
+                m.n += 1;
+            }
+            None => {
+                asm.error(c.slice(start, c.pos()), "too many modifiers");
+                return None;
+            }
+        }
+        m.seen |= bit(kind);
+    }
+}

@@ -1,0 +1,94 @@
+//! Mnemonic look-up: LLVM and CLRX spellings to table rows, per generation.
+
+use risa_gcn::table::{OpId, OPS};
+use risa_gcn::{Gen, ALL_GENS};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A small fast hasher for the short ASCII keys of the look-up tables
+/// (names are fixed data, so flooding resistance is not needed).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = self.0;
+        let mut b = bytes;
+        while b.len() >= 8 {
+            let w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+            b = &b[8..];
+        }
+        let mut w = 0u64;
+        for (i, &x) in b.iter().enumerate() {
+            w |= u64::from(x) << (8 * i);
+        }
+        h = (h.rotate_left(5) ^ w ^ (bytes.len() as u64)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = h;
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// `HashMap` with [`FxHasher`].
+pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
+/// Row of a mnemonic in every generation (`NONE` where it does not exist).
+type PerGen = [OpId; 4];
+
+/// Marks "no row in this generation".
+pub const NONE: OpId = OpId::MAX;
+
+fn table() -> &'static FastMap<&'static str, PerGen> {
+    static T: OnceLock<FastMap<&'static str, PerGen>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut m: FastMap<&'static str, PerGen> = FastMap::default();
+        for (i, o) in OPS.iter().enumerate() {
+            for name in [o.name, o.clrx] {
+                let e = m.entry(name).or_insert([NONE; 4]);
+                for g in ALL_GENS {
+                    if o.opcode(g).is_some() && e[g as usize] == NONE {
+                        e[g as usize] = i as OpId;
+                    }
+                }
+            }
+        }
+        m
+    })
+}
+
+/// Result of looking a mnemonic up.
+pub enum Found {
+    /// The row of this generation.
+    Op(OpId),
+    /// The name exists, but only in these other generations.
+    OtherGens(Vec<Gen>),
+    /// Unknown everywhere.
+    Unknown,
+}
+
+/// Looks `name` (lower case, no encoding suffix) up for `gen`.
+pub fn find(name: &str, gen: Gen) -> Found {
+    match table().get(name) {
+        Some(p) if p[gen as usize] != NONE => Found::Op(p[gen as usize]),
+        Some(p) => Found::OtherGens(
+            ALL_GENS
+                .into_iter()
+                .filter(|g| p[*g as usize] != NONE)
+                .collect(),
+        ),
+        None => Found::Unknown,
+    }
+}
+
+/// Comma-separated generation names, for "exists only on ..." messages.
+pub fn gen_list(gens: &[Gen]) -> String {
+    gens.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+}
