@@ -109,26 +109,6 @@ pub fn assemble_with(
     Assembled { output, backend }
 }
 
-/// Instances of the random generator that `llvm-mc` 14 rejects although the
-/// hardware has them: an SDWA instruction reading VCC may not also read an
-/// SGPR (LLVM's constant bus rule), and `buffer_store_lds_dword` with
-/// VDATA set is not printable. Kept out of the benchmark so that both
-/// assemblers read the same valid source.
-pub fn llvm_accepts(i: &risa_gcn::Instr) -> bool {
-    use risa_gcn::table::Role;
-    use risa_gcn::{Enc, Field};
-    let info = i.info();
-    let sdwa = matches!(i.enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
-    let reads_vcc = info.operand(Role::SC).is_some();
-    if sdwa && reads_vcc && (i.field(Field::S0) != 0 || i.field(Field::S1) != 0) {
-        return false;
-    }
-    !(info.family == risa_gcn::Family::Mubuf
-        && info.operand(Role::V).is_none()
-        && info.sig.is_empty()
-        && !info.has(risa_gcn::table::flag::NOARGS))
-}
-
 /// A deterministic benchmark source: `lines` random valid GCN 1.4
 /// instructions of every (instruction, encoding) form, in LLVM syntax, one
 /// per line (the forms are picked at random).
@@ -151,9 +131,6 @@ pub fn random_source(gen: Gen, lines: usize, seed: u64) -> String {
     while n < lines {
         let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
         if let Some(i) = random_instr(&mut rng, gen, op, enc) {
-            if !llvm_accepts(&i) {
-                continue;
-            }
             s.push_str(&risa_gcn::print(&i, risa_gcn::Dialect::Llvm));
             s.push('\n');
             n += 1;

@@ -45,32 +45,6 @@ pub fn assemble_lines(gen: Gen, lines: &[String]) -> Vec<Result<Vec<u8>, String>
         .collect()
 }
 
-/// Instances whose printed text does not carry all their bits (not an
-/// assembler matter; reported to the printer/generator owners):
-/// * `v_nop_sdwa` prints as plain `v_nop` in CLRX syntax;
-/// * the generator fills VDATA of `buffer_store_lds_dword`, which has no
-///   data operand and is not printed;
-/// * the VOP3 form of a VINTRP instruction without VOP3 modifiers prints in
-///   CLRX syntax exactly like its VINTRP form.
-fn known_unprintable(i: &risa_gcn::Instr, dialect: Dialect) -> bool {
-    use risa_gcn::Field;
-    let info = i.info();
-    let plain3 = [Field::Neg, Field::Abs, Field::Clamp, Field::Omod]
-        .iter()
-        .all(|f| i.field(*f) == 0);
-    if dialect == Dialect::Clrx
-        && info.family == risa_gcn::Family::Vintrp
-        && i.enc == risa_gcn::Enc::Vop3
-        && plain3
-    {
-        return true;
-    }
-    (dialect == Dialect::Clrx && info.name == "v_nop" && i.enc == risa_gcn::Enc::Vop1Sdwa)
-        || (info.family == risa_gcn::Family::Mubuf
-            && info.operand(risa_gcn::table::Role::V).is_none()
-            && !info.has(risa_gcn::table::flag::NOARGS))
-}
-
 fn check(gen: Gen, dialect: Dialect, per_form: usize, seed: u64) -> Vec<String> {
     let mut rng = Rng::new(seed);
     let mut lines = Vec::new();
@@ -78,12 +52,6 @@ fn check(gen: Gen, dialect: Dialect, per_form: usize, seed: u64) -> Vec<String> 
     for (op, enc) in all_forms(gen) {
         for _ in 0..per_form {
             if let Some(i) = random_instr(&mut rng, gen, op, enc) {
-                // Not printable, or invalid (the generator does not model the
-                // constant bus of SDWA instructions reading VCC; llvm-mc and
-                // risa reject those).
-                if known_unprintable(&i, dialect) || !risa_gcn_asm::llvm_accepts(&i) {
-                    continue;
-                }
                 let (w, n) = i.words();
                 let bytes: Vec<u8> = w[..n].iter().flat_map(|x| x.to_le_bytes()).collect();
                 lines.push(print(&i, dialect));

@@ -612,7 +612,13 @@ impl<'a> Printer<'a> {
             self.bit_list(o.modifier(), "op_sel", &bits);
         }
         o.omod(i.field(Field::Omod));
-        if !self.llvm() && matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc) {
+        // CLRX picks the short encoding unless told; the VOP3 form of a
+        // VOP1/VOP2/VOPC/VINTRP op is marked so the text keeps it.
+        let short_family = matches!(
+            info.family,
+            Family::Vop2 | Family::Vop1 | Family::Vopc | Family::Vintrp
+        );
+        if !self.llvm() && short_family {
             o.modifier().push_str("vop3");
         }
     }
@@ -745,10 +751,12 @@ impl<'a> Printer<'a> {
         }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         o.omod(i.field(Field::Omod));
-        if info.sig.is_empty()
+        if self.llvm()
+            && info.sig.is_empty()
             && i.field(Field::DstSel) | i.field(Field::DstUnused) | i.field(Field::Src0Sel) == 0
         {
-            // `v_nop_sdwa` takes no selects; LLVM encodes them as 0.
+            // `v_nop_sdwa` takes no selects in LLVM syntax, which encodes them
+            // as 0; CLRX syntax shows them (they are what makes it SDWA).
             return;
         }
         if info.family != Family::Vopc {
