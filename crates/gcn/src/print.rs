@@ -934,7 +934,13 @@ impl<'a> Printer<'a> {
         match offen + idxen + addr64 {
             // buffer_store_lds_dword has neither data nor an `off` placeholder.
             0 if data.is_none() => {}
-            0 => o.next().push_str("off"),
+            0 if self.llvm() => o.next().push_str("off"),
+            // CLRX leaves an unused address out (or shows the register the
+            // field names, so no bits are lost).
+            0 => match i.field(Field::Vaddr) {
+                0 => {}
+                v => push_vgpr(o.next(), v, 1),
+            },
             1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }

@@ -1073,6 +1073,15 @@ fn check_text(
     if atomic_noglc && parts.len() + 1 == ops.len() {
         ops.remove(0);
     }
+    // MUBUF/MTBUF: "VADDR is optional if no IDXEN, OFFEN and ADDR64"
+    // (GcnInstrsMubuf.md, instruction syntax), and risa leaves it out then.
+    let buffer = name.starts_with("buffer_") || name.starts_with("tbuffer_");
+    let no_addr_mode = !modtext
+        .split_whitespace()
+        .any(|m| matches!(m, "offen" | "idxen" | "addr64"));
+    if buffer && no_addr_mode && parts.len() + 1 == ops.len() {
+        ops.retain(|o| o.name != "VADDR");
+    }
     if parts.len() != ops.len() {
         return Err(format!(
             "{} operands, documented {}",
@@ -1082,12 +1091,6 @@ fn check_text(
     }
     for (k, (o, t)) in ops.iter().zip(&parts).enumerate() {
         let mut o = o.clone();
-        // VARIANT: MUBUF/MTBUF without OFFEN/IDXEN/ADDR64 read no VADDR; the
-        // disassembler prints `off` there, as llvm-mc does (`buffer_load_dword
-        // v1, off, s[4:7], 0` assembles on tahiti). The pages do not say so.
-        if o.name == "VADDR" && (name.starts_with("buffer_") || name.starts_with("tbuffer_")) {
-            o.off = true;
-        }
         // VARIANT: the MIMG VADDR width is not encoded in the instruction (it
         // depends on the image dimension): the disassembler prints one width
         // (LLVM's choice), which may be below the page's minimum.

@@ -70,7 +70,9 @@ impl<'a> Build<'a, '_, '_> {
                 let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
                 self.put(Field::Vdata, v);
             }
-            if data.is_some() || n_ops > 2 {
+            // CLRX leaves VADDR out when no address mode uses it (three
+            // operands with data); LLVM writes `off` there.
+            if n_ops > if data.is_some() { 3 } else { 2 } {
                 vaddr = Some(self.operand()?);
             }
             let mut slot = None;
@@ -134,8 +136,10 @@ impl<'a> Build<'a, '_, '_> {
             };
             match (&o.v, want) {
                 (Val::Off, 0) => {}
+                // An address register no mode reads is kept as written.
                 (_, 0) => {
-                    return self.err(o.at, "without idxen/offen/addr64 the address must be 'off'")
+                    let v = self.vgpr(&o, 1)?;
+                    self.put(Field::Vaddr, v);
                 }
                 _ => {
                     let v = self.vgpr(&o, want)?;
