@@ -125,6 +125,10 @@ pub struct Options {
     /// Treat `//` as a line comment (LLVM style). CLRX uses `//` as the
     /// unsigned division operator, so this is off by default.
     pub slash_comments: bool,
+    /// Treat `;` as a line comment instead of a statement separator (the
+    /// convention of AMD's TeraScale ISA dumps, which the Cayman syntax
+    /// follows). Off by default (CLRX separates statements with `;`).
+    pub semicolon_comments: bool,
     /// Maximum nesting of includes, macro expansions and repetitions.
     pub max_depth: usize,
     /// Maximum number of lines processed (including every expanded line
@@ -145,6 +149,7 @@ impl Default for Options {
             files: StdHashMap::default(),
             allow_fs: true,
             slash_comments: false,
+            semicolon_comments: false,
             max_depth: 256,
             max_lines: 50_000_000,
             max_section_size: 1 << 31,
@@ -614,7 +619,8 @@ impl Assembler {
             };
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
-            match scan_simple(&b[start..end], fr.in_comment, slash) {
+            let semi = self.opts.semicolon_comments;
+            match scan_simple(&b[start..end], fr.in_comment, slash, semi) {
                 Some(cut) => {
                     self.line = LineCtx {
                         text,
@@ -647,6 +653,7 @@ impl Assembler {
     /// Build a cleaned line: block comments blanked, continuation lines joined.
     fn clean_complex(&mut self, mut start: usize, mut end: usize) -> String {
         let slash = self.opts.slash_comments;
+        let semi = self.opts.semicolon_comments;
         let mut out: Vec<u8> = Vec::new();
         let Some(fr) = self.frames.last_mut() else {
             return String::new();
@@ -687,6 +694,7 @@ impl Assembler {
                     }
                     b'#' => break,
                     b'/' if line.get(i + 1) == Some(&b'/') && slash => break,
+                    b';' if semi => break,
                     b'/' if line.get(i + 1) == Some(&b'*') => {
                         fr.in_comment = true;
                         out.extend_from_slice(b"  ");
@@ -898,6 +906,9 @@ impl Assembler {
         // labels
         loop {
             c.skip_ws();
+            if backend.claim(self, c.rest()) {
+                return;
+            }
             let save = c.pos();
             match c.peek() {
                 Some(d) if d.is_ascii_digit() => {
@@ -1760,7 +1771,7 @@ fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
 /// Fast path: if the line has no block comment and no continuation, return
 /// the end of its code part (cut at `#`).
 #[inline]
-fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
+fn scan_simple(b: &[u8], in_comment: bool, slash: bool, semi: bool) -> Option<usize> {
     if in_comment {
         return None;
     }
@@ -1776,6 +1787,7 @@ fn scan_simple(b: &[u8], in_comment: bool, slash: bool) -> Option<usize> {
                 continue;
             }
             b'#' => return Some(i),
+            b';' if semi => return Some(i),
             b'/' => match b.get(i + 1) {
                 Some(b'*') => return None,
                 Some(b'/') if slash => return Some(i),

@@ -144,3 +144,52 @@ fn assembler_is_reusable_for_inspection() {
     let out = a.into_output();
     assert_eq!(out.symbol("d").unwrap().value.unwrap().section, Some(id));
 }
+
+/// A back end that claims lines starting with `x:` (which the core would
+/// otherwise read as a label) and emits the byte after the colon.
+struct Claimer;
+impl Backend for Claimer {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        asm.error(st.name, "unexpected instruction");
+    }
+    fn claim(&mut self, asm: &mut Assembler, text: &str) -> bool {
+        let Some(rest) = text.strip_prefix("x:") else {
+            return false;
+        };
+        match rest.trim().parse::<u8>() {
+            Ok(v) => asm.emit(&[v]),
+            Err(_) => asm.error(rest.trim(), "expected a byte"),
+        }
+        true
+    }
+}
+
+#[test]
+fn claim_takes_label_like_statements_after_real_labels() {
+    let src = "x: 7\nlab: x: 9\nx: bad\n";
+    let out = Assembler::new(Options::default()).assemble("c.s", src, &mut Claimer);
+    assert_eq!(out.section(".text").unwrap().data, [7, 9]);
+    // the real label was still defined, at the second byte
+    assert_eq!(out.symbol("lab").unwrap().value.unwrap().value, 1);
+    let errs: Vec<String> = out.errors().map(|d| d.to_string()).collect();
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].starts_with("c.s:3:4: error: expected a byte"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn semicolon_comments_option() {
+    let src = ".byte 1 ; .byte 2\n.byte 3 ; comment /* not a block\n.byte 4\n";
+    // default: ';' separates statements
+    let out = Assembler::new(Options::default()).assemble("s.s", ".byte 1 ; .byte 2", &mut NoIsa);
+    assert_eq!(out.section(".text").unwrap().data, [1, 2]);
+    let opts = Options {
+        semicolon_comments: true,
+        ..Options::default()
+    };
+    let out = Assembler::new(opts).assemble("s.s", src, &mut NoIsa);
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    assert_eq!(out.section(".text").unwrap().data, [1, 3, 4]);
+}
