@@ -1655,6 +1655,7 @@ impl Assembler {
     // ------------------------------------------------------------------
 
     fn finish(&mut self, backend: &mut dyn Backend) {
+        backend.end_of_source(self);
         self.finishing = true;
         if let Some(rec) = self.recording.take() {
             let what = match rec.kind {

@@ -128,6 +128,13 @@ pub trait Backend {
         None
     }
 
+    /// Called once when the source is exhausted, before symbols and fixups
+    /// are resolved: a back end that buffers code (to lay it out once a
+    /// unit is complete) emits the rest here.
+    fn end_of_source(&mut self, asm: &mut Assembler) {
+        let _ = asm;
+    }
+
     /// Called once at the end, after all fixups were applied.
     fn finish(&mut self, asm: &mut Assembler) {
         let _ = asm;

@@ -29,6 +29,9 @@ pub enum ItemKind {
     Data,
     /// A comment line (no words).
     Comment,
+    /// A placement directive (`.at OFFSET`, no words): the data lines that
+    /// follow lie at that byte offset of the program.
+    Directive,
 }
 
 /// One line of a listing.
@@ -72,7 +75,12 @@ impl Walker<'_> {
     }
 
     fn data(&mut self, dword: usize, n: usize, why: &dyn fmt::Display) {
-        let mut t = String::from("        .int");
+        self.data_prefixed(dword, n, why, "        ");
+    }
+
+    fn data_prefixed(&mut self, dword: usize, n: usize, why: &dyn fmt::Display, prefix: &str) {
+        let mut t = String::from(prefix);
+        t.push_str(".int");
         for (k, w) in self.words[dword..dword + n].iter().enumerate() {
             let _ = write!(t, "{} 0x{w:08x}", if k == 0 { "" } else { "," });
         }
@@ -270,22 +278,33 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
                     _ => {}
                 }
             }
-            Err(e) => w.data(slot * 2, 2, &e),
+            // an undecodable CF slot keeps its index, so the assembler puts it back there
+            Err(e) => w.data_prefixed(slot * 2, 2, &e, &format!("{slot:02} ")),
         }
         slot += 1;
     }
-    // unclaimed words: data, in address order
+    // unclaimed words: data, in address order; each run starts with `.at`
     let mut k = 0;
+    let mut next_run = usize::MAX;
     while k < words.len() {
         if w.claimed[k] {
             k += 1;
             continue;
         }
         let s = k;
+        if s != next_run {
+            w.items.push(Item {
+                dword: s,
+                ndwords: 0,
+                kind: ItemKind::Directive,
+                text: format!("        .at 0x{:x}", s * 4),
+            });
+        }
         while k < words.len() && !w.claimed[k] && k - s < 4 {
             k += 1;
         }
         w.data(s, k - s, &"not reached from the CF program");
+        next_run = k;
     }
     let tail = code.len() % 4;
     (Listing { items: w.items }, tail)
@@ -415,10 +434,16 @@ pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
 /// Disassemble every kernel of an r600 ELF object.
 pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<String, Error> {
     let mut out = String::new();
+    let mut end = 0;
     for (k, kern) in kernels(elf_bytes)?.iter().enumerate() {
         if k > 0 {
             out.push('\n');
         }
+        if kern.offset != end {
+            // kernels are aligned in .text: say where the next one starts
+            let _ = writeln!(out, "        .org 0x{:x}", kern.offset);
+        }
+        end = kern.offset + kern.code.len() as u64;
         let _ = writeln!(
             out,
             "{}:  ; .text+0x{:x}, {} bytes",

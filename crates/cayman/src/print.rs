@@ -141,7 +141,10 @@ fn index_mode(im: u32) -> &'static str {
 }
 
 fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
-    if s.neg {
+    // "-1" is the inline constant -1 (select 251): a negated inline 1
+    // (select 250) is spelled NEG(1) so the text stays unambiguous.
+    let neg_one = s.neg && !s.abs && s.sel == 250;
+    if s.neg && !neg_one {
         out.push('-');
     }
     if s.abs {
@@ -188,6 +191,7 @@ fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
         }
         _ => {
             match special_src_name(sel) {
+                Some(_) if neg_one => out.push_str("NEG(1)"),
                 Some(n) => out.push_str(n),
                 None => {
                     let _ = write!(out, "SRC{sel}");

@@ -1,0 +1,62 @@
+//! For every kernel of every clang/llc-built fixture object
+//! (tests/fixtures/cayman, rebuilt by tools/build-cayman-fixtures.sh):
+//! disassemble → assemble gives the identical bytes, with no diagnostics
+//! (so the VLIW checks accept everything llc emits).
+
+use std::path::PathBuf;
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/cayman");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "o"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_fixture_kernel_reassembles_to_identical_bytes() {
+    let objs = fixtures();
+    assert!(objs.len() >= 30, "only {} fixture objects", objs.len());
+    let mut kernels = 0;
+    let mut bytes = 0;
+    let mut failures = Vec::new();
+    for o in &objs {
+        let obj = std::fs::read(o).expect("read");
+        for k in risa_cayman::kernels(&obj).expect("kernels") {
+            let text = risa_cayman::disassemble(k.code, &Default::default());
+            let name = format!("{}:{}", o.file_name().unwrap().to_string_lossy(), k.name);
+            let out = risa_cayman_asm::assemble(&name, &text, Default::default());
+            if !out.output.diagnostics.is_empty() {
+                failures.push(format!("{name}: diagnostics:\n{}", out.diagnostics()));
+                continue;
+            }
+            let got = out.text();
+            if got != k.code {
+                let first = got
+                    .iter()
+                    .zip(k.code.iter())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(got.len().min(k.code.len()));
+                failures.push(format!(
+                    "{name}: bytes differ at 0x{first:x} (got {} bytes, want {})",
+                    got.len(),
+                    k.code.len()
+                ));
+                continue;
+            }
+            kernels += 1;
+            bytes += got.len();
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(kernels >= 34, "{kernels} kernels");
+    eprintln!("{kernels} kernels, {bytes} bytes reassembled identically");
+}
