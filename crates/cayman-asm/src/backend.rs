@@ -59,6 +59,8 @@ struct Clause {
     pos: Pos,
     /// Written into the image.
     placed: bool,
+    /// A line of the body had an error (no follow-up errors about it).
+    bad: bool,
 }
 
 /// One open ALU instruction.
@@ -79,6 +81,8 @@ enum Ctx {
     Clause(usize),
     /// Data placed by `.at`, continuing at this dword.
     At(usize),
+    /// After a CF line with an error: its clause lines are skipped silently.
+    Broken,
 }
 
 #[derive(Debug)]
@@ -211,6 +215,13 @@ impl Cayman {
     /// A new back end.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Remember that the open clause had a bad line.
+    fn mark_bad(&mut self) {
+        if let (Some(p), Some(Ctx::Clause(ci))) = (self.prog.as_mut(), self.ctx) {
+            p.clauses[ci].bad = true;
+        }
     }
 
     /// Close the open ALU group (literals, LAST bit, VLIW rules) into the clause.
@@ -397,7 +408,13 @@ impl Cayman {
             return;
         };
         let mut end = p.image.len().max(p.next_slot as usize * 2);
-        for ci in 0..p.clauses.len() {
+        // fetch clauses first (they need 128-bit alignment), then ALU clauses,
+        // as llc lays them out: at most one padding slot
+        let order: Vec<usize> = (0..p.clauses.len())
+            .filter(|&c| p.clauses[c].kind != ClauseKind::Alu)
+            .chain((0..p.clauses.len()).filter(|&c| p.clauses[c].kind == ClauseKind::Alu))
+            .collect();
+        for ci in order {
             if p.clauses[ci].placed {
                 continue;
             }
@@ -407,7 +424,7 @@ impl Cayman {
                 end = (end + 3) & !3; // fetch clauses start on 128-bit boundaries
             }
             let n = (c.body.len() / unit) as u32;
-            if n == 0 && c.cnt.is_none() {
+            if n == 0 && c.cnt.is_none() && !c.bad {
                 asm.error_at(c.pos, "clause has no instructions");
             }
             let cnt = c.cnt.map_or(n, |(v, _)| v);
@@ -466,7 +483,10 @@ impl Cayman {
             let mut n = AsmNum(asm);
             match cf::parse_cf(text, &mut n) {
                 Ok(l) => l,
-                Err(e) => return report(asm, e),
+                Err(e) => {
+                    self.ctx = Some(Ctx::Broken);
+                    return report(asm, e);
+                }
             }
         };
         let Some(p) = self.prog.as_mut() else { return };
@@ -521,6 +541,7 @@ impl Cayman {
                 body: Vec::new(),
                 pos,
                 placed: false,
+                bad: false,
             });
             self.ctx = Some(Ctx::Clause(p.clauses.len() - 1));
         } else if let (Some(a), Some(f)) = (line.addr, line.addr_field) {
@@ -558,6 +579,9 @@ impl Cayman {
     }
 
     fn alu_line(&mut self, asm: &mut Assembler, new_group: bool, slot: u32, text: &str) {
+        if self.ctx == Some(Ctx::Broken) {
+            return;
+        }
         let Some(Ctx::Clause(ci)) = self.ctx else {
             return asm.error(text, "ALU instruction outside an ALU clause");
         };
@@ -566,6 +590,7 @@ impl Cayman {
             .as_ref()
             .is_some_and(|p| p.clauses[ci].kind != ClauseKind::Alu)
         {
+            self.mark_bad();
             return asm.error(text, "ALU instruction in a fetch clause");
         }
         if new_group || self.group_lits.is_some() {
@@ -575,7 +600,10 @@ impl Cayman {
             let mut n = AsmNum(asm);
             match alu::parse_alu(slot, text, &mut n) {
                 Ok(l) => l,
-                Err(e) => return report(asm, e),
+                Err(e) => {
+                    self.mark_bad();
+                    return report(asm, e);
+                }
             }
         };
         let pos = asm.pos(text);
@@ -600,6 +628,9 @@ impl Cayman {
     }
 
     fn literal_line(&mut self, asm: &mut Assembler, lds: bool, text: &str, body: &str) {
+        if self.ctx == Some(Ctx::Broken) {
+            return;
+        }
         if self.group.is_empty() || self.group_lits.is_some() {
             return asm.error(text, "literal dwords must follow an instruction group");
         }
@@ -622,6 +653,9 @@ impl Cayman {
     }
 
     fn fetch_line(&mut self, asm: &mut Assembler, text: &str) {
+        if self.ctx == Some(Ctx::Broken) {
+            return;
+        }
         let Some(Ctx::Clause(ci)) = self.ctx else {
             return asm.error(text, "fetch instruction outside a TC or GDS clause");
         };
@@ -629,17 +663,22 @@ impl Cayman {
             let mut n = AsmNum(asm);
             match fetch::parse_fetch(text, &mut n) {
                 Ok(l) => l,
-                Err(e) => return report(asm, e),
+                Err(e) => {
+                    self.mark_bad();
+                    return report(asm, e);
+                }
             }
         };
         let Some(p) = self.prog.as_mut() else { return };
         let c = &mut p.clauses[ci];
-        match (c.kind, line.gds) {
-            (ClauseKind::Alu, _) => asm.error(text, "fetch instruction in an ALU clause"),
-            (ClauseKind::Tc, true) => asm.error(text, "GDS instruction in a TC clause"),
-            (ClauseKind::Gds, false) => asm.error(text, "fetch instruction in a GDS clause"),
-            _ => c.body.extend_from_slice(&line.words),
-        }
+        let msg = match (c.kind, line.gds) {
+            (ClauseKind::Alu, _) => "fetch instruction in an ALU clause",
+            (ClauseKind::Tc, true) => "GDS instruction in a TC clause",
+            (ClauseKind::Gds, false) => "fetch instruction in a GDS clause",
+            _ => return c.body.extend_from_slice(&line.words),
+        };
+        c.bad = true;
+        asm.error(text, msg);
     }
 
     /// Data words (`.int`/`.long`/`.word` values) inside a program.
