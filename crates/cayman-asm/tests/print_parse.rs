@@ -28,7 +28,11 @@ fn random_words(r: &mut Rng, fmts: &[WordFormat]) -> [u32; 4] {
     for (k, f) in fmts.iter().enumerate() {
         for fld in f.fields {
             // bias towards zero so that optional fields are often absent
-            let v = if r.next() % 3 == 0 { 0 } else { r.next() };
+            let v = if r.next().is_multiple_of(3) {
+                0
+            } else {
+                r.next()
+            };
             fld.set(&mut w[k], v);
         }
     }
@@ -146,7 +150,11 @@ fn every_row_prints_and_parses_back() {
         ] {
             for op in table {
                 let mut w = random_words(&mut r, word_formats(kind, false, op.flags & F_SEM != 0));
-                w[3] = if r.next() % 4 == 0 { r.next() } else { 0 };
+                w[3] = if r.next().is_multiple_of(4) {
+                    r.next()
+                } else {
+                    0
+                };
                 match kind {
                     "VTX" => VTX_WORD0::VC_INST.set(&mut w[0], op.code as u32),
                     "TEX" => TEX_WORD0::TEX_INST.set(&mut w[0], op.code as u32),
