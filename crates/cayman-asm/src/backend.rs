@@ -123,6 +123,8 @@ pub struct Cayman {
     group_lits: Option<(Vec<u32>, Pos)>,
     /// Programs assembled so far.
     pub programs: Vec<ProgramInfo>,
+    /// `.config_reg` (register, value) pairs, in source order.
+    pub config: Vec<(u32, u32)>,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -911,6 +913,29 @@ impl Backend for Cayman {
                     Ok(_) => asm.error(st.args, ".at takes a byte offset that is a multiple of 4"),
                     Err(e) => report(asm, e),
                 }
+                true
+            }
+            ".config_reg" => {
+                let parts = split_top(st.args, b',');
+                if parts.len() != 2 {
+                    asm.error(st.name, ".config_reg takes a register and a value");
+                    return true;
+                }
+                let mut vals = [0u32; 2];
+                for (k, t) in parts.iter().enumerate() {
+                    match AsmNum(asm).num(t) {
+                        Ok(v) if (0..=u32::MAX as i64).contains(&v) => vals[k] = v as u32,
+                        Ok(_) => {
+                            asm.error(t, "value does not fit 32 bits");
+                            return true;
+                        }
+                        Err(e) => {
+                            report(asm, e);
+                            return true;
+                        }
+                    }
+                }
+                self.config.push((vals[0], vals[1]));
                 true
             }
             ".int" | ".long" | ".word" if self.prog.is_some() && self.ctx != Some(Ctx::Cf) => {

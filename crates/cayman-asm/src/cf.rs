@@ -38,13 +38,12 @@ pub struct CfLine<'a> {
     pub addr_field: Option<Field>,
 }
 
-/// Is `name` (possibly followed by a RAT operation) the name of a CF
-/// instruction? Used to tell `END:` from a label `end:`.
+/// Is `name` the name of a CF instruction? CF names are matched in upper
+/// case only, so that `END:` is the instruction and `end:` or
+/// `loop_break:` stay labels.
 pub fn is_cf_name(name: &str) -> bool {
-    ops::by_name(ops::CF_ALU_OPS, name).is_some()
-        || ops::by_name(ops::EXPORT_OPS, name).is_some()
-        || ops::by_name(ops::GWS_OPS, name).is_some()
-        || ops::by_name(ops::CF_OPS, name).is_some()
+    let exact = |t: &[Op]| t.iter().any(|o| o.name == name);
+    exact(ops::CF_ALU_OPS) || exact(ops::EXPORT_OPS) || exact(ops::GWS_OPS) || exact(ops::CF_OPS)
 }
 
 /// If `text` starts a CF line (`NAME:` or `NAME RATOP:`), return the head

@@ -47,6 +47,8 @@ pub struct Assembled {
     pub output: Output,
     /// The CF programs (kernels) assembled, in order.
     pub programs: Vec<ProgramInfo>,
+    /// `.config_reg` pairs for `.AMDGPU.config`.
+    pub config: Vec<(u32, u32)>,
 }
 
 impl Assembled {
@@ -79,5 +81,57 @@ pub fn assemble(name: &str, source: &str, opts: Options) -> Assembled {
     Assembled {
         output,
         programs: be.programs,
+        config: be.config,
+    }
+}
+
+impl Assembled {
+    /// An r600 ELF32 object of `.text`: one GLOBAL FUNC symbol per CF
+    /// program (named by the label at its start, preferring `.global` ones),
+    /// `.AMDGPU.config` from the `.config_reg` lines.
+    pub fn object(&self) -> Result<Vec<u8>, String> {
+        let text = self.text();
+        let Some(tid) = self.output.sections.iter().position(|s| s.name == ".text") else {
+            return Err("no .text section".into());
+        };
+        let mut kernels = Vec::new();
+        for (n, p) in self
+            .programs
+            .iter()
+            .filter(|p| p.section.0 as usize == tid)
+            .enumerate()
+        {
+            let mut cands: Vec<&risa_asm_core::SymbolInfo> = self
+                .output
+                .symbols
+                .iter()
+                .filter(|s| {
+                    s.is_label
+                        && s.value.is_some_and(|v| {
+                            v.section.map(|x| x.0 as usize) == Some(tid) && v.value == p.start
+                        })
+                })
+                .collect();
+            cands.sort_by_key(|s| (!s.global, s.name.contains("::")));
+            let name = cands
+                .first()
+                .map_or_else(|| format!("kernel{n}"), |s| s.name.clone());
+            if p.start > u32::MAX as u64 || p.size > u32::MAX as u64 {
+                return Err("program too large for ELF32".into());
+            }
+            kernels.push(elf::KernelSym {
+                name,
+                offset: p.start as u32,
+                size: p.size as u32,
+            });
+        }
+        if !kernels.is_empty() && self.config.len() % kernels.len() != 0 {
+            return Err(format!(
+                "{} .config_reg pairs cannot be split evenly among {} kernels",
+                self.config.len(),
+                kernels.len()
+            ));
+        }
+        Ok(elf::write_object(&text, &self.config, &kernels))
     }
 }

@@ -60,3 +60,48 @@ fn every_fixture_kernel_reassembles_to_identical_bytes() {
     assert!(kernels >= 34, "{kernels} kernels");
     eprintln!("{kernels} kernels, {bytes} bytes reassembled identically");
 }
+
+/// Whole objects: disassemble_object → assemble → r600 ELF with the same
+/// .text, .AMDGPU.config and kernel symbols (name, offset, size).
+#[test]
+fn every_fixture_object_reassembles_to_an_equivalent_elf() {
+    for o in fixtures() {
+        let obj = std::fs::read(&o).expect("read");
+        let text = risa_cayman::disassemble_object(&obj, &Default::default()).expect("disasm");
+        let name = o.file_name().unwrap().to_string_lossy().to_string();
+        let out = risa_cayman_asm::assemble(&name, &text, Default::default());
+        assert!(
+            out.output.diagnostics.is_empty(),
+            "{name}:\n{}",
+            out.diagnostics()
+        );
+        let ours = out.object().expect("object");
+        let a = risa_elf::Elf::parse(&obj).unwrap();
+        let b = risa_elf::Elf::parse(&ours).unwrap();
+        assert_eq!((b.is64, b.machine), (false, risa_elf::EM_AMDGPU));
+        for s in [".text", ".AMDGPU.config"] {
+            assert_eq!(
+                a.section_by_name(s).unwrap().data,
+                b.section_by_name(s).unwrap().data,
+                "{name} {s}"
+            );
+        }
+        let syms = |e: &risa_elf::Elf| {
+            let mut v: Vec<(String, u64, u64)> = e
+                .symbols
+                .iter()
+                .filter(|s| s.sym_type == risa_elf::STT_FUNC)
+                .map(|s| (s.name.clone(), s.value, s.size))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(syms(&a), syms(&b), "{name}");
+        // and the disassembler reads our object back to the same text
+        assert_eq!(
+            risa_cayman::disassemble_object(&ours, &Default::default()).unwrap(),
+            text,
+            "{name}"
+        );
+    }
+}

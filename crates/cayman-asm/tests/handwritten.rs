@@ -202,3 +202,25 @@ fn syntax_and_layout_diagnostics() {
     let e = errors("ALU:\nEND:\n");
     assert_eq!(e, ["t.s:1:1: error: clause has no instructions"]);
 }
+
+#[test]
+fn lower_case_cf_names_are_labels() {
+    // `loop_break` and `end` are labels, `END:` is the instruction
+    let out = assemble(
+        "t.s",
+        "loop_break:\nend:\n  ALU:\n    0 x: NOP ____\n  END:\n",
+        Default::default(),
+    );
+    assert!(out.output.diagnostics.is_empty(), "{}", out.diagnostics());
+    assert_eq!(out.programs.len(), 1);
+    assert_eq!(
+        out.output
+            .symbol("loop_break")
+            .unwrap()
+            .value
+            .unwrap()
+            .value,
+        0
+    );
+    assert_eq!(out.output.symbol("end").unwrap().value.unwrap().value, 0);
+}

@@ -431,13 +431,83 @@ pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
     Ok(out)
 }
 
-/// Disassemble every kernel of an r600 ELF object.
+/// `.text` bytes outside every kernel (e.g. constant tables): printed as
+/// data at their offset unless they are all zero (alignment padding).
+fn gap(out: &mut String, text: &[u8], from: usize, to: usize) {
+    let to = to.min(text.len());
+    if from >= to || text[from..to].iter().all(|&b| b == 0) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "        .org 0x{from:x}  ; .text data outside the kernels"
+    );
+    let body = &text[from..to];
+    for line in body.chunks(16) {
+        let words = line.chunks_exact(4);
+        let tail = words.remainder();
+        let mut t = String::new();
+        for (k, w) in words.enumerate() {
+            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let _ = write!(t, "{} 0x{v:08x}", if k == 0 { "" } else { "," });
+        }
+        if !t.is_empty() {
+            let _ = writeln!(out, "        .int{t}");
+        }
+        if !tail.is_empty() {
+            out.push_str("        .byte");
+            for (k, b) in tail.iter().enumerate() {
+                let _ = write!(out, "{} 0x{b:02x}", if k == 0 { "" } else { "," });
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// Name of a register clang writes into `.AMDGPU.config` for compute kernels.
+fn config_reg_name(r: u32) -> Option<&'static str> {
+    Some(match r {
+        0x288d4 => "SQ_PGM_RESOURCES_LS: NUM_GPRS [7:0], STACK_SIZE [15:8]",
+        0x2880c => "DB_SHADER_CONTROL",
+        0x288e8 => "SQ_LDS_ALLOC: static LDS dwords",
+        _ => return None,
+    })
+}
+
+/// Disassemble every kernel of an r600 ELF object (with `.config_reg`
+/// lines for its `.AMDGPU.config` share and `.org` between kernels).
 pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<String, Error> {
     let mut out = String::new();
     let mut end = 0;
-    for (k, kern) in kernels(elf_bytes)?.iter().enumerate() {
+    let ks = kernels(elf_bytes)?;
+    let text: &[u8] = risa_elf::Elf::parse(elf_bytes)
+        .ok()
+        .and_then(|e| e.section_by_name(".text").map(|s| s.data))
+        .unwrap_or(&[]);
+    // .AMDGPU.config: (register, value) pairs, split evenly among the kernels
+    let config: Vec<(u32, u32)> = risa_elf::Elf::parse(elf_bytes)
+        .ok()
+        .and_then(|e| e.section_by_name(".AMDGPU.config").map(|s| s.data.to_vec()))
+        .unwrap_or_default()
+        .chunks_exact(8)
+        .map(|c| {
+            (
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+            )
+        })
+        .collect();
+    let per = if !ks.is_empty() && config.len().is_multiple_of(ks.len()) {
+        config.len() / ks.len()
+    } else {
+        0
+    };
+    for (k, kern) in ks.iter().enumerate() {
         if k > 0 {
             out.push('\n');
+        }
+        if kern.offset > end {
+            gap(&mut out, text, end as usize, kern.offset as usize);
         }
         if kern.offset != end {
             // kernels are aligned in .text: say where the next one starts
@@ -451,7 +521,18 @@ pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<Stri
             kern.offset,
             kern.code.len()
         );
+        for (r, v) in config.iter().skip(k * per).take(per) {
+            let _ = writeln!(
+                out,
+                "        .config_reg 0x{r:x}, 0x{v:x}{}",
+                config_reg_name(*r).map_or(String::new(), |n| format!("  ; {n}"))
+            );
+        }
         out.push_str(&disassemble(kern.code, opts));
+    }
+    if (end as usize) < text.len() {
+        out.push('\n');
+        gap(&mut out, text, end as usize, text.len());
     }
     Ok(out)
 }

@@ -6,13 +6,18 @@ use std::process::ExitCode;
 
 use risa_gcn::{listing, Dialect, Gen};
 
+mod asm_cayman;
+
 const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 
 USAGE:
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
+    risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
 
 COMMANDS:
+    asm       Assemble source into raw code or an ELF object
+              (risa asm --arch cayman --help for the Cayman options)
     disasm    Disassemble raw little-endian dwords or an ELF code object
               (detected by its magic): every executable section, with the
               object's symbols and the branch targets as labels. Words that do
@@ -45,6 +50,13 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Some("asm") => match asm(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("risa asm: error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Some("-h" | "--help" | "help") | None => {
             print!("{USAGE}");
             ExitCode::SUCCESS
@@ -57,6 +69,25 @@ fn main() -> ExitCode {
             eprintln!("risa: unknown command {other:?}\n\n{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `risa asm`: dispatch on --arch.
+fn asm(args: &[String]) -> Result<(), String> {
+    let arch = args
+        .iter()
+        .position(|a| a == "--arch" || a == "-a")
+        .and_then(|i| args.get(i + 1).cloned())
+        .or_else(|| {
+            args.iter()
+                .find_map(|a| a.strip_prefix("--arch=").map(str::to_string))
+        });
+    match arch.as_deref() {
+        Some(a) if a.eq_ignore_ascii_case("cayman") => asm_cayman::asm_cayman(args),
+        Some(a) => Err(format!(
+            "assembling for {a:?} is not supported here (use --arch cayman)"
+        )),
+        None => Err("--arch is required (e.g. --arch cayman)".into()),
     }
 }
 
