@@ -30,7 +30,7 @@ fn push_u32(v: &mut Vec<u8>, x: u32) {
 }
 
 fn align(v: &mut Vec<u8>, a: usize) {
-    while v.len() % a != 0 {
+    while !v.len().is_multiple_of(a) {
         v.push(0);
     }
 }

@@ -125,7 +125,7 @@ impl Assembled {
                 size: p.size as u32,
             });
         }
-        if !kernels.is_empty() && self.config.len() % kernels.len() != 0 {
+        if !kernels.is_empty() && !self.config.len().is_multiple_of(kernels.len()) {
             return Err(format!(
                 "{} .config_reg pairs cannot be split evenly among {} kernels",
                 self.config.len(),
