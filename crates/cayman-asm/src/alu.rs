@@ -40,6 +40,8 @@ pub struct AluLine<'a> {
     pub lits: [LitRef; 3],
     /// Source text of each source (for diagnostics); empty if absent.
     pub src_at: [&'a str; 3],
+    /// `NOT_LAST`: the group ends here without the LAST bit (a cut group).
+    pub not_last: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -475,6 +477,7 @@ pub fn parse_alu<'a>(
         }
     }
     let mut explicit_im = None;
+    let mut not_last = false;
     for &m in &mods {
         let op2 = form == Form::Op2;
         match m {
@@ -494,6 +497,7 @@ pub fn parse_alu<'a>(
             "VEC_210" => ALU_WORD1_OP2::BANK_SWIZZLE.set(&mut w[1], 5),
             "BS6" => ALU_WORD1_OP2::BANK_SWIZZLE.set(&mut w[1], 6),
             "BS7" => ALU_WORD1_OP2::BANK_SWIZZLE.set(&mut w[1], 7),
+            "NOT_LAST" => not_last = true,
             _ => {
                 if let (Some(a), true) = (call(m, "EXECUTE_MASK_OP"), op2) {
                     setn(n, &mut w[1], ALU_WORD1_OP2_EXECUTE_MASK::EXECUTE_MASK_OP, a)?;
@@ -537,6 +541,7 @@ pub fn parse_alu<'a>(
         op,
         lits,
         src_at,
+        not_last,
     })
 }
 
@@ -550,8 +555,9 @@ pub fn parse_literals<'a>(text: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a,
         }
         v.push(x as u32);
     }
-    if v.is_empty() || v.len() > 4 {
-        return err(text, "LITERALS takes one to four dwords");
+    // no dwords at all: a group whose literals the clause end cuts off
+    if v.len() > 4 {
+        return err(text, "LITERALS takes at most four dwords");
     }
     Ok(v)
 }

@@ -18,6 +18,9 @@ use risa_cayman::codec::decode_alu;
 use risa_cayman::fields::*;
 use risa_cayman::print::literal_need;
 
+/// Largest program image (dwords): 16 MiB.
+const MAX_PROGRAM_DWORDS: usize = 1 << 22;
+
 /// Fixup kind: ADDR of a CF jump (payload = program start offset).
 const FIX_CF_ADDR: u32 = 1;
 
@@ -67,6 +70,7 @@ struct Clause {
 #[derive(Debug)]
 struct GroupInst {
     words: [u32; 2],
+    not_last: bool,
     lits: [LitRef; 3],
     pos: Pos,
     src_pos: [Option<Pos>; 3],
@@ -125,6 +129,8 @@ pub struct Cayman {
     pub programs: Vec<ProgramInfo>,
     /// `.config_reg` (register, value) pairs, in source order.
     pub config: Vec<(u32, u32)>,
+    /// Skip the VLIW4 group rules (`.vliw_checks off`); on by default.
+    pub no_vliw_checks: bool,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -151,7 +157,14 @@ impl Program {
     /// Write `words` at dword `at` of the image (and the section if that part is
     /// already emitted). Returns false on a conflict with different words.
     fn write(&mut self, asm: &mut Assembler, at: usize, words: &[u32]) -> bool {
+        if words.is_empty() {
+            return true;
+        }
         let end = at + words.len();
+        if end > MAX_PROGRAM_DWORDS {
+            // reported by the caller's size check; never allocate for it
+            return false;
+        }
         if self.image.len() < end {
             self.image.resize(end, 0);
             self.written.resize(end, false);
@@ -283,9 +296,11 @@ impl Cayman {
                 }
             }
         }
-        // LAST on the last instruction
+        // LAST on the last instruction (unless the listing says the group was cut)
         if let Some(l) = g.last_mut() {
-            ALU_WORD0::LAST.set(&mut l.words[0], 1);
+            if !l.not_last {
+                ALU_WORD0::LAST.set(&mut l.words[0], 1);
+            }
         }
         let mut insts = Vec::with_capacity(g.len());
         for gi in &g {
@@ -300,7 +315,12 @@ impl Cayman {
                 }
             }
         }
-        for v in vliw::check_group(&insts) {
+        let violations = if self.no_vliw_checks {
+            Vec::new()
+        } else {
+            vliw::check_group(&insts)
+        };
+        for v in violations {
             let gi = &g[v.inst];
             let p = v.src.and_then(|s| gi.src_pos[s]).unwrap_or(gi.pos);
             asm.error_at(p, v.msg);
@@ -391,7 +411,9 @@ impl Cayman {
             let body = std::mem::take(&mut p.clauses[ci].body);
             if !body.is_empty() || p.clauses[ci].cnt.is_none() {
                 let pos = p.clauses[ci].pos;
-                if !p.write(asm, a as usize * 2, &body) {
+                if a as usize * 2 + body.len() > MAX_PROGRAM_DWORDS {
+                    asm.error_at(pos, "clause lies beyond 16 MiB from the program start");
+                } else if !p.write(asm, a as usize * 2, &body) {
                     asm.error_at(pos, "clause overlaps other code with different contents");
                 }
             }
@@ -432,6 +454,11 @@ impl Cayman {
             let cnt = c.cnt.map_or(n, |(v, _)| v);
             let body = std::mem::take(&mut p.clauses[ci].body);
             let addr = end / 2;
+            if end + body.len() > MAX_PROGRAM_DWORDS {
+                asm.error_at(p.clauses[ci].pos, "program larger than 16 MiB");
+                p.clauses[ci].placed = true;
+                continue;
+            }
             p.write(asm, end, &body);
             end += body.len();
             p.clauses[ci].placed = true;
@@ -499,7 +526,7 @@ impl Cayman {
                 return;
             }
         }
-        if slot as usize * 2 + 2 > (1 << 24) {
+        if slot as usize * 2 + 2 > MAX_PROGRAM_DWORDS {
             asm.error(text, "CF program too long");
             return;
         }
@@ -512,10 +539,12 @@ impl Cayman {
             let mut addr = None;
             if let Some(a) = line.addr {
                 let mut n = AsmNum(asm);
+                let max = match kind {
+                    ClauseKind::Alu => CF_ALU_WORD0::ADDR.max(),
+                    _ => CF_WORD0::ADDR.max(),
+                };
                 match n.num(a) {
-                    Ok(v) if (0..=CF_ALU_WORD0::ADDR.max() as i64).contains(&v) => {
-                        addr = Some(v as u32)
-                    }
+                    Ok(v) if (0..=max as i64).contains(&v) => addr = Some(v as u32),
                     Ok(_) => return asm.error(a, "clause address out of range"),
                     Err(e) => return report(asm, e),
                 }
@@ -615,13 +644,17 @@ impl Cayman {
                 *sp = Some(asm.pos(at));
             }
         }
-        if self.group.len() >= 4 {
+        if self.group.len() >= 8 {
             return asm.error(
                 text,
-                "an instruction group holds at most four instructions (x, y, z, w)",
+                "too many instructions in one group (a group has four slots)",
             );
         }
+        if self.group.last().is_some_and(|g| g.not_last) {
+            return asm.error(text, "NOT_LAST marks the last instruction of a group");
+        }
         self.group.push(GroupInst {
+            not_last: line.not_last,
             words: line.words,
             lits: line.lits,
             pos,
@@ -708,6 +741,10 @@ impl Cayman {
                 return true;
             };
             let at = i as usize * 2;
+            if at + words.len() > MAX_PROGRAM_DWORDS {
+                asm.error(args, "CF program too long");
+                return true;
+            }
             if !p.write(asm, at, &words) {
                 asm.error(args, "data overlaps other code");
             }
@@ -740,6 +777,10 @@ impl Cayman {
                 let Some(p) = self.prog.as_mut() else {
                     return true;
                 };
+                if at + words.len() > MAX_PROGRAM_DWORDS {
+                    asm.error(args, "data beyond 16 MiB from the program start");
+                    return true;
+                }
                 if !p.write(asm, at, &words) {
                     asm.error(args, "data overlaps other code");
                 }
@@ -907,11 +948,22 @@ impl Backend for Cayman {
                 }
                 let v = AsmNum(asm).num(st.args);
                 match v {
-                    Ok(v) if v >= 0 && v % 4 == 0 && v < (1 << 26) => {
+                    Ok(v) if v >= 0 && v % 4 == 0 && (v as usize) < MAX_PROGRAM_DWORDS * 4 => {
                         self.ctx = Some(Ctx::At(v as usize / 4));
                     }
-                    Ok(_) => asm.error(st.args, ".at takes a byte offset that is a multiple of 4"),
+                    Ok(_) => asm.error(
+                        st.args,
+                        ".at takes a byte offset that is a multiple of 4, below 16 MiB",
+                    ),
                     Err(e) => report(asm, e),
+                }
+                true
+            }
+            ".vliw_checks" => {
+                match st.args.trim() {
+                    "on" | "1" => self.no_vliw_checks = false,
+                    "off" | "0" => self.no_vliw_checks = true,
+                    _ => asm.error(st.args, ".vliw_checks takes on or off"),
                 }
                 true
             }

@@ -107,6 +107,8 @@ impl Walker<'_> {
             let mut n = 0;
             let mut need: Option<u32> = None;
             let mut lds_direct = false;
+            // literal channels some operand prints inline
+            let mut refmask = 0u32;
             loop {
                 if p >= end {
                     break;
@@ -118,6 +120,9 @@ impl Walker<'_> {
                             if let Some(c) = literal_need(&s) {
                                 need = Some(need.map_or(c, |x| x.max(c)));
                                 lds_direct |= s.sel != SRC_LITERAL;
+                                if s.sel == SRC_LITERAL {
+                                    refmask |= 1 << c;
+                                }
                             }
                         }
                         let last = i.last();
@@ -167,20 +172,26 @@ impl Walker<'_> {
                 }
                 let _ = write!(t, "{}: ", ['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
                 print_alu(&mut t, &i, &lits[..avail]);
+                if k + 1 == n && !i.last() {
+                    // the group was cut (clause end, undecodable word, 8 instructions)
+                    t.push_str(" NOT_LAST");
+                }
                 self.push(at, 2, ItemKind::Alu, t);
             }
             self.counter += 1;
-            if avail > 0 {
-                // literal dwords: printed inline; list them only if some are not referenced
-                let referenced = need.map_or(0, |c| c as usize + 1);
+            // the clause may end before the literal dwords the group needs
+            let truncated = avail < nlit;
+            if avail > 0 || truncated {
+                // literal dwords: printed inline; list them only if some are not
+                // referenced or the clause cuts them off (then exactly those present)
                 let mut t = String::from("          ");
-                if lds_direct {
+                if lds_direct && avail >= 2 {
                     print_lds_direct(&mut t, lits[0], lits[1]);
                     for v in &lits[2..avail] {
                         let _ = write!(t, " 0x{v:08x}");
                     }
                     self.push(p, avail, ItemKind::Literals, t);
-                } else if lits[referenced.min(avail)..avail].iter().any(|&v| v != 0) {
+                } else if truncated || (0..avail).any(|c| refmask & (1 << c) == 0 && lits[c] != 0) {
                     t.push_str("LITERALS");
                     for v in &lits[..avail] {
                         let _ = write!(t, " 0x{v:08x}");
