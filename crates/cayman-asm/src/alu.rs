@@ -188,7 +188,10 @@ fn src_body<'a>(t: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, SrcOut> {
         };
         let inner = &t[1..e];
         let vt = split_top(inner, b',').first().copied().unwrap_or(inner);
-        let v = n.num(vt)?;
+        let v = match float_bits(vt) {
+            Some(b) => b as i64,
+            None => n.num(vt)?,
+        };
         if v < i32::MIN as i64 || v > u32::MAX as i64 {
             return err(vt, "literal does not fit 32 bits");
         }
@@ -255,6 +258,24 @@ fn src_body<'a>(t: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, SrcOut> {
         at: t,
         msg: format!("unknown ALU source '{t}'"),
     }))
+}
+
+/// A float literal (`1.5`, `-2e-3`, `0.5f`) as its f32 bits; integers and
+/// expressions are not floats.
+fn float_bits(t: &str) -> Option<u32> {
+    let t = t.trim();
+    let body = t.strip_suffix('f').unwrap_or(t);
+    let has_float_syntax = t.ends_with('f') || body.contains('.') || body.contains(['e', 'E']);
+    if !has_float_syntax || body.starts_with("0x") || body.starts_with("0X") {
+        return None;
+    }
+    if !body
+        .bytes()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'-' | b'+'))
+    {
+        return None;
+    }
+    body.parse::<f32>().ok().map(f32::to_bits)
 }
 
 fn src_abs<'a>(t: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, SrcOut> {

@@ -431,7 +431,9 @@ impl Cayman {
         let Some(p) = self.prog.as_mut() else {
             return;
         };
-        let mut end = p.image.len().max(p.next_slot as usize * 2);
+        // the clause area starts on a 128-bit boundary after the CF program, as in
+        // llc's objects (the gap is a zero CF word, i.e. a NOP)
+        let mut end = (p.image.len().max(p.next_slot as usize * 2) + 3) & !3;
         // fetch clauses first (they need 128-bit alignment), then ALU clauses,
         // as llc lays them out: at most one padding slot
         let order: Vec<usize> = (0..p.clauses.len())

@@ -224,3 +224,21 @@ fn lower_case_cf_names_are_labels() {
     );
     assert_eq!(out.output.symbol("end").unwrap().value.unwrap().value, 0);
 }
+
+#[test]
+fn float_literals() {
+    let code = asm_ok("ALU:\n 0 x: MUL R1.x, R1.x, (1.5)\n   y: ADD R1.y, R1.y, (-0.25f)\n   z: MOV R1.z, (3)\nEND:\n");
+    let text = dis(&code);
+    assert!(
+        text.contains("x: MUL R1.x, R1.x, (0x3fc00000, 1.5e0).x"),
+        "{text}"
+    );
+    assert!(
+        text.contains("y: ADD R1.y, R1.y, (0xbe800000, -2.5e-1).y"),
+        "{text}"
+    );
+    assert!(
+        text.contains("z: MOV R1.z, (0x00000003, 4e-45).z"),
+        "{text}"
+    );
+}

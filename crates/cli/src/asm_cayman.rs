@@ -85,6 +85,12 @@ pub fn asm_cayman(args: &[String]) -> Result<(), String> {
             if n == 1 { "" } else { "s" }
         ));
     }
+    if elf && out.config.is_empty() {
+        eprintln!(
+            "risa asm: warning: no .config_reg lines: .AMDGPU.config is empty \
+             (loaders read NUM_GPRS from SQ_PGM_RESOURCES_LS, register 0x288d4)"
+        );
+    }
     let data = if elf { out.object()? } else { out.text() };
     if output == "-" {
         std::io::stdout()
