@@ -193,3 +193,52 @@ fn semicolon_comments_option() {
     assert!(!out.has_errors(), "{:?}", out.diagnostics);
     assert_eq!(out.section(".text").unwrap().data, [1, 3, 4]);
 }
+
+/// A back end that buffers its bytes and emits them only at the end of the
+/// source; `j SYM` leaves a byte for a fixup inside the buffered bytes. Since
+/// `end_of_source` runs before fixups are applied, the fixup finds its byte.
+#[derive(Default)]
+struct Buffering {
+    pending: Vec<u8>,
+}
+impl Backend for Buffering {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        match st.name {
+            "b" => self.pending.push(st.args.parse().unwrap_or(0)),
+            "j" => {
+                let offset = asm.offset() + self.pending.len() as u64;
+                self.pending.push(0);
+                match asm.expr_str(st.args) {
+                    ExprResult::Pending(expr) => asm.add_fixup(Fixup {
+                        section: asm.current_section(),
+                        offset,
+                        kind: 0,
+                        payload: 0,
+                        expr,
+                    }),
+                    _ => asm.error(st.args, "want a forward reference"),
+                }
+            }
+            _ => asm.error(st.name, "unknown"),
+        }
+    }
+    fn apply_fixup(&mut self, f: &Fixup, v: Value, data: &mut [u8]) -> Result<(), String> {
+        let b = data
+            .get_mut(f.offset as usize)
+            .ok_or("fixup outside the data")?;
+        *b = v.value as u8;
+        Ok(())
+    }
+    fn end_of_source(&mut self, asm: &mut Assembler) {
+        let p = std::mem::take(&mut self.pending);
+        asm.emit(&p);
+    }
+}
+
+#[test]
+fn end_of_source_runs_before_fixups() {
+    let src = "b 7\nj later\nb 8\nlater = 9\n";
+    let out = Assembler::new(Options::default()).assemble("e.s", src, &mut Buffering::default());
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    assert_eq!(out.section(".text").unwrap().data, [7, 9, 8]);
+}
