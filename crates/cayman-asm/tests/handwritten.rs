@@ -242,3 +242,29 @@ fn float_literals() {
         "{text}"
     );
 }
+
+/// examples/cayman/loop_sum.s, written by hand with labels and clauses in
+/// place, is clang's loop_sum object byte for byte (.text, .AMDGPU.config,
+/// symbol).
+#[test]
+fn hand_written_loop_sum_is_clangs_object() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let src = std::fs::read_to_string(format!("{root}/examples/cayman/loop_sum.s")).unwrap();
+    let out = assemble("loop_sum.s", &src, Default::default());
+    assert!(out.output.diagnostics.is_empty(), "{}", out.diagnostics());
+    let ours = out.object().unwrap();
+    let clang = std::fs::read(format!("{root}/tests/fixtures/cayman/loop_sum.o")).unwrap();
+    let (a, b) = (
+        risa_elf::Elf::parse(&clang).unwrap(),
+        risa_elf::Elf::parse(&ours).unwrap(),
+    );
+    for s in [".text", ".AMDGPU.config"] {
+        assert_eq!(
+            a.section_by_name(s).unwrap().data,
+            b.section_by_name(s).unwrap().data,
+            "{s}"
+        );
+    }
+    let k = b.symbols.iter().find(|s| s.name == "loop_sum").unwrap();
+    assert_eq!((k.value, k.size), (0, 424));
+}
