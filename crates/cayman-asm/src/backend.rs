@@ -131,6 +131,8 @@ pub struct Cayman {
     pub config: Vec<(u32, u32)>,
     /// Skip the VLIW4 group rules (`.vliw_checks off`); on by default.
     pub no_vliw_checks: bool,
+    /// A KILL* group of the open clause (an error if another group follows).
+    kill_pos: Option<Pos>,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -320,6 +322,17 @@ impl Cayman {
         } else {
             vliw::check_group(&insts)
         };
+        if !self.no_vliw_checks {
+            if let Some(kp) = self.kill_pos.take() {
+                asm.error_at(
+                    kp,
+                    "a KILL* group must be the last group of its ALU clause (guide 4.8.1)",
+                );
+            }
+            if vliw::has_kill(&insts) {
+                self.kill_pos = Some(g[0].pos);
+            }
+        }
         for v in violations {
             let gi = &g[v.inst];
             let p = v.src.and_then(|s| gi.src_pos[s]).unwrap_or(gi.pos);
@@ -373,6 +386,7 @@ impl Cayman {
     /// Close the open clause: write it at its ADDR if known.
     fn close_clause(&mut self, asm: &mut Assembler) {
         self.close_group(asm);
+        self.kill_pos = None;
         let Some(Ctx::Clause(ci)) = self.ctx else {
             return;
         };

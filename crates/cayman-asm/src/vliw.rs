@@ -1,12 +1,14 @@
 //! The VLIW4 rules of one ALU instruction group (HD 6900 ISA guide,
-//! sections 4.3 and 4.6–4.7): slots, reduction instructions, AR use, and the
-//! GPR / constant read-port algorithm of section 4.7.8.
+//! sections 4.3 and 4.6–4.8): slots, reduction instructions, PRED_SET*/KILL*
+//! co-issue, MOVA* and AR use, and the GPR / constant read-port algorithm of
+//! section 4.7.8.
 //!
 //! Each check returns the index of the offending instruction (and source)
 //! with a message; the assembler turns them into `file:line:col` errors.
 
 use risa_cayman::codec::{AluForm, AluInst};
 use risa_cayman::fields::*;
+use risa_cayman::ops;
 
 /// A rule violation: instruction index in the group, source index (if the
 /// violation is about one operand), message.
@@ -91,6 +93,49 @@ pub fn check_group(g: &[AluInst]) -> Vec<Violation> {
                 ),
             );
             break;
+        }
+    }
+    // 4.8.1: at most one PRED_SET* or KILL* per group (the 64-bit PRED_SET*_64
+    // span two slots with one operation and are left out)
+    let mut pred: Option<usize> = None;
+    for (k, i) in g.iter().enumerate() {
+        let exec =
+            i.form != AluForm::Lds && i.op.flags & ops::F_EXEC != 0 && i.op.flags & ops::F_64 == 0;
+        if !exec {
+            continue;
+        }
+        match pred {
+            Some(p) => bad(
+                k,
+                None,
+                format!(
+                    "{} and {} cannot be co-issued: at most one PRED_SET* or KILL* per group",
+                    g[p].op.name, i.op.name
+                ),
+            ),
+            None => pred = Some(k),
+        }
+    }
+    // 4.8.3: MOVA* and AR indexing never share a group
+    let uses_ar = |i: &AluInst| {
+        let im = ALU_WORD0::INDEX_MODE.get(i.words[0]);
+        let ar_mode = matches!(im, 0..=3 | 6);
+        let dst_rel = i.form != AluForm::Lds && ALU_WORD1_OP2::DST_REL.get(i.words[1]) != 0;
+        ar_mode && (dst_rel || (0..i.src_slots()).any(|s| i.src(s).rel))
+    };
+    if let Some(m) = g
+        .iter()
+        .position(|i| i.op.flags & ops::F_MOVA != 0 && i.form != AluForm::Lds)
+    {
+        if let Some(k) = g.iter().position(uses_ar) {
+            bad(
+                k,
+                None,
+                format!(
+                    "AR indexing in the same group as {} (guide 4.8.3: split it into two groups)",
+                    g[m].op.name
+                ),
+            );
         }
     }
     // AR: one element per group; kcache operands may not use AR
@@ -184,6 +229,14 @@ pub fn check_group(g: &[AluInst]) -> Vec<Violation> {
         }
     }
     v
+}
+
+/// Is this group a pixel kill (an ALU KILL* instruction)? Guide 4.8.1: it
+/// must be the last group of its ALU clause.
+pub fn has_kill(g: &[AluInst]) -> bool {
+    g.iter().any(|i| {
+        i.form != AluForm::Lds && i.op.flags & ops::F_EXEC != 0 && i.op.name.starts_with("KILL")
+    })
 }
 
 #[cfg(test)]

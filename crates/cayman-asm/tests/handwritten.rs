@@ -155,6 +155,21 @@ fn vliw_rule_diagnostics() {
         group("  0 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3[AR.y].y"),
         ["t.s:3:8: error: only one AR element can be used per instruction group (AR.x and AR.y)"]
     );
+    // 4.8.1: one PRED_SET*/KILL* per group; a KILL* group ends its clause
+    assert_eq!(
+        group("  0 x: PRED_SETE ____, R1.x, R2.x\n    y: PRED_SETGT ____, R1.y, R2.y"),
+        ["t.s:3:8: error: PRED_SETE and PRED_SETGT cannot be co-issued: at most one PRED_SET* or KILL* per group"]
+    );
+    assert_eq!(
+        group("  0 x: KILLGT ____, R1.x, R2.x\n  1 x: MOV R1.x, R2.x"),
+        ["t.s:2:8: error: a KILL* group must be the last group of its ALU clause (guide 4.8.1)"]
+    );
+    assert!(group("  0 x: MOV R1.x, R2.x\n  1 x: KILLGT ____, R1.x, R2.x").is_empty());
+    // 4.8.3: MOVA* and AR indexing in one group
+    assert_eq!(
+        group("  0 x: MOVA_INT AR.x, R1.x\n    y: MOV R2.y, R3[AR.x].y"),
+        ["t.s:3:8: error: AR indexing in the same group as MOVA_INT (guide 4.8.3: split it into two groups)"]
+    );
     // kcache indexed by AR
     assert_eq!(
         group("  0 x: MOV R1.x, KC0[1][AR.x].x"),
