@@ -23,6 +23,7 @@ fn main() {
         assert!(!out.has_errors() && out.text() == *code);
     }
     let iters = 100;
+    let cpu0 = cpu_ns();
     let t = Instant::now();
     let mut sink = 0;
     for _ in 0..iters {
@@ -34,10 +35,26 @@ fn main() {
     }
     let dt = t.elapsed().as_secs_f64();
     println!(
-        "assemble: {} kernels, {lines} lines ({bytes} bytes) of source: {:.2} M lines/s, {:.1} MB/s [{}]",
+        "assemble: {} kernels, {lines} lines ({bytes} bytes) of source: {:.2} M lines/s, {:.1} MB/s wall [{}]",
         srcs.len(),
         (lines * iters) as f64 / dt / 1e6,
         (bytes * iters) as f64 / dt / 1e6,
         sink % 7
     );
+    // CPU time of this thread (Linux): the rate without other processes' share
+    if let (Some(a), Some(b)) = (cpu0, cpu_ns()) {
+        let cpu = (b - a) as f64 / 1e9;
+        println!(
+            "assemble: {:.2} M lines/s, {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
+            (lines * iters) as f64 / cpu / 1e6,
+            (bytes * iters) as f64 / cpu / 1e6,
+            100.0 * cpu / dt
+        );
+    }
+}
+
+/// Nanoseconds this thread spent on a CPU, from /proc/thread-self/schedstat.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
 }

@@ -7,6 +7,8 @@ use risa_cayman::codec::reserved_mask;
 use risa_cayman::fields::*;
 use risa_cayman::ops::{self, Op};
 use risa_cayman::print::special_src_name;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// How a source refers to the group's literal dwords.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,6 +306,38 @@ fn parse_src<'a>(t: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, SrcOut> {
     }
 }
 
+/// The ALU instruction called `name`: an exact (upper-case) match through a
+/// hash map built once, else a case-insensitive search of the tables.
+fn alu_op(name: &str) -> Option<(Form, &'static Op)> {
+    static MAP: OnceLock<HashMap<String, (Form, &'static Op)>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut m = HashMap::new();
+        for o in ops::ALU_OP3 {
+            m.insert(o.name.to_string(), (Form::Op3, o));
+        }
+        for o in ops::ALU_OP2 {
+            m.insert(o.name.to_string(), (Form::Op2, o));
+        }
+        for o in ops::LDS_OPS {
+            m.insert(format!("LDS_{}", o.name), (Form::Lds, o));
+        }
+        m
+    });
+    if let Some(&x) = map.get(name) {
+        return Some(x);
+    }
+    if let Some(o) = name
+        .get(..4)
+        .filter(|p| p.eq_ignore_ascii_case("LDS_"))
+        .and_then(|_| ops::by_name(ops::LDS_OPS, &name[4..]))
+    {
+        return Some((Form::Lds, o));
+    }
+    ops::by_name(ops::ALU_OP2, name)
+        .map(|o| (Form::Op2, o))
+        .or_else(|| ops::by_name(ops::ALU_OP3, name).map(|o| (Form::Op3, o)))
+}
+
 /// Split `NAME dst, src, src MODS` into name, operands and modifiers.
 fn split_inst(text: &str) -> (&str, Vec<&str>, Vec<&str>) {
     let text = text.trim();
@@ -332,16 +366,7 @@ pub fn parse_alu<'a>(
     n: &mut dyn Numbers<'a>,
 ) -> PResult<'a, AluLine<'a>> {
     let (name, opnds, mods) = split_inst(text);
-    let (form, op) = if let Some(o) = name
-        .strip_prefix("LDS_")
-        .and_then(|l| ops::by_name(ops::LDS_OPS, l))
-    {
-        (Form::Lds, o)
-    } else if let Some(o) = ops::by_name(ops::ALU_OP2, name) {
-        (Form::Op2, o)
-    } else if let Some(o) = ops::by_name(ops::ALU_OP3, name) {
-        (Form::Op3, o)
-    } else {
+    let Some((form, op)) = alu_op(name) else {
         return err(name, format!("unknown ALU instruction '{name}'"));
     };
     let mova = op.flags & ops::F_MOVA != 0;

@@ -829,19 +829,19 @@ impl Cayman {
                 self.data_words(asm, Some(i), a.trim());
                 return true;
             }
-            if cf::split_cf_head(rest).is_some() {
-                match num.parse::<u32>() {
-                    Ok(i) if i < (1 << 23) => self.cf_line(asm, Some((i, num)), rest),
-                    _ => asm.error(num, "CF index too large"),
-                }
-                return true;
-            }
             let rb = rest.as_bytes();
             if rb.len() >= 2 && rb[1] == b':' {
                 if let Some(s) = alu::slot_of(&rest[..1]) {
                     self.alu_line(asm, true, s, rest[2..].trim());
                     return true;
                 }
+            }
+            if cf::split_cf_head(rest).is_some() {
+                match num.parse::<u32>() {
+                    Ok(i) if i < (1 << 23) => self.cf_line(asm, Some((i, num)), rest),
+                    _ => asm.error(num, "CF index too large"),
+                }
+                return true;
             }
             let first = rest.split_whitespace().next().unwrap_or("");
             if fetch::is_fetch_name(first) {

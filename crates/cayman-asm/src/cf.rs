@@ -5,6 +5,8 @@ use crate::text::*;
 use risa_cayman::codec::reserved_mask;
 use risa_cayman::fields::*;
 use risa_cayman::ops::{self, Op};
+use std::collections::HashSet;
+use std::sync::OnceLock;
 
 /// The CF_INST value of GLOBAL_WAVE_SYNC.
 const CF_GLOBAL_WAVE_SYNC: u32 = 30;
@@ -42,8 +44,15 @@ pub struct CfLine<'a> {
 /// case only, so that `END:` is the instruction and `end:` or
 /// `loop_break:` stay labels.
 pub fn is_cf_name(name: &str) -> bool {
-    let exact = |t: &[Op]| t.iter().any(|o| o.name == name);
-    exact(ops::CF_ALU_OPS) || exact(ops::EXPORT_OPS) || exact(ops::GWS_OPS) || exact(ops::CF_OPS)
+    static NAMES: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            [ops::CF_ALU_OPS, ops::EXPORT_OPS, ops::GWS_OPS, ops::CF_OPS]
+                .iter()
+                .flat_map(|t| t.iter().map(|o| o.name))
+                .collect()
+        })
+        .contains(name)
 }
 
 /// If `text` starts a CF line (`NAME:` or `NAME RATOP:`), return the head
