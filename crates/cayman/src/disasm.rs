@@ -164,13 +164,14 @@ impl Walker<'_> {
             let avail = lit_end - p;
             for (k, g) in group[..n].iter().enumerate() {
                 let (at, i) = g.expect("filled");
-                let mut t = String::new();
+                let mut t = String::with_capacity(80);
                 if k == 0 {
                     let _ = write!(t, "    {:4}  ", self.counter);
                 } else {
                     t.push_str("          ");
                 }
-                let _ = write!(t, "{}: ", ['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
+                t.push(['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
+                t.push_str(": ");
                 print_alu(&mut t, &i, &lits[..avail]);
                 if k + 1 == n && !i.last() {
                     // the group was cut (clause end, undecodable word, 8 instructions)
