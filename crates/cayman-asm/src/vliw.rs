@@ -32,6 +32,22 @@ const REDUCTIONS: &[&str] = &[
     "INTERP_ZW",
 ];
 
+/// Double-precision instructions that span several slots with one operation
+/// (chapter 8 "Coissue" notes): two-slot ones occupy x,y or z,w; four-slot ones
+/// all of x,y,z,w. Only the instructions whose pages say so are listed.
+const MULTI_SLOT: &[(&str, usize)] = &[
+    ("ADD_64", 2),
+    ("FLT32_TO_FLT64", 2),
+    ("FLT64_TO_FLT32", 2),
+    ("FRACT_64", 2),
+    ("LDEXP_64", 2),
+    ("PRED_SETE_64", 2),
+    ("PRED_SETGE_64", 2),
+    ("PRED_SETGT_64", 2),
+    ("MUL_64", 4),
+    ("FREXP_64", 4),
+];
+
 /// Loading cycle of source 0..2 for each BANK_SWIZZLE (Table 4.3).
 const CYCLE: [[u8; 3]; 6] = [
     [0, 1, 2], // VEC_012
@@ -89,6 +105,39 @@ pub fn check_group(g: &[AluInst]) -> Vec<Violation> {
                 None,
                 format!(
                     "{} is a reduction: all four slots of the group must execute it, with the same OMOD and CLAMP",
+                    i.op.name
+                ),
+            );
+            break;
+        }
+    }
+    // multi-slot double-precision instructions fill their slot pair / all slots
+    for (k, i) in g.iter().enumerate() {
+        if i.form == AluForm::Lds {
+            continue;
+        }
+        let name = i.op.name.strip_suffix("_ALT").unwrap_or(i.op.name);
+        let Some(&(_, n)) = MULTI_SLOT.iter().find(|(m, _)| *m == name) else {
+            continue;
+        };
+        let chan = i.dst_chan() as usize;
+        let need: &[usize] = if n == 4 {
+            &[0, 1, 2, 3]
+        } else if chan < 2 {
+            &[0, 1]
+        } else {
+            &[2, 3]
+        };
+        let ok = need
+            .iter()
+            .all(|&c| used[c].is_some_and(|j| g[j].op == i.op && g[j].form == i.form));
+        if !ok {
+            let slots: String = need.iter().map(|&c| SLOT[c]).collect();
+            bad(
+                k,
+                None,
+                format!(
+                    "{} occupies slots {slots}: each of them must hold it",
                     i.op.name
                 ),
             );

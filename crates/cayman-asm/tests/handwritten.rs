@@ -155,6 +155,16 @@ fn vliw_rule_diagnostics() {
         group("  0 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3[AR.y].y"),
         ["t.s:3:8: error: only one AR element can be used per instruction group (AR.x and AR.y)"]
     );
+    // double-precision instructions span slot pairs or all four slots
+    assert_eq!(
+        group("  0 x: ADD_64 R1.x, R2.y, R3.y\n    z: ADD_64 R1.z, R2.x, R3.x"),
+        ["t.s:2:8: error: ADD_64 occupies slots xy: each of them must hold it"]
+    );
+    assert!(group("  0 x: ADD_64 R1.x, R2.y, R3.y\n    y: ADD_64 R1.y, R2.x, R3.x").is_empty());
+    assert_eq!(
+        group("  0 x: MUL_64 R1.x, R2.y, R3.y\n    y: MUL_64 R1.y, R2.y, R3.y\n    z: MUL_64 R1.z, R2.y, R3.y"),
+        ["t.s:2:8: error: MUL_64 occupies slots xyzw: each of them must hold it"]
+    );
     // 4.8.1: one PRED_SET*/KILL* per group; a KILL* group ends its clause
     assert_eq!(
         group("  0 x: PRED_SETE ____, R1.x, R2.x\n    y: PRED_SETGT ____, R1.y, R2.y"),
