@@ -142,7 +142,10 @@ pub fn parse_fetch<'a>(text: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, Fe
         A::VC_INST.set(&mut w[0], op.code as u32);
         let opnds = split_top(rest, b',');
         if opnds.len() != 3 {
-            return err(text, format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"));
+            return err(
+                text,
+                format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"),
+            );
         }
         // destination
         let (dst, dsel) = match opnds[0].rfind('.') {
@@ -328,7 +331,10 @@ pub fn parse_fetch<'a>(text: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, Fe
         A::MEM_OP.set(&mut w[0], op.code as u32);
         let opnds = split_top(rest, b',');
         if opnds.len() != 2 {
-            return err(text, format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"));
+            return err(
+                text,
+                format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"),
+            );
         }
         let (g, rel, s) = reg_sel(opnds[0])?;
         B::DST_GPR.set(&mut w[1], g);
