@@ -931,6 +931,9 @@ impl Assembler {
         let mut last_sym: Option<(usize, &str, usize)> = None;
         loop {
             c.skip_ws();
+            if backend.claim(self, c.rest()) {
+                return;
+            }
             let save = c.pos();
             match c.peek() {
                 Some(d) if d.is_ascii_digit() => {
@@ -1690,6 +1693,7 @@ impl Assembler {
     // ------------------------------------------------------------------
 
     fn finish(&mut self, backend: &mut dyn Backend) {
+        backend.end_of_source(self);
         self.finishing = true;
         if let Some(rec) = self.recording.take() {
             let what = match rec.kind {

@@ -78,6 +78,18 @@ pub trait Backend {
     /// register [`Fixup`]s for values not known yet.
     fn instruction(&mut self, asm: &mut Assembler, stmt: &Statement<'_>);
 
+    /// Offered the rest of every statement before the core reads a
+    /// `label:` from it (after each label already read). Return `true` to
+    /// take the statement over: the core then does nothing more with it.
+    /// For targets whose line syntax starts with something that looks like
+    /// a label (Cayman's `ALU_PUSH_BEFORE: ADDR(4)` CF lines and `x: MOV …`
+    /// slot lines). `text` is a slice of the current line, so errors can
+    /// point into it.
+    fn claim(&mut self, asm: &mut Assembler, text: &str) -> bool {
+        let _ = (asm, text);
+        false
+    }
+
     /// Handle a pseudo-op; `name` is lower-cased and includes the leading
     /// dot. Return `true` if handled. Called before the core's own
     /// pseudo-ops, so a back end may also override them.
@@ -120,6 +132,13 @@ pub trait Backend {
     /// pseudo-op (`end`, lower case) was seen.
     fn raw_block(&mut self, asm: &mut Assembler, end: &str, text: &str) {
         let _ = (asm, end, text);
+    }
+
+    /// Called once when the source is exhausted, before symbols and fixups
+    /// are resolved: a back end that buffers code (to lay it out once a
+    /// unit is complete) emits the rest here.
+    fn end_of_source(&mut self, asm: &mut Assembler) {
+        let _ = asm;
     }
 
     /// Called once at the end, after all fixups were applied.

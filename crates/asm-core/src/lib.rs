@@ -18,7 +18,8 @@
 //!
 //! * Statements separated by newlines or `;`, `\` line continuation,
 //!   comments `#` and `/* */` (and `//` with [`Options::slash_comments`];
-//!   CLRX itself uses `//` as unsigned division).
+//!   CLRX itself uses `//` as unsigned division; `;` with
+//!   [`Options::semicolon_comments`], for TeraScale-style listings).
 //! * Labels `name:`, local labels `1:` with `1b`/`1f`, assignments `=`,
 //!   `.set`, `.equ`, `.equiv`, `.eqv` (lazy), register symbols `x = %...`
 //!   (parsed by the back end), `.enum`, `.undef`, `.global`/`.local`/`.weak`/`.size`,

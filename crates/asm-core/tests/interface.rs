@@ -144,3 +144,101 @@ fn assembler_is_reusable_for_inspection() {
     let out = a.into_output();
     assert_eq!(out.symbol("d").unwrap().value.unwrap().section, Some(id));
 }
+
+/// A back end that claims lines starting with `x:` (which the core would
+/// otherwise read as a label) and emits the byte after the colon.
+struct Claimer;
+impl Backend for Claimer {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        asm.error(st.name, "unexpected instruction");
+    }
+    fn claim(&mut self, asm: &mut Assembler, text: &str) -> bool {
+        let Some(rest) = text.strip_prefix("x:") else {
+            return false;
+        };
+        match rest.trim().parse::<u8>() {
+            Ok(v) => asm.emit(&[v]),
+            Err(_) => asm.error(rest.trim(), "expected a byte"),
+        }
+        true
+    }
+}
+
+#[test]
+fn claim_takes_label_like_statements_after_real_labels() {
+    let src = "x: 7\nlab: x: 9\nx: bad\n";
+    let out = Assembler::new(Options::default()).assemble("c.s", src, &mut Claimer);
+    assert_eq!(out.section(".text").unwrap().data, [7, 9]);
+    // the real label was still defined, at the second byte
+    assert_eq!(out.symbol("lab").unwrap().value.unwrap().value, 1);
+    let errs: Vec<String> = out.errors().map(|d| d.to_string()).collect();
+    assert_eq!(errs.len(), 1);
+    assert!(
+        errs[0].starts_with("c.s:3:4: error: expected a byte"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn semicolon_comments_option() {
+    let src = ".byte 1 ; .byte 2\n.byte 3 ; comment /* not a block\n.byte 4\n";
+    // default: ';' separates statements
+    let out = Assembler::new(Options::default()).assemble("s.s", ".byte 1 ; .byte 2", &mut NoIsa);
+    assert_eq!(out.section(".text").unwrap().data, [1, 2]);
+    let opts = Options {
+        semicolon_comments: true,
+        ..Options::default()
+    };
+    let out = Assembler::new(opts).assemble("s.s", src, &mut NoIsa);
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    assert_eq!(out.section(".text").unwrap().data, [1, 3, 4]);
+}
+
+/// A back end that buffers its bytes and emits them only at the end of the
+/// source; `j SYM` leaves a byte for a fixup inside the buffered bytes. Since
+/// `end_of_source` runs before fixups are applied, the fixup finds its byte.
+#[derive(Default)]
+struct Buffering {
+    pending: Vec<u8>,
+}
+impl Backend for Buffering {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        match st.name {
+            "b" => self.pending.push(st.args.parse().unwrap_or(0)),
+            "j" => {
+                let offset = asm.offset() + self.pending.len() as u64;
+                self.pending.push(0);
+                match asm.expr_str(st.args) {
+                    ExprResult::Pending(expr) => asm.add_fixup(Fixup {
+                        section: asm.current_section(),
+                        offset,
+                        kind: 0,
+                        payload: 0,
+                        expr,
+                    }),
+                    _ => asm.error(st.args, "want a forward reference"),
+                }
+            }
+            _ => asm.error(st.name, "unknown"),
+        }
+    }
+    fn apply_fixup(&mut self, f: &Fixup, v: Value, data: &mut [u8]) -> Result<(), String> {
+        let b = data
+            .get_mut(f.offset as usize)
+            .ok_or("fixup outside the data")?;
+        *b = v.value as u8;
+        Ok(())
+    }
+    fn end_of_source(&mut self, asm: &mut Assembler) {
+        let p = std::mem::take(&mut self.pending);
+        asm.emit(&p);
+    }
+}
+
+#[test]
+fn end_of_source_runs_before_fixups() {
+    let src = "b 7\nj later\nb 8\nlater = 9\n";
+    let out = Assembler::new(Options::default()).assemble("e.s", src, &mut Buffering::default());
+    assert!(!out.has_errors(), "{:?}", out.diagnostics);
+    assert_eq!(out.section(".text").unwrap().data, [7, 9, 8]);
+}

@@ -20,6 +20,7 @@ fn main() {
     for c in &codes {
         out_len += risa_cayman::disassemble(c, &opts).len();
     }
+    let cpu0 = cpu_ns();
     let iters = 200;
     let t = Instant::now();
     for _ in 0..iters {
@@ -28,9 +29,19 @@ fn main() {
         }
     }
     let dt = t.elapsed().as_secs_f64();
+    let cpu1 = cpu_ns();
     let mb = (total * iters) as f64 / 1e6;
     println!("decode+print: {} kernels, {} bytes of code, {:.1} MB/s ({:.0} ns/instruction-dword pair) [{}]",
         codes.len(), total, mb / dt, dt * 1e9 / ((total * iters) as f64 / 8.0), out_len % 7);
+    // CPU time of this thread (Linux): the rate without other processes' share
+    if let (Some(a), Some(b)) = (cpu0, cpu1) {
+        let cpu = (b - a) as f64 / 1e9;
+        println!(
+            "decode+print: {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
+            mb / cpu,
+            100.0 * cpu / dt
+        );
+    }
     // decode only (ALU/CF words, no printing)
     let words: Vec<u32> = codes
         .iter()
@@ -53,4 +64,10 @@ fn main() {
         (words.len() * 4 * iters) as f64 / 1e6 / dt,
         ok % 7
     );
+}
+
+/// Nanoseconds this thread spent on a CPU, from /proc/thread-self/schedstat.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
 }

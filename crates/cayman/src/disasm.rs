@@ -29,6 +29,9 @@ pub enum ItemKind {
     Data,
     /// A comment line (no words).
     Comment,
+    /// A placement directive (`.at OFFSET`, no words): the data lines that
+    /// follow lie at that byte offset of the program.
+    Directive,
 }
 
 /// One line of a listing.
@@ -72,7 +75,12 @@ impl Walker<'_> {
     }
 
     fn data(&mut self, dword: usize, n: usize, why: &dyn fmt::Display) {
-        let mut t = String::from("        .int");
+        self.data_prefixed(dword, n, why, "        ");
+    }
+
+    fn data_prefixed(&mut self, dword: usize, n: usize, why: &dyn fmt::Display, prefix: &str) {
+        let mut t = String::from(prefix);
+        t.push_str(".int");
         for (k, w) in self.words[dword..dword + n].iter().enumerate() {
             let _ = write!(t, "{} 0x{w:08x}", if k == 0 { "" } else { "," });
         }
@@ -99,6 +107,8 @@ impl Walker<'_> {
             let mut n = 0;
             let mut need: Option<u32> = None;
             let mut lds_direct = false;
+            // literal channels some operand prints inline
+            let mut refmask = 0u32;
             loop {
                 if p >= end {
                     break;
@@ -110,6 +120,9 @@ impl Walker<'_> {
                             if let Some(c) = literal_need(&s) {
                                 need = Some(need.map_or(c, |x| x.max(c)));
                                 lds_direct |= s.sel != SRC_LITERAL;
+                                if s.sel == SRC_LITERAL {
+                                    refmask |= 1 << c;
+                                }
                             }
                         }
                         let last = i.last();
@@ -151,28 +164,35 @@ impl Walker<'_> {
             let avail = lit_end - p;
             for (k, g) in group[..n].iter().enumerate() {
                 let (at, i) = g.expect("filled");
-                let mut t = String::new();
+                let mut t = String::with_capacity(80);
                 if k == 0 {
                     let _ = write!(t, "    {:4}  ", self.counter);
                 } else {
                     t.push_str("          ");
                 }
-                let _ = write!(t, "{}: ", ['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
+                t.push(['x', 'y', 'z', 'w'][i.dst_chan() as usize]);
+                t.push_str(": ");
                 print_alu(&mut t, &i, &lits[..avail]);
+                if k + 1 == n && !i.last() {
+                    // the group was cut (clause end, undecodable word, 8 instructions)
+                    t.push_str(" NOT_LAST");
+                }
                 self.push(at, 2, ItemKind::Alu, t);
             }
             self.counter += 1;
-            if avail > 0 {
-                // literal dwords: printed inline; list them only if some are not referenced
-                let referenced = need.map_or(0, |c| c as usize + 1);
+            // the clause may end before the literal dwords the group needs
+            let truncated = avail < nlit;
+            if avail > 0 || truncated {
+                // literal dwords: printed inline; list them only if some are not
+                // referenced or the clause cuts them off (then exactly those present)
                 let mut t = String::from("          ");
-                if lds_direct {
+                if lds_direct && avail >= 2 {
                     print_lds_direct(&mut t, lits[0], lits[1]);
                     for v in &lits[2..avail] {
                         let _ = write!(t, " 0x{v:08x}");
                     }
                     self.push(p, avail, ItemKind::Literals, t);
-                } else if lits[referenced.min(avail)..avail].iter().any(|&v| v != 0) {
+                } else if truncated || (0..avail).any(|c| refmask & (1 << c) == 0 && lits[c] != 0) {
                     t.push_str("LITERALS");
                     for v in &lits[..avail] {
                         let _ = write!(t, " 0x{v:08x}");
@@ -270,22 +290,33 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
                     _ => {}
                 }
             }
-            Err(e) => w.data(slot * 2, 2, &e),
+            // an undecodable CF slot keeps its index, so the assembler puts it back there
+            Err(e) => w.data_prefixed(slot * 2, 2, &e, &format!("{slot:02} ")),
         }
         slot += 1;
     }
-    // unclaimed words: data, in address order
+    // unclaimed words: data, in address order; each run starts with `.at`
     let mut k = 0;
+    let mut next_run = usize::MAX;
     while k < words.len() {
         if w.claimed[k] {
             k += 1;
             continue;
         }
         let s = k;
+        if s != next_run {
+            w.items.push(Item {
+                dword: s,
+                ndwords: 0,
+                kind: ItemKind::Directive,
+                text: format!("        .at 0x{:x}", s * 4),
+            });
+        }
         while k < words.len() && !w.claimed[k] && k - s < 4 {
             k += 1;
         }
         w.data(s, k - s, &"not reached from the CF program");
+        next_run = k;
     }
     let tail = code.len() % 4;
     (Listing { items: w.items }, tail)
@@ -412,13 +443,89 @@ pub fn kernels(elf_bytes: &[u8]) -> Result<Vec<Kernel<'_>>, Error> {
     Ok(out)
 }
 
-/// Disassemble every kernel of an r600 ELF object.
+/// `.text` bytes outside every kernel (e.g. constant tables): printed as
+/// data at their offset unless they are all zero (alignment padding).
+fn gap(out: &mut String, text: &[u8], from: usize, to: usize) {
+    let to = to.min(text.len());
+    if from >= to || text[from..to].iter().all(|&b| b == 0) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "        .org 0x{from:x}  ; .text data outside the kernels"
+    );
+    let body = &text[from..to];
+    for line in body.chunks(16) {
+        let words = line.chunks_exact(4);
+        let tail = words.remainder();
+        let mut t = String::new();
+        for (k, w) in words.enumerate() {
+            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            let _ = write!(t, "{} 0x{v:08x}", if k == 0 { "" } else { "," });
+        }
+        if !t.is_empty() {
+            let _ = writeln!(out, "        .int{t}");
+        }
+        if !tail.is_empty() {
+            out.push_str("        .byte");
+            for (k, b) in tail.iter().enumerate() {
+                let _ = write!(out, "{} 0x{b:02x}", if k == 0 { "" } else { "," });
+            }
+            out.push('\n');
+        }
+    }
+}
+
+/// Name of a register clang writes into `.AMDGPU.config` for compute kernels.
+fn config_reg_name(r: u32) -> Option<&'static str> {
+    Some(match r {
+        0x288d4 => "SQ_PGM_RESOURCES_LS: NUM_GPRS [7:0], STACK_SIZE [15:8]",
+        0x2880c => "DB_SHADER_CONTROL",
+        0x288e8 => "SQ_LDS_ALLOC: static LDS dwords",
+        _ => return None,
+    })
+}
+
+/// Disassemble every kernel of an r600 ELF object (with `.config_reg`
+/// lines for its `.AMDGPU.config` share and `.org` between kernels).
 pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<String, Error> {
     let mut out = String::new();
-    for (k, kern) in kernels(elf_bytes)?.iter().enumerate() {
+    let mut end = 0;
+    let ks = kernels(elf_bytes)?;
+    let text: &[u8] = risa_elf::Elf::parse(elf_bytes)
+        .ok()
+        .and_then(|e| e.section_by_name(".text").map(|s| s.data))
+        .unwrap_or(&[]);
+    // .AMDGPU.config: (register, value) pairs, split evenly among the kernels
+    let config: Vec<(u32, u32)> = risa_elf::Elf::parse(elf_bytes)
+        .ok()
+        .and_then(|e| e.section_by_name(".AMDGPU.config").map(|s| s.data.to_vec()))
+        .unwrap_or_default()
+        .chunks_exact(8)
+        .map(|c| {
+            (
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+            )
+        })
+        .collect();
+    let per = if !ks.is_empty() && config.len().is_multiple_of(ks.len()) {
+        config.len() / ks.len()
+    } else {
+        0
+    };
+    for (k, kern) in ks.iter().enumerate() {
         if k > 0 {
             out.push('\n');
         }
+        if kern.offset > end {
+            gap(&mut out, text, end as usize, kern.offset as usize);
+        }
+        if kern.offset != end {
+            // kernels are aligned in .text: say where the next one starts
+            let _ = writeln!(out, "        .org 0x{:x}", kern.offset);
+        }
+        end = kern.offset + kern.code.len() as u64;
         let _ = writeln!(
             out,
             "{}:  ; .text+0x{:x}, {} bytes",
@@ -426,7 +533,18 @@ pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<Stri
             kern.offset,
             kern.code.len()
         );
+        for (r, v) in config.iter().skip(k * per).take(per) {
+            let _ = writeln!(
+                out,
+                "        .config_reg 0x{r:x}, 0x{v:x}{}",
+                config_reg_name(*r).map_or(String::new(), |n| format!("  ; {n}"))
+            );
+        }
         out.push_str(&disassemble(kern.code, opts));
+    }
+    if (end as usize) < text.len() {
+        out.push('\n');
+        gap(&mut out, text, end as usize, text.len());
     }
     Ok(out)
 }

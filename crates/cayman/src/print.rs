@@ -141,7 +141,10 @@ fn index_mode(im: u32) -> &'static str {
 }
 
 fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
-    if s.neg {
+    // "-1" is the inline constant -1 (select 251): a negated inline 1
+    // (select 250) is spelled NEG(1) so the text stays unambiguous.
+    let neg_one = s.neg && !s.abs && s.sel == 250;
+    if s.neg && !neg_one {
         out.push('-');
     }
     if s.abs {
@@ -149,16 +152,20 @@ fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
     }
     let rel = |out: &mut String| {
         if s.rel {
-            let _ = write!(out, "[{}]", index_mode(im));
+            out.push('[');
+            out.push_str(index_mode(im));
+            out.push(']');
         }
     };
     let sel = s.sel;
     let c = CHAN[s.chan as usize & 3];
     match sel {
         0..=127 => {
-            let _ = write!(out, "R{sel}");
+            out.push('R');
+            push_num(out, sel);
             rel(out);
-            let _ = write!(out, ".{c}");
+            out.push('.');
+            out.push(c);
         }
         128..=191 | 256..=319 => {
             let (bank, idx) = match sel {
@@ -167,9 +174,12 @@ fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
                 256..=287 => (2, sel - 256),
                 _ => (3, sel - 288),
             };
-            let _ = write!(out, "KC{bank}[{idx}]");
+            out.push_str(["KC0[", "KC1[", "KC2[", "KC3["][bank]);
+            push_num(out, idx);
+            out.push(']');
             rel(out);
-            let _ = write!(out, ".{c}");
+            out.push('.');
+            out.push(c);
         }
         SRC_LITERAL => {
             match lits.get(s.chan as usize) {
@@ -184,10 +194,12 @@ fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
         254 => {
             out.push_str("PV");
             rel(out);
-            let _ = write!(out, ".{c}");
+            out.push('.');
+            out.push(c);
         }
         _ => {
             match special_src_name(sel) {
+                Some(_) if neg_one => out.push_str("NEG(1)"),
                 Some(n) => out.push_str(n),
                 None => {
                     let _ = write!(out, "SRC{sel}");
@@ -201,6 +213,18 @@ fn fmt_src(out: &mut String, s: &Src, im: u32, lits: &[u32]) {
     }
     if s.abs {
         out.push('|');
+    }
+}
+
+/// Append a small decimal number without going through `fmt`.
+fn push_num(out: &mut String, v: u32) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+    } else if v < 100 {
+        out.push((b'0' + (v / 10) as u8) as char);
+        out.push((b'0' + (v % 10) as u8) as char);
+    } else {
+        let _ = write!(out, "{v}");
     }
 }
 
@@ -237,36 +261,40 @@ pub fn print_alu(out: &mut String, i: &AluInst, lits: &[u32]) {
         used_rel |= rel;
         let gpr = ALU_WORD1_OP2::DST_GPR.get(w1);
         let c = CHAN[i.dst_chan() as usize];
-        let mut d = String::new();
-        if i.form == AluForm::Mova {
-            match gpr {
-                0 => d.push_str("AR"),
-                1 => d.push_str("CF_PC"),
-                2 => d.push_str("CF_IDX0"),
-                3 => d.push_str("CF_IDX1"),
-                4..=7 => {
-                    let _ = write!(d, "CLAUSE_GLOBAL{}", gpr - 4);
-                }
-                _ => {
-                    let _ = write!(d, "MOVA_DST{gpr}");
-                }
-            }
-        } else {
-            let _ = write!(d, "R{gpr}");
-        }
-        if rel {
-            let _ = write!(d, "[{}]", index_mode(im));
-        }
-        let _ = write!(d, ".{c}");
         let masked = i.form != AluForm::Op3 && ALU_WORD1_OP2::WRITE_MASK.get(w1) == 0;
-        if masked {
-            if gpr == 0 && !rel {
-                out.push_str("____");
-            } else {
-                let _ = write!(out, "({d})");
-            }
+        if masked && gpr == 0 && !rel {
+            out.push_str("____");
         } else {
-            out.push_str(&d);
+            if masked {
+                out.push('(');
+            }
+            if i.form == AluForm::Mova {
+                match gpr {
+                    0 => out.push_str("AR"),
+                    1 => out.push_str("CF_PC"),
+                    2 => out.push_str("CF_IDX0"),
+                    3 => out.push_str("CF_IDX1"),
+                    4..=7 => {
+                        let _ = write!(out, "CLAUSE_GLOBAL{}", gpr - 4);
+                    }
+                    _ => {
+                        let _ = write!(out, "MOVA_DST{gpr}");
+                    }
+                }
+            } else {
+                out.push('R');
+                push_num(out, gpr);
+            }
+            if rel {
+                out.push('[');
+                out.push_str(index_mode(im));
+                out.push(']');
+            }
+            out.push('.');
+            out.push(c);
+            if masked {
+                out.push(')');
+            }
         }
     }
     // sources: the ones the opcode reads, plus any non-zero unused field

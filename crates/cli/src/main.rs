@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use risa_gcn::{listing, Dialect, Gen};
 
 mod asm;
+mod asm_cayman;
 
 pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
@@ -14,6 +15,7 @@ risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 USAGE:
     risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
+    risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
 
 COMMANDS:
     asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
@@ -22,6 +24,7 @@ COMMANDS:
               .if, .include ...). Writes the code section as raw little-endian
               words, or an AMDHSA code object (--format elf). Every error is
               reported as file:line:col with the line and a caret.
+              Cayman: risa asm --arch cayman (see docs/cayman-syntax.md).
     disasm    Disassemble raw little-endian dwords or an ELF code object
               (detected by its magic): every executable section, with the
               object's symbols and the branch targets as labels. Words that do
@@ -59,7 +62,7 @@ EXAMPLES:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("asm") => match asm::run(&args[1..]) {
+        Some("asm") => match asm(&args[1..]) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::from(1),
             Err(e) => {
@@ -86,6 +89,24 @@ fn main() -> ExitCode {
             eprintln!("risa: unknown command {other:?}\n\n{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `risa asm`: Cayman has its own back end; every other arch (and a
+/// source that names its GPU with `.gpu`/`.arch`) is GCN. `Ok(false)`: the
+/// source had errors (already reported).
+fn asm(args: &[String]) -> Result<bool, String> {
+    let arch = args
+        .iter()
+        .position(|a| a == "--arch" || a == "-a")
+        .and_then(|i| args.get(i + 1).cloned())
+        .or_else(|| {
+            args.iter()
+                .find_map(|a| a.strip_prefix("--arch=").map(str::to_string))
+        });
+    match arch {
+        Some(a) if a.eq_ignore_ascii_case("cayman") => asm_cayman::asm_cayman(args).map(|()| true),
+        _ => asm::run(args),
     }
 }
 
