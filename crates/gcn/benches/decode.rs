@@ -69,6 +69,23 @@ fn clang_corpus(gen: Gen, target: usize) -> Vec<u32> {
     all
 }
 
+/// CPU time this thread has run, in ns (Linux): on a shared machine the
+/// rate per CPU-second is steadier than the wall-clock one.
+fn cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `f` and returns (wall seconds, CPU seconds if known).
+fn timed(f: impl FnOnce()) -> (f64, Option<f64>) {
+    let c0 = cpu_ns();
+    let t = Instant::now();
+    f();
+    let wall = t.elapsed().as_secs_f64();
+    let cpu = cpu_ns().zip(c0).map(|(b, a)| (b - a) as f64 / 1e9);
+    (wall, cpu)
+}
+
 /// Best-of-N decode and decode+print throughput over `words`.
 fn measure(gen: Gen, what: &str, words: &[u32]) {
     if words.is_empty() {
@@ -81,44 +98,51 @@ fn measure(gen: Gen, what: &str, words: &[u32]) {
         Err(_) => (None, 1),
     };
     let mb = words.len() as f64 * 4.0 / 1e6;
-    let mut best_dec = f64::MAX;
+    let (mut best_dec, mut best_dec_cpu) = (f64::MAX, f64::MAX);
     let mut count = 0;
     for _ in 0..5 {
-        let t = Instant::now();
-        let (mut k, mut n) = (0, 0);
-        while k < words.len() {
-            let (i, len) = step(k);
-            n += usize::from(i.is_some());
-            k += len;
-        }
-        best_dec = best_dec.min(t.elapsed().as_secs_f64());
-        count = n;
+        let (wall, cpu) = timed(|| {
+            let (mut k, mut n) = (0, 0);
+            while k < words.len() {
+                let (i, len) = step(k);
+                n += usize::from(i.is_some());
+                k += len;
+            }
+            count = n;
+        });
+        best_dec = best_dec.min(wall);
+        best_dec_cpu = best_dec_cpu.min(cpu.unwrap_or(f64::MAX));
     }
     let p = Printer::new(Dialect::Llvm);
-    let mut best_print = f64::MAX;
+    let (mut best_print, mut best_print_cpu) = (f64::MAX, f64::MAX);
     let mut s: Vec<u8> = Vec::with_capacity(64);
     let mut chars = 0;
-    for _ in 0..3 {
-        let t = Instant::now();
-        let mut k = 0;
-        chars = 0;
-        while k < words.len() {
-            let (i, len) = step(k);
-            if let Some(i) = i {
-                s.clear();
-                p.write_bytes(&i, &mut s);
-                chars += s.len();
+    for _ in 0..5 {
+        let (wall, cpu) = timed(|| {
+            let mut k = 0;
+            chars = 0;
+            while k < words.len() {
+                let (i, len) = step(k);
+                if let Some(i) = i {
+                    s.clear();
+                    p.write_bytes(&i, &mut s);
+                    chars += s.len();
+                }
+                k += len;
             }
-            k += len;
-        }
-        best_print = best_print.min(t.elapsed().as_secs_f64());
+        });
+        best_print = best_print.min(wall);
+        best_print_cpu = best_print_cpu.min(cpu.unwrap_or(f64::MAX));
     }
     println!(
-        "{gen} {what}: {mb:.1} MB, {count} instructions: decode {:.0} MB/s ({:.0} M instr/s), decode+print {:.0} MB/s ({:.1} chars/instr)",
+        "{gen} {what}: {mb:.1} MB, {count} instructions, {:.1} chars/instr: decode {:.0} MB/s \
+         ({:.0} M instr/s; {:.0} MB/CPU-s), decode+print {:.0} MB/s ({:.0} MB/CPU-s)",
+        chars as f64 / count as f64,
         mb / best_dec,
         count as f64 / best_dec / 1e6,
+        mb / best_dec_cpu,
         mb / best_print,
-        chars as f64 / count as f64
+        mb / best_print_cpu,
     );
 }
 
