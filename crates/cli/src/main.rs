@@ -6,13 +6,17 @@ use std::process::ExitCode;
 
 use risa_gcn::{listing, Dialect, Gen};
 
+mod run;
+
 const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 
 USAGE:
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
+    risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
 
 COMMANDS:
+    run       Run a GCN kernel (amdhsa .o/.co) on the emulator; see `risa run --help`.
     disasm    Disassemble raw little-endian dwords or an ELF code object
               (detected by its magic): every executable section, with the
               object's symbols and the branch targets as labels. Words that do
@@ -42,6 +46,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("risa disasm: error: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some("run") => match run::run(&args[1..]) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("risa run: error: {e}");
                 ExitCode::from(1)
             }
         },

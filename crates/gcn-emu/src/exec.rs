@@ -56,7 +56,7 @@ pub struct Ctx<'a> {
     /// Per-wave instruction budget.
     pub budget: u64,
     /// Trace output: every executed instruction and the registers it wrote.
-    pub trace: Option<&'a mut dyn Write>,
+    pub trace: Option<Box<dyn Write + Send>>,
     /// Prefix for trace lines (e.g. the work-group id).
     pub trace_tag: String,
 }
