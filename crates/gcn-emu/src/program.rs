@@ -270,6 +270,10 @@ impl Program {
                 if i.enc == Enc::Vopc {
                     op.sd = VCC as u16;
                 }
+                if info.has(flag::TIED) {
+                    // v_mac: the destination is also the addend.
+                    op.src[2] = Src::V(op.d as u8);
+                }
             }
             Enc::Vop3 | Enc::Vop3b | Enc::Vop3p => {
                 let srcs = [Field::Src0, Field::Src1, Field::Src2];
