@@ -133,6 +133,9 @@ fn same<T: PartialEq + std::fmt::Debug>(got: &[T], want: &[T]) -> Result<(), Str
     Ok(())
 }
 
+/// A check over the buffers after a run: (argument index, bytes).
+type Check = Box<dyn Fn(&[(usize, Vec<u8>)]) -> Result<(), String>>;
+
 struct Case {
     file: &'static str,
     kernel: Option<&'static str>,
@@ -141,7 +144,7 @@ struct Case {
     block: [u32; 3],
     offset: [u64; 3],
     /// Checks the buffers: (argument index, bytes).
-    check: Box<dyn Fn(&[(usize, Vec<u8>)]) -> Result<(), String>>,
+    check: Check,
 }
 
 fn case(
