@@ -79,6 +79,51 @@ fn as_f64(b: &[u8]) -> Vec<f64> {
         .collect()
 }
 
+/// f32 to half bits, round to nearest even (written independently of the emulator's).
+fn f16_of(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let e = ((b >> 23) & 0xff) as i32;
+    let m = b & 0x7f_ffff;
+    if e == 255 {
+        return sign | 0x7c00 | if m != 0 { 0x200 } else { 0 };
+    }
+    let e16 = e - 127 + 15;
+    if e16 >= 31 {
+        return sign | 0x7c00;
+    }
+    let (r, rem, half) = if e16 <= 0 {
+        if e16 < -10 {
+            return sign;
+        }
+        let mm = m | 0x80_0000;
+        let sh = (14 - e16) as u32;
+        (mm >> sh, mm & ((1 << sh) - 1), 1u32 << (sh - 1))
+    } else {
+        ((e16 as u32) << 10 | m >> 13, m & 0x1fff, 0x1000)
+    };
+    let up = rem > half || (rem == half && r & 1 == 1);
+    sign | (r + up as u32) as u16
+}
+
+/// Half bits to f32 (exact).
+fn f32_of(h: u16) -> f32 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = i32::from((h >> 10) & 0x1f);
+    let m = f32::from(h & 0x3ff);
+    s * match e {
+        0 => m * 2f32.powi(-24),
+        31 => {
+            if m == 0.0 {
+                f32::INFINITY
+            } else {
+                f32::NAN
+            }
+        }
+        _ => (1.0 + m / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
 /// Distance in units in the last place between two f32 values.
 fn ulps(a: f32, b: f32) -> u64 {
     if a.is_nan() && b.is_nan() {
@@ -868,6 +913,190 @@ fn cases() -> Vec<Case> {
         vec![ubuf(&a), zeros(4 * N)],
         N as u32,
         move |o| same(&as_u32(buf(o, 1)), &want),
+    ));
+
+    // Half precision: inputs are halves; references round once to half.
+    let ha: Vec<u16> = (0..N).map(|_| f16_of(r.f32_in(-8.0, 8.0))).collect();
+    let hb: Vec<u16> = (0..N).map(|_| f16_of(r.f32_in(-8.0, 8.0))).collect();
+    let hbuf = |v: &[u16]| Buffer(v.iter().flat_map(|x| x.to_le_bytes()).collect());
+    let (ha2, hb2) = (ha.clone(), hb.clone());
+    v.push(case(
+        "half_arith",
+        vec![hbuf(&ha), hbuf(&hb), zeros(8 * N), zeros(4 * N)],
+        N as u32,
+        move |o| {
+            let got: Vec<u16> = buf(o, 2)
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            let gf = as_f32(buf(o, 3));
+            for i in 0..N {
+                let (x, y) = (f32_of(ha2[i]), f32_of(hb2[i]));
+                let want = [
+                    f16_of(x + y),
+                    f16_of(x * y),
+                    f16_of(x - y * 0.5),
+                    f16_of(x.max(y)),
+                ];
+                for k in 0..4 {
+                    // x - y*0.5 may be contracted into one fused operation: 1 half-ulp.
+                    if got[4 * i + k].abs_diff(want[k]) > u16::from(k == 2) {
+                        return Err(format!(
+                            "out[{}] = {:#06x}, expected {:#06x} (x={x}, y={y})",
+                            4 * i + k,
+                            got[4 * i + k],
+                            want[k]
+                        ));
+                    }
+                }
+                let wf = f32_of(f16_of(x * y)) + y;
+                // Without 16-bit instructions (tahiti, hawaii) clang-14 keeps x*y in f32
+                // (`v_mac_f32` on the promoted values, no rounding to half in between).
+                let promoted = x * y + y;
+                if ulps(gf[i], wf) > 0 && ulps(gf[i], promoted) > 0 {
+                    return Err(format!("outf[{i}] = {}, expected {wf}", gf[i]));
+                }
+            }
+            Ok(())
+        },
+    ));
+
+    let da: Vec<f64> = (0..N)
+        .map(|_| f64::from(r.f32_in(-1e3, 1e3)) * 1.000_000_1)
+        .collect();
+    let db: Vec<f64> = (0..N)
+        .map(|_| f64::from(r.f32_in(0.01, 50.0)) * if r.u32() & 1 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let (da2, db2) = (da.clone(), db.clone());
+    v.push(case(
+        "double_math",
+        vec![dbuf(&da), dbuf(&db), zeros(40 * N)],
+        N as u32,
+        move |o| {
+            let got = as_f64(buf(o, 2));
+            for i in 0..N {
+                let (x, y) = (da2[i], db2[i]);
+                let want = [
+                    x * y + 0.25,
+                    x / y,
+                    x.abs().sqrt(),
+                    x.min(y) - y.floor(),
+                    f64::from(x as i32) + f64::from(y as f32),
+                ];
+                for k in 0..5 {
+                    let g = got[5 * i + k];
+                    if (g - want[k]).abs() > 4.0 * f64::EPSILON * want[k].abs() {
+                        return Err(format!(
+                            "out[{}] = {g:e}, expected {:e}",
+                            5 * i + k,
+                            want[k]
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        },
+    ));
+
+    v.push(case(
+        "atomic_return",
+        vec![ubuf(&[0, 0, 0]), zeros(4 * N), zeros(4 * N)],
+        N as u32,
+        move |o| {
+            let mut slots = as_u32(buf(o, 1));
+            slots.sort_unstable();
+            same(&slots, &(0..N as u32).collect::<Vec<_>>())?;
+            let ls = as_u32(buf(o, 2));
+            for g in 0..N / 64 {
+                let mut s: Vec<u32> = ls[g * 64..g * 64 + 64].to_vec();
+                s.sort_unstable();
+                same(
+                    &s,
+                    &(0..64).map(|l| l + 1000 * g as u32).collect::<Vec<_>>(),
+                )?;
+            }
+            let c = as_u32(buf(o, 0));
+            if c[0] != N as u32 || c[1] >= N as u32 || c[2] >= N as u32 {
+                return Err(format!("counter = {c:?}"));
+            }
+            Ok(())
+        },
+    ));
+
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(0, 1 << 20)).collect();
+    let want: Vec<i32> = a
+        .iter()
+        .map(|&x| {
+            let mut t: Vec<i32> = (0..64).map(|k| x ^ k).collect();
+            for k in 0..64 {
+                t[((k * 7 + x) & 63) as usize] += k;
+            }
+            t[(x & 63) as usize] + t[((x >> 6) & 63) as usize]
+        })
+        .collect();
+    v.push(case(
+        "scratch_array",
+        vec![ibuf(&a), zeros(4 * N)],
+        N as u32,
+        move |o| same(&as_i32(buf(o, 1)), &want),
+    ));
+
+    for (grid, block, off) in [
+        (vec![10u32, 6, 3], [4u32, 4, 2], [5u64, 2, 1]),
+        (vec![10, 6], [4, 4, 1], [3, 7, 0]),
+        (vec![200], [64, 1, 1], [1000, 0, 0]),
+    ] {
+        let g3: [u32; 3] = std::array::from_fn(|d| grid.get(d).copied().unwrap_or(1));
+        let total = (g3[0] * g3[1] * g3[2]) as usize;
+        let mut want = vec![0u32; total];
+        for z in 0..g3[2] {
+            for y in 0..g3[1] {
+                for x in 0..g3[0] {
+                    let (gx, gy, gz) = (x + off[0] as u32, y + off[1] as u32, z + off[2] as u32);
+                    let lin = ((z * g3[1] + y) * g3[0] + x) as usize;
+                    want[lin] =
+                        gx * 1_000_000 + gy * 1000 + gz + (x % block[0]) * 7 + (z / block[2]) * 3;
+                }
+            }
+        }
+        let mut c = case(
+            "grid3d",
+            vec![zeros(4 * total), U32(g3[0]), U32(g3[1])],
+            g3[0],
+            move |o| same(&as_u32(buf(o, 0)), &want),
+        );
+        c.grid = grid;
+        c.block = block;
+        c.offset = off;
+        v.push(c);
+    }
+
+    let want: Vec<f32> = (0..N)
+        .map(|i| {
+            let (mut x, mut y, mut h) = (i as f32 * 0.001, 1.0f32, i as u32);
+            for k in 0..100u32 {
+                x = x * 0.999 + y;
+                y = y * 0.5 - x * 0.0001;
+                h = (h ^ (h >> 3)).wrapping_mul(0x9e37_79b1).wrapping_add(k);
+            }
+            x + y + (h & 0xff) as f32
+        })
+        .collect();
+    v.push(case(
+        "alu_loop",
+        vec![zeros(4 * N), I32(100)],
+        N as u32,
+        move |o| close(&as_f32(buf(o, 0)), &want, 16, 1e-5, 1e-5),
+    ));
+
+    let a: Vec<f32> = (0..4 * N).map(|_| r.f32_in(-9.0, 9.0)).collect();
+    let b: Vec<f32> = (0..4 * N).map(|_| r.f32_in(-9.0, 9.0)).collect();
+    let want: Vec<f32> = (0..4 * N).map(|i| a[i] + b[i]).collect();
+    v.push(case(
+        "mem_copy",
+        vec![fbuf(&a), fbuf(&b), zeros(16 * N)],
+        N as u32,
+        move |o| close(&as_f32(buf(o, 2)), &want, 0, 0.0, 0.0),
     ));
 
     // ids in 3-D with partial groups and a global offset.
