@@ -176,6 +176,13 @@ fn print_stats(res: &RunResult) {
             total as f64 / secs / 1e6 / res.threads as f64
         );
     }
+    if let Some(cpu) = res.cpu.filter(|c| !c.is_zero()) {
+        eprintln!(
+            "cpu time:     {:.3} ms ({:.2} M wave-instructions per CPU-second)",
+            cpu.as_secs_f64() * 1e3,
+            total as f64 / cpu.as_secs_f64() / 1e6
+        );
+    }
 }
 
 /// Runs `risa run ARGS`; returns the process exit code.

@@ -536,7 +536,7 @@ pub fn launch(
     let mut trace = cfg.trace.as_ref().map(|f| f());
     let start = Instant::now();
     let dev_ref = &dev;
-    let (workers, fault) = run_groups(
+    let (workers, fault, cpu) = run_groups(
         total_groups,
         threads,
         |i| Worker {
@@ -572,6 +572,7 @@ pub fn launch(
         buffers: bufs,
         stats,
         wall,
+        cpu,
         threads,
     };
     match fault {

@@ -73,6 +73,8 @@ pub struct RunResult {
     pub stats: Stats,
     /// Wall time of the dispatch.
     pub wall: Duration,
+    /// CPU time the worker threads used (Linux; None when not measurable).
+    pub cpu: Option<Duration>,
     /// Host threads used.
     pub threads: usize,
 }

@@ -161,10 +161,24 @@ fn finish_int32(w: &mut Wave, op: &Op, d: &Lanes) -> R {
 
 // ---- lane-loop helpers ----
 
+/// A source's lanes without copying when it is a VGPR without NEG/ABS;
+/// otherwise the value is built in `tmp`.
+#[inline(always)]
+fn view<'a>(w: &'a Wave, op: &Op, i: usize, sign: u32, tmp: &'a mut Lanes) -> &'a Lanes {
+    match op.src[i] {
+        Src::V(r) if (op.abs | op.neg) >> i & 1 == 0 => &w.v[r as usize],
+        _ => {
+            *tmp = fsrc32(w, op, i, sign);
+            tmp
+        }
+    }
+}
+
 #[inline(always)]
 fn f32_1(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) -> R {
-    let a = fsrc32(w, op, 0, 31);
     let m = Fm::of(w);
+    let mut t0 = [0u32; 64];
+    let a = view(w, op, 0, 31, &mut t0);
     let mut d = [0u32; 64];
     for l in 0..64 {
         let mut x = f32::from_bits(a[l]);
@@ -182,9 +196,10 @@ fn f32_1(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) -> R {
 
 #[inline(always)]
 fn f32_2(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) -> R {
-    let a = fsrc32(w, op, 0, 31);
-    let b = fsrc32(w, op, 1, 31);
     let m = Fm::of(w);
+    let (mut t0, mut t1) = ([0u32; 64], [0u32; 64]);
+    let a = view(w, op, 0, 31, &mut t0);
+    let b = view(w, op, 1, 31, &mut t1);
     let mut d = [0u32; 64];
     for l in 0..64 {
         let mut x = f32::from_bits(a[l]);
@@ -204,10 +219,11 @@ fn f32_2(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) -> R {
 
 #[inline(always)]
 fn f32_3(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
-    let a = fsrc32(w, op, 0, 31);
-    let b = fsrc32(w, op, 1, 31);
-    let c = fsrc32(w, op, 2, 31);
     let m = Fm::of(w);
+    let (mut t0, mut t1, mut t2) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+    let a = view(w, op, 0, 31, &mut t0);
+    let b = view(w, op, 1, 31, &mut t1);
+    let c = view(w, op, 2, 31, &mut t2);
     let mut d = [0u32; 64];
     for l in 0..64 {
         let mut x = f32::from_bits(a[l]);
@@ -227,6 +243,32 @@ fn f32_3(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
     finish32(w, op, &mut d)
 }
 
+/// v_fma_f32 through the host's FMA instruction when it has one (detected at
+/// run time); `f32::mul_add` otherwise falls back to a slow software routine.
+fn v_fma_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_fma() {
+            // SAFETY: the CPU supports FMA (checked just above).
+            return unsafe { fma32_x86(w, op) };
+        }
+    }
+    f32_3(w, op, |a, b, c| a.mul_add(b, c))
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_fma() -> bool {
+    use std::sync::OnceLock;
+    static FMA: OnceLock<bool> = OnceLock::new();
+    *FMA.get_or_init(|| std::arch::is_x86_feature_detected!("fma"))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn fma32_x86(w: &mut Wave, op: &Op) -> R {
+    f32_3(w, op, |a, b, c| a.mul_add(b, c))
+}
+
 /// f32 op with a literal K (v_madmk/v_madak): closure gets (src0, src1, K).
 #[inline(always)]
 fn f32_k(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
@@ -236,7 +278,8 @@ fn f32_k(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
 
 #[inline(always)]
 fn u32_1(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) -> R {
-    let a = src32(w, op, 0);
+    let mut t0 = [0u32; 64];
+    let a = view(w, op, 0, 31, &mut t0);
     let mut d = [0u32; 64];
     for l in 0..64 {
         d[l] = f(a[l]);
@@ -246,8 +289,9 @@ fn u32_1(w: &mut Wave, op: &Op, f: impl Fn(u32) -> u32) -> R {
 
 #[inline(always)]
 fn u32_2(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> R {
-    let a = src32(w, op, 0);
-    let b = src32(w, op, 1);
+    let (mut t0, mut t1) = ([0u32; 64], [0u32; 64]);
+    let a = view(w, op, 0, 31, &mut t0);
+    let b = view(w, op, 1, 31, &mut t1);
     let mut d = [0u32; 64];
     for l in 0..64 {
         d[l] = f(a[l], b[l]);
@@ -257,9 +301,10 @@ fn u32_2(w: &mut Wave, op: &Op, f: impl Fn(u32, u32) -> u32) -> R {
 
 #[inline(always)]
 fn u32_3(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) -> R {
-    let a = src32(w, op, 0);
-    let b = src32(w, op, 1);
-    let c = src32(w, op, 2);
+    let (mut t0, mut t1, mut t2) = ([0u32; 64], [0u32; 64], [0u32; 64]);
+    let a = view(w, op, 0, 31, &mut t0);
+    let b = view(w, op, 1, 31, &mut t1);
+    let c = view(w, op, 2, 31, &mut t2);
     let mut d = [0u32; 64];
     for l in 0..64 {
         d[l] = f(a[l], b[l], c[l]);
@@ -743,7 +788,6 @@ valu! { VALU;
     // VOP3-only 32-bit
     v_mad_legacy_f32: f32_3 |m; a, b, c| mul_legacy(a, b) + c;
     v_mad_f32: f32_3 |m; a, b, c| mad32(a, b, c);
-    v_fma_f32: f32_3 |m; a, b, c| a.mul_add(b, c);
     v_min3_f32: f32_3 |m; a, b, c| min32(min32(a, b), c);
     v_max3_f32: f32_3 |m; a, b, c| max32(max32(a, b), c);
     v_med3_f32: f32_3 |m; a, b, c| med3_32(a, b, c);
@@ -1169,6 +1213,7 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const SPECIAL: Table = &[
+    ("v_fma_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
     ("v_madak_f16", v_madak_f16),
     ("v_div_scale_f32", v_div_scale_f32),
