@@ -37,7 +37,6 @@ const ALIASES: &[(&str, &str)] = &[
 
 /// The handler of an instruction and its lowering-time data, or why it cannot run.
 pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), FaultKind> {
-    let _ = gen;
     if matches!(
         enc,
         Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa | Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp
@@ -78,7 +77,9 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
         Family::Vopc => vcmp::lookup(name),
         Family::Vop1 | Family::Vop2 | Family::Vop3 | Family::Vop3p => {
             let carry = info.operand(Role::SD).is_some();
-            valu::by_signature(name, carry).or_else(|| find(&[valu::VALU, valu::SPECIAL], name))
+            valu::by_gen(name, gen)
+                .or_else(|| valu::by_signature(name, carry))
+                .or_else(|| find(&[valu::VALU, valu::SPECIAL], name))
         }
         Family::Ds => return ds::lookup(info),
         Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {

@@ -468,26 +468,53 @@ fn out16(m: Fm, v: f64) -> u64 {
     u64::from(if m.fo64 { ftz16(h) } else { h })
 }
 
+/// The canonical negative quiet NaN the ISA documents give for invalid inputs.
+const NEG_NAN: f32 = f32::from_bits(0xffc0_0000);
+
+/// A quiet NaN with the sign of `x` ("NAN * SIGN(SF)" in the ISA pseudo-code).
+fn signed_nan(x: f32) -> f32 {
+    if x.is_sign_negative() {
+        NEG_NAN
+    } else {
+        f32::from_bits(0x7fc0_0000)
+    }
+}
+
+/// Shared range rules of v_sin_f32/v_cos_f32 (CLRX GcnInstrsVop1.md V_SIN_F32;
+/// AMD's ISA manuals give the valid range as [-256, 256]): infinity gives -NaN,
+/// NaN passes through, out-of-range inputs give 0.
+fn trig_special(x: f32) -> Option<f32> {
+    if x.is_infinite() {
+        Some(NEG_NAN)
+    } else if x.is_nan() {
+        Some(x)
+    } else if x.abs() > 256.0 {
+        Some(0.0)
+    } else {
+        None
+    }
+}
+
 fn sin_rev(x: f32) -> f32 {
     // v_sin_f32 takes revolutions: sin(2*pi*x). Reduce exactly in f64 first.
-    let v = f64::from(x);
-    if !v.is_finite() {
-        return f32::NAN;
+    if let Some(r) = trig_special(x) {
+        return r;
     }
+    let v = f64::from(x);
     let r = v - v.round();
     (r * std::f64::consts::TAU).sin() as f32
 }
 fn cos_rev(x: f32) -> f32 {
-    let v = f64::from(x);
-    if !v.is_finite() {
-        return f32::NAN;
+    if let Some(r) = trig_special(x) {
+        return r;
     }
+    let v = f64::from(x);
     let r = v - v.round();
     (r * std::f64::consts::TAU).cos() as f32
 }
 fn fract32(x: f32) -> f32 {
-    if x.is_infinite() {
-        return f32::NAN;
+    if !x.is_finite() {
+        return signed_nan(x);
     }
     let r = x - x.floor();
     // The result stays below 1 (0x3f7fffff) also when x is a tiny negative number.
@@ -614,16 +641,33 @@ fn sat_i16(x: i32) -> u32 {
 fn rcp32(x: f32) -> f32 {
     1.0 / x
 }
+/// v_rsq_f32: denormal inputs are flushed whatever MODE says; negative gives -NaN.
 fn rsq32(x: f32) -> f32 {
+    let x = ftz32(x);
+    if x < 0.0 {
+        return NEG_NAN;
+    }
     (1.0 / f64::from(x).sqrt()) as f32
 }
+/// v_exp_f32: 2^x, and 0 below -126 whatever MODE says.
 fn exp32(x: f32) -> f32 {
+    if x < -126.0 {
+        return 0.0;
+    }
     f64::from(x).exp2() as f32
 }
+/// v_log_f32: log2, denormal inputs flushed, negative gives -NaN.
 fn log32(x: f32) -> f32 {
+    let x = ftz32(x);
+    if x < 0.0 {
+        return NEG_NAN;
+    }
     f64::from(x).log2() as f32
 }
 fn frexp_mant32(x: f32) -> f32 {
+    if x.is_nan() {
+        return signed_nan(x);
+    }
     frexp_mant64(f64::from(x)) as f32
 }
 fn frexp_exp32(x: f32) -> u32 {
@@ -635,11 +679,32 @@ fn f16_frexp_exp(x: f64) -> u64 {
 fn rndne64(x: f64) -> f64 {
     x.round_ties_even()
 }
+/// NaN converts to the extreme integer of its sign (V_CVT_FLR/RPI_I32_F32).
+fn nan_int(x: f32) -> u32 {
+    if x.is_sign_negative() {
+        i32::MIN as u32
+    } else {
+        i32::MAX as u32
+    }
+}
 fn cvt_flr(x: f32) -> u32 {
+    if x.is_nan() {
+        return nan_int(x);
+    }
     x.floor() as i32 as u32
 }
 fn cvt_rpi(x: f32) -> u32 {
+    if x.is_nan() {
+        return nan_int(x);
+    }
     (x + 0.5).floor() as i32 as u32
+}
+fn sqrt32(x: f32) -> f32 {
+    if x < 0.0 {
+        NEG_NAN
+    } else {
+        x.sqrt()
+    }
 }
 fn div_scale32(a: f32, b: f32, c: f32) -> (f32, bool) {
     let (r, vcc) = div_scale(f64::from(a), f64::from(b), f64::from(c), false);
@@ -698,7 +763,7 @@ valu! { VALU;
     v_rsq_f32: f32_1 |m; a| rsq32(a);
     v_rsq_legacy_f32: f32_1 |m; a| { let r = rsq32(a); if r.is_infinite() { 0.0 } else { r } };
     v_rsq_clamp_f32: f32_1 |m; a| { let r = rsq32(a); if r.is_infinite() { f32::MAX.copysign(r) } else { r } };
-    v_sqrt_f32: f32_1 |m; a| a.sqrt();
+    v_sqrt_f32: f32_1 |m; a| sqrt32(a);
     v_sin_f32: f32_1 |m; a| sin_rev(a);
     v_cos_f32: f32_1 |m; a| cos_rev(a);
     v_frexp_mant_f32: f32_1 |m; a| frexp_mant32(a);
@@ -790,7 +855,7 @@ valu! { VALU;
     v_mad_f32: f32_3 |m; a, b, c| mad32(a, b, c);
     v_min3_f32: f32_3 |m; a, b, c| min32(min32(a, b), c);
     v_max3_f32: f32_3 |m; a, b, c| max32(max32(a, b), c);
-    v_med3_f32: f32_3 |m; a, b, c| med3_32(a, b, c);
+    v_med3_f32: f32_3 |m; a, b, c| med3_doc(a, b, c);
     v_div_fixup_f32: f32_3 |m; a, b, c| div_fixup32(a, b, c);
     v_mad_i32_i24: u32_3 |m; a, b, c| (sx24(a).wrapping_mul(sx24(b)) as u32).wrapping_add(c);
     v_mad_u32_u24: u32_3 |m; a, b, c| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c);
@@ -881,6 +946,68 @@ valu! { VALU;
     v_pack_b32_f16: gen::<16, 16, 0, 32> |m; a, b, c| a | (b << 16);
     v_cvt_pknorm_i16_f16: gen::<16, 16, 0, 32> |m; a, b, c| u64::from(pknorm_i16(fl16(m, a) as f32) | pknorm_i16(fl16(m, b) as f32) << 16);
     v_cvt_pknorm_u16_f16: gen::<16, 16, 0, 32> |m; a, b, c| u64::from(pknorm_u16(fl16(m, a) as f32) | pknorm_u16(fl16(m, b) as f32) << 16);
+}
+
+/// v_med3_f32 as the ISA pseudo-code states it (CLRX GcnInstrsVop3.md V_MED3_F32).
+fn med3_doc(a: f32, b: f32, c: f32) -> f32 {
+    if a.is_nan() {
+        min32(b, c)
+    } else if b.is_nan() {
+        min32(a, c)
+    } else if c.is_nan() {
+        min32(a, b)
+    } else if (c > b && c < a) || (c < b && c > a) {
+        c
+    } else if (b > c && b < a) || (b < c && b > a) {
+        b
+    } else {
+        a
+    }
+}
+
+fn v_frexp_exp_i32_f32_gcn10(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    // GCN 1.0 gives -1 for infinity and NaN (later generations give 0).
+    f32_to_u32(w, op, |a| {
+        if a.is_finite() {
+            frexp_exp32(a)
+        } else {
+            u32::MAX
+        }
+    })
+}
+fn v_frexp_exp_i32_f64_gcn10(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    let m = Fm::of(w);
+    gen::<64, 0, 0, 32>(w, op, move |a, _, _| {
+        let x = fl64(m, a);
+        if x.is_finite() {
+            u64::from(frexp_exp64(x) as u32)
+        } else {
+            u64::from(u32::MAX)
+        }
+    })
+}
+fn v_frexp_mant_f32_gcn10(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    // GCN 1.0 gives -NaN for infinity (later generations return the infinity).
+    f32_1(w, op, |a| {
+        if a.is_infinite() {
+            NEG_NAN
+        } else {
+            frexp_mant32(a)
+        }
+    })
+}
+
+/// Rows whose semantics differ by generation (the ISA documents' "GCN 1.0" notes).
+pub(super) fn by_gen(name: &str, gen: risa_gcn::Gen) -> Option<super::Handler> {
+    if gen != risa_gcn::Gen::Gcn10 {
+        return None;
+    }
+    Some(match name {
+        "v_frexp_exp_i32_f32" => v_frexp_exp_i32_f32_gcn10,
+        "v_frexp_exp_i32_f64" => v_frexp_exp_i32_f64_gcn10,
+        "v_frexp_mant_f32" => v_frexp_mant_f32_gcn10,
+        _ => return None,
+    })
 }
 
 #[inline(always)]
