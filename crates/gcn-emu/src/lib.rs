@@ -28,6 +28,7 @@
 pub mod exec;
 pub mod fault;
 pub mod float;
+pub mod fuzz;
 pub mod mem;
 pub mod program;
 mod sem;
