@@ -36,7 +36,7 @@ fn random_streams_never_panic() {
             }
             let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             let r = std::panic::catch_unwind(|| {
-                run_stream(gen, &code, prog as u64 + 1, 1 + (prog % 3) as u32, 2_000)
+                run_stream(gen, &code, prog as u64 + 1, 1 + (prog % 3), 2_000)
             });
             match r {
                 Ok(f) => faults += f.is_some() as u32,
