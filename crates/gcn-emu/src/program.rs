@@ -4,6 +4,7 @@
 use crate::exec::{Ctx, Handler};
 use crate::fault::FaultKind;
 use crate::sem;
+use crate::sem::sdwa::{Ext, TMP_DST, TMP_SRC0, TMP_SRC1};
 use crate::wave::{Wave, VCC};
 use risa_gcn::table::{flag, Family, Role, Ty};
 use risa_gcn::{decode, Enc, Field, Gen, Instr};
@@ -15,8 +16,8 @@ pub enum Src {
     None,
     /// A scalar register by operand code (SGPR, VCC, M0, EXEC, ...).
     S(u8),
-    /// A VGPR.
-    V(u8),
+    /// A VGPR (256 and up: the emulator's temporaries for SDWA/DPP operands).
+    V(u16),
     /// A constant (inline or literal), already widened for the operand's type.
     K(u64),
     /// SCC as 0/1.
@@ -97,6 +98,8 @@ pub struct Program {
     pub index: Vec<u32>,
     /// Faults that lowering found (returned when the faulty op executes).
     pub errors: Vec<FaultKind>,
+    /// SDWA/DPP operand data, indexed by the op's `aux`.
+    pub ext: Vec<Ext>,
 }
 
 fn stored_fault(_w: &mut Wave, op: &Op, c: &mut Ctx) -> Result<(), FaultKind> {
@@ -126,6 +129,7 @@ impl Program {
             ops: Vec::new(),
             index: vec![u32::MAX; words.len()],
             errors: Vec::new(),
+            ext: Vec::new(),
         };
         let mut at = 0usize;
         while at < words.len() {
@@ -190,7 +194,16 @@ impl Program {
     }
 
     fn lower(&mut self, i: Instr, offset: u32) -> Op {
-        match self.try_lower(i, offset) {
+        let r = match i.enc {
+            Enc::Vop1Sdwa
+            | Enc::Vop2Sdwa
+            | Enc::VopcSdwa
+            | Enc::Vop1Dpp
+            | Enc::Vop2Dpp
+            | Enc::VopcDpp => self.lower_ext(i, offset),
+            _ => self.try_lower(i, offset),
+        };
+        match r {
             Ok(op) => op,
             Err(f) => self.fault_op(i, offset, f),
         }
@@ -261,7 +274,7 @@ impl Program {
                         Role::SD => op.sd = VCC as u16,
                         Role::A => op.src[0] = scalar(i.field(Field::Src0), o.ty)?,
                         Role::B if o.sgpr => op.src[1] = scalar(i.field(Field::Vsrc1), o.ty)?,
-                        Role::B => op.src[1] = Src::V(i.field(Field::Vsrc1) as u8),
+                        Role::B => op.src[1] = Src::V(i.field(Field::Vsrc1) as u16),
                         Role::SC => op.src[2] = Src::S(VCC as u8),
                         Role::L => op.lit = lit,
                         _ => {}
@@ -272,7 +285,7 @@ impl Program {
                 }
                 if info.has(flag::TIED) {
                     // v_mac: the destination is also the addend.
-                    op.src[2] = Src::V(op.d as u8);
+                    op.src[2] = Src::V(op.d);
                 }
             }
             Enc::Vop3 | Enc::Vop3b | Enc::Vop3p => {
@@ -300,7 +313,7 @@ impl Program {
                     op.sd = i.field(Field::Vdst) as u16;
                 }
                 if info.has(flag::TIED) {
-                    op.src[2] = Src::V(op.d as u8);
+                    op.src[2] = Src::V(op.d);
                 }
                 op.neg = i.field(Field::Neg) as u8;
                 op.abs = i.field(Field::Abs) as u8;
@@ -313,21 +326,21 @@ impl Program {
             }
             Enc::Ds => {
                 op.d = i.field(Field::Vdst) as u16;
-                op.src[0] = Src::V(i.field(Field::Addr) as u8);
-                op.src[1] = Src::V(i.field(Field::Data0) as u8);
-                op.src[2] = Src::V(i.field(Field::Data1) as u8);
+                op.src[0] = Src::V(i.field(Field::Addr) as u16);
+                op.src[1] = Src::V(i.field(Field::Data0) as u16);
+                op.src[2] = Src::V(i.field(Field::Data1) as u16);
             }
             Enc::Mubuf | Enc::Mtbuf => {
                 op.d = i.field(Field::Vdata) as u16;
                 op.sd = (i.field(Field::Srsrc) * 4) as u16;
-                op.src[0] = Src::V(i.field(Field::Vaddr) as u8);
+                op.src[0] = Src::V(i.field(Field::Vaddr) as u16);
                 op.src[1] = scalar(i.field(Field::Soffset), Ty::U32)?;
                 op.lit = i.field(Field::Offset);
             }
             Enc::Flat => {
                 op.d = i.field(Field::Vdst) as u16;
-                op.src[0] = Src::V(i.field(Field::Addr) as u8);
-                op.src[1] = Src::V(i.field(Field::Data0) as u8);
+                op.src[0] = Src::V(i.field(Field::Addr) as u16);
+                op.src[1] = Src::V(i.field(Field::Data0) as u16);
                 let saddr = i.field(Field::Saddr);
                 op.sd = if info.family == Family::Flat || saddr == 0x7f {
                     u16::MAX
@@ -343,6 +356,104 @@ impl Program {
             }
             _ => {}
         }
+        Ok(op)
+    }
+}
+
+impl Program {
+    /// SDWA and DPP: lower as the 32-bit form with temporaries for the
+    /// selected/permuted sources and the result (see `sem::sdwa`).
+    fn lower_ext(&mut self, i: Instr, offset: u32) -> Result<Op, FaultKind> {
+        let info = i.info();
+        let gen = self.gen;
+        let sdwa = matches!(i.enc, Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa);
+        let base = match i.enc {
+            Enc::Vop1Sdwa | Enc::Vop1Dpp => Enc::Vop1,
+            Enc::Vop2Sdwa | Enc::Vop2Dpp => Enc::Vop2,
+            _ => Enc::Vopc,
+        };
+        let (inner, _) = sem::handler(info, base, gen)?;
+        let mut op = blank(i, offset, inner);
+        op.cat = Cat::Valu;
+        let lit = 0;
+        let field = |f: Field| i.field(f);
+        // The real sources: SRC0 in the extra dword; src1 in VSRC1 (an SGPR on GCN 1.4 with S1).
+        let s0 = field(Field::Src0);
+        let src0 = if sdwa && field(Field::S0) != 0 {
+            scalar_src(gen, s0, Ty::B32, lit)?
+        } else {
+            Src::V(s0 as u16)
+        };
+        let mut src1 = Src::None;
+        let mut dst = u16::MAX;
+        for o in info.sig {
+            match o.role {
+                Role::D => {
+                    dst = field(Field::Vdst) as u16;
+                    op.d = TMP_DST;
+                }
+                Role::SD => op.sd = VCC as u16,
+                Role::A => op.src[0] = Src::V(TMP_SRC0),
+                Role::B => {
+                    let v = field(Field::Vsrc1);
+                    src1 = if sdwa && field(Field::S1) != 0 {
+                        scalar_src(gen, v, Ty::B32, lit)?
+                    } else {
+                        Src::V(v as u16)
+                    };
+                    op.src[1] = if sdwa { Src::V(TMP_SRC1) } else { src1 };
+                }
+                Role::SC => op.src[2] = Src::S(VCC as u8),
+                _ => {}
+            }
+        }
+        if info.has(flag::TIED) {
+            // v_mac: the real destination is the addend.
+            op.src[2] = Src::V(dst);
+        }
+        if info.family == Family::Vopc {
+            op.sd = if sdwa && field(Field::SdwaSd) != 0 {
+                field(Field::SdwaSdst) as u16
+            } else {
+                VCC as u16
+            };
+        }
+        let mut x = Ext {
+            inner,
+            src: [src0, if sdwa { src1 } else { Src::None }],
+            sel: [6, 6],
+            sext: [false, false],
+            dst,
+            dst_sel: 6,
+            dst_unused: 0,
+            dpp_ctrl: u16::MAX,
+            bound_ctrl: false,
+            masks: 0xff,
+        };
+        if sdwa {
+            x.sel = [field(Field::Src0Sel) as u8, field(Field::Src1Sel) as u8];
+            x.sext = [field(Field::Src0Sext) != 0, field(Field::Src1Sext) != 0];
+            x.dst_sel = if risa_gcn::layout::has(i.enc, gen, Field::DstSel) {
+                field(Field::DstSel) as u8
+            } else {
+                6
+            };
+            x.dst_unused = field(Field::DstUnused) as u8;
+            op.neg = (field(Field::Src0Neg) | field(Field::Src1Neg) << 1) as u8;
+            op.abs = (field(Field::Src0Abs) | field(Field::Src1Abs) << 1) as u8;
+            op.clamp = field(Field::Clamp) != 0;
+            op.omod = field(Field::Omod) as u8;
+            op.run = sem::sdwa::run_sdwa;
+        } else {
+            x.dpp_ctrl = field(Field::DppCtrl) as u16;
+            x.bound_ctrl = field(Field::BoundCtrl) != 0;
+            x.masks = (field(Field::RowMask) | field(Field::BankMask) << 4) as u8;
+            op.neg = (field(Field::DppNeg0) | field(Field::DppNeg1) << 1) as u8;
+            op.abs = (field(Field::DppAbs0) | field(Field::DppAbs1) << 1) as u8;
+            op.run = sem::sdwa::run_dpp;
+        }
+        self.ext.push(x);
+        op.aux = (self.ext.len() - 1) as u32;
         Ok(op)
     }
 }
@@ -414,7 +525,7 @@ pub fn scalar_src(gen: Gen, code: u32, ty: Ty, lit: u32) -> Result<Src, FaultKin
             };
             Src::K(v)
         }
-        256..=511 => Src::V((code - 256) as u8),
+        256..=511 => Src::V((code - 256) as u16),
         _ => match risa_gcn::operand::inline_value(gen, code, ty) {
             Some(v) => Src::K(v),
             None => {

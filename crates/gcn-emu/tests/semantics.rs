@@ -1322,3 +1322,182 @@ fn salu_edge_values() {
         }
     }
 }
+
+/// Encodes a VOP1/VOP2 instruction in SDWA (`dpp` false) or DPP form with
+/// the extra dword's fields given as (field, value) pairs.
+fn enc_ext(
+    gen: Gen,
+    name: &str,
+    dpp: bool,
+    vdst: u32,
+    src0: u32,
+    vsrc1: u32,
+    fields: &[(Field, u32)],
+) -> Vec<u32> {
+    let (_, info) = find_by_name(name, gen)
+        .find(|(_, o)| matches!(o.family, risa_gcn::Family::Vop1 | risa_gcn::Family::Vop2))
+        .unwrap();
+    let enc = match (info.family, dpp) {
+        (risa_gcn::Family::Vop1, false) => Enc::Vop1Sdwa,
+        (risa_gcn::Family::Vop1, true) => Enc::Vop1Dpp,
+        (_, false) => Enc::Vop2Sdwa,
+        (_, true) => Enc::Vop2Dpp,
+    };
+    let (_, val) = enc.prefix(gen).unwrap();
+    let mut raw = u64::from(val);
+    assert!(set(
+        enc,
+        gen,
+        &mut raw,
+        Field::Op,
+        u32::from(info.opcode(gen).unwrap())
+    ));
+    set(enc, gen, &mut raw, Field::Vdst, vdst);
+    set(enc, gen, &mut raw, Field::Vsrc1, vsrc1);
+    set(enc, gen, &mut raw, Field::Src0, src0);
+    for &(f, v) in fields {
+        assert!(set(enc, gen, &mut raw, f, v), "{f:?}");
+    }
+    vec![raw as u32, (raw >> 32) as u32]
+}
+
+/// SDWA operand and destination selection (GcnSdwaDpp.md, "VOP_SDWA").
+#[test]
+fn sdwa_selects() {
+    for gen in [Gen::Gcn12, Gen::Gcn14] {
+        // v_and_b32 v0, v2, v4 dst_sel:BYTE_2 dst_unused:PRESERVE src0_sel:BYTE_1 src1_sel:WORD_1
+        let f = [
+            (Field::DstSel, 2),
+            (Field::DstUnused, 2),
+            (Field::Src0Sel, 1),
+            (Field::Src1Sel, 5),
+        ];
+        let words = enc_ext(gen, "v_and_b32", false, 0, 2, 4, &f);
+        let w = run(gen, &words, MODE_DENORM, |w| {
+            w.v[0][0] = 0xaabb_ccdd;
+            w.v[2][0] = 0x1122_3344;
+            w.v[4][0] = 0xffff_00ff;
+        });
+        assert_eq!(
+            w.v[0][0], 0xaa33_ccdd,
+            "{gen}: byte 1 & word 1 into byte 2, rest preserved"
+        );
+        // v_mov_b32 v0, sext(v2) src0_sel:BYTE_0 (dst DWORD).
+        let words = enc_ext(
+            gen,
+            "v_mov_b32",
+            false,
+            0,
+            2,
+            0,
+            &[
+                (Field::DstSel, 6),
+                (Field::Src0Sel, 0),
+                (Field::Src0Sext, 1),
+            ],
+        );
+        let w = run(gen, &words, MODE_DENORM, |w| w.v[2][0] = 0x1234_5680);
+        assert_eq!(w.v[0][0], 0xffff_ff80, "{gen}: SRC0_SEXT of byte 0");
+        // dst_sel:WORD_1 dst_unused:SEXT: the sign fills the bits above, zeros below.
+        let words = enc_ext(
+            gen,
+            "v_mov_b32",
+            false,
+            0,
+            2,
+            0,
+            &[
+                (Field::DstSel, 4),
+                (Field::DstUnused, 1),
+                (Field::Src0Sel, 6),
+            ],
+        );
+        let w = run(gen, &words, MODE_DENORM, |w| w.v[2][0] = 0x0000_8000);
+        assert_eq!(w.v[0][0], 0xffff_8000, "{gen}: UNUSED_SEXT of word 0");
+        let words = enc_ext(
+            gen,
+            "v_mov_b32",
+            false,
+            0,
+            2,
+            0,
+            &[
+                (Field::DstSel, 5),
+                (Field::DstUnused, 0),
+                (Field::Src0Sel, 6),
+            ],
+        );
+        let w = run(gen, &words, MODE_DENORM, |w| {
+            w.v[0][0] = 0xffff_ffff;
+            w.v[2][0] = 0x0000_1234;
+        });
+        assert_eq!(w.v[0][0], 0x1234_0000, "{gen}: UNUSED_PAD into word 1");
+    }
+}
+
+/// DPP lane movement, BOUND_CTRL and the row/bank masks (GcnSdwaDpp.md, "VOP_DPP").
+#[test]
+fn dpp_moves() {
+    let all = |w: &mut Wave| {
+        w.set_s64(EXEC, u64::MAX);
+        for l in 0..64 {
+            w.v[2][l] = 100 + l as u32;
+            w.v[0][l] = 0xdead;
+        }
+    };
+    for gen in [Gen::Gcn12, Gen::Gcn14] {
+        let mov = |ctrl: u32, bound: u32, row: u32, bank: u32| {
+            let f = [
+                (Field::DppCtrl, ctrl),
+                (Field::BoundCtrl, bound),
+                (Field::RowMask, row),
+                (Field::BankMask, bank),
+            ];
+            run(
+                gen,
+                &enc_ext(gen, "v_mov_b32", true, 0, 2, 0, &f),
+                MODE_DENORM,
+                all,
+            )
+        };
+        // quad_perm:[3,2,1,0]
+        let w = mov(0b00_01_10_11, 0, 0xf, 0xf);
+        assert_eq!(&w.v[0][0..4], &[103, 102, 101, 100], "{gen}: quad_perm");
+        // row_shr:1 without bound_ctrl: lane 0 of each row keeps its old value.
+        let w = mov(0x111, 0, 0xf, 0xf);
+        assert_eq!(
+            (w.v[0][0], w.v[0][1], w.v[0][16]),
+            (0xdead, 100, 0xdead),
+            "{gen}: row_shr:1"
+        );
+        // row_shr:1 with bound_ctrl: invalid lanes read 0.
+        let w = mov(0x111, 1, 0xf, 0xf);
+        assert_eq!(
+            (w.v[0][0], w.v[0][17]),
+            (0, 116),
+            "{gen}: row_shr:1 bound_ctrl"
+        );
+        // row_ror:1: lane 0 of a row reads lane 15.
+        let w = mov(0x121, 0, 0xf, 0xf);
+        assert_eq!((w.v[0][0], w.v[0][5]), (115, 104), "{gen}: row_ror:1");
+        // row_shl:1 with row_mask 0b0001: only row 0 is written.
+        let w = mov(0x101, 0, 0x1, 0xf);
+        assert_eq!((w.v[0][0], w.v[0][16]), (101, 0xdead), "{gen}: row_mask");
+        // bank_mask 0b0001: only lanes 0-3 of each row are written.
+        let w = mov(0x140, 0, 0xf, 0x1);
+        assert_eq!(
+            (w.v[0][0], w.v[0][4]),
+            (115, 0xdead),
+            "{gen}: row_mirror with bank_mask"
+        );
+        // wave_shr:1 and row_bcast:15.
+        let w = mov(0x138, 1, 0xf, 0xf);
+        assert_eq!((w.v[0][0], w.v[0][40]), (0, 139), "{gen}: wave_shr:1");
+        let w = mov(0x142, 0, 0xa, 0xf);
+        assert_eq!(
+            (w.v[0][16], w.v[0][31], w.v[0][48], w.v[0][0]),
+            (115, 115, 147, 0xdead),
+            "{gen}: row_bcast:15"
+        );
+    }
+}

@@ -5,6 +5,7 @@
 
 mod ds;
 mod salu;
+pub mod sdwa;
 mod smem;
 mod valu;
 mod vcmp;
