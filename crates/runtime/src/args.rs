@@ -190,9 +190,13 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
             _ => false,
         };
         if !ok {
+            let name = if a.name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", a.name)
+            };
             return Err(format!(
-                "argument {i} ({}) is a {}, but {} was given; the kernel expects:{}",
-                a.name,
+                "argument {i}{name} is a {}, but {} was given; the kernel expects:{}",
                 match &a.kind {
                     ArgKind::ByValue => format!("{}-byte value", a.size),
                     ArgKind::GlobalBuffer => "buffer".into(),

@@ -287,12 +287,17 @@ impl GcnObject {
                 .iter()
                 .find(|s| s.name == symbol)
                 .ok_or_else(|| format!("kernel {name}: descriptor symbol {symbol:?} is missing"))?;
-            let desc_offset = place
+            // Symbol values are addresses in a linked object, section offsets in a .o.
+            let section_base = place
                 .get(sy.shndx as usize)
                 .copied()
                 .flatten()
-                .ok_or_else(|| format!("kernel {name}: descriptor is not in a loaded section"))?
-                + sy.value;
+                .ok_or_else(|| format!("kernel {name}: descriptor is not in a loaded section"))?;
+            let desc_offset = if linked {
+                sy.value
+            } else {
+                section_base + sy.value
+            };
             let d = image
                 .get(desc_offset as usize..desc_offset as usize + 64)
                 .ok_or_else(|| format!("kernel {name}: descriptor is outside the image"))?;
