@@ -26,9 +26,14 @@ OPTIONS:
                             i32:V u32:V i64:V u64:V f32:V f64:V (decimal or 0x-hex)
                             buf:PATH         a global buffer holding the file's bytes
                             buf:zeros:BYTES  a zeroed global buffer
+                            buf:TYPE:V,V,..  a buffer of these values (TYPE i32 u32
+                                             f32 i64 u64 f64); buf:TYPE:A..B holds
+                                             A, A+1, ..., B-1
                             local:BYTES      a __local pointer with that much LDS
     --out DIR             write every buffer argument to DIR/arg<i>.bin (i counts
                           all arguments, scalars included); also after a fault
+    --print I[:TYPE]      print buffer argument I after the run as TYPE (f32
+                          default; i32 u32 f64 i64 u64 hex)
     --stats               waves, instructions by category, bytes moved, wall
                           time and emulation rate (to stderr)
     --trace FILE          every executed instruction per wave with the
@@ -36,9 +41,10 @@ OPTIONS:
     --max-instructions N  per-wave instruction limit (default 100000000)
     --threads N           host threads (default: all cores)
 
-EXAMPLE:
-    risa run examples/gcn/vadd-gfx900.o --grid 1024 \\
-        --arg buf:a.bin --arg buf:b.bin --arg buf:zeros:4096 --arg i32:1024 --out out/
+EXAMPLES:
+    risa run examples/gcn/vadd-gfx900.o --grid 1000 --arg buf:f32:0..1000 \\
+        --arg buf:f32:1000..2000 --arg buf:zeros:4000 --arg i32:1000 --print 2 --stats
+    risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/
 ";
 
 struct RunArgs {
@@ -53,6 +59,7 @@ struct RunArgs {
     trace: Option<PathBuf>,
     max_instructions: u64,
     threads: Option<usize>,
+    print: Vec<(usize, String)>,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -85,6 +92,7 @@ fn parse(args: &[String]) -> Result<RunArgs, String> {
         trace: None,
         max_instructions: DEFAULT_MAX_INSTRUCTIONS,
         threads: None,
+        print: Vec::new(),
     };
     let mut file = None;
     let mut it = args.iter();
@@ -106,6 +114,19 @@ fn parse(args: &[String]) -> Result<RunArgs, String> {
             }
             "--out" => r.out = Some(PathBuf::from(val("--out")?)),
             "--stats" => r.stats = true,
+            "--print" => {
+                let v = val("--print")?;
+                let (i, ty) = v.split_once(':').unwrap_or((&v, "f32"));
+                let i: usize = i
+                    .parse()
+                    .map_err(|_| format!("--print: {i:?} is not an argument index"))?;
+                if !matches!(ty, "f32" | "i32" | "u32" | "f64" | "i64" | "u64" | "hex") {
+                    return Err(format!(
+                        "--print: unknown type {ty:?} (f32 i32 u32 f64 i64 u64 hex)"
+                    ));
+                }
+                r.print.push((i, ty.to_string()));
+            }
             "--trace" => r.trace = Some(PathBuf::from(val("--trace")?)),
             "--max-instructions" => {
                 let v = val("--max-instructions")?;
@@ -146,6 +167,43 @@ fn write_out(dir: &PathBuf, res: &RunResult) -> Result<(), String> {
         let p = dir.join(format!("arg{i}.bin"));
         std::fs::write(&p, bytes).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
+    Ok(())
+}
+
+/// Prints buffer `i` as `ty` values: the first 8 and the last 2 when long.
+fn print_buffer(res: &RunResult, i: usize, ty: &str) -> Result<(), String> {
+    let bytes = res
+        .buffers
+        .iter()
+        .find(|(k, _)| *k == i)
+        .map(|(_, b)| b)
+        .ok_or_else(|| format!("--print {i}: argument {i} is not a buffer"))?;
+    let size = if ty.ends_with("64") { 8 } else { 4 };
+    let vals: Vec<String> = bytes
+        .chunks_exact(size)
+        .map(|c| {
+            let u = c.iter().rev().fold(0u64, |v, &b| v << 8 | u64::from(b));
+            match ty {
+                "f32" => format!("{}", f32::from_bits(u as u32)),
+                "i32" => format!("{}", u as u32 as i32),
+                "u32" => format!("{u}"),
+                "f64" => format!("{}", f64::from_bits(u)),
+                "i64" => format!("{}", u as i64),
+                "u64" => format!("{u}"),
+                _ => format!("{u:#010x}"),
+            }
+        })
+        .collect();
+    let shown = if vals.len() > 10 {
+        format!(
+            "{}, ..., {}",
+            vals[..8].join(", "),
+            vals[vals.len() - 2..].join(", ")
+        )
+    } else {
+        vals.join(", ")
+    };
+    println!("arg{i} = [{shown}] ({} x {ty})", vals.len());
     Ok(())
 }
 
@@ -225,6 +283,9 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         Ok(res) => {
             if let Some(dir) = &a.out {
                 write_out(dir, &res)?;
+            }
+            for (i, ty) in &a.print {
+                print_buffer(&res, *i, ty)?;
             }
             if a.stats {
                 print_stats(&res);

@@ -67,8 +67,36 @@ fn ranged<T: TryFrom<i128>>(s: &str, ty: &str) -> Result<T, String> {
     T::try_from(v).map_err(|_| format!("{s} does not fit in {ty}"))
 }
 
-/// Parses one SPEC: `i32:V u32:V i64:V u64:V f32:V f64:V buf:PATH buf:zeros:BYTES local:BYTES`.
-/// `buf:PATH` reads the file.
+/// `buf:TYPE:LIST` with TYPE one of i32 u32 f32 i64 u64 f64.
+fn inline_type(v: &str) -> Option<(&str, &str)> {
+    let (ty, list) = v.split_once(':')?;
+    matches!(ty, "i32" | "u32" | "f32" | "i64" | "u64" | "f64").then_some((ty, list))
+}
+
+/// The bytes of an inline buffer: comma-separated values, or `A..B` for the
+/// integers A, A+1, ..., B-1 (converted to TYPE).
+fn inline_values(ty: &str, list: &str) -> Result<Vec<u8>, String> {
+    let mut vals: Vec<String> = Vec::new();
+    if let Some((a, b)) = list.split_once("..") {
+        let (a, b): (i64, i64) = (ranged(a, "i64")?, ranged(b, "i64")?);
+        if b < a || b - a > 1 << 28 {
+            return Err(format!("range {a}..{b} is empty or too long"));
+        }
+        vals.extend((a..b).map(|x| x.to_string()));
+    } else {
+        vals.extend(list.split(',').map(|x| x.trim().to_string()));
+    }
+    let mut out = Vec::new();
+    for x in &vals {
+        let spec = format!("{ty}:{x}");
+        let v = parse_spec(&spec)?;
+        out.extend(v.scalar_bytes().expect("scalar"));
+    }
+    Ok(out)
+}
+
+/// Parses one SPEC: `i32:V u32:V i64:V u64:V f32:V f64:V buf:PATH buf:zeros:BYTES local:BYTES`,
+/// and `buf:TYPE:V,V,...` / `buf:TYPE:A..B` for small inline buffers. `buf:PATH` reads the file.
 pub fn parse_spec(spec: &str) -> Result<ArgValue, String> {
     let (kind, v) = spec
         .split_once(':')
@@ -87,6 +115,10 @@ pub fn parse_spec(spec: &str) -> Result<ArgValue, String> {
             Some(h) => f64::from_bits(u64::from_str_radix(h, 16).map_err(|x| e(x.to_string()))?),
             None => v.parse().map_err(|_| e(format!("{v:?} is not a number")))?,
         }),
+        "buf" if inline_type(v).is_some() => {
+            let (ty, list) = inline_type(v).unwrap();
+            ArgValue::Buffer(inline_values(ty, list).map_err(e)?)
+        }
         "buf" => match v.strip_prefix("zeros:") {
             Some(n) => {
                 let n: u64 = ranged(n, "a byte count").map_err(e)?;
@@ -148,7 +180,9 @@ impl ArgInfo {
 impl fmt::Display for ArgInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match &self.kind {
-            ArgKind::GlobalBuffer => "buffer (buf:PATH or buf:zeros:BYTES)".to_string(),
+            ArgKind::GlobalBuffer => {
+                "buffer (buf:PATH, buf:zeros:BYTES or buf:TYPE:LIST)".to_string()
+            }
             ArgKind::ByValue => format!("{}-byte value", self.size),
             ArgKind::DynamicLds => "local pointer (local:BYTES)".to_string(),
             ArgKind::Hidden(k) => format!("hidden {k}"),
