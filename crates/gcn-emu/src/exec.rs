@@ -99,10 +99,25 @@ fn fault(prog: &Program, w: &Wave, idx: usize, kind: FaultKind) -> Fault {
     }
 }
 
+/// Refuses MODE settings the emulator does not model: rounding modes other
+/// than round-to-nearest-even (FP_ROUND, bits 3:0). Computing with them
+/// silently in round-to-nearest would give wrong results.
+pub fn check_mode(mode: u32) -> Result<(), FaultKind> {
+    if mode & 0xf != 0 {
+        return Err(FaultKind::Unimplemented(
+            "MODE.FP_ROUND other than round-to-nearest-even",
+        ));
+    }
+    Ok(())
+}
+
 /// Runs `w` until it ends, reaches a barrier or faults.
 pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     let prog = ctx.prog;
     let ops = &prog.ops[..];
+    if let Err(k) = check_mode(w.mode) {
+        return Err(fault(prog, w, w.pc as usize, k));
+    }
     if ctx.trace.is_some() {
         return run_wave_traced(w, ctx);
     }

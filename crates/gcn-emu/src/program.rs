@@ -319,6 +319,11 @@ impl Program {
                 op.abs = i.field(Field::Abs) as u8;
                 op.clamp = i.field(Field::Clamp) != 0;
                 op.omod = i.field(Field::Omod) as u8;
+                // GCN 1.4 OP_SEL picks 16-bit halves of VOP3 operands; not modelled yet,
+                // so refuse it rather than compute with the wrong halves.
+                if i.enc != Enc::Vop3p && i.field(Field::OpSel) != 0 {
+                    return Err(FaultKind::Unimplemented("VOP3 op_sel"));
+                }
                 if info.has(flag::VOP3B) {
                     // VOP3b has no ABS field; its bits hold SDST.
                     op.abs = 0;

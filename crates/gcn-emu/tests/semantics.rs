@@ -1501,3 +1501,101 @@ fn dpp_moves() {
         );
     }
 }
+
+fn enc_vop3p(
+    name: &str,
+    srcs: [u32; 3],
+    op_sel: u32,
+    op_sel_hi: u32,
+    neg: u32,
+    neg_hi: u32,
+    clamp: u32,
+) -> Vec<u32> {
+    let gen = Gen::Gcn14;
+    let (_, info) = find_by_name(name, gen).next().unwrap();
+    let enc = Enc::Vop3p;
+    let (_, val) = enc.prefix(gen).unwrap();
+    let mut raw = u64::from(val);
+    for (f, v) in [
+        (Field::Op, u32::from(info.opcode(gen).unwrap())),
+        (Field::Vdst, 0),
+        (Field::Src0, srcs[0]),
+        (Field::Src1, srcs[1]),
+        (Field::Src2, srcs[2]),
+        (Field::OpSel, op_sel),
+        (Field::OpSelHi, op_sel_hi & 3),
+        (Field::OpSelHi2, op_sel_hi >> 2),
+        (Field::Neg, neg),
+        (Field::NegHi, neg_hi),
+        (Field::Clamp, clamp),
+    ] {
+        assert!(set(enc, gen, &mut raw, f, v), "{f:?}");
+    }
+    vec![raw as u32, (raw >> 32) as u32]
+}
+
+/// Packed math: OP_SEL / OP_SEL_HI pick the halves per result half, NEG /
+/// NEG_HI negate them (GcnInstrsVop3p.md, V_PK_ADD_F16 and the VOP3P encoding).
+#[test]
+fn vop3p_halves() {
+    let gen = Gen::Gcn14;
+    let init = |w: &mut Wave| {
+        w.v[2][0] = 0x3c00_4000; // hi 1.0, lo 2.0
+        w.v[4][0] = 0x4200_3800; // hi 3.0, lo 0.5
+        w.v[6][0] = 0xfffe_0003; // hi -2, lo 3 (as i16)
+    };
+    let run1 = |words: Vec<u32>| run(gen, &words, MODE_DENORM, init).v[0][0];
+    // Default selection: lo = 2.0 + 0.5, hi = 1.0 + 3.0.
+    assert_eq!(
+        run1(enc_vop3p("v_pk_add_f16", [258, 260, 0], 0, 0b11, 0, 0, 0)),
+        0x4400_4100
+    );
+    // op_sel:[1,0]: the low result takes src0's high half: 1.0 + 0.5.
+    assert_eq!(
+        run1(enc_vop3p(
+            "v_pk_add_f16",
+            [258, 260, 0],
+            0b01,
+            0b11,
+            0,
+            0,
+            0
+        )),
+        0x4400_3e00
+    );
+    // op_sel_hi:[0,1]: the high result takes src0's low half: 2.0 + 3.0; neg_hi on src1: 2.0 - 3.0.
+    assert_eq!(
+        run1(enc_vop3p(
+            "v_pk_add_f16",
+            [258, 260, 0],
+            0,
+            0b10,
+            0,
+            0b10,
+            0
+        )),
+        0xbc00_4100
+    );
+    // Integer: v_pk_add_u16 with clamp saturates each half.
+    let w = run(
+        gen,
+        &enc_vop3p("v_pk_add_u16", [258, 260, 0], 0, 0b11, 0, 0, 1),
+        MODE_DENORM,
+        |w| {
+            w.v[2][0] = 0xffff_0001;
+            w.v[4][0] = 0x0002_0002;
+        },
+    );
+    assert_eq!(w.v[0][0], 0xffff_0003);
+    // v_pk_ashrrev_i16: shift counts are masked to 4 bits.
+    let w = run(
+        gen,
+        &enc_vop3p("v_pk_ashrrev_i16", [258, 262, 0], 0, 0b11, 0, 0, 0),
+        MODE_DENORM,
+        |w| {
+            w.v[2][0] = 0x0011_0001;
+            w.v[6][0] = 0x8000_8000;
+        },
+    );
+    assert_eq!(w.v[0][0], 0xc000_c000);
+}

@@ -964,6 +964,65 @@ fn cases() -> Vec<Case> {
         },
     ));
 
+    // Packed halves and shorts (VOP3P on gfx900).
+    let pa: Vec<u16> = (0..2 * N).map(|_| f16_of(r.f32_in(-4.0, 4.0))).collect();
+    let pb: Vec<u16> = (0..2 * N).map(|_| f16_of(r.f32_in(-4.0, 4.0))).collect();
+    let ps: Vec<i16> = (0..2 * N).map(|_| r.u32() as i16).collect();
+    let (pa2, pb2, ps2) = (pa.clone(), pb.clone(), ps.clone());
+    v.push(case(
+        "half2_math",
+        vec![
+            hbuf(&pa),
+            hbuf(&pb),
+            zeros(8 * N),
+            Buffer(ps.iter().flat_map(|x| x.to_le_bytes()).collect()),
+        ],
+        N as u32,
+        move |o| {
+            let got: Vec<u16> = buf(o, 2)
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            for i in 0..N {
+                for k in 0..2 {
+                    let (x, y) = (f32_of(pa2[2 * i + k]), f32_of(pb2[2 * i + k]));
+                    // x * y + x: fused (v_pk_fma_f16) or rounded in between.
+                    let fused = f16_of(x * y + x);
+                    let split = f16_of(f32_of(f16_of(x * y)) + x);
+                    let g = got[2 * i + k];
+                    if g != fused && g != split {
+                        return Err(format!(
+                            "out[{i}].{k} = {g:#06x}, expected {fused:#06x} or {split:#06x}"
+                        ));
+                    }
+                    let yo = f32_of(pb2[2 * i + 1 - k]);
+                    let want = f16_of(x.max(y) - yo);
+                    if got[2 * (i + N) + k] != want {
+                        return Err(format!(
+                            "out[{}].{k} = {:#06x}, expected {want:#06x}",
+                            i + N,
+                            got[2 * (i + N) + k]
+                        ));
+                    }
+                }
+            }
+            let gs: Vec<i16> = buf(o, 3)
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            let ws: Vec<i16> = (0..N)
+                .flat_map(|i| {
+                    let (s0, s1) = (ps2[2 * i], ps2[2 * i + 1]);
+                    [
+                        s0.wrapping_mul(3).wrapping_add(s1),
+                        s1.wrapping_mul(-2).wrapping_add(s0),
+                    ]
+                })
+                .collect();
+            same(&gs, &ws)
+        },
+    ));
+
     let da: Vec<f64> = (0..N)
         .map(|_| f64::from(r.f32_in(-1e3, 1e3)) * 1.000_000_1)
         .collect();

@@ -10,6 +10,7 @@ mod smem;
 mod valu;
 mod vcmp;
 mod vmem;
+mod vop3p;
 
 pub use crate::exec::Handler;
 use crate::fault::FaultKind;
@@ -76,7 +77,8 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
         ),
         Family::Smrd | Family::Smem => return smem::lookup(info),
         Family::Vopc => vcmp::lookup(name),
-        Family::Vop1 | Family::Vop2 | Family::Vop3 | Family::Vop3p => {
+        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX], name),
+        Family::Vop1 | Family::Vop2 | Family::Vop3 => {
             let carry = info.operand(Role::SD).is_some();
             valu::by_gen(name, gen)
                 .or_else(|| valu::by_signature(name, carry))
@@ -101,6 +103,7 @@ pub fn coverage(gen: Gen) -> Vec<(&'static str, bool)> {
         .map(|o| {
             let enc = match o.family {
                 Family::Vop3 => Enc::Vop3,
+                Family::Vop3p => Enc::Vop3p,
                 Family::Vop1 => Enc::Vop1,
                 Family::Vop2 => Enc::Vop2,
                 Family::Vopc => Enc::Vopc,

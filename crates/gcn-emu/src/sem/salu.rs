@@ -399,25 +399,25 @@ fn s_getreg_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-fn setreg(w: &mut Wave, k: u32, v: u32) {
+fn setreg(w: &mut Wave, k: u32, v: u32) -> R {
     let (id, off, mask) = hwreg_fields(k);
     if id == HW_REG_MODE {
         let m = mask.checked_shl(off).unwrap_or(0);
         w.mode = (w.mode & !m) | ((v << off) & m);
+        crate::exec::check_mode(w.mode)?;
     }
     // Other registers are read-only for the emulator (writes are ignored).
+    Ok(())
 }
 
 fn s_setreg_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     let v = w.s[op.d as usize & 127];
-    setreg(w, op.lit, v);
-    Ok(())
+    setreg(w, op.lit, v)
 }
 
 fn s_setreg_imm32_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     let v = w.sread32(op.src[1]);
-    setreg(w, op.lit, v);
-    Ok(())
+    setreg(w, op.lit, v)
 }
 
 fn jump(w: &mut Wave, target: u32, c: &Ctx, op: &Op) -> R {
