@@ -159,6 +159,50 @@ pub trait Memory: Sync {
         cmp: u64,
     ) -> Result<u64, OutOfRange>;
 
+    /// Reads `dwords` dwords for every lane in `mask` from `addrs[lane]` into
+    /// `out[k][lane]` (k < dwords). Returns the first lane that faulted and why.
+    /// The default goes lane by lane; implementations may do better.
+    fn read_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        out: &mut [[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let mut b = [0u8; 16];
+        for l in 0..64 {
+            if mask >> l & 1 != 0 {
+                self.read(addrs[l], &mut b[..4 * dwords])
+                    .map_err(|e| (l, e))?;
+                for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                    o[l] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `data[k][lane]` (k < dwords) at `addrs[lane]` for every lane in `mask`,
+    /// in lane order. Returns the first lane that faulted and why.
+    fn write_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        data: &[[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let mut b = [0u8; 16];
+        for l in 0..64 {
+            if mask >> l & 1 != 0 {
+                for (k, d) in data.iter().enumerate().take(dwords) {
+                    b[4 * k..4 * k + 4].copy_from_slice(&d[l].to_le_bytes());
+                }
+                self.write(addrs[l], &b[..4 * dwords]).map_err(|e| (l, e))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Reads a little-endian u32.
     fn read_u32(&self, addr: u64) -> Result<u32, OutOfRange> {
         let mut b = [0u8; 4];

@@ -68,8 +68,15 @@ impl Wave {
 
     /// Clears registers for reuse as a new wave.
     pub fn reset(&mut self, id: u32) {
+        self.reset_partial(id, VGPR_SLOTS);
+    }
+
+    /// Clears the SGPRs, the first `vgprs` VGPRs and the state, for reuse as a
+    /// new wave of a kernel that uses `vgprs` VGPRs (the others are not read by
+    /// a valid program; clearing only these keeps short kernels fast).
+    pub fn reset_partial(&mut self, id: u32, vgprs: usize) {
         self.s = [0; 128];
-        for r in self.v.iter_mut() {
+        for r in self.v.iter_mut().take(vgprs) {
             *r = [0; 64];
         }
         self.scc = false;

@@ -72,6 +72,13 @@ impl DeviceMemory {
         Some(v)
     }
 
+    fn find(&self, addr: u64, len: u64) -> Option<&Alloc> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let a = self.allocs.get(i.checked_sub(1)?)?;
+        let off = addr - a.base;
+        (off <= a.len && a.len - off >= len).then_some(a)
+    }
+
     fn with<R>(
         &self,
         addr: u64,
@@ -133,6 +140,106 @@ impl Memory for DeviceMemory {
                 }
             }
         })
+    }
+
+    fn read_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        out: &mut [[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let len = 4 * dwords as u64;
+        let mut cur: Option<&Alloc> = None;
+        for l in 0..64 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let a = addrs[l];
+            // Lanes usually hit the allocation of the previous lane.
+            let hit =
+                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
+            let al = match hit {
+                Some(c) => c,
+                None => match self.find(a, len) {
+                    Some(c) => {
+                        cur = Some(c);
+                        c
+                    }
+                    None => {
+                        return Err((
+                            l,
+                            OutOfRange {
+                                addr: a,
+                                size: len as u32,
+                            },
+                        ))
+                    }
+                },
+            };
+            let off = (a - al.base) as usize;
+            if off % 4 == 0 {
+                for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                    o[l] = al.words[off / 4 + k].load(Relaxed);
+                }
+            } else {
+                for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                    let b: [u8; 4] = std::array::from_fn(|j| load_byte(al, off + 4 * k + j));
+                    o[l] = u32::from_le_bytes(b);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        data: &[[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let len = 4 * dwords as u64;
+        let mut cur: Option<&Alloc> = None;
+        for l in 0..64 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let a = addrs[l];
+            let hit =
+                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
+            let al = match hit {
+                Some(c) => c,
+                None => match self.find(a, len) {
+                    Some(c) => {
+                        cur = Some(c);
+                        c
+                    }
+                    None => {
+                        return Err((
+                            l,
+                            OutOfRange {
+                                addr: a,
+                                size: len as u32,
+                            },
+                        ))
+                    }
+                },
+            };
+            let off = (a - al.base) as usize;
+            if off % 4 == 0 {
+                for (k, d) in data.iter().enumerate().take(dwords) {
+                    al.words[off / 4 + k].store(d[l], Relaxed);
+                }
+            } else {
+                for (k, d) in data.iter().enumerate().take(dwords) {
+                    for (j, b) in d[l].to_le_bytes().into_iter().enumerate() {
+                        store_byte(al, off + 4 * k + j, b);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn atomic(

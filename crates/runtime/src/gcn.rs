@@ -678,7 +678,8 @@ fn run_one_group(
     let desc = Descriptor { ..*d };
     lds.fill(0);
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
-        w.reset(wi as u32);
+        // GRANULATED_WORKITEM_VGPR_COUNT (rsrc1[5:0]): (n + 1) * 4 VGPRs.
+        w.reset_partial(wi as u32, ((desc.rsrc1 & 0x3f) as usize + 1) * 4);
         w.pc = s.entry;
         w.mode = desc.initial_mode();
         let first = wi as u32 * 64;

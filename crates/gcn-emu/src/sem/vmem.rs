@@ -222,6 +222,45 @@ fn lanes(
     let sh = Shape::unpack(op.aux);
     let e = w.exec();
     let glc = op.instr.field(Field::Glc) != 0;
+    // Fast path: whole dwords to or from device memory in every lane, one call
+    // for the wave.
+    if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
+        let mut addrs = [0u64; 64];
+        let mut all_global = true;
+        for l in 0..64 {
+            if e >> l & 1 != 0 {
+                match addr(w, l) {
+                    Target::Global(a) => addrs[l] = a,
+                    _ => {
+                        all_global = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if all_global {
+            let n = sh.n as usize;
+            let bytes = 4 * n as u64 * u64::from(e.count_ones());
+            if sh.kind == Kind::Load {
+                let mut out = [[0u32; 64]; 4];
+                let r = c.mem.read_lanes(&addrs, e, n, &mut out[..n]);
+                if let Err((l, err)) = r {
+                    return Err(mem_fault(l, err, false));
+                }
+                for (k, o) in out.iter().enumerate().take(n) {
+                    w.vwrite32(ret + k, o, e);
+                }
+                c.stats.bytes_read += bytes;
+            } else {
+                let data: Vec<[u32; 64]> = (0..n).map(|k| w.v[data + k]).collect();
+                if let Err((l, err)) = c.mem.write_lanes(&addrs, e, n, &data) {
+                    return Err(mem_fault(l, err, true));
+                }
+                c.stats.bytes_written += bytes;
+            }
+            return Ok(());
+        }
+    }
     for l in 0..64 {
         if e >> l & 1 == 0 {
             continue;
