@@ -227,10 +227,10 @@ fn lanes(
     if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
         let mut addrs = [0u64; 64];
         let mut all_global = true;
-        for l in 0..64 {
+        for (l, slot) in addrs.iter_mut().enumerate() {
             if e >> l & 1 != 0 {
                 match addr(w, l) {
-                    Target::Global(a) => addrs[l] = a,
+                    Target::Global(a) => *slot = a,
                     _ => {
                         all_global = false;
                         break;
