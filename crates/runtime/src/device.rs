@@ -178,7 +178,7 @@ impl Memory for DeviceMemory {
                 },
             };
             let off = (a - al.base) as usize;
-            if off % 4 == 0 {
+            if off.is_multiple_of(4) {
                 for (k, o) in out.iter_mut().enumerate().take(dwords) {
                     o[l] = al.words[off / 4 + k].load(Relaxed);
                 }
@@ -227,7 +227,7 @@ impl Memory for DeviceMemory {
                 },
             };
             let off = (a - al.base) as usize;
-            if off % 4 == 0 {
+            if off.is_multiple_of(4) {
                 for (k, d) in data.iter().enumerate().take(dwords) {
                     al.words[off / 4 + k].store(d[l], Relaxed);
                 }
