@@ -1599,3 +1599,120 @@ fn vop3p_halves() {
     );
     assert_eq!(w.v[0][0], 0xc000_c000);
 }
+
+fn enc_ds(gen: Gen, name: &str, f: &[(Field, u32)]) -> Vec<u32> {
+    let (_, info) = find_by_name(name, gen).next().unwrap();
+    let (_, val) = Enc::Ds.prefix(gen).unwrap();
+    let mut raw = u64::from(val);
+    assert!(set(
+        Enc::Ds,
+        gen,
+        &mut raw,
+        Field::Op,
+        u32::from(info.opcode(gen).unwrap())
+    ));
+    for &(k, v) in f {
+        assert!(set(Enc::Ds, gen, &mut raw, k, v), "{k:?}");
+    }
+    vec![raw as u32, (raw >> 32) as u32]
+}
+
+/// Runs one DS instruction on 4 lanes with LDS dwords 0, 10, 20, ... and M0 = -1.
+fn run_ds(gen: Gen, words: &[u32], init: impl FnOnce(&mut Wave)) -> (Wave, Vec<u32>) {
+    let mut code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    code.extend(0xbf81_0000u32.to_le_bytes());
+    let prog = Program::new(gen, &code, 0x1000);
+    let mem = SimpleMemory::new();
+    let mut lds: Vec<u8> = (0..64u32).flat_map(|i| (10 * i).to_le_bytes()).collect();
+    let mut w = Wave::new(0);
+    {
+        let mut ctx = Ctx::new(&prog, &mem, &mut lds);
+        w.mode = MODE_DENORM;
+        w.set_s64(EXEC, 0xf);
+        w.s[risa_gcn_emu::wave::M0] = u32::MAX;
+        init(&mut w);
+        exec::run_wave(&mut w, &mut ctx).unwrap();
+    }
+    let lds = lds
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    (w, lds)
+}
+
+/// DS forms beyond plain reads/writes (GcnInstrsDs.md: DS_WRXCHG2_RTN_B32,
+/// DS_APPEND, DS_ADD_SRC2_U32, DS_READ_ADDTID_B32, DS_READ2ST64_B32).
+#[test]
+fn ds_special_forms() {
+    for gen in ALL_GENS {
+        // wrxchg2_rtn: lane l exchanges dwords 4l+1 and 4l+3 (offsets in dwords).
+        let words = enc_ds(
+            gen,
+            "ds_wrxchg2_rtn_b32",
+            &[
+                (Field::Addr, 1),
+                (Field::Data0, 2),
+                (Field::Data1, 3),
+                (Field::Vdst, 4),
+                (Field::Offset0, 1),
+                (Field::Offset1, 3),
+            ],
+        );
+        let (w, lds) = run_ds(gen, &words, |w| {
+            for l in 0..4 {
+                w.v[1][l] = 16 * l as u32;
+                w.v[2][l] = 1000 + l as u32;
+                w.v[3][l] = 2000 + l as u32;
+            }
+        });
+        assert_eq!(
+            (w.v[4][1], w.v[5][1]),
+            (50, 70),
+            "{gen}: old values returned"
+        );
+        assert_eq!((lds[5], lds[7]), (1001, 2001), "{gen}: new values stored");
+        // read2st64: offsets in units of 64 dwords.
+        let words = enc_ds(
+            gen,
+            "ds_read2st64_b32",
+            &[
+                (Field::Addr, 1),
+                (Field::Vdst, 4),
+                (Field::Offset0, 0),
+                (Field::Offset1, 0),
+            ],
+        );
+        let (w, _) = run_ds(gen, &words, |w| w.v[1][0] = 8);
+        assert_eq!((w.v[4][0], w.v[5][0]), (20, 20), "{gen}: read2st64");
+        // append: the dword at OFFSET grows by the active lane count; all lanes get the old value.
+        if find_by_name("ds_append", gen).next().is_some() {
+            let words = enc_ds(gen, "ds_append", &[(Field::Vdst, 4), (Field::Offset, 8)]);
+            let (w, lds) = run_ds(gen, &words, |_| {});
+            assert_eq!(
+                (w.v[4][0], w.v[4][3], lds[2]),
+                (20, 20, 24),
+                "{gen}: ds_append"
+            );
+        }
+        // add_src2: *A += *B with B = A + stride*4 (OFFSET = 2, bit 15 clear).
+        let words = enc_ds(
+            gen,
+            "ds_add_src2_u32",
+            &[(Field::Addr, 1), (Field::Offset, 2)],
+        );
+        let (_, lds) = run_ds(gen, &words, |w| {
+            w.set_s64(EXEC, 1);
+            w.v[1][0] = 4;
+        });
+        assert_eq!(lds[1], 10 + 30, "{gen}: ds_add_src2_u32");
+        if gen == Gen::Gcn14 {
+            let words = enc_ds(
+                gen,
+                "ds_read_addtid_b32",
+                &[(Field::Vdst, 4), (Field::Offset, 4)],
+            );
+            let (w, _) = run_ds(gen, &words, |w| w.s[risa_gcn_emu::wave::M0] = 8);
+            assert_eq!(&w.v[4][..4], &[30, 40, 50, 60], "{gen}: read_addtid");
+        }
+    }
+}

@@ -275,6 +275,107 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     Ok(())
 }
 
+/// The less common DS forms, told apart by `aux >> 24`: wrxchg2 (1), src2
+/// atomics (2), append (3), consume (4), read_addtid (5), write_addtid (6).
+fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = op.aux;
+    let form = a >> 24;
+    let wide = a >> 18 & 1 != 0;
+    let st64 = a >> 11 & 1 != 0;
+    let e = w.exec();
+    let i = op.instr;
+    let (d0, d1, vd) = (vreg(op.src[1]), vreg(op.src[2]), op.d as usize);
+    let bytes = if wide { 8 } else { 4 };
+    let dw = bytes / 4;
+    let rd = |w: &Wave, r: usize, l: usize| -> u64 {
+        if wide {
+            u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
+        } else {
+            u64::from(w.v[r][l])
+        }
+    };
+    match form {
+        1 => {
+            let unit = bytes as u32 * if st64 { 64 } else { 1 };
+            let offs = [
+                i.field(Field::Offset0) * unit,
+                i.field(Field::Offset1) * unit,
+            ];
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                for (k, o) in offs.into_iter().enumerate() {
+                    let new = rd(w, if k == 0 { d0 } else { d1 }, l);
+                    let old = match lane_addr(w, op, l, o, bytes as u32) {
+                        Some(ad) => lds_atomic(c, ad, 8 * bytes as u32, AtomicOp::Swap, new, 0),
+                        None => 0,
+                    };
+                    for j in 0..dw {
+                        w.v[vd + k * dw + j][l] = (old >> (32 * j)) as u32;
+                    }
+                }
+            }
+        }
+        2 => {
+            let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
+            let off = i.field(Field::Offset);
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let addr = w.v[vreg(op.src[0])][l];
+                // GcnInstrsDs.md, DS_ADD_SRC2_U32: A and the stride to B.
+                let (base, stride) = if off & 0x8000 != 0 {
+                    (addr & 0x1fffc, (addr >> 17) | ((addr >> 16) & 0x8000))
+                } else {
+                    (addr & !3, (off & 0x7fff) | ((off << 1) & 0x8000))
+                };
+                let b = base.wrapping_add(stride.wrapping_mul(bytes as u32));
+                let mut buf = [0u8; 8];
+                lds_read(c, b, &mut buf[..bytes]);
+                let src = u64::from_le_bytes(buf);
+                match at {
+                    DsAtomic::Mem(m) => {
+                        lds_atomic(c, base, 8 * bytes as u32, m, src, 0);
+                    }
+                    _ => return Err(FaultKind::Unimplemented(op.instr.info().name)),
+                }
+            }
+        }
+        3 | 4 => {
+            let ad = i.field(Field::Offset) & !3;
+            let n = u64::from(e.count_ones());
+            let op_kind = if form == 3 {
+                AtomicOp::Add
+            } else {
+                AtomicOp::Sub
+            };
+            let old = lds_atomic(c, ad, 32, op_kind, n, 0) as u32;
+            let d = [old; 64];
+            w.vwrite32(vd, &d, e);
+        }
+        _ => {
+            let base = (w.s[M0] & 0xffff).wrapping_add(i.field(Field::Offset));
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let ad = base.wrapping_add(4 * l as u32);
+                if form == 5 {
+                    let mut b = [0u8; 4];
+                    lds_read(c, ad, &mut b);
+                    w.v[vd][l] = u32::from_le_bytes(b);
+                } else {
+                    let b = w.v[d0][l].to_le_bytes();
+                    lds_write(c, ad, &b);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// ds_swizzle_b32: lane data exchange without LDS, per the OFFSET pattern
 /// (bit 15 set: quad permute; clear: and/or/xor masks on the lane id within 32).
 fn ds_swizzle(w: &mut Wave, op: &Op) {
@@ -332,6 +433,36 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
     }
     if name == "ds_nop" {
         return Ok((ds_nop, 0));
+    }
+    let wide = |t: &str| u32::from(t.ends_with("64")) << 18;
+    match name {
+        "ds_append" => return Ok((ds_misc, 3 << 24)),
+        "ds_consume" => return Ok((ds_misc, 4 << 24)),
+        "ds_read_addtid_b32" => return Ok((ds_misc, 5 << 24)),
+        "ds_write_addtid_b32" => return Ok((ds_misc, 6 << 24)),
+        _ => {}
+    }
+    if let Some(t) = name.strip_prefix("ds_wrxchg2st64_rtn_") {
+        return Ok((ds_misc, 1 << 24 | wide(t) | 1 << 11));
+    }
+    if let Some(t) = name.strip_prefix("ds_wrxchg2_rtn_") {
+        return Ok((ds_misc, 1 << 24 | wide(t)));
+    }
+    if let Some((opname, t)) = name
+        .strip_prefix("ds_")
+        .and_then(|r| r.split_once("_src2_"))
+    {
+        let key = match opname {
+            "min" | "max" => format!("{opname}_{}", &t[..1]),
+            "add" if t.starts_with('f') => "add_f".to_string(),
+            "write" => "wrxchg".to_string(),
+            o => o.to_string(),
+        };
+        let idx = DS_ATOMICS
+            .iter()
+            .position(|(n, _)| *n == key)
+            .ok_or(FaultKind::Unimplemented(info.name))?;
+        return Ok((ds_misc, 2 << 24 | wide(t) | (idx as u32) << 13));
     }
     let rest = name
         .strip_prefix("ds_")
