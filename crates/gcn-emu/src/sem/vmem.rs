@@ -356,76 +356,254 @@ fn vgpr(s: Src) -> usize {
     }
 }
 
-/// MUBUF addressing (see the GCN ISA documents, "Buffer addressing"): ADDR64
-/// accesses are not range checked; swizzled buffers (scratch) interleave
-/// elements of `ELEMENT_SIZE` bytes across `INDEX_STRIDE` lanes.
-fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
-    let r = op.sd as usize;
-    if r + 3 >= 128 {
-        return Err(FaultKind::BadOperand(
-            "the buffer resource is past the SGPRs".into(),
-        ));
+/// A buffer resource (V#) and the instruction's addressing fields.
+struct BufAddr {
+    base: u64,
+    stride: u64,
+    num: u64,
+    swizzle: bool,
+    add_tid: bool,
+    elem: u64,
+    index_stride: u64,
+    soff: u64,
+    inst_off: u64,
+    offen: bool,
+    idxen: bool,
+    addr64: bool,
+    va: usize,
+    /// DATA_FORMAT and NUM_FORMAT of the V# (word 3).
+    dfmt: u32,
+    nfmt: u32,
+}
+
+impl BufAddr {
+    fn new(w: &Wave, op: &Op) -> Result<BufAddr, FaultKind> {
+        let r = op.sd as usize;
+        if r + 3 >= 128 {
+            return Err(FaultKind::BadOperand(
+                "the buffer resource is past the SGPRs".into(),
+            ));
+        }
+        let i = op.instr;
+        if i.field(Field::Lds) != 0 {
+            return Err(FaultKind::Unimplemented("MUBUF LDS=1 (loads into LDS)"));
+        }
+        let (v0, v1, num, v3) = (w.s[r], w.s[r + 1], w.s[r + 2], w.s[r + 3]);
+        Ok(BufAddr {
+            base: u64::from(v0) | u64::from(v1 & 0xffff) << 32,
+            stride: u64::from((v1 >> 16) & 0x3fff),
+            num: u64::from(num),
+            swizzle: v1 >> 31 != 0,
+            add_tid: (v3 >> 23) & 1 != 0,
+            elem: 2u64 << ((v3 >> 19) & 3),
+            index_stride: 8u64 << ((v3 >> 21) & 3),
+            soff: u64::from(w.sread32(op.src[1])),
+            inst_off: u64::from(op.lit),
+            offen: i.field(Field::Offen) != 0,
+            idxen: i.field(Field::Idxen) != 0,
+            addr64: i.field(Field::Addr64) != 0,
+            va: vgpr(op.src[0]),
+            dfmt: (v3 >> 15) & 0xf,
+            nfmt: (v3 >> 12) & 7,
+        })
     }
-    let v0 = w.s[r];
-    let v1 = w.s[r + 1];
-    let num = w.s[r + 2];
-    let v3 = w.s[r + 3];
-    let base = u64::from(v0) | u64::from(v1 & 0xffff) << 32;
-    let stride = u64::from((v1 >> 16) & 0x3fff);
-    let swizzle = v1 >> 31 != 0;
-    let add_tid = (v3 >> 23) & 1 != 0;
-    let elem = 2u64 << ((v3 >> 19) & 3);
-    let index_stride = 8u64 << ((v3 >> 21) & 3);
-    let soff = u64::from(w.sread32(op.src[1]));
-    let inst_off = u64::from(op.lit);
-    let i = op.instr;
-    let offen = i.field(Field::Offen) != 0;
-    let idxen = i.field(Field::Idxen) != 0;
-    let addr64 = i.field(Field::Addr64) != 0;
-    let va = vgpr(op.src[0]);
-    let sh = Shape::unpack(op.aux);
-    let size = u64::from(sh.bytes) * u64::from(sh.n);
-    let d = op.d as usize;
-    lanes(w, op, c, d, d, |w, l| {
-        if addr64 {
+
+    /// Where lane `l`'s access of `size` bytes goes (see the GCN ISA documents,
+    /// "Buffer addressing"): ADDR64 accesses are not range checked; swizzled
+    /// buffers (scratch) interleave ELEMENT_SIZE bytes across INDEX_STRIDE lanes.
+    fn target(&self, w: &Wave, l: usize, size: u64) -> Target {
+        let va = self.va;
+        if self.addr64 {
             let v = u64::from(w.v[va][l]) | u64::from(w.v[va + 1][l]) << 32;
             return Target::Global(
-                base.wrapping_add(v)
-                    .wrapping_add(soff)
-                    .wrapping_add(inst_off),
+                self.base
+                    .wrapping_add(v)
+                    .wrapping_add(self.soff)
+                    .wrapping_add(self.inst_off),
             );
         }
-        let mut idx = if idxen { u64::from(w.v[va][l]) } else { 0 };
-        let voff = if offen {
-            u64::from(w.v[va + idxen as usize][l])
+        let mut idx = if self.idxen { u64::from(w.v[va][l]) } else { 0 };
+        let voff = if self.offen {
+            u64::from(w.v[va + self.idxen as usize][l])
         } else {
             0
         };
-        if add_tid {
+        if self.add_tid {
             idx += l as u64;
         }
-        let off = voff + inst_off;
-        if swizzle {
-            let (imsb, ilsb) = (idx / index_stride, idx % index_stride);
-            let (omsb, olsb) = (off / elem, off % elem);
-            let bo = (imsb * stride + omsb * elem) * index_stride + ilsb * elem + olsb;
-            return Target::Global(base.wrapping_add(soff).wrapping_add(bo));
+        let off = voff + self.inst_off;
+        if self.swizzle {
+            let (imsb, ilsb) = (idx / self.index_stride, idx % self.index_stride);
+            let (omsb, olsb) = (off / self.elem, off % self.elem);
+            let bo = (imsb * self.stride + omsb * self.elem) * self.index_stride
+                + ilsb * self.elem
+                + olsb;
+            return Target::Global(self.base.wrapping_add(self.soff).wrapping_add(bo));
         }
-        let out = if stride == 0 || !(idxen || add_tid) {
-            off + size > u64::from(num)
+        let out = if self.stride == 0 || !(self.idxen || self.add_tid) {
+            off + size > self.num
         } else {
-            idx >= u64::from(num)
+            idx >= self.num
         };
         if out {
             Target::Dropped
         } else {
             Target::Global(
-                base.wrapping_add(soff)
+                self.base
+                    .wrapping_add(self.soff)
                     .wrapping_add(off)
-                    .wrapping_add(idx * stride),
+                    .wrapping_add(idx * self.stride),
             )
         }
+    }
+}
+
+fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let b = BufAddr::new(w, op)?;
+    let sh = Shape::unpack(op.aux);
+    let size = u64::from(sh.bytes) * u64::from(sh.n);
+    let d = op.d as usize;
+    lanes(w, op, c, d, d, |w, l| b.target(w, l, size))
+}
+
+/// Component bit widths of each DATA_FORMAT (0: invalid or not supported).
+fn components(dfmt: u32) -> &'static [u32] {
+    match dfmt {
+        1 => &[8],
+        2 => &[16],
+        3 => &[8, 8],
+        4 => &[32],
+        5 => &[16, 16],
+        10 => &[8, 8, 8, 8],
+        11 => &[32, 32],
+        12 => &[16, 16, 16, 16],
+        13 => &[32, 32, 32],
+        14 => &[32, 32, 32, 32],
+        _ => &[],
+    }
+}
+
+/// A stored component to its register value by NUM_FORMAT.
+fn unpack(raw: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
+    let max = if bits == 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
+    let sx = if bits == 32 {
+        raw as i32
+    } else {
+        ((raw << (32 - bits)) as i32) >> (32 - bits)
+    };
+    Ok(match nfmt {
+        0 => (f64::from(raw) / f64::from(max)) as f32,
+        1 => ((f64::from(sx) / f64::from(max >> 1)) as f32).max(-1.0),
+        2 => raw as f32,
+        3 => sx as f32,
+        4 => return Ok(raw),
+        5 => return Ok(sx as u32),
+        7 if bits == 32 => return Ok(raw),
+        7 if bits == 16 => crate::float::f16_to_f32(raw as u16),
+        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
+    }
+    .to_bits())
+}
+
+/// A register value to a stored component by NUM_FORMAT (round to nearest, saturated).
+fn pack(v: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
+    let max = if bits == 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
+    let f = f64::from(f32::from_bits(v));
+    let smax = f64::from(max >> 1);
+    Ok(match nfmt {
+        0 => (f.clamp(0.0, 1.0) * f64::from(max)).round_ties_even() as u32,
+        1 => ((f.clamp(-1.0, 1.0) * smax).round_ties_even() as i64) as u32 & max,
+        2 => f.clamp(0.0, f64::from(max)).round_ties_even() as u32,
+        3 => (f.clamp(-smax - 1.0, smax).round_ties_even() as i64) as u32 & max,
+        4 => v.min(max),
+        5 => (i64::from(v as i32).clamp(-(max as i64 >> 1) - 1, max as i64 >> 1)) as u32 & max,
+        7 if bits == 32 => v,
+        7 if bits == 16 => u32::from(crate::float::f32_to_f16(f32::from_bits(v))),
+        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
     })
+}
+
+/// buffer_load/store_format_* (format from the V#) and tbuffer_* (format
+/// from the instruction): `aux` = components | store << 3 | tbuffer << 4.
+fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let b = BufAddr::new(w, op)?;
+    let count = (op.aux & 7) as usize;
+    let store = op.aux >> 3 & 1 != 0;
+    let (dfmt, nfmt) = if op.aux >> 4 & 1 != 0 {
+        (op.instr.field(Field::Dfmt), op.instr.field(Field::Nfmt))
+    } else {
+        (b.dfmt, b.nfmt)
+    };
+    let comps = components(dfmt);
+    if comps.is_empty() {
+        return Err(FaultKind::Unimplemented("this buffer data format"));
+    }
+    let bytes = comps.iter().sum::<u32>() as usize / 8;
+    let e = w.exec();
+    let d = op.d as usize;
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let t = b.target(w, l, bytes as u64);
+        let mut buf = [0u8; 16];
+        if store {
+            let mut bit = 0u32;
+            let mut acc = [0u32; 4];
+            for (k, &bits) in comps.iter().enumerate() {
+                let v = if k < count {
+                    pack(w.v[d + k][l], bits, nfmt)?
+                } else {
+                    0
+                };
+                let (word, sh) = ((bit / 32) as usize, bit % 32);
+                acc[word] |= v << sh;
+                bit += bits;
+            }
+            for (k, a) in acc.iter().enumerate() {
+                buf[4 * k..4 * k + 4].copy_from_slice(&a.to_le_bytes());
+            }
+            write_bytes(w, c, l, t, &buf[..bytes])?;
+        } else {
+            read_bytes(w, c, l, t, &mut buf[..bytes])?;
+            let words: [u32; 4] = std::array::from_fn(|k| {
+                u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap())
+            });
+            let mut bit = 0u32;
+            for k in 0..count {
+                // Components the format lacks read as 0, and the fourth as 1.
+                let float_one = if nfmt == 4 || nfmt == 5 {
+                    1
+                } else {
+                    0x3f80_0000
+                };
+                let v = match comps.get(k) {
+                    Some(&bits) => {
+                        let (word, sh) = ((bit / 32) as usize, bit % 32);
+                        let mask = if bits == 32 {
+                            u32::MAX
+                        } else {
+                            (1u32 << bits) - 1
+                        };
+                        bit += bits;
+                        unpack((words[word] >> sh) & mask, bits, nfmt)?
+                    }
+                    None if k == 3 => float_one,
+                    None => 0,
+                };
+                w.v[d + k][l] = v;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn flat_target(hi_shared: u32, hi_private: u32, a: u64) -> Target {
@@ -493,13 +671,26 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
     }
     let (h, rest): (Handler, &str) = match info.family {
         Family::Mubuf => (mubuf, name.strip_prefix("buffer_").unwrap_or(name)),
+        Family::Mtbuf => (buffer_format, name.strip_prefix("tbuffer_").unwrap_or(name)),
         Family::Flat => (flat, name.strip_prefix("flat_").unwrap_or(name)),
         Family::Global => (flat, name.strip_prefix("global_").unwrap_or(name)),
         Family::Scratch => (scratch, name.strip_prefix("scratch_").unwrap_or(name)),
         _ => return Err(FaultKind::Unimplemented(info.name)),
     };
-    if info.has(risa_gcn::table::flag::LDS) && info.family == Family::Mubuf {
-        // Plain loads; the LDS=1 form is rejected at run time by the field check below.
+    if info.family == Family::Mtbuf || rest.contains("format") {
+        if rest.contains("d16") {
+            return Err(FaultKind::Unimplemented(info.name));
+        }
+        let count = match rest.rsplit_once('_').map(|(_, c)| c) {
+            Some("x") => 1,
+            Some("xy") => 2,
+            Some("xyz") => 3,
+            Some("xyzw") => 4,
+            _ => return Err(FaultKind::Unimplemented(info.name)),
+        };
+        let store = u32::from(rest.contains("store"));
+        let tbuf = u32::from(info.family == Family::Mtbuf);
+        return Ok((buffer_format, count | store << 3 | tbuf << 4));
     }
     let s = parse_shape(rest).ok_or(FaultKind::Unimplemented(info.name))?;
     Ok((h, s.pack()))
