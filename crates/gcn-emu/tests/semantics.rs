@@ -1756,8 +1756,8 @@ fn buffer_formats() {
             w.s[4] = 0x10000;
             w.s[6] = 8; // NUM_RECORDS
             w.s[7] = word3;
-            for k in 0..4 {
-                w.v[8 + k][0] = init[k];
+            for (k, v) in init.into_iter().enumerate() {
+                w.v[8 + k][0] = v;
             }
             exec::run_wave(&mut w, &mut ctx).unwrap();
             (w, mem.get(0x10000).unwrap())
