@@ -3,7 +3,9 @@
 
 use crate::fault::{Fault, FaultKind};
 use crate::mem::Memory;
-use crate::program::{Op, Program, CAT_COUNT};
+use crate::program::{Cat, Op, Program, Src, CAT_COUNT};
+use crate::sem::GPR_IDX_EN;
+use crate::wave::M0;
 use crate::wave::{Status, Wave};
 use std::io::Write;
 
@@ -136,11 +138,50 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        if let Err(k) = (op.run)(w, op, ctx) {
+        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
+            run_indexed(w, op, ctx)
+        } else {
+            (op.run)(w, op, ctx)
+        };
+        if let Err(k) = r {
             return Err(fault(prog, w, idx, k));
         }
     }
     Ok(())
+}
+
+/// A VALU op while VGPR indexing is on (s_set_gpr_idx_on, GCN 1.2+): the VGPR
+/// operands M0[15:12] selects (bit 0 src0, 1 src1, 2 src2, 3 dst) are offset by
+/// M0[7:0].
+fn run_indexed(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+    let m0 = w.s[M0];
+    let idx = (m0 & 0xff) as u16;
+    let mode = (m0 >> 12) & 0xf;
+    let mut o = op.clone();
+    let shift = |r: u16| -> Result<u16, FaultKind> {
+        if r + idx > 255 {
+            return Err(FaultKind::BadOperand(format!(
+                "v{r} indexed by {idx} is past v255"
+            )));
+        }
+        Ok(r + idx)
+    };
+    for k in 0..3 {
+        if mode >> k & 1 != 0 {
+            if let Src::V(r) = o.src[k] {
+                o.src[k] = Src::V(shift(r)?);
+            }
+        }
+    }
+    let vgpr_dst = op
+        .instr
+        .info()
+        .operand(risa_gcn::table::Role::D)
+        .is_some_and(|d| !d.sgpr);
+    if mode & 8 != 0 && vgpr_dst {
+        o.d = shift(o.d)?;
+    }
+    (op.run)(w, &o, ctx)
 }
 
 fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
@@ -157,7 +198,11 @@ fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = (op.run)(w, op, ctx);
+        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
+            run_indexed(w, op, ctx)
+        } else {
+            (op.run)(w, op, ctx)
+        };
         let mut line = format!(
             "{} w{} {:#06x}: {}",
             ctx.trace_tag,

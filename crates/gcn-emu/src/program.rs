@@ -224,6 +224,10 @@ impl Program {
                 for o in info.sig {
                     match o.role {
                         Role::A => op.src[0] = scalar(i.field(Field::Ssrc0), o.ty)?,
+                        // s_set_gpr_idx_on: the SSRC1 field holds the mode bits.
+                        Role::B if o.ty == Ty::Gpridx => {
+                            op.src[1] = Src::K(u64::from(i.field(Field::Ssrc1)))
+                        }
                         Role::B if info.family != Family::Sopk => {
                             op.src[1] = scalar(i.field(Field::Ssrc1), o.ty)?
                         }

@@ -1794,3 +1794,39 @@ fn buffer_formats() {
         assert_eq!(&m[..4], &[0x00, 0x80, 7, 0], "{gen}");
     }
 }
+
+/// VGPR indexing (GcnInstrsSopc.md S_SET_GPR_IDX_ON, GCN 1.2+): with SRC0
+/// indexing on, `v_mov_b32 v0, v1` reads v[1 + M0[7:0]]; with DST indexing the
+/// destination moves instead; S_SET_GPR_IDX_OFF ends it.
+#[test]
+fn gpr_indexing() {
+    for gen in [Gen::Gcn12, Gen::Gcn14] {
+        let (_, mov) = find_by_name("v_mov_b32", gen)
+            .find(|(_, o)| o.family == risa_gcn::Family::Vop1)
+            .unwrap();
+        let mov_e32 =
+            |d: u32, s: u32| 0x7e00_0000 | d << 17 | u32::from(mov.opcode(gen).unwrap()) << 9 | s;
+        let (_, off) = find_by_name("s_set_gpr_idx_off", gen).next().unwrap();
+        let off_w = 0xbf80_0000 | u32::from(off.opcode(gen).unwrap()) << 16;
+        for (mode, want_v0, want_v4) in [(1u32, 14u32, 0u32), (8, 0, 1)] {
+            let mut words = enc_sop2(gen, "s_set_gpr_idx_on", 0, 2, mode);
+            words.push(mov_e32(0, 257)); // v_mov_b32 v0, v1
+            words.push(off_w);
+            words.push(mov_e32(5, 258)); // v_mov_b32 v5, v2 (indexing off again)
+            let w = run(gen, &words, MODE_DENORM, |w| {
+                w.s[2] = 4;
+                for r in 0..8 {
+                    w.v[r][0] = 9 + r as u32;
+                }
+                w.v[0][0] = 0;
+                w.v[4][0] = 0;
+                w.v[1][0] = 1;
+            });
+            assert_eq!(w.v[0][0], want_v0, "{gen} mode {mode}: v0");
+            if mode == 8 {
+                assert_eq!(w.v[4][0], want_v4, "{gen}: dst indexed to v4");
+            }
+            assert_eq!(w.v[5][0], 11, "{gen}: indexing off after s_set_gpr_idx_off");
+        }
+    }
+}

@@ -1,9 +1,13 @@
 //! The risa runtime: device memory, kernel arguments, code-object loading and
 //! a multi-threaded dispatch that runs work-groups on all cores.
 //!
-//! ```no_run
+//! Load a code object, allocate buffers through argument values, launch,
+//! and read the buffers back:
+//!
+//! ```
 //! use risa_runtime::{args::ArgValue, gcn::GcnObject, LaunchConfig};
-//! let bytes = std::fs::read("examples/gcn/vadd-gfx900.o").unwrap();
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/gcn/vadd-gfx900.o");
+//! let bytes = std::fs::read(path).unwrap();
 //! let obj = GcnObject::load(&bytes).unwrap();
 //! let k = obj.kernel(None).unwrap();
 //! let a: Vec<u8> = (0..64).flat_map(|i| (i as f32).to_le_bytes()).collect();

@@ -16,6 +16,7 @@ pub use crate::exec::Handler;
 use crate::fault::FaultKind;
 use risa_gcn::table::{Family, OpInfo, Role};
 use risa_gcn::{Enc, Gen};
+pub(crate) use salu::GPR_IDX_EN;
 
 pub(crate) type R = Result<(), FaultKind>;
 pub(crate) type Table = &'static [(&'static str, Handler)];

@@ -554,7 +554,35 @@ cbranch! {
     s_cbranch_cdbgsys_and_user: |_w| false;
 }
 
+/// MODE.GPR_IDX_EN (bit 27): VGPR indexing by M0[7:0] is on.
+pub(crate) const GPR_IDX_EN: u32 = 1 << 27;
+
+fn s_set_gpr_idx_on(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    let idx = w.sread32(op.src[0]) & 0xff;
+    let mode = (w.sread32(op.src[1]) & 0xf) << 12;
+    w.s[M0] = (w.s[M0] & !0xf0ff) | idx | mode;
+    w.mode |= GPR_IDX_EN;
+    Ok(())
+}
+fn s_set_gpr_idx_off(w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
+    w.mode &= !GPR_IDX_EN;
+    Ok(())
+}
+fn s_set_gpr_idx_idx(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    let idx = w.sread32(op.src[0]) & 0xff;
+    w.s[M0] = (w.s[M0] & !0xff) | idx;
+    Ok(())
+}
+fn s_set_gpr_idx_mode(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    w.s[M0] = (w.s[M0] & !0xf000) | (op.lit & 0xf) << 12;
+    Ok(())
+}
+
 pub(super) const MISC: Table = &[
+    ("s_set_gpr_idx_on", s_set_gpr_idx_on),
+    ("s_set_gpr_idx_off", s_set_gpr_idx_off),
+    ("s_set_gpr_idx_idx", s_set_gpr_idx_idx),
+    ("s_set_gpr_idx_mode", s_set_gpr_idx_mode),
     ("s_getreg_b32", s_getreg_b32),
     ("s_setreg_b32", s_setreg_b32),
     ("s_setreg_imm32_b32", s_setreg_imm32_b32),
