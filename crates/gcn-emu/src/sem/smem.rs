@@ -126,10 +126,47 @@ const ATOMICS: [(&str, AtomicOp); 13] = [
     ("dec", AtomicOp::Dec),
 ];
 
+/// The address of a scalar buffer access (V# base + offset), checked against
+/// NUM_RECORDS (None when out of range: the access is dropped).
+fn buffer_address(w: &Wave, op: &Op, bytes: u32) -> Option<u64> {
+    let (base, num) = vsharp(w, op);
+    let off = op.lit.wrapping_add(w.sread32(op.src[1])) & !3;
+    (u64::from(off) + u64::from(bytes) <= u64::from(num)).then(|| base.wrapping_add(u64::from(off)))
+}
+
+fn s_buffer_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let n = op.aux as usize;
+    let d = dst_range(op, n)?;
+    let Some(a) = buffer_address(w, op, 4 * n as u32) else {
+        return Ok(());
+    };
+    let mut buf = [0u8; 64];
+    for k in 0..n {
+        buf[4 * k..4 * k + 4].copy_from_slice(&w.s[d + k].to_le_bytes());
+    }
+    c.mem
+        .write(a, &buf[..4 * n])
+        .map_err(|e| FaultKind::Memory {
+            lane: None,
+            addr: e.addr,
+            size: e.size,
+            write: true,
+        })?;
+    c.stats.bytes_written += 4 * n as u64;
+    Ok(())
+}
+
 fn s_atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let wide = op.aux & 0x100 != 0;
     let aop = ATOMICS[(op.aux & 0xff) as usize].1;
-    let a = address(w, op);
+    let a = if op.aux & 0x200 != 0 {
+        match buffer_address(w, op, if wide { 8 } else { 4 }) {
+            Some(a) => a,
+            None => return Ok(()),
+        }
+    } else {
+        address(w, op)
+    };
     let d = op.d as usize;
     let (data, cmp) = match (aop, wide) {
         (AtomicOp::CmpSwap, false) => (u64::from(w.s[d & 127]), u64::from(w.s[(d + 1) & 127])),
@@ -165,9 +202,7 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
         .strip_prefix("s_atomic_")
         .or_else(|| name.strip_prefix("s_buffer_atomic_"))
     {
-        if name.starts_with("s_buffer") {
-            return Err(FaultKind::Unimplemented(info.name));
-        }
+        let buffer = u32::from(name.starts_with("s_buffer"));
         let (base, wide) = match rest.strip_suffix("_x2") {
             Some(b) => (b, true),
             None => (rest, false),
@@ -176,7 +211,7 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
             .iter()
             .position(|(n, _)| *n == base)
             .ok_or(FaultKind::Unimplemented(info.name))?;
-        return Ok((s_atomic, k as u32 | (wide as u32) << 8));
+        return Ok((s_atomic, k as u32 | (wide as u32) << 8 | buffer << 9));
     }
     let h: Handler = if name.starts_with("s_load_dword") {
         s_load
@@ -184,6 +219,8 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
         s_buffer_load
     } else if name.starts_with("s_store_dword") {
         s_store
+    } else if name.starts_with("s_buffer_store_dword") {
+        s_buffer_store
     } else if name == "s_memtime" || name == "s_memrealtime" {
         s_memtime
     } else if name.starts_with("s_dcache_") || name.starts_with("s_atc_probe") {
