@@ -793,6 +793,92 @@ fn cases() -> Vec<V> {
             "Vop1 V_SQRT_F64: negative gives NaN",
         ),
     ];
+    c.extend([
+        v(
+            "v_cubeid_f32",
+            [f(1.0), f(-3.0), f(2.0)],
+            f(3.0),
+            "Vop3 V_CUBEID_F32: |y| largest, y < 0 gives 3",
+        ),
+        v(
+            "v_cubeid_f32",
+            [f(1.0), f(2.0), f(2.0)],
+            f(4.0),
+            "Vop3 V_CUBEID_F32: ties go to z",
+        ),
+        v(
+            "v_cubema_f32",
+            [f(1.0), f(-3.0), f(2.0)],
+            f(-6.0),
+            "Vop3 V_CUBEMA_F32: 2 * major axis",
+        ),
+        v(
+            "v_cubesc_f32",
+            [f(1.0), f(-3.0), f(2.0)],
+            f(1.0),
+            "Vop3 V_CUBESC_F32: y major gives x",
+        ),
+        v(
+            "v_cubesc_f32",
+            [f(-5.0), f(1.0), f(2.0)],
+            f(2.0),
+            "Vop3 V_CUBESC_F32: x major gives -SIGN(x) * z",
+        ),
+        v(
+            "v_cubetc_f32",
+            [f(1.0), f(-3.0), f(2.0)],
+            f(-2.0),
+            "Vop3 V_CUBETC_F32: y major gives SIGN(y) * z",
+        ),
+        v(
+            "v_cubetc_f32",
+            [f(1.0), f(-3.0), f(7.0)],
+            f(3.0),
+            "Vop3 V_CUBETC_F32: z major gives -y",
+        ),
+        v(
+            "v_cvt_pkaccum_u8_f32",
+            [f(2.5), 1, 0],
+            0x200,
+            "Vop2 V_CVT_PKACCUM_U8_F32: round to even, byte SRC1 & 3",
+        ),
+        v(
+            "v_cvt_pkaccum_u8_f32",
+            [f(300.0), 7, 0],
+            0xff00_0000,
+            "Vop2 V_CVT_PKACCUM_U8_F32: saturates",
+        ),
+    ]);
+    let gcn10_11: &'static [Gen] = &[Gen::Gcn10, Gen::Gcn11];
+    c.extend([
+        V {
+            gens: gcn10_11,
+            ..v(
+                "v_mullit_f32",
+                [f(2.0), f(3.0), f(1.0)],
+                f(6.0),
+                "Vop3 V_MULLIT_F32",
+            )
+        },
+        V {
+            gens: gcn10_11,
+            ..v(
+                "v_mullit_f32",
+                [0, INF, f(1.0)],
+                0,
+                "Vop3 V_MULLIT_F32: 0 * inf = 0",
+            )
+        },
+        V {
+            gens: gcn10_11,
+            ..v(
+                "v_mullit_f32",
+                [f(2.0), f(3.0), QNAN],
+                f(-f32::MAX),
+                "Vop3 V_MULLIT_F32: SRC2 not > 0",
+            )
+        },
+    ]);
     // GCN 1.2+ only (16-bit and gfx8 additions).
     let gfx8: &'static [Gen] = &[Gen::Gcn12, Gen::Gcn14];
     c.extend([

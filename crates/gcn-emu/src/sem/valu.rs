@@ -853,6 +853,11 @@ valu! { VALU;
     // VOP3-only 32-bit
     v_mad_legacy_f32: f32_3 |m; a, b, c| mul_legacy(a, b) + c;
     v_mad_f32: f32_3 |m; a, b, c| mad32(a, b, c);
+    v_cubeid_f32: f32_3 |m; a, b, c| cubeid(a, b, c);
+    v_cubema_f32: f32_3 |m; a, b, c| cubema(a, b, c);
+    v_cubesc_f32: f32_3 |m; a, b, c| cubesc(a, b, c);
+    v_cubetc_f32: f32_3 |m; a, b, c| cubetc(a, b, c);
+    v_mullit_f32: f32_3 |m; a, b, c| mullit(a, b, c);
     v_min3_f32: f32_3 |m; a, b, c| min32(min32(a, b), c);
     v_max3_f32: f32_3 |m; a, b, c| max32(max32(a, b), c);
     v_med3_f32: f32_3 |m; a, b, c| med3_doc(a, b, c);
@@ -1008,6 +1013,79 @@ pub(super) fn by_gen(name: &str, gen: risa_gcn::Gen) -> Option<super::Handler> {
         "v_frexp_mant_f32" => v_frexp_mant_f32_gcn10,
         _ => return None,
     })
+}
+
+/// Which axis the cube instructions pick: 2 (z) when |z| is largest, then 1 (y), else 0 (x)
+/// (GcnInstrsVop3.md V_CUBEID_F32).
+fn cube_axis(x: f32, y: f32, z: f32) -> u8 {
+    if z.abs() >= y.abs() && z.abs() >= x.abs() {
+        2
+    } else if y.abs() >= x.abs() {
+        1
+    } else {
+        0
+    }
+}
+/// SIGN() of the pseudo-code: +1 or -1 by the sign bit.
+fn sgn(v: f32) -> f32 {
+    if v.is_sign_negative() {
+        -1.0
+    } else {
+        1.0
+    }
+}
+fn cubeid(x: f32, y: f32, z: f32) -> f32 {
+    let v = [x, y, z];
+    let a = cube_axis(x, y, z);
+    f32::from(2 * a + u8::from(v[a as usize] < 0.0))
+}
+fn cubema(x: f32, y: f32, z: f32) -> f32 {
+    2.0 * [x, y, z][cube_axis(x, y, z) as usize]
+}
+fn cubesc(x: f32, y: f32, z: f32) -> f32 {
+    match cube_axis(x, y, z) {
+        2 => sgn(z) * x,
+        1 => x,
+        _ => -sgn(x) * z,
+    }
+}
+fn cubetc(x: f32, y: f32, z: f32) -> f32 {
+    match cube_axis(x, y, z) {
+        1 => sgn(y) * z,
+        _ => -y,
+    }
+}
+/// V_MULLIT_F32: -MAX unless SRC2 > 0; then the DX9 product (0 * x = 0).
+fn mullit(a: f32, b: f32, c: f32) -> f32 {
+    if c > 0.0 {
+        mul_legacy(a, b)
+    } else {
+        -f32::MAX
+    }
+}
+/// V_CVT_PKACCUM_U8_F32: round to an integer, saturate to a byte, insert at byte SRC1 & 3.
+/// (The CLRX pseudo-code's `if (ISNAN(f))` must read `if (!ISNAN(f))`: NaN gives 0.)
+fn v_cvt_pkaccum_u8_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    let old = w.v[op.d as usize];
+    let m = Fm::of(w);
+    let mut t0 = [0u32; 64];
+    let mut t1 = [0u32; 64];
+    w.lanes32(op.src[0], &mut t0);
+    w.lanes32(op.src[1], &mut t1);
+    let e = w.exec();
+    let mut d = old;
+    for l in 0..64 {
+        let f = fl32(m, u64::from(t0[l])).round_ties_even();
+        let v = if f.is_nan() {
+            0
+        } else {
+            f.clamp(0.0, 255.0) as u32
+        };
+        let sh = (t1[l] & 3) * 8;
+        d[l] = (old[l] & !(0xff << sh)) | v << sh;
+    }
+    w.vwrite32(op.d as usize, &d, e);
+    Ok(())
 }
 
 #[inline(always)]
@@ -1340,6 +1418,7 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const SPECIAL: Table = &[
+    ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
     ("v_madak_f16", v_madak_f16),
