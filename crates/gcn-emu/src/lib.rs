@@ -32,6 +32,7 @@ pub mod fuzz;
 pub mod mem;
 pub mod program;
 mod sem;
+mod two_over_pi;
 pub mod wave;
 
 pub use exec::{Ctx, Stats};

@@ -1060,6 +1060,40 @@ fn cases() -> Vec<Case> {
         },
     ));
 
+    // Double sine/cosine over small and huge arguments.
+    let dt: Vec<f64> = (0..N)
+        .map(|i| {
+            let m = f64::from(r.f32_in(-1.0, 1.0));
+            match i % 4 {
+                0 => m * 10.0,
+                1 => m * 1e6,
+                2 => m * 1e22,
+                _ => m * 1e300,
+            }
+        })
+        .collect();
+    let dt2 = dt.clone();
+    v.push(case(
+        "double_trig",
+        vec![dbuf(&dt), zeros(16 * N)],
+        N as u32,
+        move |o| {
+            let got = as_f64(buf(o, 1));
+            for (i, &x) in dt2.iter().enumerate() {
+                for (k, want) in [x.sin(), x.cos()].into_iter().enumerate() {
+                    let g = got[2 * i + k];
+                    if (g - want).abs() > 4.0 * f64::EPSILON * want.abs().max(1e-3) {
+                        return Err(format!(
+                            "{}({x:e}) = {g:e}, expected {want:e}",
+                            ["sin", "cos"][k]
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        },
+    ));
+
     v.push(case(
         "atomic_return",
         vec![ubuf(&[0, 0, 0]), zeros(4 * N), zeros(4 * N)],

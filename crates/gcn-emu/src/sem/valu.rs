@@ -904,6 +904,7 @@ valu! { VALU;
     v_min_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, min_num(fl64(m, a), fl64(m, b)));
     v_max_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, max_num(fl64(m, a), fl64(m, b)));
     v_fma_f64: gen::<64, 64, 64, 64> |m; a, b, c| out64(m, fl64(m, a).mul_add(fl64(m, b), fl64(m, c)));
+    v_trig_preop_f64: gen::<64, 32, 0, 64> |m; a, b, c| trig_preop(f64::from_bits(a), b as u32).to_bits();
     v_ldexp_f64: gen::<64, 32, 0, 64> |m; a, b, c| out64(m, ldexp64(fl64(m, a), b as u32 as i32));
     v_div_fixup_f64: gen::<64, 64, 64, 64> |m; a, b, c| out64(m, div_fixup64(fl64(m, a), fl64(m, b), fl64(m, c)));
     v_lshl_b64: gen::<64, 32, 0, 64> |m; a, b, c| a << (b & 63);
@@ -1013,6 +1014,32 @@ pub(super) fn by_gen(name: &str, gen: risa_gcn::Gen) -> Option<super::Handler> {
         "v_frexp_mant_f32" => v_frexp_mant_f32_gcn10,
         _ => return None,
     })
+}
+
+/// 53 bits of 2/pi starting `start` bits after the binary point (0 past the table).
+fn two_over_pi_bits(start: u32) -> u64 {
+    use crate::two_over_pi::TWO_OVER_PI;
+    let bit = |i: u32| -> u64 {
+        let (w, b) = ((i / 64) as usize, 63 - i % 64);
+        TWO_OVER_PI.get(w).map_or(0, |x| (x >> b) & 1)
+    };
+    (0..53).fold(0, |r, k| r << 1 | bit(start + k))
+}
+
+/// V_TRIG_PREOP_F64: segment SRC1[4:0] of 2/pi (53 bits each), moved further
+/// along for large SRC0 (exponent above 1077) and scaled back up for huge ones
+/// (AMD's ISA manuals, V_TRIG_PREOP_F64; GcnInstrsVop3.md gives the same idea).
+fn trig_preop(x: f64, seg: u32) -> f64 {
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32;
+    let mut shift = (seg & 31) as i32 * 53;
+    if e > 1077 {
+        shift += e - 1077;
+    }
+    let mut scale = -53 - shift;
+    if e >= 1968 {
+        scale += 128;
+    }
+    ldexp64(two_over_pi_bits(shift as u32) as f64, scale)
 }
 
 /// Which axis the cube instructions pick: 2 (z) when |z| is largest, then 1 (y), else 0 (x)
