@@ -201,3 +201,26 @@ fn bad_objects_are_errors() {
         assert!(GcnObject::load(&b[..cut]).is_err(), "truncated at {cut}");
     }
 }
+
+/// Race-free kernels give the same bytes on 1 and 2 host threads, run after run.
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    let n = 1024usize;
+    let a: Vec<f32> = (0..n).map(|i| (i as f32 * 0.731).sin() * 100.0).collect();
+    for f in [
+        "gcn/gfx900/lds_reduce.o",
+        "gcn-v5/fiji/lds_reduce.o",
+        "gcn/tahiti/scratch_array.o",
+    ] {
+        let obj = GcnObject::load(&bytes(f)).unwrap();
+        let k = obj.kernel(None).unwrap();
+        let args = vec![fbuf(&a), Buffer(vec![0; 4 * n])];
+        let mut outs = Vec::new();
+        for threads in [1, 2, 2, 1] {
+            let mut c = cfg(n as u32);
+            c.threads = threads;
+            outs.push(launch(&obj, k, &args, &c).unwrap().buffers[1].1.clone());
+        }
+        assert!(outs.windows(2).all(|w| w[0] == w[1]), "{f}");
+    }
+}
