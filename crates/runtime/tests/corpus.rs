@@ -1094,6 +1094,36 @@ fn cases() -> Vec<Case> {
         },
     ));
 
+    // Non-inlined function calls (s_swappc_b64 / s_setpc_b64, stack in scratch).
+    let fa: Vec<i32> = (0..N).map(|_| r.i32_in(-500, 500)).collect();
+    let ft: Vec<i32> = (0..16).map(|_| r.i32_in(-100, 100)).collect();
+    let (fa2, ft2) = (fa.clone(), ft.clone());
+    v.push(case(
+        "func_call",
+        vec![ibuf(&fa), ibuf(&ft), zeros(4 * N), zeros(4 * N)],
+        N as u32,
+        move |o| {
+            let mix = |a: i32, b: i32| -> i32 {
+                let s: i32 = (0..(b & 7))
+                    .map(|k| ft2[((a + k) & 15) as usize] * (k + 1))
+                    .sum();
+                s ^ a
+            };
+            let want: Vec<i32> = (0..N as i32)
+                .map(|i| mix(fa2[i as usize], i) + mix(i, fa2[i as usize]))
+                .collect();
+            same(&as_i32(buf(o, 2)), &want)?;
+            let wf: Vec<f32> = fa2
+                .iter()
+                .map(|&a| {
+                    let x = a as f32 * 0.01;
+                    ((x * 0.5 + 1.25) * x - 2.0) * x
+                })
+                .collect();
+            close(&as_f32(buf(o, 3)), &wf, 4, 1e-6, 1e-6)
+        },
+    ));
+
     v.push(case(
         "atomic_return",
         vec![ubuf(&[0, 0, 0]), zeros(4 * N), zeros(4 * N)],
