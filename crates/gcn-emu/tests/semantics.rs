@@ -849,6 +849,37 @@ fn cases() -> Vec<V> {
             "Vop2 V_CVT_PKACCUM_U8_F32: saturates",
         ),
     ]);
+    // Byte windows of 0x0807060504030201 against 0x01010101: SADs 6, 10, 14, 18 plus 1, 2, 3, 4.
+    let qsad_gens: &'static [Gen] = ALL;
+    c.extend([
+        V {
+            gens: qsad_gens,
+            ..v(
+                "v_qsad_pk_u16_u8",
+                [0x0807_0605_0403_0201, 0x0101_0101, 0x0004_0003_0002_0001],
+                0x0016_0011_000c_0007,
+                "Vop3 V_QSAD_PK_U16_U8",
+            )
+        },
+        V {
+            gens: qsad_gens,
+            ..v(
+                "v_qsad_u8",
+                [0x0807_0605_0403_0201, 0x0101_0101, 0x0004_0003_0002_0001],
+                0x0016_0011_000c_0007,
+                "Vop3 V_QSAD_U8",
+            )
+        },
+        V {
+            gens: qsad_gens,
+            ..v(
+                "v_mqsad_pk_u16_u8",
+                [0x0807_0605_0403_0201, 0x0001_0001, 0],
+                0x0008_0006_0004_0002,
+                "Vop3 V_MQSAD_PK_U16_U8: zero bytes of SRC1 skipped",
+            )
+        },
+    ]);
     let gcn10_11: &'static [Gen] = &[Gen::Gcn10, Gen::Gcn11];
     c.extend([
         V {

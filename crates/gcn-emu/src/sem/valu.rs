@@ -904,6 +904,10 @@ valu! { VALU;
     v_min_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, min_num(fl64(m, a), fl64(m, b)));
     v_max_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, max_num(fl64(m, a), fl64(m, b)));
     v_fma_f64: gen::<64, 64, 64, 64> |m; a, b, c| out64(m, fl64(m, a).mul_add(fl64(m, b), fl64(m, c)));
+    v_qsad_pk_u16_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, false);
+    v_qsad_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, false);
+    v_mqsad_pk_u16_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, true);
+    v_mqsad_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, true);
     v_trig_preop_f64: gen::<64, 32, 0, 64> |m; a, b, c| trig_preop(f64::from_bits(a), b as u32).to_bits();
     v_ldexp_f64: gen::<64, 32, 0, 64> |m; a, b, c| out64(m, ldexp64(fl64(m, a), b as u32 as i32));
     v_div_fixup_f64: gen::<64, 64, 64, 64> |m; a, b, c| out64(m, div_fixup64(fl64(m, a), fl64(m, b), fl64(m, c)));
@@ -1013,6 +1017,24 @@ pub(super) fn by_gen(name: &str, gen: risa_gcn::Gen) -> Option<super::Handler> {
         "v_frexp_exp_i32_f64" => v_frexp_exp_i32_f64_gcn10,
         "v_frexp_mant_f32" => v_frexp_mant_f32_gcn10,
         _ => return None,
+    })
+}
+
+/// V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8 (GcnInstrsVop3.md): four byte-SADs of
+/// SRC1 against the byte windows of SRC0 starting at bytes 0-3, each added to
+/// a 16-bit field of SRC2; the masked form skips bytes where SRC1 is zero.
+/// Each 16-bit result keeps its low 16 bits.
+fn qsad(a: u64, b: u32, c: u64, masked: bool) -> u64 {
+    (0..4).fold(0u64, |d, n| {
+        let window = (a >> (8 * n)) as u32;
+        let mut out = (c >> (16 * n)) as u32 & 0xffff;
+        for i in 0..4 {
+            let (x, y) = ((window >> (8 * i)) & 0xff, (b >> (8 * i)) & 0xff);
+            if !masked || y != 0 {
+                out = out.wrapping_add(x.abs_diff(y));
+            }
+        }
+        d | u64::from(out & 0xffff) << (16 * n)
     })
 }
 
