@@ -23,3 +23,28 @@ for chip in tahiti hawaii fiji gfx900; do
 done
 mkdir -p examples/gcn
 cp tests/fixtures/gcn/gfx900/vadd.o examples/gcn/vadd-gfx900.o
+
+# Code object v5: clang-19 + ROCm device libraries, into tests/fixtures/gcn-v5/<chip>.
+# Needs: apt-get install clang-19 llvm-19 lld-19 rocm-device-libs
+if command -v clang-19 >/dev/null && dpkg -L rocm-device-libs >/dev/null 2>&1; then
+  ROCM=$(dirname "$(dpkg -L rocm-device-libs | grep 'ockl.bc$' | head -1)")
+  for chip in tahiti hawaii fiji gfx900; do
+    out=tests/fixtures/gcn-v5/$chip
+    mkdir -p "$out"
+    for k in tests/kernels/*.cl; do
+      n=$(basename "$k" .cl)
+      flags=("${COMMON[@]}" -target amdgcn-amd-amdhsa -mcpu=$chip --rocm-device-lib-path="$ROCM")
+      if clang-19 "${flags[@]}" -c "$k" -o "$out/$n.o" 2>/dev/null; then
+        clang-19 "${flags[@]}" -S "$k" -o "$out/$n.s" 2>/dev/null || true
+      else
+        echo "skip v5 $chip/$n: clang-19 cannot build it" >&2
+        rm -f "$out/$n.o"
+      fi
+    done
+  done
+  # A linked code object (what a ROCm runtime loads), for the loader's .co path.
+  ld.lld-19 -shared tests/fixtures/gcn-v5/gfx900/vadd.o -o tests/fixtures/gcn-v5/gfx900/vadd.co
+  ld.lld-14 -shared tests/fixtures/gcn/gfx900/libm_float.o -o tests/fixtures/gcn/gfx900/libm_float.co
+else
+  echo "clang-19 or rocm-device-libs missing: code object v5 fixtures not rebuilt" >&2
+fi

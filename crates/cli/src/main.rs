@@ -8,6 +8,7 @@ use risa_gcn::{listing, Dialect, Gen};
 
 mod asm;
 mod asm_cayman;
+mod run;
 
 pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
@@ -16,8 +17,10 @@ USAGE:
     risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
     risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
+    risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
 
 COMMANDS:
+    run       Run a GCN kernel (amdhsa .o/.co) on the emulator; see `risa run --help`.
     asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
               `_e64` suffixes, `neg()`, `vmcnt(0) & lgkmcnt(0)`, ...), with the
               CLRX assembler language (expressions, labels, macros, .rept,
@@ -74,6 +77,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("risa disasm: error: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some("run") => match run::run(&args[1..]) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("risa run: error: {e}");
                 ExitCode::from(1)
             }
         },

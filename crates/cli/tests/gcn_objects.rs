@@ -14,6 +14,10 @@ fn clang_mnemonics(s: &str, kernel: &str) -> Vec<String> {
             inside = true;
             continue;
         }
+        // A non-kernel function ends with s_setpc_b64, not s_endpgm: stop at its end label.
+        if inside && t.starts_with(".Lfunc_end") {
+            break;
+        }
         if !inside || t.is_empty() || t.starts_with('.') || t.ends_with(':') {
             continue;
         }

@@ -1,0 +1,159 @@
+//! `risa run` end to end: arguments, --out files, --stats, --trace, faults and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(rel)
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("risa-run-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn floats(p: &Path) -> Vec<f32> {
+    std::fs::read(p)
+        .unwrap()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn write_floats(p: &Path, v: &[f32]) {
+    std::fs::write(
+        p,
+        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+}
+
+fn risa(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_risa"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn vadd_writes_outputs_and_stats() {
+    let d = tmpdir("vadd");
+    let a: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..100).map(|i| 1000.0 - i as f32).collect();
+    write_floats(&d.join("a.bin"), &a);
+    write_floats(&d.join("b.bin"), &b);
+    for chip in ["tahiti", "hawaii", "fiji", "gfx900"] {
+        let out = d.join(chip);
+        let obj = fixture(&format!("gcn/{chip}/vadd.o"));
+        let (code, _, err) = risa(&[
+            "run",
+            obj.to_str().unwrap(),
+            "--grid",
+            "100",
+            "--block",
+            "32",
+            "--arg",
+            &format!("buf:{}", d.join("a.bin").display()),
+            "--arg",
+            &format!("buf:{}", d.join("b.bin").display()),
+            "--arg",
+            "buf:zeros:400",
+            "--arg",
+            "i32:100",
+            "--out",
+            out.to_str().unwrap(),
+            "--stats",
+        ]);
+        assert_eq!(code, 0, "{chip}: {err}");
+        assert!(err.contains("waves:        4"), "{chip}: {err}");
+        assert!(err.contains("rate:"), "{err}");
+        assert_eq!(floats(&out.join("arg2.bin")), vec![1000.0; 100], "{chip}");
+        // Input buffers are written back too (arg0, arg1), scalars are not.
+        assert!(out.join("arg0.bin").exists() && !out.join("arg3.bin").exists());
+    }
+}
+
+#[test]
+fn fault_exits_3_with_a_report() {
+    let d = tmpdir("fault");
+    let obj = fixture("gcn/gfx900/vadd.o");
+    let (code, _, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "128",
+        "--arg",
+        "buf:zeros:256",
+        "--arg",
+        "buf:zeros:256",
+        "--arg",
+        "buf:zeros:256",
+        "--arg",
+        "i32:128",
+        "--out",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("fault in kernel vadd"), "{err}");
+    assert!(err.contains("lane"), "{err}");
+    assert!(err.contains("global_load_dword"), "{err}");
+    assert!(d.join("arg2.bin").exists());
+}
+
+#[test]
+fn bad_arguments_exit_1() {
+    let obj = fixture("gcn/fiji/vadd.o");
+    let o = obj.to_str().unwrap();
+    let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "i32:1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("takes 4 arguments, 1 given"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "q32:1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown kind"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--arg", "i32:1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--grid is required"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--grid", "1,2,3,4"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("1 to 3"), "{err}");
+    let (code, out, _) = risa(&["run", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--max-instructions"));
+}
+
+#[test]
+fn trace_lists_instructions_and_writes() {
+    let d = tmpdir("trace");
+    let obj = fixture("gcn/gfx900/multi_kernel.o");
+    let t = d.join("trace.txt");
+    let (code, _, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--kernel",
+        "square",
+        "--grid",
+        "64",
+        "--arg",
+        "buf:zeros:256",
+        "--trace",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    assert!(text.lines().count() > 5, "{text}");
+    assert!(
+        text.starts_with("g(0,0,0) w0 0x0200: s_load_dword"),
+        "{text}"
+    );
+    assert!(text.contains("s_endpgm"), "{text}");
+    assert!(text.contains(" v"), "register writes are listed: {text}");
+}

@@ -1,0 +1,537 @@
+//! LDS (DS encoding): reads, writes, read2/write2, atomics with and without
+//! return, swizzle and permute. Addresses outside the work-group's LDS read
+//! as 0 and drop writes, as the hardware does.
+
+use super::{Handler, R};
+use crate::exec::Ctx;
+use crate::fault::FaultKind;
+use crate::mem::AtomicOp;
+use crate::program::{Op, Src};
+use crate::wave::{Wave, M0};
+use risa_gcn::table::{flag, OpInfo};
+use risa_gcn::{Field, Gen};
+
+/// Reads LDS bytes (0 outside the allocation).
+pub(super) fn lds_read(c: &mut Ctx, a: u32, buf: &mut [u8]) {
+    let a = a as usize;
+    match c.lds.get(a..a + buf.len()) {
+        Some(s) => buf.copy_from_slice(s),
+        None => buf.fill(0),
+    }
+    c.stats.lds_bytes += buf.len() as u64;
+}
+
+/// Writes LDS bytes (dropped outside the allocation).
+pub(super) fn lds_write(c: &mut Ctx, a: u32, data: &[u8]) {
+    let a = a as usize;
+    if let Some(s) = c.lds.get_mut(a..a + data.len()) {
+        s.copy_from_slice(data);
+    }
+    c.stats.lds_bytes += data.len() as u64;
+}
+
+/// An atomic on LDS (waves of a group run on one thread, so no locking).
+pub(super) fn lds_atomic(c: &mut Ctx, a: u32, bits: u32, op: AtomicOp, data: u64, cmp: u64) -> u64 {
+    let n = (bits / 8) as usize;
+    let mut b = [0u8; 8];
+    lds_read(c, a, &mut b[..n]);
+    let old = u64::from_le_bytes(b);
+    let new = op.apply(old, data, cmp, bits);
+    lds_write(c, a, &new.to_le_bytes()[..n]);
+    old
+}
+
+/// DS operations beyond plain reads and writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum DsAtomic {
+    Mem(AtomicOp),
+    Rsub,
+    Mskor,
+    /// ds_cmpst: compare with DATA0, store DATA1.
+    Cmpst,
+    FCmpst,
+}
+
+const DS_ATOMICS: [(&str, DsAtomic); 19] = [
+    ("add", DsAtomic::Mem(AtomicOp::Add)),
+    ("sub", DsAtomic::Mem(AtomicOp::Sub)),
+    ("rsub", DsAtomic::Rsub),
+    ("inc", DsAtomic::Mem(AtomicOp::Inc)),
+    ("dec", DsAtomic::Mem(AtomicOp::Dec)),
+    ("min_i", DsAtomic::Mem(AtomicOp::SMin)),
+    ("max_i", DsAtomic::Mem(AtomicOp::SMax)),
+    ("min_u", DsAtomic::Mem(AtomicOp::UMin)),
+    ("max_u", DsAtomic::Mem(AtomicOp::UMax)),
+    ("and", DsAtomic::Mem(AtomicOp::And)),
+    ("or", DsAtomic::Mem(AtomicOp::Or)),
+    ("xor", DsAtomic::Mem(AtomicOp::Xor)),
+    ("mskor", DsAtomic::Mskor),
+    ("cmpst", DsAtomic::Cmpst),
+    ("min_f", DsAtomic::Mem(AtomicOp::FMin)),
+    ("max_f", DsAtomic::Mem(AtomicOp::FMax)),
+    ("wrxchg", DsAtomic::Mem(AtomicOp::Swap)),
+    ("add_f", DsAtomic::Mem(AtomicOp::FAdd)),
+    ("fcmpst", DsAtomic::FCmpst),
+];
+
+/// Whether M0 limits LDS addresses in `gen` (GCN 1.0-1.2; GCN 1.4 dropped it).
+fn m0_limits_lds(gen: Gen) -> bool {
+    gen != Gen::Gcn14
+}
+
+#[inline(always)]
+fn vreg(s: Src) -> usize {
+    match s {
+        Src::V(r) => r as usize,
+        _ => 0,
+    }
+}
+
+/// Lane address, or None when M0 (GCN 1.0-1.2) puts it out of range.
+#[inline(always)]
+fn lane_addr(w: &Wave, op: &Op, l: usize, off: u32, size: u32) -> Option<u32> {
+    let a = w.v[vreg(op.src[0])][l].wrapping_add(off);
+    // GCN 1.0-1.2 clamp LDS addresses to the size in M0 (kernels set M0 = -1).
+    if m0_limits_lds(op.instr.gen) && u64::from(a) + u64::from(size) > u64::from(w.s[M0]) {
+        return None;
+    }
+    Some(a)
+}
+
+// aux layout: bits 0-2 kind (0 read, 1 write, 2 read2, 3 write2, 4 atomic, 5 swizzle,
+// 6 permute, 7 bpermute), 3-7 bytes per element, 8 signed, 9-10 d16, 11 st64, 12 rtn,
+// 13-17 atomic index, 18 wide, 19-21 element count.
+fn aux_kind(a: u32) -> u32 {
+    a & 7
+}
+fn aux_bytes(a: u32) -> u32 {
+    (a >> 3) & 0x1f
+}
+
+fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = op.aux;
+    let kind = aux_kind(a);
+    let bytes = aux_bytes(a);
+    let signed = a >> 8 & 1 != 0;
+    let d16 = (a >> 9) & 3;
+    let st64 = a >> 11 & 1 != 0;
+    let rtn = a >> 12 & 1 != 0;
+    let wide = a >> 18 & 1 != 0;
+    let n = (a >> 19) & 7;
+    let e = w.exec();
+    let i = op.instr;
+    let d0 = vreg(op.src[1]);
+    let d1 = vreg(op.src[2]);
+    let vd = op.d as usize;
+    match kind {
+        0 | 1 => {
+            let off = i.field(Field::Offset);
+            let size = bytes * n;
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let addr = lane_addr(w, op, l, off, size);
+                if kind == 0 {
+                    let mut buf = [0u8; 16];
+                    if let Some(ad) = addr {
+                        lds_read(c, ad, &mut buf[..size as usize]);
+                    }
+                    if bytes >= 4 {
+                        for k in 0..n as usize {
+                            w.v[vd + k][l] =
+                                u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap());
+                        }
+                    } else {
+                        let raw = if bytes == 1 {
+                            u32::from(buf[0])
+                        } else {
+                            u32::from(u16::from_le_bytes([buf[0], buf[1]]))
+                        };
+                        let s = 32 - 8 * bytes;
+                        let v = if signed {
+                            (((raw << s) as i32) >> s) as u32
+                        } else {
+                            raw
+                        };
+                        let old = w.v[vd][l];
+                        w.v[vd][l] = match d16 {
+                            0 => v,
+                            1 => (old & 0xffff_0000) | (v & 0xffff),
+                            _ => (old & 0xffff) | (v << 16),
+                        };
+                    }
+                } else if let Some(ad) = addr {
+                    let mut buf = [0u8; 16];
+                    if bytes >= 4 {
+                        for k in 0..n as usize {
+                            buf[4 * k..4 * k + 4].copy_from_slice(&w.v[d0 + k][l].to_le_bytes());
+                        }
+                    } else {
+                        let v = w.v[d0][l] >> if d16 == 2 { 16 } else { 0 };
+                        buf[..4].copy_from_slice(&v.to_le_bytes());
+                    }
+                    lds_write(c, ad, &buf[..size as usize]);
+                }
+            }
+        }
+        2 | 3 => {
+            // read2/write2: two elements at OFFSET0 and OFFSET1 (in elements, x64 for st64).
+            let unit = bytes * if st64 { 64 } else { 1 };
+            let o0 = i.field(Field::Offset0) * unit;
+            let o1 = i.field(Field::Offset1) * unit;
+            let dw = (bytes / 4) as usize;
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                for (k, o) in [o0, o1].into_iter().enumerate() {
+                    let addr = lane_addr(w, op, l, o, bytes);
+                    if kind == 2 {
+                        let mut buf = [0u8; 8];
+                        if let Some(ad) = addr {
+                            lds_read(c, ad, &mut buf[..bytes as usize]);
+                        }
+                        for j in 0..dw {
+                            w.v[vd + k * dw + j][l] =
+                                u32::from_le_bytes(buf[4 * j..4 * j + 4].try_into().unwrap());
+                        }
+                    } else if let Some(ad) = addr {
+                        let src = if k == 0 { d0 } else { d1 };
+                        let mut buf = [0u8; 8];
+                        for j in 0..dw {
+                            buf[4 * j..4 * j + 4].copy_from_slice(&w.v[src + j][l].to_le_bytes());
+                        }
+                        lds_write(c, ad, &buf[..bytes as usize]);
+                    }
+                }
+            }
+        }
+        4 => {
+            let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
+            let off = i.field(Field::Offset);
+            let bits = if wide { 64 } else { 32 };
+            let k = if wide { 2 } else { 1 };
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let rd = |r: usize| -> u64 {
+                    if wide {
+                        u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
+                    } else {
+                        u64::from(w.v[r][l])
+                    }
+                };
+                let (x, y) = (rd(d0), rd(d1));
+                let Some(ad) = lane_addr(w, op, l, off, bits / 8) else {
+                    if rtn {
+                        w.v[vd][l] = 0;
+                    }
+                    continue;
+                };
+                let mut b = [0u8; 8];
+                lds_read(c, ad, &mut b[..k * 4]);
+                let old = u64::from_le_bytes(b);
+                let mask = if wide { u64::MAX } else { 0xffff_ffff };
+                let new = match at {
+                    DsAtomic::Mem(m) => m.apply(old, x, 0, bits),
+                    DsAtomic::Rsub => x.wrapping_sub(old) & mask,
+                    DsAtomic::Mskor => (old & !x) | y,
+                    DsAtomic::Cmpst => {
+                        if old == x {
+                            y
+                        } else {
+                            old
+                        }
+                    }
+                    DsAtomic::FCmpst => {
+                        let f = |v: u64| {
+                            if wide {
+                                f64::from_bits(v)
+                            } else {
+                                f64::from(f32::from_bits(v as u32))
+                            }
+                        };
+                        if f(old) == f(x) {
+                            y
+                        } else {
+                            old
+                        }
+                    }
+                };
+                lds_write(c, ad, &new.to_le_bytes()[..k * 4]);
+                if rtn {
+                    w.v[vd][l] = old as u32;
+                    if wide {
+                        w.v[vd + 1][l] = (old >> 32) as u32;
+                    }
+                }
+            }
+        }
+        5 => ds_swizzle(w, op),
+        _ => ds_permute(w, op, kind == 7),
+    }
+    Ok(())
+}
+
+/// The less common DS forms, told apart by `aux >> 24`: wrxchg2 (1), src2
+/// atomics (2), append (3), consume (4), read_addtid (5), write_addtid (6).
+fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = op.aux;
+    let form = a >> 24;
+    let wide = a >> 18 & 1 != 0;
+    let st64 = a >> 11 & 1 != 0;
+    let e = w.exec();
+    let i = op.instr;
+    let (d0, d1, vd) = (vreg(op.src[1]), vreg(op.src[2]), op.d as usize);
+    let bytes = if wide { 8 } else { 4 };
+    let dw = bytes / 4;
+    let rd = |w: &Wave, r: usize, l: usize| -> u64 {
+        if wide {
+            u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
+        } else {
+            u64::from(w.v[r][l])
+        }
+    };
+    match form {
+        1 => {
+            let unit = bytes as u32 * if st64 { 64 } else { 1 };
+            let offs = [
+                i.field(Field::Offset0) * unit,
+                i.field(Field::Offset1) * unit,
+            ];
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                for (k, o) in offs.into_iter().enumerate() {
+                    let new = rd(w, if k == 0 { d0 } else { d1 }, l);
+                    let old = match lane_addr(w, op, l, o, bytes as u32) {
+                        Some(ad) => lds_atomic(c, ad, 8 * bytes as u32, AtomicOp::Swap, new, 0),
+                        None => 0,
+                    };
+                    for j in 0..dw {
+                        w.v[vd + k * dw + j][l] = (old >> (32 * j)) as u32;
+                    }
+                }
+            }
+        }
+        2 => {
+            let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
+            let off = i.field(Field::Offset);
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let addr = w.v[vreg(op.src[0])][l];
+                // GcnInstrsDs.md, DS_ADD_SRC2_U32: A and the stride to B.
+                let (base, stride) = if off & 0x8000 != 0 {
+                    (addr & 0x1fffc, (addr >> 17) | ((addr >> 16) & 0x8000))
+                } else {
+                    (addr & !3, (off & 0x7fff) | ((off << 1) & 0x8000))
+                };
+                let b = base.wrapping_add(stride.wrapping_mul(bytes as u32));
+                let mut buf = [0u8; 8];
+                lds_read(c, b, &mut buf[..bytes]);
+                let src = u64::from_le_bytes(buf);
+                match at {
+                    DsAtomic::Mem(m) => {
+                        lds_atomic(c, base, 8 * bytes as u32, m, src, 0);
+                    }
+                    _ => return Err(FaultKind::Unimplemented(op.instr.info().name)),
+                }
+            }
+        }
+        3 | 4 => {
+            let ad = i.field(Field::Offset) & !3;
+            let n = u64::from(e.count_ones());
+            let op_kind = if form == 3 {
+                AtomicOp::Add
+            } else {
+                AtomicOp::Sub
+            };
+            let old = lds_atomic(c, ad, 32, op_kind, n, 0) as u32;
+            let d = [old; 64];
+            w.vwrite32(vd, &d, e);
+        }
+        _ => {
+            let base = (w.s[M0] & 0xffff).wrapping_add(i.field(Field::Offset));
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let ad = base.wrapping_add(4 * l as u32);
+                if form == 5 {
+                    let mut b = [0u8; 4];
+                    lds_read(c, ad, &mut b);
+                    w.v[vd][l] = u32::from_le_bytes(b);
+                } else {
+                    let b = w.v[d0][l].to_le_bytes();
+                    lds_write(c, ad, &b);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// ds_swizzle_b32: lane data exchange without LDS, per the OFFSET pattern
+/// (bit 15 set: quad permute; clear: and/or/xor masks on the lane id within 32).
+fn ds_swizzle(w: &mut Wave, op: &Op) {
+    let off = op.instr.field(Field::Offset);
+    let src = w.v[vreg(op.src[0])];
+    let e = w.exec();
+    let mut d = [0u32; 64];
+    for (l, dl) in d.iter_mut().enumerate() {
+        let from = if off & 0x8000 != 0 {
+            let sel = (off >> (2 * (l & 3))) & 3;
+            (l & !3) | sel as usize
+        } else {
+            let and = (off & 0x1f) as usize;
+            let or = ((off >> 5) & 0x1f) as usize;
+            let xor = ((off >> 10) & 0x1f) as usize;
+            (l & 0x20) | ((((l & 0x1f) & and) | or) ^ xor)
+        };
+        *dl = if e >> from & 1 != 0 { src[from] } else { 0 };
+    }
+    let vd = op.d as usize;
+    w.vwrite32(vd, &d, e);
+}
+
+/// ds_permute_b32 (push to lane addr/4) and ds_bpermute_b32 (pull from lane addr/4).
+fn ds_permute(w: &mut Wave, op: &Op, backward: bool) {
+    let off = op.instr.field(Field::Offset);
+    let addr = w.v[vreg(op.src[0])];
+    let data = w.v[vreg(op.src[1])];
+    let e = w.exec();
+    let mut d = [0u32; 64];
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let t = ((addr[l].wrapping_add(off) >> 2) & 63) as usize;
+        if backward {
+            d[l] = if e >> t & 1 != 0 { data[t] } else { 0 };
+        } else {
+            d[t] = data[l];
+        }
+    }
+    let vd = op.d as usize;
+    w.vwrite32(vd, &d, e);
+}
+
+fn ds_nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
+    Ok(())
+}
+
+/// The handler of a DS row and its packed description.
+pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
+    let name = info.name;
+    if info.has(flag::GDS) || name.contains("gws") || name.contains("ordered") {
+        return Err(FaultKind::Unsupported(info.name));
+    }
+    if name == "ds_nop" {
+        return Ok((ds_nop, 0));
+    }
+    let wide = |t: &str| u32::from(t.ends_with("64")) << 18;
+    match name {
+        "ds_append" => return Ok((ds_misc, 3 << 24)),
+        "ds_consume" => return Ok((ds_misc, 4 << 24)),
+        "ds_read_addtid_b32" => return Ok((ds_misc, 5 << 24)),
+        "ds_write_addtid_b32" => return Ok((ds_misc, 6 << 24)),
+        _ => {}
+    }
+    if let Some(t) = name.strip_prefix("ds_wrxchg2st64_rtn_") {
+        return Ok((ds_misc, 1 << 24 | wide(t) | 1 << 11));
+    }
+    if let Some(t) = name.strip_prefix("ds_wrxchg2_rtn_") {
+        return Ok((ds_misc, 1 << 24 | wide(t)));
+    }
+    if let Some((opname, t)) = name
+        .strip_prefix("ds_")
+        .and_then(|r| r.split_once("_src2_"))
+    {
+        let key = match opname {
+            "min" | "max" => format!("{opname}_{}", &t[..1]),
+            "add" if t.starts_with('f') => "add_f".to_string(),
+            "write" => "wrxchg".to_string(),
+            o => o.to_string(),
+        };
+        let idx = DS_ATOMICS
+            .iter()
+            .position(|(n, _)| *n == key)
+            .ok_or(FaultKind::Unimplemented(info.name))?;
+        return Ok((ds_misc, 2 << 24 | wide(t) | (idx as u32) << 13));
+    }
+    let rest = name
+        .strip_prefix("ds_")
+        .ok_or(FaultKind::Unimplemented(info.name))?;
+    let pack = |kind: u32, bytes: u32, n: u32| kind | bytes << 3 | n << 19;
+    let elem = |t: &str| -> Option<(u32, u32, bool)> {
+        Some(match t {
+            "b8" | "u8" => (1, 1, false),
+            "i8" => (1, 1, true),
+            "b16" | "u16" => (2, 1, false),
+            "i16" => (2, 1, true),
+            "b32" => (4, 1, false),
+            "b64" => (4, 2, false),
+            "b96" => (4, 3, false),
+            "b128" => (4, 4, false),
+            _ => return None,
+        })
+    };
+    let unimpl = FaultKind::Unimplemented(info.name);
+    let (t, d16) = if let Some(b) = rest.strip_suffix("_d16_hi") {
+        (b, 2)
+    } else if let Some(b) = rest.strip_suffix("_d16") {
+        (b, 1)
+    } else {
+        (rest, 0)
+    };
+    let aux = if let Some(ty) = t.strip_prefix("read2st64_") {
+        pack(2, if ty == "b64" { 8 } else { 4 }, 1) | 1 << 11
+    } else if let Some(ty) = t.strip_prefix("read2_") {
+        pack(2, if ty == "b64" { 8 } else { 4 }, 1)
+    } else if let Some(ty) = t.strip_prefix("write2st64_") {
+        pack(3, if ty == "b64" { 8 } else { 4 }, 1) | 1 << 11
+    } else if let Some(ty) = t.strip_prefix("write2_") {
+        pack(3, if ty == "b64" { 8 } else { 4 }, 1)
+    } else if let Some(ty) = t.strip_prefix("read_") {
+        let (b, n, s) = elem(ty).ok_or(unimpl.clone())?;
+        pack(0, b, n) | (s as u32) << 8 | d16 << 9
+    } else if let Some(ty) = t.strip_prefix("write_") {
+        let (b, n, _) = elem(ty).ok_or(unimpl.clone())?;
+        pack(1, b, n) | d16 << 9
+    } else if t == "swizzle_b32" {
+        5
+    } else if t == "permute_b32" {
+        6
+    } else if t == "bpermute_b32" {
+        7
+    } else {
+        // Atomics: OP[_rtn]_TYPE, e.g. add_u32, add_rtn_u32, min_rtn_i64, cmpst_f32.
+        let (opname, ty) = t.rsplit_once('_').ok_or(unimpl.clone())?;
+        let (opname, rtn) = match opname.strip_suffix("_rtn") {
+            Some(o) => (o, true),
+            None => (opname, false),
+        };
+        let wide = ty.ends_with("64");
+        let key = match opname {
+            "min" | "max" => format!("{opname}_{}", &ty[..1]),
+            "add" if ty.starts_with('f') => "add_f".to_string(),
+            "cmpst" if ty.starts_with('f') => "fcmpst".to_string(),
+            o => o.to_string(),
+        };
+        let (idx, at) = DS_ATOMICS
+            .iter()
+            .enumerate()
+            .find(|(_, (n, _))| *n == key)
+            .map(|(i, (_, a))| (i, *a))
+            .ok_or(unimpl.clone())?;
+        let _ = at;
+        let idx = idx as u32;
+        4 | 4 << 3 | (rtn as u32) << 12 | idx << 13 | (wide as u32) << 18
+    };
+    Ok((ds_op, aux))
+}

@@ -1,0 +1,116 @@
+//! Instruction semantics, and the map from a table row to its handler.
+//!
+//! The map is built once per program (at lowering): each op carries a plain
+//! function pointer, so execution never compares names.
+
+mod ds;
+mod salu;
+pub mod sdwa;
+mod smem;
+mod valu;
+mod vcmp;
+mod vmem;
+mod vop3p;
+
+pub use crate::exec::Handler;
+use crate::fault::FaultKind;
+use risa_gcn::table::{Family, OpInfo, Role};
+use risa_gcn::{Enc, Gen};
+pub(crate) use salu::GPR_IDX_EN;
+
+pub(crate) type R = Result<(), FaultKind>;
+pub(crate) type Table = &'static [(&'static str, Handler)];
+
+fn find(tables: &[Table], name: &str) -> Option<Handler> {
+    tables
+        .iter()
+        .flat_map(|t| t.iter())
+        .find(|(n, _)| *n == name)
+        .map(|&(_, h)| h)
+}
+
+/// Names that mean the same operation as another row's name.
+const ALIASES: &[(&str, &str)] = &[
+    ("v_mad_legacy_f16", "v_mad_f16"),
+    ("v_mad_legacy_u16", "v_mad_u16"),
+    ("v_mad_legacy_i16", "v_mad_i16"),
+    ("v_fma_legacy_f16", "v_fma_f16"),
+    ("v_div_fixup_legacy_f16", "v_div_fixup_f16"),
+];
+
+/// The handler of an instruction and its lowering-time data, or why it cannot run.
+pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), FaultKind> {
+    if matches!(
+        enc,
+        Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa | Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp
+    ) {
+        return Err(FaultKind::Unimplemented(
+            if matches!(enc, Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa) {
+                "SDWA"
+            } else {
+                "DPP"
+            },
+        ));
+    }
+    let name = info.name;
+    let name = ALIASES
+        .iter()
+        .find(|(a, _)| *a == name)
+        .map(|&(_, b)| b)
+        .unwrap_or(name);
+    let h = match info.family {
+        Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk | Family::Sopp => find(
+            &[
+                salu::SOP2_32,
+                salu::SOP2_64,
+                salu::SOP1_32,
+                salu::SOP1_64,
+                salu::SOP1_64_32,
+                salu::SOP1_32_64,
+                salu::SAVEEXEC,
+                salu::SOPC32,
+                salu::SOPC64,
+                salu::SOPK,
+                salu::CBRANCH,
+                salu::MISC,
+            ],
+            name,
+        ),
+        Family::Smrd | Family::Smem => return smem::lookup(info),
+        Family::Vopc => vcmp::lookup(name),
+        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX], name),
+        Family::Vop1 | Family::Vop2 | Family::Vop3 => {
+            let carry = info.operand(Role::SD).is_some();
+            valu::by_gen(name, gen)
+                .or_else(|| valu::by_signature(name, carry))
+                .or_else(|| find(&[valu::VALU, valu::SPECIAL], name))
+        }
+        Family::Ds => return ds::lookup(info),
+        Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {
+            return vmem::lookup(info)
+        }
+        Family::Mimg => return Err(FaultKind::Unimplemented(info.name)),
+        Family::Exp | Family::Vintrp => return Err(FaultKind::Unsupported(info.name)),
+    };
+    h.map(|h| (h, 0)).ok_or(FaultKind::Unimplemented(info.name))
+}
+
+/// Every table row's name with whether the emulator has a handler for it in
+/// `gen` (rows absent from `gen` are skipped). For coverage reports and tests.
+pub fn coverage(gen: Gen) -> Vec<(&'static str, bool)> {
+    risa_gcn::OPS
+        .iter()
+        .filter(|o| o.opcode(gen).is_some())
+        .map(|o| {
+            let enc = match o.family {
+                Family::Vop3 => Enc::Vop3,
+                Family::Vop3p => Enc::Vop3p,
+                Family::Vop1 => Enc::Vop1,
+                Family::Vop2 => Enc::Vop2,
+                Family::Vopc => Enc::Vopc,
+                _ => Enc::Sop2,
+            };
+            (o.name, handler(o, enc, gen).is_ok())
+        })
+        .collect()
+}

@@ -1,0 +1,247 @@
+//! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4) loads, stores,
+//! buffer loads through a V#, scalar atomics, cache controls and timers.
+
+use super::{Handler, R};
+use crate::exec::Ctx;
+use crate::fault::FaultKind;
+use crate::mem::AtomicOp;
+use crate::program::Op;
+use crate::wave::Wave;
+use risa_gcn::table::{OpInfo, Role};
+
+/// The byte address of a scalar access (the low two bits are ignored by the hardware).
+fn address(w: &Wave, op: &Op) -> u64 {
+    let base = w.s64(op.sd as usize) & 0x0000_ffff_ffff_ffff;
+    let off = u64::from(op.lit) + u64::from(w.sread32(op.src[1]));
+    base.wrapping_add(off) & !3
+}
+
+fn dst_range(op: &Op, n: usize) -> Result<usize, FaultKind> {
+    let d = op.d as usize;
+    if d + n > 128 {
+        return Err(FaultKind::BadOperand(format!(
+            "s{d}..s{} is past the scalar registers",
+            d + n - 1
+        )));
+    }
+    Ok(d)
+}
+
+fn s_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let n = op.aux as usize;
+    let d = dst_range(op, n)?;
+    let a = address(w, op);
+    let mut buf = [0u8; 64];
+    c.mem
+        .read(a, &mut buf[..4 * n])
+        .map_err(|e| FaultKind::Memory {
+            lane: None,
+            addr: e.addr,
+            size: e.size,
+            write: false,
+        })?;
+    for k in 0..n {
+        w.s[d + k] = u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap());
+    }
+    c.stats.bytes_read += 4 * n as u64;
+    Ok(())
+}
+
+/// The V# of a scalar buffer access: (base, num_records).
+fn vsharp(w: &Wave, op: &Op) -> (u64, u32) {
+    let r = op.sd as usize;
+    let base = u64::from(w.s[r & 127]) | (u64::from(w.s[(r + 1) & 127] & 0xffff) << 32);
+    (base, w.s[(r + 2) & 127])
+}
+
+fn s_buffer_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let n = op.aux as usize;
+    let d = dst_range(op, n)?;
+    let (base, num) = vsharp(w, op);
+    let off = (op.lit.wrapping_add(w.sread32(op.src[1]))) & !3;
+    for k in 0..n {
+        let o = off.wrapping_add(4 * k as u32);
+        // Dwords past NUM_RECORDS read as zero.
+        w.s[d + k] = if o >= num {
+            0
+        } else {
+            c.mem
+                .read_u32(base.wrapping_add(u64::from(o)))
+                .map_err(|e| FaultKind::Memory {
+                    lane: None,
+                    addr: e.addr,
+                    size: 4,
+                    write: false,
+                })?
+        };
+    }
+    c.stats.bytes_read += 4 * n as u64;
+    Ok(())
+}
+
+fn s_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let n = op.aux as usize;
+    let d = dst_range(op, n)?;
+    let a = address(w, op);
+    let mut buf = [0u8; 64];
+    for k in 0..n {
+        buf[4 * k..4 * k + 4].copy_from_slice(&w.s[d + k].to_le_bytes());
+    }
+    c.mem
+        .write(a, &buf[..4 * n])
+        .map_err(|e| FaultKind::Memory {
+            lane: None,
+            addr: e.addr,
+            size: e.size,
+            write: true,
+        })?;
+    c.stats.bytes_written += 4 * n as u64;
+    Ok(())
+}
+
+fn s_memtime(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    // A deterministic clock: the wave's instruction count.
+    let t = w.count;
+    w.set_s64(op.d as usize, t);
+    Ok(())
+}
+
+fn nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
+    Ok(())
+}
+
+const ATOMICS: [(&str, AtomicOp); 13] = [
+    ("swap", AtomicOp::Swap),
+    ("cmpswap", AtomicOp::CmpSwap),
+    ("add", AtomicOp::Add),
+    ("sub", AtomicOp::Sub),
+    ("smin", AtomicOp::SMin),
+    ("umin", AtomicOp::UMin),
+    ("smax", AtomicOp::SMax),
+    ("umax", AtomicOp::UMax),
+    ("and", AtomicOp::And),
+    ("or", AtomicOp::Or),
+    ("xor", AtomicOp::Xor),
+    ("inc", AtomicOp::Inc),
+    ("dec", AtomicOp::Dec),
+];
+
+/// The address of a scalar buffer access (V# base + offset), checked against
+/// NUM_RECORDS (None when out of range: the access is dropped).
+fn buffer_address(w: &Wave, op: &Op, bytes: u32) -> Option<u64> {
+    let (base, num) = vsharp(w, op);
+    let off = op.lit.wrapping_add(w.sread32(op.src[1])) & !3;
+    (u64::from(off) + u64::from(bytes) <= u64::from(num)).then(|| base.wrapping_add(u64::from(off)))
+}
+
+fn s_buffer_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let n = op.aux as usize;
+    let d = dst_range(op, n)?;
+    let Some(a) = buffer_address(w, op, 4 * n as u32) else {
+        return Ok(());
+    };
+    let mut buf = [0u8; 64];
+    for k in 0..n {
+        buf[4 * k..4 * k + 4].copy_from_slice(&w.s[d + k].to_le_bytes());
+    }
+    c.mem
+        .write(a, &buf[..4 * n])
+        .map_err(|e| FaultKind::Memory {
+            lane: None,
+            addr: e.addr,
+            size: e.size,
+            write: true,
+        })?;
+    c.stats.bytes_written += 4 * n as u64;
+    Ok(())
+}
+
+fn s_atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let wide = op.aux & 0x100 != 0;
+    let aop = ATOMICS[(op.aux & 0xff) as usize].1;
+    let a = if op.aux & 0x200 != 0 {
+        match buffer_address(w, op, if wide { 8 } else { 4 }) {
+            Some(a) => a,
+            None => return Ok(()),
+        }
+    } else {
+        address(w, op)
+    };
+    let d = op.d as usize;
+    let (data, cmp) = match (aop, wide) {
+        (AtomicOp::CmpSwap, false) => (u64::from(w.s[d & 127]), u64::from(w.s[(d + 1) & 127])),
+        (AtomicOp::CmpSwap, true) => (w.s64(d), w.s64(d + 2)),
+        (_, false) => (u64::from(w.s[d & 127]), 0),
+        (_, true) => (w.s64(d), 0),
+    };
+    let bits = if wide { 64 } else { 32 };
+    let old = c
+        .mem
+        .atomic(a, bits, aop, data, cmp)
+        .map_err(|e| FaultKind::Memory {
+            lane: None,
+            addr: e.addr,
+            size: e.size,
+            write: true,
+        })?;
+    if op.instr.field(risa_gcn::Field::Glc) != 0 {
+        if wide {
+            w.set_s64(d, old);
+        } else {
+            w.s[d & 127] = old as u32;
+        }
+    }
+    Ok(())
+}
+
+/// The handler of a scalar memory row and its data (dword count / atomic kind).
+pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
+    let name = info.name;
+    let n = info.operand(Role::D).map(|o| o.ty.dwords()).unwrap_or(1);
+    if let Some(rest) = name
+        .strip_prefix("s_atomic_")
+        .or_else(|| name.strip_prefix("s_buffer_atomic_"))
+    {
+        let buffer = u32::from(name.starts_with("s_buffer"));
+        let (base, wide) = match rest.strip_suffix("_x2") {
+            Some(b) => (b, true),
+            None => (rest, false),
+        };
+        let k = ATOMICS
+            .iter()
+            .position(|(n, _)| *n == base)
+            .ok_or(FaultKind::Unimplemented(info.name))?;
+        return Ok((s_atomic, k as u32 | (wide as u32) << 8 | buffer << 9));
+    }
+    let h: Handler = if name.starts_with("s_load_dword") {
+        s_load
+    } else if name.starts_with("s_buffer_load_dword") {
+        s_buffer_load
+    } else if name.starts_with("s_store_dword") {
+        s_store
+    } else if name.starts_with("s_buffer_store_dword") {
+        s_buffer_store
+    } else if name == "s_memtime" || name == "s_memrealtime" {
+        s_memtime
+    } else if name.starts_with("s_dcache_") || name.starts_with("s_atc_probe") {
+        nop
+    } else {
+        return Err(FaultKind::Unimplemented(info.name));
+    };
+    let n = if name.starts_with("s_store")
+        || name.starts_with("s_load")
+        || name.starts_with("s_buffer_load")
+    {
+        // Loads name their width in the destination type; stores in the data operand.
+        let t = info
+            .sig
+            .iter()
+            .find(|o| o.role == Role::D)
+            .map(|o| o.ty.dwords())
+            .unwrap_or(n);
+        t
+    } else {
+        n
+    };
+    Ok((h, n))
+}

@@ -1,0 +1,697 @@
+//! Vector memory: MUBUF (GCN 1.0+), FLAT (GCN 1.1+), GLOBAL and SCRATCH (GCN 1.4).
+//!
+//! Every instruction is described by a [`Shape`] decided once at lowering
+//! (load/store/atomic, element size, count, sign extension, d16 half); one
+//! lane loop then moves the data for every encoding, with the addressing of
+//! the encoding supplied as a closure.
+
+use super::{ds, Handler, R};
+use crate::exec::Ctx;
+use crate::fault::FaultKind;
+use crate::mem::AtomicOp;
+use crate::program::{Op, Src, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::wave::Wave;
+use risa_gcn::table::{Family, OpInfo};
+use risa_gcn::Field;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Kind {
+    Load = 0,
+    Store = 1,
+    Atomic = 2,
+}
+
+/// What a memory instruction moves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Shape {
+    pub kind: Kind,
+    /// Bytes per element: 1, 2 or 4.
+    pub bytes: u8,
+    /// Elements (dwords) per lane: 1..=4.
+    pub n: u8,
+    pub signed: bool,
+    /// 0: whole register; 1: low half (d16); 2: high half (d16_hi).
+    pub d16: u8,
+    /// Atomic operation index in [`ATOMICS`].
+    pub aop: u8,
+    /// 64-bit atomic.
+    pub wide: bool,
+}
+
+impl Shape {
+    pub fn pack(self) -> u32 {
+        self.kind as u32
+            | u32::from(self.bytes) << 2
+            | u32::from(self.n) << 6
+            | u32::from(self.signed) << 9
+            | u32::from(self.d16) << 10
+            | u32::from(self.aop) << 12
+            | u32::from(self.wide) << 17
+    }
+    #[inline(always)]
+    pub fn unpack(v: u32) -> Shape {
+        Shape {
+            kind: match v & 3 {
+                0 => Kind::Load,
+                1 => Kind::Store,
+                _ => Kind::Atomic,
+            },
+            bytes: ((v >> 2) & 0xf) as u8,
+            n: ((v >> 6) & 7) as u8,
+            signed: v >> 9 & 1 != 0,
+            d16: ((v >> 10) & 3) as u8,
+            aop: ((v >> 12) & 0x1f) as u8,
+            wide: v >> 17 & 1 != 0,
+        }
+    }
+}
+
+pub(super) const ATOMICS: [(&str, AtomicOp); 18] = [
+    ("swap", AtomicOp::Swap),
+    ("cmpswap", AtomicOp::CmpSwap),
+    ("add", AtomicOp::Add),
+    ("sub", AtomicOp::Sub),
+    ("smin", AtomicOp::SMin),
+    ("umin", AtomicOp::UMin),
+    ("smax", AtomicOp::SMax),
+    ("umax", AtomicOp::UMax),
+    ("and", AtomicOp::And),
+    ("or", AtomicOp::Or),
+    ("xor", AtomicOp::Xor),
+    ("inc", AtomicOp::Inc),
+    ("dec", AtomicOp::Dec),
+    ("fcmpswap", AtomicOp::FCmpSwap),
+    ("fmin", AtomicOp::FMin),
+    ("fmax", AtomicOp::FMax),
+    ("add_f32", AtomicOp::FAdd),
+    ("rsub", AtomicOp::Sub),
+];
+
+/// Parses `load_dwordx2`, `store_byte_d16_hi`, `atomic_add_x2`, ... (the name without its prefix).
+pub(super) fn parse_shape(rest: &str) -> Option<Shape> {
+    let mut s = Shape {
+        kind: Kind::Load,
+        bytes: 4,
+        n: 1,
+        signed: false,
+        d16: 0,
+        aop: 0,
+        wide: false,
+    };
+    if let Some(a) = rest.strip_prefix("atomic_") {
+        s.kind = Kind::Atomic;
+        let a = match a.strip_suffix("_x2") {
+            Some(b) => {
+                s.wide = true;
+                b
+            }
+            None => a,
+        };
+        s.aop = ATOMICS.iter().position(|(n, _)| *n == a)? as u8;
+        s.n = if s.wide { 2 } else { 1 };
+        return Some(s);
+    }
+    let (kind, t) = if let Some(t) = rest.strip_prefix("load_") {
+        (Kind::Load, t)
+    } else {
+        (Kind::Store, rest.strip_prefix("store_")?)
+    };
+    s.kind = kind;
+    let (t, d16) = if let Some(b) = t.strip_suffix("_d16_hi") {
+        (b, 2)
+    } else if let Some(b) = t.strip_suffix("_d16") {
+        (b, 1)
+    } else {
+        (t, 0)
+    };
+    s.d16 = d16;
+    match t {
+        "dword" => {}
+        "dwordx2" => s.n = 2,
+        "dwordx3" => s.n = 3,
+        "dwordx4" => s.n = 4,
+        "ubyte" | "byte" => s.bytes = 1,
+        "sbyte" => {
+            s.bytes = 1;
+            s.signed = true
+        }
+        "ushort" | "short" => s.bytes = 2,
+        "sshort" => {
+            s.bytes = 2;
+            s.signed = true
+        }
+        _ => return None,
+    }
+    Some(s)
+}
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy)]
+pub(super) enum Target {
+    /// A device address.
+    Global(u64),
+    /// An LDS byte address (FLAT in the shared aperture).
+    Lds(u32),
+    /// A private (scratch) byte address of this lane, relative to the wave's FLAT_SCRATCH.
+    Private(u32),
+    /// Out of the buffer's range: loads give 0, stores and atomics do nothing.
+    Dropped,
+}
+
+fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
+    FaultKind::Memory {
+        lane: Some(l as u32),
+        addr: e.addr,
+        size: e.size,
+        write,
+    }
+}
+
+/// FLAT_SCRATCH (GCN 1.4) as the base of this wave's private segment.
+const FLAT_SCRATCH: usize = 102;
+
+fn private_addr(w: &Wave, lane: usize, a: u32) -> u64 {
+    w.s64(FLAT_SCRATCH)
+        .wrapping_add(u64::from(a / 4) * 256 + lane as u64 * 4 + u64::from(a % 4))
+}
+
+fn read_bytes(w: &Wave, c: &mut Ctx, l: usize, t: Target, buf: &mut [u8]) -> R {
+    match t {
+        Target::Global(a) => c.mem.read(a, buf).map_err(|e| mem_fault(l, e, false))?,
+        Target::Lds(a) => ds::lds_read(c, a, buf),
+        Target::Private(a) => {
+            for (i, b) in buf.iter_mut().enumerate() {
+                let mut x = [0u8];
+                let pa = private_addr(w, l, a.wrapping_add(i as u32));
+                c.mem.read(pa, &mut x).map_err(|e| mem_fault(l, e, false))?;
+                *b = x[0];
+            }
+        }
+        Target::Dropped => buf.fill(0),
+    }
+    c.stats.bytes_read += buf.len() as u64;
+    Ok(())
+}
+
+fn write_bytes(w: &Wave, c: &mut Ctx, l: usize, t: Target, buf: &[u8]) -> R {
+    match t {
+        Target::Global(a) => c.mem.write(a, buf).map_err(|e| mem_fault(l, e, true))?,
+        Target::Lds(a) => ds::lds_write(c, a, buf),
+        Target::Private(a) => {
+            for (i, b) in buf.iter().enumerate() {
+                let pa = private_addr(w, l, a.wrapping_add(i as u32));
+                c.mem.write(pa, &[*b]).map_err(|e| mem_fault(l, e, true))?;
+            }
+        }
+        Target::Dropped => {}
+    }
+    c.stats.bytes_written += buf.len() as u64;
+    Ok(())
+}
+
+/// The lane loop shared by every vector memory encoding.
+#[inline(always)]
+fn lanes(
+    w: &mut Wave,
+    op: &Op,
+    c: &mut Ctx,
+    data: usize,
+    ret: usize,
+    addr: impl Fn(&Wave, usize) -> Target,
+) -> R {
+    let sh = Shape::unpack(op.aux);
+    let e = w.exec();
+    let glc = op.instr.field(Field::Glc) != 0;
+    // Fast path: whole dwords to or from device memory in every lane, one call
+    // for the wave.
+    if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
+        let mut addrs = [0u64; 64];
+        let mut all_global = true;
+        for (l, slot) in addrs.iter_mut().enumerate() {
+            if e >> l & 1 != 0 {
+                match addr(w, l) {
+                    Target::Global(a) => *slot = a,
+                    _ => {
+                        all_global = false;
+                        break;
+                    }
+                }
+            }
+        }
+        if all_global {
+            let n = sh.n as usize;
+            let bytes = 4 * n as u64 * u64::from(e.count_ones());
+            if sh.kind == Kind::Load {
+                let mut out = [[0u32; 64]; 4];
+                let r = c.mem.read_lanes(&addrs, e, n, &mut out[..n]);
+                if let Err((l, err)) = r {
+                    return Err(mem_fault(l, err, false));
+                }
+                for (k, o) in out.iter().enumerate().take(n) {
+                    w.vwrite32(ret + k, o, e);
+                }
+                c.stats.bytes_read += bytes;
+            } else {
+                let data: Vec<[u32; 64]> = (0..n).map(|k| w.v[data + k]).collect();
+                if let Err((l, err)) = c.mem.write_lanes(&addrs, e, n, &data) {
+                    return Err(mem_fault(l, err, true));
+                }
+                c.stats.bytes_written += bytes;
+            }
+            return Ok(());
+        }
+    }
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let t = addr(w, l);
+        match sh.kind {
+            Kind::Load => {
+                let size = sh.bytes as usize * sh.n as usize;
+                let mut buf = [0u8; 16];
+                read_bytes(w, c, l, t, &mut buf[..size])?;
+                if sh.bytes == 4 {
+                    for k in 0..sh.n as usize {
+                        w.v[ret + k][l] =
+                            u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap());
+                    }
+                } else {
+                    let raw = if sh.bytes == 1 {
+                        u32::from(buf[0])
+                    } else {
+                        u32::from(u16::from_le_bytes([buf[0], buf[1]]))
+                    };
+                    let v = if sh.signed {
+                        let sh_amt = 32 - 8 * u32::from(sh.bytes);
+                        (((raw << sh_amt) as i32) >> sh_amt) as u32
+                    } else {
+                        raw
+                    };
+                    let old = w.v[ret][l];
+                    w.v[ret][l] = match sh.d16 {
+                        0 => v,
+                        1 => (old & 0xffff_0000) | (v & 0xffff),
+                        _ => (old & 0xffff) | (v << 16),
+                    };
+                }
+            }
+            Kind::Store => {
+                let mut buf = [0u8; 16];
+                let size = sh.bytes as usize * sh.n as usize;
+                if sh.bytes == 4 {
+                    for k in 0..sh.n as usize {
+                        buf[4 * k..4 * k + 4].copy_from_slice(&w.v[data + k][l].to_le_bytes());
+                    }
+                } else {
+                    let v = w.v[data][l] >> if sh.d16 == 2 { 16 } else { 0 };
+                    buf[..4].copy_from_slice(&v.to_le_bytes());
+                }
+                write_bytes(w, c, l, t, &buf[..size])?;
+            }
+            Kind::Atomic => {
+                let aop = ATOMICS[sh.aop as usize].1;
+                let k = if sh.wide { 2 } else { 1 };
+                let rd = |r: usize| -> u64 {
+                    if sh.wide {
+                        u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
+                    } else {
+                        u64::from(w.v[r][l])
+                    }
+                };
+                let (val, cmp) = match aop {
+                    AtomicOp::CmpSwap | AtomicOp::FCmpSwap => (rd(data), rd(data + k)),
+                    _ => (rd(data), 0),
+                };
+                let bits = 32 * k as u32;
+                let old = match t {
+                    Target::Global(a) => c
+                        .mem
+                        .atomic(a, bits, aop, val, cmp)
+                        .map_err(|e| mem_fault(l, e, true))?,
+                    Target::Lds(a) => ds::lds_atomic(c, a, bits, aop, val, cmp),
+                    Target::Private(_) => {
+                        return Err(FaultKind::Unimplemented("atomics on private memory"))
+                    }
+                    Target::Dropped => 0,
+                };
+                c.stats.bytes_read += u64::from(bits / 8);
+                c.stats.bytes_written += u64::from(bits / 8);
+                if glc {
+                    w.v[ret][l] = old as u32;
+                    if sh.wide {
+                        w.v[ret + 1][l] = (old >> 32) as u32;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn vgpr(s: Src) -> usize {
+    match s {
+        Src::V(r) => r as usize,
+        _ => 0,
+    }
+}
+
+/// A buffer resource (V#) and the instruction's addressing fields.
+struct BufAddr {
+    base: u64,
+    stride: u64,
+    num: u64,
+    swizzle: bool,
+    add_tid: bool,
+    elem: u64,
+    index_stride: u64,
+    soff: u64,
+    inst_off: u64,
+    offen: bool,
+    idxen: bool,
+    addr64: bool,
+    va: usize,
+    /// DATA_FORMAT and NUM_FORMAT of the V# (word 3).
+    dfmt: u32,
+    nfmt: u32,
+}
+
+impl BufAddr {
+    fn new(w: &Wave, op: &Op) -> Result<BufAddr, FaultKind> {
+        let r = op.sd as usize;
+        if r + 3 >= 128 {
+            return Err(FaultKind::BadOperand(
+                "the buffer resource is past the SGPRs".into(),
+            ));
+        }
+        let i = op.instr;
+        if i.field(Field::Lds) != 0 {
+            return Err(FaultKind::Unimplemented("MUBUF LDS=1 (loads into LDS)"));
+        }
+        let (v0, v1, num, v3) = (w.s[r], w.s[r + 1], w.s[r + 2], w.s[r + 3]);
+        Ok(BufAddr {
+            base: u64::from(v0) | u64::from(v1 & 0xffff) << 32,
+            stride: u64::from((v1 >> 16) & 0x3fff),
+            num: u64::from(num),
+            swizzle: v1 >> 31 != 0,
+            add_tid: (v3 >> 23) & 1 != 0,
+            elem: 2u64 << ((v3 >> 19) & 3),
+            index_stride: 8u64 << ((v3 >> 21) & 3),
+            soff: u64::from(w.sread32(op.src[1])),
+            inst_off: u64::from(op.lit),
+            offen: i.field(Field::Offen) != 0,
+            idxen: i.field(Field::Idxen) != 0,
+            addr64: i.field(Field::Addr64) != 0,
+            va: vgpr(op.src[0]),
+            dfmt: (v3 >> 15) & 0xf,
+            nfmt: (v3 >> 12) & 7,
+        })
+    }
+
+    /// Where lane `l`'s access of `size` bytes goes (see the GCN ISA documents,
+    /// "Buffer addressing"): ADDR64 accesses are not range checked; swizzled
+    /// buffers (scratch) interleave ELEMENT_SIZE bytes across INDEX_STRIDE lanes.
+    fn target(&self, w: &Wave, l: usize, size: u64) -> Target {
+        let va = self.va;
+        if self.addr64 {
+            let v = u64::from(w.v[va][l]) | u64::from(w.v[va + 1][l]) << 32;
+            return Target::Global(
+                self.base
+                    .wrapping_add(v)
+                    .wrapping_add(self.soff)
+                    .wrapping_add(self.inst_off),
+            );
+        }
+        let mut idx = if self.idxen { u64::from(w.v[va][l]) } else { 0 };
+        let voff = if self.offen {
+            u64::from(w.v[va + self.idxen as usize][l])
+        } else {
+            0
+        };
+        if self.add_tid {
+            idx += l as u64;
+        }
+        let off = voff + self.inst_off;
+        if self.swizzle {
+            let (imsb, ilsb) = (idx / self.index_stride, idx % self.index_stride);
+            let (omsb, olsb) = (off / self.elem, off % self.elem);
+            let bo = (imsb * self.stride + omsb * self.elem) * self.index_stride
+                + ilsb * self.elem
+                + olsb;
+            return Target::Global(self.base.wrapping_add(self.soff).wrapping_add(bo));
+        }
+        let out = if self.stride == 0 || !(self.idxen || self.add_tid) {
+            off + size > self.num
+        } else {
+            idx >= self.num
+        };
+        if out {
+            Target::Dropped
+        } else {
+            Target::Global(
+                self.base
+                    .wrapping_add(self.soff)
+                    .wrapping_add(off)
+                    .wrapping_add(idx * self.stride),
+            )
+        }
+    }
+}
+
+fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let b = BufAddr::new(w, op)?;
+    let sh = Shape::unpack(op.aux);
+    let size = u64::from(sh.bytes) * u64::from(sh.n);
+    let d = op.d as usize;
+    lanes(w, op, c, d, d, |w, l| b.target(w, l, size))
+}
+
+/// Component bit widths of each DATA_FORMAT (0: invalid or not supported).
+fn components(dfmt: u32) -> &'static [u32] {
+    match dfmt {
+        1 => &[8],
+        2 => &[16],
+        3 => &[8, 8],
+        4 => &[32],
+        5 => &[16, 16],
+        10 => &[8, 8, 8, 8],
+        11 => &[32, 32],
+        12 => &[16, 16, 16, 16],
+        13 => &[32, 32, 32],
+        14 => &[32, 32, 32, 32],
+        _ => &[],
+    }
+}
+
+/// A stored component to its register value by NUM_FORMAT.
+fn unpack(raw: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
+    let max = if bits == 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
+    let sx = if bits == 32 {
+        raw as i32
+    } else {
+        ((raw << (32 - bits)) as i32) >> (32 - bits)
+    };
+    Ok(match nfmt {
+        0 => (f64::from(raw) / f64::from(max)) as f32,
+        1 => ((f64::from(sx) / f64::from(max >> 1)) as f32).max(-1.0),
+        2 => raw as f32,
+        3 => sx as f32,
+        4 => return Ok(raw),
+        5 => return Ok(sx as u32),
+        7 if bits == 32 => return Ok(raw),
+        7 if bits == 16 => crate::float::f16_to_f32(raw as u16),
+        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
+    }
+    .to_bits())
+}
+
+/// A register value to a stored component by NUM_FORMAT (round to nearest, saturated).
+fn pack(v: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
+    let max = if bits == 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    };
+    let f = f64::from(f32::from_bits(v));
+    let smax = f64::from(max >> 1);
+    Ok(match nfmt {
+        0 => (f.clamp(0.0, 1.0) * f64::from(max)).round_ties_even() as u32,
+        1 => ((f.clamp(-1.0, 1.0) * smax).round_ties_even() as i64) as u32 & max,
+        2 => f.clamp(0.0, f64::from(max)).round_ties_even() as u32,
+        3 => (f.clamp(-smax - 1.0, smax).round_ties_even() as i64) as u32 & max,
+        4 => v.min(max),
+        5 => (i64::from(v as i32).clamp(-(max as i64 >> 1) - 1, max as i64 >> 1)) as u32 & max,
+        7 if bits == 32 => v,
+        7 if bits == 16 => u32::from(crate::float::f32_to_f16(f32::from_bits(v))),
+        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
+    })
+}
+
+/// buffer_load/store_format_* (format from the V#) and tbuffer_* (format
+/// from the instruction): `aux` = components | store << 3 | tbuffer << 4.
+fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let b = BufAddr::new(w, op)?;
+    let count = (op.aux & 7) as usize;
+    let store = op.aux >> 3 & 1 != 0;
+    let (dfmt, nfmt) = if op.aux >> 4 & 1 != 0 {
+        (op.instr.field(Field::Dfmt), op.instr.field(Field::Nfmt))
+    } else {
+        (b.dfmt, b.nfmt)
+    };
+    let comps = components(dfmt);
+    if comps.is_empty() {
+        return Err(FaultKind::Unimplemented("this buffer data format"));
+    }
+    let bytes = comps.iter().sum::<u32>() as usize / 8;
+    let e = w.exec();
+    let d = op.d as usize;
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let t = b.target(w, l, bytes as u64);
+        let mut buf = [0u8; 16];
+        if store {
+            let mut bit = 0u32;
+            let mut acc = [0u32; 4];
+            for (k, &bits) in comps.iter().enumerate() {
+                let v = if k < count {
+                    pack(w.v[d + k][l], bits, nfmt)?
+                } else {
+                    0
+                };
+                let (word, sh) = ((bit / 32) as usize, bit % 32);
+                acc[word] |= v << sh;
+                bit += bits;
+            }
+            for (k, a) in acc.iter().enumerate() {
+                buf[4 * k..4 * k + 4].copy_from_slice(&a.to_le_bytes());
+            }
+            write_bytes(w, c, l, t, &buf[..bytes])?;
+        } else {
+            read_bytes(w, c, l, t, &mut buf[..bytes])?;
+            let words: [u32; 4] = std::array::from_fn(|k| {
+                u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap())
+            });
+            let mut bit = 0u32;
+            for k in 0..count {
+                // Components the format lacks read as 0, and the fourth as 1.
+                let float_one = if nfmt == 4 || nfmt == 5 {
+                    1
+                } else {
+                    0x3f80_0000
+                };
+                let v = match comps.get(k) {
+                    Some(&bits) => {
+                        let (word, sh) = ((bit / 32) as usize, bit % 32);
+                        let mask = if bits == 32 {
+                            u32::MAX
+                        } else {
+                            (1u32 << bits) - 1
+                        };
+                        bit += bits;
+                        unpack((words[word] >> sh) & mask, bits, nfmt)?
+                    }
+                    None if k == 3 => float_one,
+                    None => 0,
+                };
+                w.v[d + k][l] = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn flat_target(hi_shared: u32, hi_private: u32, a: u64) -> Target {
+    let hi = (a >> 32) as u32;
+    if hi == hi_shared {
+        Target::Lds(a as u32)
+    } else if hi == hi_private {
+        Target::Private(a as u32)
+    } else {
+        Target::Global(a)
+    }
+}
+
+/// FLAT and GLOBAL: 64-bit VGPR address (or SGPR base + 32-bit VGPR offset) plus the offset.
+fn flat(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let va = vgpr(op.src[0]);
+    let data = vgpr(op.src[1]);
+    let off = i64::from(op.lit as i32) as u64;
+    let saddr = op.sd;
+    let is_flat = op.instr.info().family == Family::Flat;
+    let d = op.d as usize;
+    lanes(w, op, c, data, d, |w, l| {
+        let a = if saddr != u16::MAX {
+            w.s64(saddr as usize)
+                .wrapping_add(u64::from(w.v[va][l]))
+                .wrapping_add(off)
+        } else {
+            (u64::from(w.v[va][l]) | u64::from(w.v[va + 1][l]) << 32).wrapping_add(off)
+        };
+        if is_flat {
+            flat_target(SHARED_APERTURE_HI, PRIVATE_APERTURE_HI, a)
+        } else {
+            Target::Global(a)
+        }
+    })
+}
+
+/// SCRATCH (GCN 1.4): a private address from SADDR or a VGPR, plus the offset.
+fn scratch(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let va = vgpr(op.src[0]);
+    let data = vgpr(op.src[1]);
+    let off = op.lit;
+    let saddr = op.sd;
+    let d = op.d as usize;
+    lanes(w, op, c, data, d, |w, l| {
+        let a = if saddr != u16::MAX {
+            w.s[saddr as usize & 127]
+        } else {
+            w.v[va][l]
+        };
+        Target::Private(a.wrapping_add(off))
+    })
+}
+
+fn cache_nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
+    Ok(())
+}
+
+/// The handler of a vector memory row and its packed [`Shape`].
+pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
+    let name = info.name;
+    if name.starts_with("buffer_wbinvl1") || name.starts_with("buffer_inv") || name == "buffer_wbl2"
+    {
+        return Ok((cache_nop, 0));
+    }
+    let (h, rest): (Handler, &str) = match info.family {
+        Family::Mubuf => (mubuf, name.strip_prefix("buffer_").unwrap_or(name)),
+        Family::Mtbuf => (buffer_format, name.strip_prefix("tbuffer_").unwrap_or(name)),
+        Family::Flat => (flat, name.strip_prefix("flat_").unwrap_or(name)),
+        Family::Global => (flat, name.strip_prefix("global_").unwrap_or(name)),
+        Family::Scratch => (scratch, name.strip_prefix("scratch_").unwrap_or(name)),
+        _ => return Err(FaultKind::Unimplemented(info.name)),
+    };
+    if info.family == Family::Mtbuf || rest.contains("format") {
+        if rest.contains("d16") {
+            return Err(FaultKind::Unimplemented(info.name));
+        }
+        let count = match rest.rsplit_once('_').map(|(_, c)| c) {
+            Some("x") => 1,
+            Some("xy") => 2,
+            Some("xyz") => 3,
+            Some("xyzw") => 4,
+            _ => return Err(FaultKind::Unimplemented(info.name)),
+        };
+        let store = u32::from(rest.contains("store"));
+        let tbuf = u32::from(info.family == Family::Mtbuf);
+        return Ok((buffer_format, count | store << 3 | tbuf << 4));
+    }
+    let s = parse_shape(rest).ok_or(FaultKind::Unimplemented(info.name))?;
+    Ok((h, s.pack()))
+}

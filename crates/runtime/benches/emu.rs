@@ -1,0 +1,85 @@
+//! Emulation speed on an ALU-bound and a memory-bound kernel (clang-14 gfx900
+//! and tahiti objects from tests/fixtures), on 1 and 2 threads.
+//!
+//! Reports wave-instructions per second of wall time and per CPU-second of the
+//! worker threads (the latter stays meaningful when other processes share the
+//! cores), the 1 -> 2 thread wall-time speed-up, and the ratio of the
+//! per-CPU-second rates (1.0 = no loss to synchronisation or shared state).
+//!
+//! `cargo bench -p risa-runtime --bench emu`
+
+use risa_runtime::args::ArgValue;
+use risa_runtime::gcn::{launch, GcnObject};
+use risa_runtime::LaunchConfig;
+use std::path::PathBuf;
+
+fn object(chip: &str, name: &str) -> GcnObject {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/fixtures/gcn/{chip}/{name}.o"));
+    GcnObject::load(&std::fs::read(p).unwrap()).unwrap()
+}
+
+/// (wave-instructions, wall seconds, cpu seconds), best of `reps` by wall time.
+fn measure(
+    obj: &GcnObject,
+    args: &[ArgValue],
+    grid: u32,
+    threads: usize,
+    reps: usize,
+) -> (u64, f64, f64) {
+    let k = obj.kernel(None).unwrap();
+    let mut best = (0, f64::MAX, f64::MAX);
+    for _ in 0..reps {
+        let mut cfg = LaunchConfig::new([grid, 1, 1], 1);
+        cfg.threads = threads;
+        cfg.max_instructions = u64::MAX;
+        let r = launch(obj, k, args, &cfg).unwrap();
+        let wall = r.wall.as_secs_f64();
+        let cpu = r.cpu.map_or(f64::NAN, |c| c.as_secs_f64());
+        if wall < best.1 {
+            best = (r.stats.total(), wall, cpu);
+        }
+    }
+    best
+}
+
+fn bench(label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
+    let one = measure(obj, args, grid, 1, 3);
+    let two = measure(obj, args, grid, 2, 3);
+    let rate = |m: (u64, f64, f64), s: f64| m.0 as f64 / s / 1e6;
+    println!(
+        "{label:<28} {:>10} wave-instr | 1 thread: {:>6.1} M/s wall, {:>6.1} M/s per CPU-s | 2 threads: {:>6.1} M/s wall, {:>6.1} M/s per CPU-s | speed-up {:.2}x wall; per-CPU-second rate 2 vs 1 threads {:.2}",
+        one.0,
+        rate(one, one.1),
+        rate(one, one.2),
+        rate(two, two.1),
+        rate(two, two.2),
+        one.1 / two.1,
+        rate(two, two.2) / rate(one, one.2),
+    );
+}
+
+fn main() {
+    for chip in ["gfx900", "tahiti"] {
+        let alu = object(chip, "alu_loop");
+        bench(
+            &format!("alu_loop/{chip}"),
+            &alu,
+            &[ArgValue::Buffer(vec![0; 4 * 8192]), ArgValue::I32(3000)],
+            8192,
+        );
+        let n = 1 << 18; // float4 elements: 4 MiB per buffer
+        let a: Vec<u8> = (0..16 * n).map(|i| (i % 251) as u8).collect();
+        let mem = object(chip, "mem_copy");
+        bench(
+            &format!("mem_copy/{chip}"),
+            &mem,
+            &[
+                ArgValue::Buffer(a.clone()),
+                ArgValue::Buffer(a),
+                ArgValue::Buffer(vec![0; 16 * n]),
+            ],
+            n as u32,
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! Device memory: a 64-bit address space of bounds-checked allocations,
+//! shared by all worker threads. Words are atomics, so concurrent work-groups
+//! may write neighbouring bytes and run atomics without data races.
+
+use risa_gcn_emu::{AtomicOp, Memory, OutOfRange};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// First device address handed out; addresses below it (including null) fault.
+pub const HEAP_START: u64 = 0x1_0000_0000;
+/// Unmapped bytes left between allocations so that overruns fault.
+pub const GUARD: u64 = 0x1_0000;
+
+struct Alloc {
+    base: u64,
+    len: u64,
+    words: Box<[AtomicU32]>,
+}
+
+/// The device's memory. Allocating needs `&mut`; running kernels share `&`,
+/// so the allocation list needs no lock on the hot path.
+pub struct DeviceMemory {
+    allocs: Vec<Alloc>,
+    next: u64,
+    wide_locks: Vec<Mutex<()>>,
+}
+
+impl Default for DeviceMemory {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DeviceMemory {
+    /// An empty address space.
+    pub fn new() -> DeviceMemory {
+        DeviceMemory {
+            allocs: Vec::new(),
+            next: HEAP_START,
+            wide_locks: (0..64).map(|_| Mutex::new(())).collect(),
+        }
+    }
+
+    /// Allocates `len` bytes (zeroed), aligned to 4 KiB; returns the device address.
+    pub fn alloc(&mut self, len: u64) -> u64 {
+        let base = self.next;
+        let words = len.div_ceil(4) as usize;
+        self.next = (base + len + GUARD).next_multiple_of(0x1000);
+        let a = Alloc {
+            base,
+            len,
+            words: (0..words).map(|_| AtomicU32::new(0)).collect(),
+        };
+        self.allocs.push(a);
+        base
+    }
+
+    /// Allocates and fills with `bytes`.
+    pub fn alloc_with(&mut self, bytes: &[u8]) -> u64 {
+        let a = self.alloc(bytes.len() as u64);
+        self.write(a, bytes).expect("fresh allocation");
+        a
+    }
+
+    /// The bytes of the allocation that starts at `base`.
+    pub fn read_alloc(&self, base: u64) -> Option<Vec<u8>> {
+        let a = self.allocs.iter().find(|a| a.base == base)?;
+        let mut v = vec![0u8; a.len as usize];
+        for (i, b) in v.iter_mut().enumerate() {
+            *b = (a.words[i / 4].load(Relaxed) >> (8 * (i % 4))) as u8;
+        }
+        Some(v)
+    }
+
+    fn find(&self, addr: u64, len: u64) -> Option<&Alloc> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let a = self.allocs.get(i.checked_sub(1)?)?;
+        let off = addr - a.base;
+        (off <= a.len && a.len - off >= len).then_some(a)
+    }
+
+    fn with<R>(
+        &self,
+        addr: u64,
+        len: u64,
+        f: impl FnOnce(&Alloc, usize) -> R,
+    ) -> Result<R, OutOfRange> {
+        let allocs = &self.allocs;
+        // Allocations are created in address order.
+        let i = allocs.partition_point(|a| a.base <= addr);
+        if i > 0 {
+            let a = &allocs[i - 1];
+            let off = addr - a.base;
+            if off <= a.len && a.len - off >= len {
+                return Ok(f(a, off as usize));
+            }
+        }
+        Err(OutOfRange {
+            addr,
+            size: len as u32,
+        })
+    }
+}
+
+fn load_byte(a: &Alloc, i: usize) -> u8 {
+    (a.words[i / 4].load(Relaxed) >> (8 * (i % 4))) as u8
+}
+
+fn store_byte(a: &Alloc, i: usize, v: u8) {
+    let sh = 8 * (i % 4);
+    let _ = a.words[i / 4].fetch_update(Relaxed, Relaxed, |w| {
+        Some((w & !(0xff << sh)) | (u32::from(v) << sh))
+    });
+}
+
+impl Memory for DeviceMemory {
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), OutOfRange> {
+        self.with(addr, buf.len() as u64, |a, off| {
+            if off % 4 == 0 && buf.len().is_multiple_of(4) {
+                for (k, c) in buf.chunks_exact_mut(4).enumerate() {
+                    c.copy_from_slice(&a.words[off / 4 + k].load(Relaxed).to_le_bytes());
+                }
+            } else {
+                for (k, b) in buf.iter_mut().enumerate() {
+                    *b = load_byte(a, off + k);
+                }
+            }
+        })
+    }
+
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), OutOfRange> {
+        self.with(addr, data.len() as u64, |a, off| {
+            if off % 4 == 0 && data.len().is_multiple_of(4) {
+                for (k, c) in data.chunks_exact(4).enumerate() {
+                    a.words[off / 4 + k].store(u32::from_le_bytes(c.try_into().unwrap()), Relaxed);
+                }
+            } else {
+                for (k, b) in data.iter().enumerate() {
+                    store_byte(a, off + k, *b);
+                }
+            }
+        })
+    }
+
+    fn read_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        out: &mut [[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let len = 4 * dwords as u64;
+        let mut cur: Option<&Alloc> = None;
+        for l in 0..64 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let a = addrs[l];
+            // Lanes usually hit the allocation of the previous lane.
+            let hit =
+                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
+            let al = match hit {
+                Some(c) => c,
+                None => match self.find(a, len) {
+                    Some(c) => {
+                        cur = Some(c);
+                        c
+                    }
+                    None => {
+                        return Err((
+                            l,
+                            OutOfRange {
+                                addr: a,
+                                size: len as u32,
+                            },
+                        ))
+                    }
+                },
+            };
+            let off = (a - al.base) as usize;
+            if off.is_multiple_of(4) {
+                for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                    o[l] = al.words[off / 4 + k].load(Relaxed);
+                }
+            } else {
+                for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                    let b: [u8; 4] = std::array::from_fn(|j| load_byte(al, off + 4 * k + j));
+                    o[l] = u32::from_le_bytes(b);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_lanes(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        dwords: usize,
+        data: &[[u32; 64]],
+    ) -> Result<(), (usize, OutOfRange)> {
+        let len = 4 * dwords as u64;
+        let mut cur: Option<&Alloc> = None;
+        for l in 0..64 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let a = addrs[l];
+            let hit =
+                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
+            let al = match hit {
+                Some(c) => c,
+                None => match self.find(a, len) {
+                    Some(c) => {
+                        cur = Some(c);
+                        c
+                    }
+                    None => {
+                        return Err((
+                            l,
+                            OutOfRange {
+                                addr: a,
+                                size: len as u32,
+                            },
+                        ))
+                    }
+                },
+            };
+            let off = (a - al.base) as usize;
+            if off.is_multiple_of(4) {
+                for (k, d) in data.iter().enumerate().take(dwords) {
+                    al.words[off / 4 + k].store(d[l], Relaxed);
+                }
+            } else {
+                for (k, d) in data.iter().enumerate().take(dwords) {
+                    for (j, b) in d[l].to_le_bytes().into_iter().enumerate() {
+                        store_byte(al, off + 4 * k + j, b);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic(
+        &self,
+        addr: u64,
+        bits: u32,
+        op: AtomicOp,
+        data: u64,
+        cmp: u64,
+    ) -> Result<u64, OutOfRange> {
+        let n = u64::from(bits / 8);
+        self.with(addr, n, |a, off| {
+            if bits == 32 && off % 4 == 0 {
+                let w = &a.words[off / 4];
+                let old = w
+                    .fetch_update(Relaxed, Relaxed, |o| {
+                        Some(op.apply(u64::from(o), data, cmp, 32) as u32)
+                    })
+                    .unwrap();
+                return u64::from(old);
+            }
+            // 64-bit (or unaligned) atomics: a striped lock keeps them atomic with each other.
+            let _g = self.wide_locks[(addr >> 3) as usize % self.wide_locks.len()]
+                .lock()
+                .unwrap();
+            let mut b = [0u8; 8];
+            for (k, x) in b.iter_mut().take(n as usize).enumerate() {
+                *x = load_byte(a, off + k);
+            }
+            let old = u64::from_le_bytes(b);
+            let new = op.apply(old, data, cmp, bits).to_le_bytes();
+            for (k, x) in new.iter().take(n as usize).enumerate() {
+                store_byte(a, off + k, *x);
+            }
+            old
+        })
+    }
+}

@@ -1,0 +1,154 @@
+//! The risa runtime: device memory, kernel arguments, code-object loading and
+//! a multi-threaded dispatch that runs work-groups on all cores.
+//!
+//! Load a code object, allocate buffers through argument values, launch,
+//! and read the buffers back:
+//!
+//! ```
+//! use risa_runtime::{args::ArgValue, gcn::GcnObject, LaunchConfig};
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/gcn/vadd-gfx900.o");
+//! let bytes = std::fs::read(path).unwrap();
+//! let obj = GcnObject::load(&bytes).unwrap();
+//! let k = obj.kernel(None).unwrap();
+//! let a: Vec<u8> = (0..64).flat_map(|i| (i as f32).to_le_bytes()).collect();
+//! let args = [ArgValue::Buffer(a.clone()), ArgValue::Buffer(a), ArgValue::Buffer(vec![0; 256]), ArgValue::I32(64)];
+//! let r = risa_runtime::gcn::launch(&obj, k, &args, &LaunchConfig::new([64, 1, 1], 1)).unwrap();
+//! let c = &r.buffers[2].1; // arg2: c[i] = a[i] + b[i]
+//! assert_eq!(f32::from_le_bytes(c[8..12].try_into().unwrap()), 4.0);
+//! ```
+#![warn(missing_docs)]
+
+pub mod args;
+pub mod device;
+pub mod gcn;
+pub mod msgpack;
+pub mod sched;
+
+use risa_gcn_emu::Stats;
+use std::fmt;
+use std::time::Duration;
+
+/// Opens a trace sink (called once per dispatch when tracing).
+pub type TraceOpener = Box<dyn Fn() -> Box<dyn std::io::Write + Send> + Sync>;
+
+/// How to launch a kernel.
+pub struct LaunchConfig {
+    /// Global size in work-items per dimension.
+    pub grid: [u32; 3],
+    /// Work-group size per dimension.
+    pub block: [u32; 3],
+    /// Global offset per dimension.
+    pub offset: [u64; 3],
+    /// Work dimension the kernel sees (1-3).
+    pub dims: u32,
+    /// Per-wave instruction limit.
+    pub max_instructions: u64,
+    /// Host threads.
+    pub threads: usize,
+    /// Where to write an instruction trace (forces one thread).
+    pub trace: Option<TraceOpener>,
+}
+
+/// The default per-wave instruction budget: large enough for real kernels,
+/// small enough that an endless loop stops within seconds.
+pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 100_000_000;
+
+impl LaunchConfig {
+    /// A launch of `grid` work-items in `dims` dimensions, block 64x1x1, on every core.
+    pub fn new(grid: [u32; 3], dims: u32) -> LaunchConfig {
+        LaunchConfig {
+            grid,
+            block: [64, 1, 1],
+            offset: [0; 3],
+            dims,
+            max_instructions: DEFAULT_MAX_INSTRUCTIONS,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            trace: None,
+        }
+    }
+}
+
+/// What a finished dispatch leaves behind.
+#[derive(Debug)]
+pub struct RunResult {
+    /// Every buffer argument after the run: (argument index, bytes).
+    pub buffers: Vec<(usize, Vec<u8>)>,
+    /// Counters.
+    pub stats: Stats,
+    /// Wall time of the dispatch.
+    pub wall: Duration,
+    /// CPU time the worker threads used (Linux; None when not measurable).
+    pub cpu: Option<Duration>,
+    /// Host threads used.
+    pub threads: usize,
+}
+
+/// Where and why a dispatch stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FaultReport {
+    /// Kernel name.
+    pub kernel: String,
+    /// Work-group id.
+    pub group: [u32; 3],
+    /// Wave within the work-group.
+    pub wave: u32,
+    /// Lane, for per-lane faults.
+    pub lane: Option<u32>,
+    /// Byte offset of the instruction in .text.
+    pub pc: u64,
+    /// Device address of the instruction.
+    pub pc_addr: u64,
+    /// The instruction.
+    pub instr: String,
+    /// The faulting address, if any.
+    pub addr: Option<u64>,
+    /// What happened.
+    pub message: String,
+}
+
+impl fmt::Display for FaultReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "fault in kernel {}:", self.kernel)?;
+        writeln!(
+            f,
+            "  work-group ({}, {}, {}), wave {}{}",
+            self.group[0],
+            self.group[1],
+            self.group[2],
+            self.wave,
+            self.lane.map(|l| format!(", lane {l}")).unwrap_or_default()
+        )?;
+        writeln!(
+            f,
+            "  pc {:#x} (.text+{:#x}): {}",
+            self.pc_addr, self.pc, self.instr
+        )?;
+        if let Some(a) = self.addr {
+            writeln!(f, "  address {a:#x}")?;
+        }
+        write!(f, "  {}", self.message)
+    }
+}
+
+/// Why a dispatch did not complete.
+#[derive(Debug)]
+pub enum RunError {
+    /// The code object cannot be loaded.
+    Load(String),
+    /// The arguments do not fit the kernel.
+    Args(String),
+    /// The kernel faulted; the memory as it was at the fault is in the result.
+    Fault(Box<FaultReport>, Box<RunResult>),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Load(m) => write!(f, "cannot load the kernel: {m}"),
+            RunError::Args(m) => write!(f, "bad arguments: {m}"),
+            RunError::Fault(r, _) => write!(f, "{r}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
