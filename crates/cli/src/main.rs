@@ -9,6 +9,7 @@ use risa_gcn::{listing, Dialect, Gen};
 mod asm;
 mod asm_cayman;
 mod run;
+mod run_cayman;
 
 pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
@@ -20,7 +21,8 @@ USAGE:
     risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
 
 COMMANDS:
-    run       Run a GCN kernel (amdhsa .o/.co) on the emulator; see `risa run --help`.
+    run       Run a GCN kernel (amdhsa .o/.co) or a Cayman one (r600 .o) on the
+              emulator; see `risa run --help`.
     asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
               `_e64` suffixes, `neg()`, `vmcnt(0) & lgkmcnt(0)`, ...), with the
               CLRX assembler language (expressions, labels, macros, .rept,

@@ -6,7 +6,7 @@ use risa_runtime::{LaunchConfig, RunError, RunResult, DEFAULT_MAX_INSTRUCTIONS};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
-risa run — run a GCN kernel on the emulator
+risa run — run a GCN or Cayman kernel on the emulator
 
 USAGE:
     risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block X[,Y[,Z]]]
@@ -14,7 +14,11 @@ USAGE:
              [--trace FILE] [--max-instructions N] [--threads N]
 
     FILE is an amdhsa code object (.o or linked .co) for a GCN 1.0-1.4 chip
-    (tahiti, hawaii, fiji, gfx900, ...; taken from the ELF header).
+    (tahiti, hawaii, fiji, gfx900, ...; taken from the ELF header), or an
+    r600 ELF object for Cayman (clang -target r600 -mcpu=cayman). r600
+    objects carry no argument metadata: the specs alone give the kinds, and
+    buffers share one pool (reads past a buffer fault only at the pool's
+    end); --trace is GCN only for now.
 
 OPTIONS:
     --kernel NAME         kernel to run (may be left out when FILE has one)
@@ -47,19 +51,19 @@ EXAMPLES:
     risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/
 ";
 
-struct RunArgs {
-    file: String,
-    kernel: Option<String>,
-    grid: Option<Vec<u32>>,
-    block: Option<Vec<u32>>,
-    offset: Option<Vec<u64>>,
-    args: Vec<ArgValue>,
-    out: Option<PathBuf>,
-    stats: bool,
-    trace: Option<PathBuf>,
-    max_instructions: u64,
-    threads: Option<usize>,
-    print: Vec<(usize, String)>,
+pub(crate) struct RunArgs {
+    pub(crate) file: String,
+    pub(crate) kernel: Option<String>,
+    pub(crate) grid: Option<Vec<u32>>,
+    pub(crate) block: Option<Vec<u32>>,
+    pub(crate) offset: Option<Vec<u64>>,
+    pub(crate) args: Vec<ArgValue>,
+    pub(crate) out: Option<PathBuf>,
+    pub(crate) stats: bool,
+    pub(crate) trace: Option<PathBuf>,
+    pub(crate) max_instructions: u64,
+    pub(crate) threads: Option<usize>,
+    pub(crate) print: Vec<(usize, String)>,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -161,9 +165,10 @@ fn parse(args: &[String]) -> Result<RunArgs, String> {
     Ok(r)
 }
 
-fn write_out(dir: &PathBuf, res: &RunResult) -> Result<(), String> {
+/// Writes every buffer argument to `DIR/arg<i>.bin`.
+pub(crate) fn write_out(dir: &PathBuf, buffers: &[(usize, Vec<u8>)]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (i, bytes) in &res.buffers {
+    for (i, bytes) in buffers {
         let p = dir.join(format!("arg{i}.bin"));
         std::fs::write(&p, bytes).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
     }
@@ -171,9 +176,8 @@ fn write_out(dir: &PathBuf, res: &RunResult) -> Result<(), String> {
 }
 
 /// Prints buffer `i` as `ty` values: the first 8 and the last 2 when long.
-fn print_buffer(res: &RunResult, i: usize, ty: &str) -> Result<(), String> {
-    let bytes = res
-        .buffers
+pub(crate) fn print_buffer(buffers: &[(usize, Vec<u8>)], i: usize, ty: &str) -> Result<(), String> {
+    let bytes = buffers
         .iter()
         .find(|(k, _)| *k == i)
         .map(|(_, b)| b)
@@ -251,6 +255,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     let a = parse(args)?;
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
+    // r600 objects (Cayman) are ELF32; GCN code objects ELF64.
+    if risa_elf::is_elf(&bytes) && bytes.get(4) == Some(&1) {
+        return crate::run_cayman::run_object(&a, &bytes);
+    }
     let obj = GcnObject::load(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
     let kernel = obj.kernel(a.kernel.as_deref())?;
     let grid = a.grid.clone().unwrap();
@@ -282,10 +290,10 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     match launch(&obj, kernel, &a.args, &cfg) {
         Ok(res) => {
             if let Some(dir) = &a.out {
-                write_out(dir, &res)?;
+                write_out(dir, &res.buffers)?;
             }
             for (i, ty) in &a.print {
-                print_buffer(&res, *i, ty)?;
+                print_buffer(&res.buffers, *i, ty)?;
             }
             if a.stats {
                 print_stats(&res);
@@ -295,7 +303,7 @@ pub fn run(args: &[String]) -> Result<u8, String> {
         Err(RunError::Fault(report, res)) => {
             eprintln!("risa run: {report}");
             if let Some(dir) = &a.out {
-                write_out(dir, &res)?;
+                write_out(dir, &res.buffers)?;
                 eprintln!(
                     "risa run: buffers as they were at the fault written to {}",
                     dir.display()

@@ -157,3 +157,71 @@ fn trace_lists_instructions_and_writes() {
     assert!(text.contains("s_endpgm"), "{text}");
     assert!(text.contains(" v"), "register writes are listed: {text}");
 }
+
+#[test]
+fn cayman_objects_run_with_the_same_contract() {
+    let d = tmpdir("cayman");
+    let a: Vec<f32> = (0..300).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..300).map(|i| 7.0 - i as f32).collect();
+    write_floats(&d.join("a.bin"), &a);
+    write_floats(&d.join("b.bin"), &b);
+    let obj = fixture("cayman/vadd.o");
+    let (code, out, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "300",
+        "--block",
+        "64",
+        "--arg",
+        d.join("a.bin")
+            .to_str()
+            .map(|p| format!("buf:{p}"))
+            .unwrap()
+            .as_str(),
+        "--arg",
+        d.join("b.bin")
+            .to_str()
+            .map(|p| format!("buf:{p}"))
+            .unwrap()
+            .as_str(),
+        "--arg",
+        "buf:zeros:1200",
+        "--arg",
+        "i32:300",
+        "--out",
+        d.to_str().unwrap(),
+        "--print",
+        "2",
+        "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("arg2 = [7, 6.5, 6,"), "{out}");
+    assert!(err.contains("ALU groups"), "{err}");
+    let c = floats(&d.join("arg2.bin"));
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(c, want);
+    // arg0/arg1 are written back too (index counts every argument).
+    assert_eq!(floats(&d.join("arg0.bin")), a);
+    assert!(!d.join("arg3.bin").exists());
+
+    // A runaway loop stops (at the budget, or reading past the pool) with a
+    // fault report and exit code 3.
+    let obj = fixture("cayman/loop_sum.o");
+    let (code, _, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "64",
+        "--arg",
+        "buf:zeros:256",
+        "--arg",
+        "buf:zeros:256",
+        "--arg",
+        "i32:2000000000",
+        "--max-instructions",
+        "5000",
+    ]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("fault in kernel"), "{err}");
+}
