@@ -133,6 +133,8 @@ pub struct Cayman {
     pub no_vliw_checks: bool,
     /// A KILL* group of the open clause (an error if another group follows).
     kill_pos: Option<Pos>,
+    /// An earlier group of the open ALU clause loads AR (guide 4.6.1).
+    ar_loaded: bool,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -332,6 +334,17 @@ impl Cayman {
             if vliw::has_kill(&insts) {
                 self.kill_pos = Some(g[0].pos);
             }
+            // 4.6.1: "the index must be initialized by a MOVA* operation that
+            // is present in a prior instruction group of the same clause"
+            if let (false, Some(k)) = (self.ar_loaded, vliw::first_ar_user(&insts)) {
+                asm.error_at(
+                    g[k].pos,
+                    "AR indexing needs a MOVA_INT to AR in an earlier group of the same ALU clause (guide 4.6.1)",
+                );
+            }
+            if vliw::loads_ar(&insts) {
+                self.ar_loaded = true;
+            }
         }
         for v in violations {
             let gi = &g[v.inst];
@@ -387,6 +400,7 @@ impl Cayman {
     fn close_clause(&mut self, asm: &mut Assembler) {
         self.close_group(asm);
         self.kill_pos = None;
+        self.ar_loaded = false;
         let Some(Ctx::Clause(ci)) = self.ctx else {
             return;
         };
