@@ -104,6 +104,8 @@ struct Program {
     closed: bool,
     /// Number of CF lines.
     ncf: usize,
+    /// `.lds_size` of this program.
+    lds_bytes: u32,
 }
 
 /// A finished program, for object writers.
@@ -115,6 +117,8 @@ pub struct ProgramInfo {
     pub start: u64,
     /// Size in bytes.
     pub size: u64,
+    /// Static LDS size in bytes (`.lds_size`), 0 if not declared.
+    pub lds_bytes: u32,
 }
 
 /// The Cayman back end.
@@ -135,6 +139,9 @@ pub struct Cayman {
     kill_pos: Option<Pos>,
     /// An earlier group of the open ALU clause loads AR (guide 4.6.1).
     ar_loaded: bool,
+    /// `.lds_size` given outside a program: for the next one.
+    pending_lds: Option<u32>,
+    pending_lds_pos: Option<Pos>,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -155,6 +162,7 @@ impl Program {
             clauses: Vec::new(),
             closed: false,
             ncf: 0,
+            lds_bytes: 0,
         }
     }
 
@@ -506,6 +514,7 @@ impl Cayman {
             section: p.sec,
             start: p.start,
             size: p.image.len() as u64 * 4,
+            lds_bytes: p.lds_bytes,
         };
         match self
             .programs
@@ -529,7 +538,10 @@ impl Cayman {
             if self.prog.is_some() {
                 self.flush(asm, true);
             }
-            self.prog = Some(Program::new(asm));
+            let mut p = Program::new(asm);
+            p.lds_bytes = self.pending_lds.take().unwrap_or(0);
+            self.pending_lds_pos = None;
+            self.prog = Some(p);
             self.ctx = Some(Ctx::Cf);
         }
     }
@@ -997,6 +1009,23 @@ impl Backend for Cayman {
                 }
                 true
             }
+            ".lds_size" => {
+                let v = match AsmNum(asm).num(st.args.trim()) {
+                    Ok(v) if (0..=u32::MAX as i64).contains(&v) => v as u32,
+                    Ok(_) => {
+                        asm.error(st.args, ".lds_size takes a byte count (0..2^32)");
+                        return true;
+                    }
+                    Err(e) => {
+                        report(asm, e);
+                        return true;
+                    }
+                };
+                // for the kernel whose first CF line follows
+                self.pending_lds = Some(v);
+                self.pending_lds_pos = Some(asm.pos(st.name));
+                true
+            }
             ".config_reg" => {
                 let parts = split_top(st.args, b',');
                 if parts.len() != 2 {
@@ -1058,6 +1087,12 @@ impl Backend for Cayman {
     fn end_of_source(&mut self, asm: &mut Assembler) {
         if self.prog.is_some() {
             self.flush(asm, true);
+        }
+        if let Some(p) = self.pending_lds_pos.take() {
+            asm.error_at(
+                p,
+                ".lds_size applies to the kernel whose first CF line follows it, and none does",
+            );
         }
     }
 }

@@ -405,3 +405,39 @@ fn hand_written_loop_sum_is_clangs_object() {
     let k = b.symbols.iter().find(|s| s.name == "loop_sum").unwrap();
     assert_eq!((k.value, k.size), (0, 424));
 }
+
+/// `.AMDGPU.config` computed for a hand-written kernel without `.config_reg`:
+/// NUM_GPRS = highest GPR + 1 (R124..R127 are clause temporaries), STACK_SIZE
+/// from a loop (one entry) holding a push (one subentry), LDS from `.lds_size`.
+#[test]
+fn computed_config_for_hand_written_kernel() {
+    let src = "
+.lds_size 256
+k:
+    LOOP_START_DX10: ADDR(done)
+    ALU_PUSH_BEFORE:
+        0 x: PRED_SETGT_INT ____, R6.x, 0.0f UPDATE_EXEC_MASK UPDATE_PRED
+    ALU_POP_AFTER:
+        0 x: MOV R125.x, R2.x
+        1 y: MOV R1.y, R125.x
+done:
+    LOOP_END: ADDR(k)
+    END:
+";
+    let out = assemble("t.s", src, Default::default());
+    assert!(out.output.diagnostics.is_empty(), "{}", out.diagnostics());
+    let obj = out.object().unwrap();
+    let elf = risa_elf::Elf::parse(&obj).unwrap();
+    let cfg = &elf.section_by_name(".AMDGPU.config").unwrap().data;
+    let words: Vec<u32> = cfg
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // 7 GPRs (R6), stack 1 entry + ceil(1/4) = 2; LDS 64 dwords
+    assert_eq!(words, [0x288d4, 7 | 2 << 8, 0x2880c, 0, 0x288e8, 64]);
+    let e = errors("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  END:\n.lds_size 16\n");
+    assert_eq!(
+        e,
+        ["t.s:5:1: error: .lds_size applies to the kernel whose first CF line follows it, and none does"]
+    );
+}
