@@ -1084,6 +1084,22 @@ impl Backend for Cayman {
         }
     }
 
+    /// `. = expr`: inside a program (before its `END:`) the clause layout
+    /// would be split at an arbitrary place, so it is an error; after `END:`
+    /// it ends the program like `.org`.
+    fn location_assign(&mut self, asm: &mut Assembler, rhs: &str) {
+        let Some(p) = self.prog.as_ref() else { return };
+        if !p.closed {
+            asm.error(
+                rhs,
+                "'. = …' inside a CF program: its clauses are laid out after the CF program ends, so the location cannot move here; end the program with END: first (or place words with .at)",
+            );
+        }
+        self.flush(asm, true);
+        self.prog = None;
+        self.ctx = None;
+    }
+
     fn end_of_source(&mut self, asm: &mut Assembler) {
         if self.prog.is_some() {
             self.flush(asm, true);

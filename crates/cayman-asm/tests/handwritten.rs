@@ -441,3 +441,22 @@ done:
         ["t.s:5:1: error: .lds_size applies to the kernel whose first CF line follows it, and none does"]
     );
 }
+
+/// `. = expr` inside a program is an error; after `END:` it ends the
+/// program like `.org` and the next kernel starts there.
+#[test]
+fn location_assignment() {
+    let e = errors("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  . = 0x40\n  END:\n");
+    assert_eq!(
+        e,
+        ["t.s:4:7: error: '. = …' inside a CF program: its clauses are laid out after the CF program ends, so the location cannot move here; end the program with END: first (or place words with .at)"]
+    );
+    let code = asm_ok("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  END:\n. = 0x100\nk2:\n  ALU:\n    0 x: MOV R3.x, R4.x\n  END:\n");
+    assert_eq!(code.len(), 0x100 + 24);
+    assert!(
+        dis(&code[0x100..]).contains("x: MOV R3.x, R4.x"),
+        "{}",
+        dis(&code[0x100..])
+    );
+    assert!(dis(&code[..24]).contains("x: MOV R1.x, R2.x"));
+}
