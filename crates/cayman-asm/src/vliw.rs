@@ -54,7 +54,7 @@ const MULTI_SLOT: &[(&str, usize)] = &[
 /// 4.8, Table 4.4, that are not conversions). The guide states no slot rule for
 /// them; the rule here is what both Cayman code generators do, so code the
 /// hardware is known to run: llc (`-mcpu=cayman`) issues every one of them in
-/// all four slots with the same sources (all 130 such groups of the fixture
+/// all four slots with the same sources (all 121 such groups of the fixture
 /// corpus), Mesa's r600 Cayman path issues the floating-point ones in x, y, z
 /// (plus w when w is written) and the 32-bit integer multiplies in all four.
 #[derive(Clone, Copy, PartialEq, Eq)]
