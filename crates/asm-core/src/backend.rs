@@ -134,6 +134,13 @@ pub trait Backend {
         let _ = (asm, end, text);
     }
 
+    /// Called before `. = expr` moves the location counter (`rhs` is the
+    /// expression text): a back end that buffers code at the current location
+    /// emits or rejects it here, as it does for `.org`.
+    fn location_assign(&mut self, asm: &mut Assembler, rhs: &str) {
+        let _ = (asm, rhs);
+    }
+
     /// Called once when the source is exhausted, before symbols and fixups
     /// are resolved: a back end that buffers code (to lay it out once a
     /// unit is complete) emits the rest here.

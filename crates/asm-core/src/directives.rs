@@ -27,6 +27,7 @@ impl Assembler {
         kind: AssignKind,
     ) {
         if name == "." {
+            backend.location_assign(self, rhs);
             let mut c = Cursor::new(rhs);
             self.org(&mut c, rhs);
             return;

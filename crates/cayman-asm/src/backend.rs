@@ -104,6 +104,8 @@ struct Program {
     closed: bool,
     /// Number of CF lines.
     ncf: usize,
+    /// `.lds_size` of this program.
+    lds_bytes: u32,
 }
 
 /// A finished program, for object writers.
@@ -115,6 +117,8 @@ pub struct ProgramInfo {
     pub start: u64,
     /// Size in bytes.
     pub size: u64,
+    /// Static LDS size in bytes (`.lds_size`), 0 if not declared.
+    pub lds_bytes: u32,
 }
 
 /// The Cayman back end.
@@ -133,6 +137,11 @@ pub struct Cayman {
     pub no_vliw_checks: bool,
     /// A KILL* group of the open clause (an error if another group follows).
     kill_pos: Option<Pos>,
+    /// An earlier group of the open ALU clause loads AR (guide 4.6.1).
+    ar_loaded: bool,
+    /// `.lds_size` given outside a program: for the next one.
+    pending_lds: Option<u32>,
+    pending_lds_pos: Option<Pos>,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -153,6 +162,7 @@ impl Program {
             clauses: Vec::new(),
             closed: false,
             ncf: 0,
+            lds_bytes: 0,
         }
     }
 
@@ -332,6 +342,17 @@ impl Cayman {
             if vliw::has_kill(&insts) {
                 self.kill_pos = Some(g[0].pos);
             }
+            // 4.6.1: "the index must be initialized by a MOVA* operation that
+            // is present in a prior instruction group of the same clause"
+            if let (false, Some(k)) = (self.ar_loaded, vliw::first_ar_user(&insts)) {
+                asm.error_at(
+                    g[k].pos,
+                    "AR indexing needs a MOVA_INT to AR in an earlier group of the same ALU clause (guide 4.6.1)",
+                );
+            }
+            if vliw::loads_ar(&insts) {
+                self.ar_loaded = true;
+            }
         }
         for v in violations {
             let gi = &g[v.inst];
@@ -387,6 +408,7 @@ impl Cayman {
     fn close_clause(&mut self, asm: &mut Assembler) {
         self.close_group(asm);
         self.kill_pos = None;
+        self.ar_loaded = false;
         let Some(Ctx::Clause(ci)) = self.ctx else {
             return;
         };
@@ -492,6 +514,7 @@ impl Cayman {
             section: p.sec,
             start: p.start,
             size: p.image.len() as u64 * 4,
+            lds_bytes: p.lds_bytes,
         };
         match self
             .programs
@@ -515,7 +538,10 @@ impl Cayman {
             if self.prog.is_some() {
                 self.flush(asm, true);
             }
-            self.prog = Some(Program::new(asm));
+            let mut p = Program::new(asm);
+            p.lds_bytes = self.pending_lds.take().unwrap_or(0);
+            self.pending_lds_pos = None;
+            self.prog = Some(p);
             self.ctx = Some(Ctx::Cf);
         }
     }
@@ -983,6 +1009,23 @@ impl Backend for Cayman {
                 }
                 true
             }
+            ".lds_size" => {
+                let v = match AsmNum(asm).num(st.args.trim()) {
+                    Ok(v) if (0..=u32::MAX as i64).contains(&v) => v as u32,
+                    Ok(_) => {
+                        asm.error(st.args, ".lds_size takes a byte count (0..2^32)");
+                        return true;
+                    }
+                    Err(e) => {
+                        report(asm, e);
+                        return true;
+                    }
+                };
+                // for the kernel whose first CF line follows
+                self.pending_lds = Some(v);
+                self.pending_lds_pos = Some(asm.pos(st.name));
+                true
+            }
             ".config_reg" => {
                 let parts = split_top(st.args, b',');
                 if parts.len() != 2 {
@@ -1041,9 +1084,31 @@ impl Backend for Cayman {
         }
     }
 
+    /// `. = expr`: inside a program (before its `END:`) the clause layout
+    /// would be split at an arbitrary place, so it is an error; after `END:`
+    /// it ends the program like `.org`.
+    fn location_assign(&mut self, asm: &mut Assembler, rhs: &str) {
+        let Some(p) = self.prog.as_ref() else { return };
+        if !p.closed {
+            asm.error(
+                rhs,
+                "'. = …' inside a CF program: its clauses are laid out after the CF program ends, so the location cannot move here; end the program with END: first (or place words with .at)",
+            );
+        }
+        self.flush(asm, true);
+        self.prog = None;
+        self.ctx = None;
+    }
+
     fn end_of_source(&mut self, asm: &mut Assembler) {
         if self.prog.is_some() {
             self.flush(asm, true);
+        }
+        if let Some(p) = self.pending_lds_pos.take() {
+            asm.error_at(
+                p,
+                ".lds_size applies to the kernel whose first CF line follows it, and none does",
+            );
         }
     }
 }

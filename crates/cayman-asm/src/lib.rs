@@ -32,6 +32,7 @@
 pub mod alu;
 mod backend;
 pub mod cf;
+pub mod config;
 pub mod elf;
 pub mod fetch;
 pub mod text;
@@ -47,7 +48,8 @@ pub struct Assembled {
     pub output: Output,
     /// The CF programs (kernels) assembled, in order.
     pub programs: Vec<ProgramInfo>,
-    /// `.config_reg` pairs for `.AMDGPU.config`.
+    /// `.config_reg` pairs for `.AMDGPU.config`; when the source gives none,
+    /// [`Assembled::object`] computes them ([`config`]).
     pub config: Vec<(u32, u32)>,
 }
 
@@ -88,13 +90,16 @@ pub fn assemble(name: &str, source: &str, opts: Options) -> Assembled {
 impl Assembled {
     /// An r600 ELF32 object of `.text`: one GLOBAL FUNC symbol per CF
     /// program (named by the label at its start, preferring `.global` ones),
-    /// `.AMDGPU.config` from the `.config_reg` lines.
+    /// `.AMDGPU.config` from the `.config_reg` lines, or, when the source
+    /// has none, computed per kernel ([`config::resources`]: NUM_GPRS,
+    /// STACK_SIZE; `SQ_LDS_ALLOC` from `.lds_size`).
     pub fn object(&self) -> Result<Vec<u8>, String> {
         let text = self.text();
         let Some(tid) = self.output.sections.iter().position(|s| s.name == ".text") else {
             return Err("no .text section".into());
         };
         let mut kernels = Vec::new();
+        let mut computed = Vec::new();
         for (n, p) in self
             .programs
             .iter()
@@ -119,6 +124,10 @@ impl Assembled {
             if p.start > u32::MAX as u64 || p.size > u32::MAX as u64 {
                 return Err("program too large for ELF32".into());
             }
+            let code = text
+                .get(p.start as usize..(p.start + p.size) as usize)
+                .unwrap_or(&[]);
+            computed.extend(config::resources(code).config(p.lds_bytes.div_ceil(4)));
             kernels.push(elf::KernelSym {
                 name,
                 offset: p.start as u32,
@@ -132,6 +141,11 @@ impl Assembled {
                 kernels.len()
             ));
         }
-        Ok(elf::write_object(&text, &self.config, &kernels))
+        let cfg = if self.config.is_empty() {
+            &computed
+        } else {
+            &self.config
+        };
+        Ok(elf::write_object(&text, cfg, &kernels))
     }
 }

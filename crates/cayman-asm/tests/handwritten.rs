@@ -152,8 +152,10 @@ fn vliw_rule_diagnostics() {
     );
     // two AR elements
     assert_eq!(
-        group("  0 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3[AR.y].y"),
-        ["t.s:3:8: error: only one AR element can be used per instruction group (AR.x and AR.y)"]
+        group(
+            "  0 x: MOVA_INT AR.x, R0.x\n  1 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3[AR.y].y"
+        ),
+        ["t.s:4:8: error: only one AR element can be used per instruction group (AR.x and AR.y)"]
     );
     // double-precision instructions span slot pairs or all four slots
     assert_eq!(
@@ -177,13 +179,123 @@ fn vliw_rule_diagnostics() {
     assert!(group("  0 x: MOV R1.x, R2.x\n  1 x: KILLGT ____, R1.x, R2.x").is_empty());
     // 4.8.3: MOVA* and AR indexing in one group
     assert_eq!(
-        group("  0 x: MOVA_INT AR.x, R1.x\n    y: MOV R2.y, R3[AR.x].y"),
-        ["t.s:3:8: error: AR indexing in the same group as MOVA_INT (guide 4.8.3: split it into two groups)"]
+        group("  0 x: MOVA_INT AR.x, R0.x\n  1 x: MOVA_INT AR.x, R1.x\n    y: MOV R2.y, R3[AR.x].y"),
+        ["t.s:4:8: error: AR indexing in the same group as MOVA_INT (guide 4.8.3: split it into two groups)"]
     );
     // kcache indexed by AR
     assert_eq!(
-        group("  0 x: MOV R1.x, KC0[1][AR.x].x"),
-        ["t.s:2:18: error: kcache constants can be indexed only by the loop index (AL), not AR"]
+        group("  0 x: MOVA_INT AR.x, R0.x\n  1 x: MOV R1.x, KC0[1][AR.x].x"),
+        ["t.s:3:18: error: kcache constants can be indexed only by the loop index (AL), not AR"]
+    );
+}
+
+/// Cayman has no t-slot: the former ALU.Trans operations are issued in
+/// several vector slots with the same operands (vliw.rs, REPLICATED).
+#[test]
+fn replicated_trans_and_integer_multiply() {
+    // llc's form: all four slots (fixture corpus), one of them writing
+    assert!(group(
+        "  0 x: RECIP_IEEE ____, R1.x\n    y: RECIP_IEEE R2.y, R1.x\n    z: RECIP_IEEE ____, R1.x\n    w: RECIP_IEEE ____, R1.x"
+    )
+    .is_empty());
+    // three slots x, y, z leave w to another instruction
+    assert!(group(
+        "  0 x: SIN R2.x, R1.x\n    y: SIN ____, R1.x\n    z: SIN ____, R1.x\n    w: ADD R2.w, R3.w, R4.w"
+    )
+    .is_empty());
+    assert_eq!(
+        group("  0 x: RECIP_IEEE R2.x, R1.x"),
+        ["t.s:2:8: error: RECIP_IEEE is a transcendental operation: Cayman has no t-slot, so it must occupy slots xyz (and w when it writes w) of its group"]
+    );
+    // writing w needs all four
+    assert_eq!(
+        group("  0 x: COS ____, R1.x\n    y: COS ____, R1.x\n    w: COS R2.w, R1.x"),
+        ["t.s:2:8: error: COS is a transcendental operation: Cayman has no t-slot, so it must occupy slots xyzw of its group"]
+    );
+    assert_eq!(
+        group("  0 x: MULLO_INT R2.x, R1.x, R1.y\n    y: MULLO_INT ____, R1.x, R1.y\n    z: MULLO_INT ____, R1.x, R1.y\n    w: MOV R2.w, R3.w"),
+        ["t.s:2:8: error: MULLO_INT is a 32-bit integer multiply: Cayman has no t-slot, so it must occupy slots xyzw of its group"]
+    );
+    // the copies must read the same operands
+    assert_eq!(
+        group("  0 x: MULHI_UINT R2.x, R1.x, R1.y\n    y: MULHI_UINT ____, R1.x, R1.y\n    z: MULHI_UINT ____, R1.x, R1.z\n    w: MULHI_UINT ____, R1.x, R1.y"),
+        ["t.s:4:8: error: every copy of MULHI_UINT in slots xyzw must read the same operands"]
+    );
+    // conversions are one-slot operations on Cayman (llc issues them alone)
+    assert!(group("  0 x: FLT_TO_INT R2.x, R1.x").is_empty());
+}
+
+/// Interpolation (guide 7.3.2 and the INTERP_* pages of chapter 8).
+#[test]
+fn interpolation_rules() {
+    let ok = "  0 x: INTERP_XY R1.x, R0.y, SRC448.x VEC_210\n    y: INTERP_XY R1.y, R0.x, SRC448.x VEC_210\n    z: INTERP_XY ____, R0.y, SRC448.x VEC_210\n    w: INTERP_XY ____, R0.x, SRC448.x VEC_210";
+    assert!(group(ok).is_empty(), "{:?}", group(ok));
+    // bank swizzle 210 everywhere
+    let e = group(&ok.replacen(" VEC_210", "", 1));
+    assert_eq!(e, ["t.s:2:8: error: INTERP_XY must use bank swizzle VEC_210 (it reads the I/J GPR in the third cycle, guide 7.3.2)"]);
+    // one parameter for the group
+    let e = group(&ok.replacen("SRC448.x VEC_210\n    z", "SRC449.x VEC_210\n    z", 1));
+    assert_eq!(e, ["t.s:3:30: error: the parameter (src1) of INTERP_XY must be the same in all its slots (guide 7.3.2)"]);
+    // XY results go to x and y: z and w are write-masked
+    let e = group(&ok.replacen("z: INTERP_XY ____", "z: INTERP_XY R1.z", 1));
+    assert_eq!(
+        e,
+        ["t.s:4:8: error: INTERP_XY writes slots xy: slot z must be write-masked (guide 7.3.2)"]
+    );
+    let zw = "  0 x: INTERP_ZW ____, R0.y, SRC448.x VEC_210\n    y: INTERP_ZW R1.y, R0.x, SRC448.x VEC_210\n    z: INTERP_ZW R1.z, R0.y, SRC448.x VEC_210\n    w: INTERP_ZW R1.w, R0.x, SRC448.x VEC_210";
+    assert_eq!(
+        group(zw),
+        ["t.s:3:8: error: INTERP_ZW writes slots zw: slot y must be write-masked (guide 7.3.2)"]
+    );
+    // INTERP_X lives in x and y, INTERP_Z in z and w
+    assert!(group("  0 x: INTERP_X R1.x, R0.y, SRC448.x VEC_210\n    y: INTERP_X ____, R0.x, SRC448.x VEC_210").is_empty());
+    assert_eq!(
+        group("  0 z: INTERP_Z R1.z, R0.y, SRC448.z VEC_210"),
+        ["t.s:2:8: error: INTERP_Z must be present in slots zw of its group (guide 7.3.2)"]
+    );
+}
+
+/// Relative addressing: AR must be loaded by an earlier group of the clause
+/// (guide 4.6.1), and relative GPR reads take read ports (4.7.4, 4.7.8).
+#[test]
+fn relative_addressing_rules() {
+    assert_eq!(
+        group("  0 x: MOV R1.x, R2[AR.x].x"),
+        ["t.s:2:8: error: AR indexing needs a MOVA_INT to AR in an earlier group of the same ALU clause (guide 4.6.1)"]
+    );
+    // loaded in an earlier clause does not count: AR does not outlive its clause
+    let e = errors("ALU:\n  0 x: MOVA_INT AR.x, R0.x\nALU:\n  0 x: MOV R1.x, R2[AR.x].x\nEND:\n");
+    assert_eq!(e, ["t.s:4:8: error: AR indexing needs a MOVA_INT to AR in an earlier group of the same ALU clause (guide 4.6.1)"]);
+    // MOVA_INT to CF_IDX0 does not load AR
+    assert_eq!(
+        group("  0 x: MOVA_INT CF_IDX0.x, R0.x\n  1 x: MOV R1.x, R2[AR.x].x").len(),
+        1
+    );
+    // the loop index needs no MOVA
+    assert!(group("  0 x: MOV R1.x, R2[AL].x").is_empty());
+    // a relative read and an absolute one on the same element and cycle
+    let mova = "  0 x: MOVA_INT AR.x, R0.x\n";
+    assert_eq!(
+        group(&format!("{mova}  1 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3.x")),
+        ["t.s:4:18: error: GPR read port conflict: R3.x and R2[AR.x].x both need element x in cycle 0, and a relative address may differ from any other (guide 4.7.4; change BANK_SWIZZLE)"]
+    );
+    // ... moved to another cycle by the bank swizzle
+    assert!(group(&format!(
+        "{mova}  1 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R3.x VEC_120"
+    ))
+    .is_empty());
+    // the same relative read shares its port
+    assert!(group(&format!(
+        "{mova}  1 x: MOV R1.x, R2[AR.x].x\n    y: MOV R1.y, R2[AR.x].x"
+    ))
+    .is_empty());
+    // two relative reads of different bases
+    assert_eq!(
+        group(&format!(
+            "{mova}  1 x: ADD R1.x, R2[AR.x].x, R5.y\n    y: ADD R1.y, R3[AR.x].x, R5.y"
+        ))
+        .len(),
+        1
     );
 }
 
@@ -292,4 +404,59 @@ fn hand_written_loop_sum_is_clangs_object() {
     }
     let k = b.symbols.iter().find(|s| s.name == "loop_sum").unwrap();
     assert_eq!((k.value, k.size), (0, 424));
+}
+
+/// `.AMDGPU.config` computed for a hand-written kernel without `.config_reg`:
+/// NUM_GPRS = highest GPR + 1 (R124..R127 are clause temporaries), STACK_SIZE
+/// from a loop (one entry) holding a push (one subentry), LDS from `.lds_size`.
+#[test]
+fn computed_config_for_hand_written_kernel() {
+    let src = "
+.lds_size 256
+k:
+    LOOP_START_DX10: ADDR(done)
+    ALU_PUSH_BEFORE:
+        0 x: PRED_SETGT_INT ____, R6.x, 0.0f UPDATE_EXEC_MASK UPDATE_PRED
+    ALU_POP_AFTER:
+        0 x: MOV R125.x, R2.x
+        1 y: MOV R1.y, R125.x
+done:
+    LOOP_END: ADDR(k)
+    END:
+";
+    let out = assemble("t.s", src, Default::default());
+    assert!(out.output.diagnostics.is_empty(), "{}", out.diagnostics());
+    let obj = out.object().unwrap();
+    let elf = risa_elf::Elf::parse(&obj).unwrap();
+    let cfg = &elf.section_by_name(".AMDGPU.config").unwrap().data;
+    let words: Vec<u32> = cfg
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // 7 GPRs (R6), stack 1 entry + ceil(1/4) = 2; LDS 64 dwords
+    assert_eq!(words, [0x288d4, 7 | 2 << 8, 0x2880c, 0, 0x288e8, 64]);
+    let e = errors("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  END:\n.lds_size 16\n");
+    assert_eq!(
+        e,
+        ["t.s:5:1: error: .lds_size applies to the kernel whose first CF line follows it, and none does"]
+    );
+}
+
+/// `. = expr` inside a program is an error; after `END:` it ends the
+/// program like `.org` and the next kernel starts there.
+#[test]
+fn location_assignment() {
+    let e = errors("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  . = 0x40\n  END:\n");
+    assert_eq!(
+        e,
+        ["t.s:4:7: error: '. = …' inside a CF program: its clauses are laid out after the CF program ends, so the location cannot move here; end the program with END: first (or place words with .at)"]
+    );
+    let code = asm_ok("k:\n  ALU:\n    0 x: MOV R1.x, R2.x\n  END:\n. = 0x100\nk2:\n  ALU:\n    0 x: MOV R3.x, R4.x\n  END:\n");
+    assert_eq!(code.len(), 0x100 + 24);
+    assert!(
+        dis(&code[0x100..]).contains("x: MOV R3.x, R4.x"),
+        "{}",
+        dis(&code[0x100..])
+    );
+    assert!(dis(&code[..24]).contains("x: MOV R1.x, R2.x"));
 }
