@@ -605,11 +605,7 @@ impl<'a> Printer<'a> {
                 .iter()
                 .filter(|s| matches!(s.role, Role::A | Role::B | Role::C))
                 .count();
-            let bits: Vec<u32> = (0..n)
-                .map(|b| opsel >> b & 1)
-                .chain([opsel >> 3 & 1])
-                .collect();
-            self.bit_list(o.modifier(), "op_sel", &bits);
+            self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
         o.omod(i.field(Field::Omod));
         // CLRX picks the short encoding unless told; the VOP3 form of a
@@ -623,14 +619,17 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn bit_list(&self, out: &mut Vec<u8>, name: &str, bits: &[u32]) {
+    /// `name:[b0,b1,...]`: the low `n` bits of `v`, then bit 3 of `v` if
+    /// `dst_bit` (VOP3's op_sel keeps the destination's bit there).
+    fn bit_list(&self, out: &mut Vec<u8>, name: &str, v: u32, n: usize, dst_bit: bool) {
         out.push_str(name);
         out.push_str(":[");
-        for (k, b) in bits.iter().enumerate() {
+        let bits = (0..n as u32).chain(dst_bit.then_some(3));
+        for (k, b) in bits.enumerate() {
             if k > 0 {
                 out.push(b',');
             }
-            push_u32(out, *b);
+            out.push(b'0' + (v >> b & 1) as u8);
         }
         out.push(b']');
     }
@@ -669,19 +668,18 @@ impl<'a> Printer<'a> {
         }
         let opsel = i.field(Field::OpSel);
         let hi = i.field(Field::OpSelHi) | i.field(Field::OpSelHi2) << 2;
-        let bits = |v: u32| (0..n).map(|b| v >> b & 1).collect::<Vec<_>>();
         let all = (1u32 << n) - 1;
         if opsel & all != 0 {
-            self.bit_list(o.modifier(), "op_sel", &bits(opsel));
+            self.bit_list(o.modifier(), "op_sel", opsel, n, false);
         }
         if (mix && hi & all != 0) || (!mix && hi & all != all) {
-            self.bit_list(o.modifier(), "op_sel_hi", &bits(hi));
+            self.bit_list(o.modifier(), "op_sel_hi", hi, n, false);
         }
         if !mix && neg & all != 0 {
-            self.bit_list(o.modifier(), "neg_lo", &bits(neg));
+            self.bit_list(o.modifier(), "neg_lo", neg, n, false);
         }
         if !mix && neg_hi & all != 0 {
-            self.bit_list(o.modifier(), "neg_hi", &bits(neg_hi));
+            self.bit_list(o.modifier(), "neg_hi", neg_hi, n, false);
         }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
     }
