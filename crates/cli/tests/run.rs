@@ -225,3 +225,83 @@ fn cayman_objects_run_with_the_same_contract() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("fault in kernel"), "{err}");
 }
+
+/// Kernels written by hand (CLRX `.kernel`/`.config` syntax) and kernels
+/// reassembled from clang's `-S` output both run: risa's code objects are
+/// what the runtime loads.
+#[test]
+fn kernels_assembled_by_risa_run() {
+    let d = tmpdir("asm-run");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let obj = d.join("dbl.o");
+    let src = root.join("examples/gcn/dbl-clrx.s");
+    let (code, _, err) = risa(&[
+        "asm",
+        "--format",
+        "elf",
+        "-o",
+        obj.to_str().unwrap(),
+        src.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "100",
+        "--arg",
+        "buf:f32:0..100",
+        "--arg",
+        "u32:100",
+        "--print",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("arg0 = [0, 2, 4, 6,") && out.contains("196, 198] (100 x f32)"),
+        "{out}"
+    );
+    // The argument list is checked against the `.arg` metadata.
+    let (code, _, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "100",
+        "--arg",
+        "buf:f32:0..100",
+    ]);
+    assert_ne!(code, 0);
+    assert!(!err.is_empty());
+
+    let obj = d.join("vadd.o");
+    let src = fixture("gcn/gfx900/vadd.s");
+    let (code, _, err) = risa(&[
+        "asm",
+        "--syntax",
+        "llvm",
+        "--format",
+        "elf",
+        "-o",
+        obj.to_str().unwrap(),
+        src.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "1000",
+        "--arg",
+        "buf:f32:0..1000",
+        "--arg",
+        "buf:f32:1000..2000",
+        "--arg",
+        "buf:zeros:4000",
+        "--arg",
+        "i32:1000",
+        "--print",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2996, 2998] (1000 x f32)"), "{out}");
+}
