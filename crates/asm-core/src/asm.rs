@@ -133,7 +133,9 @@ pub struct Options {
     /// Maximum number of lines processed (including every expanded line
     /// and every repetition); guards against endless `.while`/recursion.
     pub max_lines: u64,
-    /// Maximum size of one section in bytes.
+    /// Maximum size of one section in bytes (default 256 MiB: far above any
+    /// GPU program, low enough that `. = 3000000000` is an error rather than
+    /// gigabytes of zeros).
     pub max_section_size: u64,
     /// Maximum number of diagnostics kept.
     pub max_diagnostics: usize,
@@ -151,7 +153,7 @@ impl Default for Options {
             semicolon_comments: false,
             max_depth: 256,
             max_lines: 50_000_000,
-            max_section_size: 1 << 31,
+            max_section_size: 1 << 28,
             max_diagnostics: 10_000,
             bits64: false,
         }

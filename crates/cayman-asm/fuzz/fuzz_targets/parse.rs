@@ -10,6 +10,8 @@ fuzz_target!(|data: &[u8]| {
     let opts = risa_cayman_asm::Options {
         allow_fs: false,
         max_lines: 20_000,
+        // `.=1221222020` is a valid 1.2 GB section; keep runs small.
+        max_section_size: 1 << 20,
         ..Default::default()
     };
     let out = risa_cayman_asm::assemble("fuzz.s", &src, opts);
