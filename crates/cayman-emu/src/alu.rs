@@ -162,6 +162,39 @@ pub enum Cmp {
     Le,
 }
 
+/// Runs `$body` with `$C` bound to a constant comparison, so the comparison
+/// is resolved at compile time inside lane loops instead of per lane.
+macro_rules! by_cmp {
+    ($cmp:expr, |$C:ident| $body:expr) => {
+        match $cmp {
+            Cmp::E => {
+                const $C: Cmp = Cmp::E;
+                $body
+            }
+            Cmp::Gt => {
+                const $C: Cmp = Cmp::Gt;
+                $body
+            }
+            Cmp::Ge => {
+                const $C: Cmp = Cmp::Ge;
+                $body
+            }
+            Cmp::Ne => {
+                const $C: Cmp = Cmp::Ne;
+                $body
+            }
+            Cmp::Lt => {
+                const $C: Cmp = Cmp::Lt;
+                $body
+            }
+            Cmp::Le => {
+                const $C: Cmp = Cmp::Le;
+                $body
+            }
+        }
+    };
+}
+
 impl Cmp {
     #[inline(always)]
     fn f(self, a: f32, b: f32) -> bool {
@@ -746,11 +779,23 @@ fn map3(o: &mut Lanes, a: &Lanes, c: &Lanes, e: &Lanes, op: impl Fn(u32, u32, u3
 const ONE: u32 = 0x3f80_0000;
 
 /// Compute a per-slot (non-reduction, non-double) instruction over 64 lanes.
-/// `lane_base` is used by nothing here; returns false if `sem` is not a
-/// per-slot operation.
+/// Returns false if `sem` is not a per-slot operation.
 pub fn exec_slot(sem: Sem, s: &[Lanes; 3], o: &mut Lanes) -> bool {
+    exec_slot_ref(sem, &s[0], &s[1], &s[2], o)
+}
+
+/// True if [`exec_slot`] computes `sem` (a lane-wise operation of one slot).
+pub fn is_per_slot(sem: Sem) -> bool {
+    let z = [0u32; LANES];
+    let mut o = [0u32; LANES];
+    exec_slot_ref(sem, &z, &z, &z, &mut o)
+}
+
+/// [`exec_slot`] with its three sources passed by reference (the engine
+/// points them straight at GPRs or PV, no copies).
+#[inline]
+pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -> bool {
     use Sem::*;
-    let (a, c, e) = (&s[0], &s[1], &s[2]);
     match sem {
         Add => map2(o, a, c, |x, y| b(f(x) + f(y))),
         Mul => map2(o, a, c, mul_legacy),
@@ -777,22 +822,32 @@ pub fn exec_slot(sem: Sem, s: &[Lanes; 3], o: &mut Lanes) -> bool {
                 ftz(y)
             }
         }),
-        SetF(cmp, dx10) => map2(o, a, c, |x, y| {
-            let t = cmp.f(f(x), f(y));
-            match (t, dx10) {
-                (true, true) => u32::MAX,
-                (true, false) => ONE,
-                _ => 0,
+        SetF(cmp, false) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
+            if C.f(f(x), f(y)) {
+                ONE
+            } else {
+                0
             }
-        }),
-        SetI(cmp) => map2(o, a, c, |x, y| {
-            if cmp.i(x as i32, y as i32) {
+        })),
+        SetF(cmp, true) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
+            if C.f(f(x), f(y)) {
                 u32::MAX
             } else {
                 0
             }
-        }),
-        SetU(cmp) => map2(o, a, c, |x, y| if cmp.u(x, y) { u32::MAX } else { 0 }),
+        })),
+        SetI(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
+            if C.i(x as i32, y as i32) {
+                u32::MAX
+            } else {
+                0
+            }
+        })),
+        SetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.u(x, y) {
+            u32::MAX
+        } else {
+            0
+        })),
         Fract => map1(o, a, |x| {
             let v = f(x);
             b(v - v.floor())
@@ -804,7 +859,7 @@ pub fn exec_slot(sem: Sem, s: &[Lanes; 3], o: &mut Lanes) -> bool {
         AshrInt => map2(o, a, c, |x, y| ((x as i32) >> (y & 31)) as u32),
         LshrInt => map2(o, a, c, shr),
         LshlInt => map2(o, a, c, shl),
-        Mov => o.copy_from_slice(a),
+        Mov => *o = *a,
         AndInt => map2(o, a, c, |x, y| x & y),
         OrInt => map2(o, a, c, |x, y| x | y),
         XorInt => map2(o, a, c, |x, y| x ^ y),
@@ -930,8 +985,16 @@ pub fn exec_slot(sem: Sem, s: &[Lanes; 3], o: &mut Lanes) -> bool {
             })
         }),
         MuladdIeee => map3(o, a, c, e, |x, y, z| b(f(x) * f(y) + f(z))),
-        Cnd(cmp) => map3(o, a, c, e, |x, y, z| if cmp.f(f(x), 0.0) { y } else { z }),
-        CndInt(cmp) => map3(o, a, c, e, |x, y, z| if cmp.i(x as i32, 0) { y } else { z }),
+        Cnd(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| if C.f(f(x), 0.0) {
+            y
+        } else {
+            z
+        })),
+        CndInt(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| if C.i(x as i32, 0) {
+            y
+        } else {
+            z
+        })),
         _ => return false,
     }
     true
@@ -987,6 +1050,45 @@ pub fn pred_set(sem: Sem, x: u32, y: u32) -> (u32, bool) {
     }
 }
 
+/// A predicate-computing instruction over 64 lanes: writes the destination
+/// values to `o` and returns the lanes whose predicate is true.
+#[inline]
+pub fn pred_set_lanes(sem: Sem, a: &Lanes, c: &Lanes, o: &mut Lanes) -> u64 {
+    use Sem::*;
+    // plain compares: 0.0 where true, 1.0 where false (guide 8.2 PRED_SET*)
+    match sem {
+        PredSetF(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.f(f(x), f(y)) {
+            0
+        } else {
+            ONE
+        })),
+        PredSetI(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.i(x as i32, y as i32) {
+            0
+        } else {
+            ONE
+        })),
+        PredSetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.u(x, y) {
+            0
+        } else {
+            ONE
+        })),
+        _ => {
+            let mut bits = 0u64;
+            for l in 0..LANES {
+                let (v, t) = pred_set(sem, a[l], c[l]);
+                o[l] = v;
+                bits |= (t as u64) << l;
+            }
+            return bits;
+        }
+    }
+    let mut bits = 0u64;
+    for l in 0..LANES {
+        bits |= ((o[l] == 0) as u64) << l;
+    }
+    bits
+}
+
 /// Kill test for one lane.
 #[inline(always)]
 pub fn kill_test(sem: Sem, x: u32, y: u32) -> bool {
@@ -1005,8 +1107,8 @@ pub fn kill_test(sem: Sem, x: u32, y: u32) -> bool {
 /// `s_hi` / `s_lo` are the sources of the two slots; writes both outputs.
 pub fn exec_double(
     sem: Sem,
-    s_hi: &[Lanes; 3],
-    s_lo: &[Lanes; 3],
+    s_hi: [&Lanes; 3],
+    s_lo: [&Lanes; 3],
     o_hi: &mut Lanes,
     o_lo: &mut Lanes,
 ) -> bool {

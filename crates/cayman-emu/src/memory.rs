@@ -88,6 +88,14 @@ impl GlobalMemory for Pool {
     }
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemError> {
         self.check(addr, buf.len() as u32)?;
+        if addr & 3 == 0 && buf.len() & 3 == 0 {
+            // aligned dwords: one load each
+            let w0 = (addr >> 2) as usize;
+            for (k, c) in buf.chunks_exact_mut(4).enumerate() {
+                c.copy_from_slice(&self.words[w0 + k].load(Ordering::Relaxed).to_le_bytes());
+            }
+            return Ok(());
+        }
         for (k, b) in buf.iter_mut().enumerate() {
             let a = addr + k as u64;
             let w = self.words[(a >> 2) as usize].load(Ordering::Relaxed);

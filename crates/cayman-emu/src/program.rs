@@ -86,6 +86,84 @@ pub struct AluInstr {
     pub exec_op: u8,
     /// LDS operation for LDS_IDX_OP.
     pub lds: Option<LdsOp>,
+    /// Sources the instruction reads (the rest are not fetched).
+    pub nsrc: u8,
+    /// How the engine executes it (derived from `sem`).
+    pub class: Class,
+    /// Nothing observes the result: no GPR write, no side effect, and the
+    /// next group of the clause does not read this slot's PV (PV does not
+    /// outlive the clause, guide 4.6.2). The engine skips it.
+    pub dead: bool,
+    /// The next group of the clause reads this slot's PV.
+    pub pv_live: bool,
+    /// Where the engine finds each source without copying it.
+    pub loc: [SrcLoc; 3],
+}
+
+/// Where a source operand's 64 lanes live at run time (decided at decode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SrcLoc {
+    /// Materialized per group (kcache, relative, queues, modifiers, ...).
+    Dyn,
+    /// GPR row and element, read in place.
+    Gpr(u8, u8),
+    /// PV element, read in place.
+    Pv(u8),
+    /// A splatted constant of [`AluClause::consts`].
+    Const(u16),
+}
+
+/// Execution class of an ALU instruction: decides which engine path runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// NOP, GROUP_BARRIER, GROUP_SEQ_*: no result.
+    Nop,
+    /// A per-slot lane-wise operation ([`crate::alu::exec_slot`]).
+    Plain,
+    /// PRED_SET*.
+    PredSet,
+    /// KILL*.
+    Kill,
+    /// MOVA_INT.
+    Mova,
+    /// DOT4, DOT4_IEEE, MAX4: reductions over the slots holding the same op.
+    Reduce,
+    /// Two-slot double operations (X/Y or Z/W pair).
+    Double,
+    /// FLT32_TO_FLT64 (slot pair).
+    F32ToF64,
+    /// FLT64_TO_FLT32 (slot pair).
+    F64ToF32,
+    /// LDS_IDX_OP.
+    Lds,
+    /// Not implemented: faults when executed.
+    Unsupported,
+}
+
+impl Class {
+    /// The class of a semantic.
+    pub fn of(sem: Sem) -> Class {
+        match sem {
+            Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => Class::Nop,
+            Sem::Lds => Class::Lds,
+            s if s.is_pred_set() => Class::PredSet,
+            s if s.is_kill() => Class::Kill,
+            Sem::MovaInt => Class::Mova,
+            Sem::Dot4 | Sem::Dot4Ieee | Sem::Max4 => Class::Reduce,
+            Sem::Add64
+            | Sem::Mul64
+            | Sem::Min64
+            | Sem::Max64
+            | Sem::Fma64
+            | Sem::Cndne64
+            | Sem::Fract64
+            | Sem::Set64(_) => Class::Double,
+            Sem::Flt32ToFlt64 => Class::F32ToF64,
+            Sem::Flt64ToFlt32 => Class::F64ToF32,
+            s if crate::alu::is_per_slot(s) => Class::Plain,
+            _ => Class::Unsupported,
+        }
+    }
 }
 
 /// One instruction group.
@@ -99,6 +177,9 @@ pub struct AluGroup {
     pub barrier: bool,
     /// Slot offset (64-bit units) of the group within the clause, for faults.
     pub at: u32,
+    /// Sources to materialize before the group runs: bit 3·p + k is source
+    /// k of the group's p-th instruction (its [`SrcLoc::Dyn`] sources).
+    pub dyn_srcs: u16,
 }
 
 /// A pre-decoded ALU clause.
@@ -108,6 +189,8 @@ pub struct AluClause {
     pub instrs: Vec<AluInstr>,
     /// The groups.
     pub groups: Vec<AluGroup>,
+    /// Literal and inline constants splatted over 64 lanes.
+    pub consts: Vec<[u32; 64]>,
 }
 
 /// One fetch-clause instruction.
@@ -338,6 +421,18 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
         ),
         sel => special(sel),
     };
+    if let SrcKind::Const(v) = kind {
+        // fold the modifiers into the constant once (abs, then negate)
+        let v = if s.abs { v & 0x7fff_ffff } else { v };
+        let v = if s.neg { v ^ 0x8000_0000 } else { v };
+        return Ok(Src {
+            kind: SrcKind::Const(v),
+            chan: s.chan as u8,
+            rel: false,
+            neg: false,
+            abs: false,
+        });
+    }
     Ok(Src {
         kind,
         chan: s.chan as u8,
@@ -477,6 +572,15 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 update_pred,
                 exec_op,
                 lds,
+                nsrc: if i.form == AluForm::Lds {
+                    3
+                } else {
+                    i.nsrc().max(1).min(i.src_slots()) as u8
+                },
+                class: Class::of(sem),
+                dead: false,
+                pv_live: true,
+                loc: [SrcLoc::Dyn; 3],
             });
         }
         cl.groups.push(AluGroup {
@@ -484,10 +588,71 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
             len: raw.len() as u8,
             barrier,
             at: ((gstart - start) / 2) as u32,
+            dyn_srcs: 0,
         });
         p += need_lit;
     }
+    mark_liveness(&mut cl);
     Ok(cl)
+}
+
+/// Sets `pv_live` and `dead` (see [`AluInstr`]): a slot's PV is live when
+/// the next group of the clause reads it.
+fn mark_liveness(cl: &mut AluClause) {
+    for gi in 0..cl.groups.len() {
+        let mut pv_read = 0u8;
+        if let Some(n) = cl.groups.get(gi + 1) {
+            for j in &cl.instrs[n.first as usize..(n.first + n.len as u32) as usize] {
+                for s in &j.src[..j.nsrc as usize] {
+                    if s.kind == SrcKind::Pv {
+                        pv_read |= 1 << (s.chan & 3);
+                    }
+                }
+            }
+        }
+        let g = cl.groups[gi];
+        for i in &mut cl.instrs[g.first as usize..(g.first + g.len as u32) as usize] {
+            i.pv_live = pv_read >> i.slot & 1 != 0;
+            // only lane-wise ops whose sources cannot fault or have side effects
+            let pure_srcs = i.src[..i.nsrc as usize].iter().all(|s| match s.kind {
+                SrcKind::Gpr(_) => !s.rel,
+                SrcKind::Const(_) | SrcKind::Pv | SrcKind::LoopIdx => true,
+                _ => false,
+            });
+            i.dead = i.class == Class::Plain && !i.write && !i.pv_live && pure_srcs;
+        }
+        // source locations
+        let mut dyn_srcs = 0u16;
+        for p in 0..g.len as usize {
+            let i = &mut cl.instrs[g.first as usize + p];
+            if i.dead {
+                continue;
+            }
+            for k in 0..i.nsrc as usize {
+                let s = i.src[k];
+                let plain = !s.abs && !s.neg && !s.rel && i.class != Class::Lds;
+                i.loc[k] = match s.kind {
+                    SrcKind::Gpr(r) if plain => SrcLoc::Gpr(r, s.chan & 3),
+                    SrcKind::Pv if plain => SrcLoc::Pv(s.chan & 3),
+                    SrcKind::Const(v) if i.class != Class::Lds => {
+                        let at = match cl.consts.iter().position(|c| c[0] == v) {
+                            Some(at) => at,
+                            None => {
+                                cl.consts.push([v; 64]);
+                                cl.consts.len() - 1
+                            }
+                        };
+                        SrcLoc::Const(at as u16)
+                    }
+                    _ => {
+                        dyn_srcs |= 1 << (3 * p + k);
+                        SrcLoc::Dyn
+                    }
+                };
+            }
+        }
+        cl.groups[gi].dyn_srcs = dyn_srcs;
+    }
 }
 
 fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {

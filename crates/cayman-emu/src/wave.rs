@@ -81,13 +81,16 @@ pub enum Yield {
 }
 
 struct Scratch {
-    srcs: [[Lanes; 3]; 4],
+    tmp: [[Lanes; 3]; 4],
     res: [Lanes; 4],
+    em: ExpandedMask,
 }
 
 /// A wavefront.
 pub struct Wave {
     gpr: Vec<[Lanes; 4]>,
+    /// GPR rows written since the last reset (bit r = row r): reset zeroes only those.
+    touched: u128,
     pv: [Lanes; 4],
     ar: [Lanes; 4],
     pred: u64,
@@ -152,6 +155,7 @@ impl Wave {
     pub fn new(valid: u64, workgroup: [u32; 3], index: u32, budget: u64) -> Wave {
         Wave {
             gpr: vec![[[0; LANES]; 4]; 128],
+            touched: 0,
             pv: [[0; LANES]; 4],
             ar: [[0; LANES]; 4],
             pred: 0,
@@ -164,8 +168,12 @@ impl Wave {
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
-                srcs: [[[0; LANES]; 3]; 4],
+                tmp: [[[0; LANES]; 3]; 4],
                 res: [[0; LANES]; 4],
+                em: ExpandedMask {
+                    of: 0,
+                    lanes: [0; LANES],
+                },
             })),
             stats: Stats::default(),
             workgroup,
@@ -177,9 +185,13 @@ impl Wave {
 
     /// Reset for reuse by another wave (keeps allocations).
     pub fn reset(&mut self, valid: u64, workgroup: [u32; 3], index: u32, budget: u64) {
-        for r in self.gpr.iter_mut() {
-            *r = [[0; LANES]; 4];
+        let mut t = self.touched;
+        while t != 0 {
+            let r = t.trailing_zeros() as usize;
+            t &= t - 1;
+            self.gpr[r] = [[0; LANES]; 4];
         }
+        self.touched = 0;
         self.pv = [[0; LANES]; 4];
         self.ar = [[0; LANES]; 4];
         self.pred = 0;
@@ -201,6 +213,7 @@ impl Wave {
 
     /// Mutable access to GPR `r`, element `c` (launch state set-up, tests).
     pub fn gpr_mut(&mut self, r: usize, c: usize) -> &mut Lanes {
+        self.touched |= 1 << (r & 127);
         &mut self.gpr[r & 127][c & 3]
     }
     /// GPR `r`, element `c`.
@@ -562,8 +575,8 @@ impl Wave {
                 })?;
                 let g = clause.groups[ctx.group];
                 let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
-                self.exec_group(env, lds, ins, &mut ctx, &mut sc).map_err(
-                    |(slot, lane, msg)| {
+                self.exec_group(env, lds, ins, g.dyn_srcs, &clause.consts, &mut ctx, &mut sc)
+                    .map_err(|(slot, lane, msg)| {
                         let mut f = self.fault(msg);
                         f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
                         f.at.group = Some(ctx.group as u32);
@@ -571,8 +584,7 @@ impl Wave {
                         f.at.lane = lane;
                         f.at.cf = Some(ctx.cf);
                         f
-                    },
-                )?;
+                    })?;
                 self.stats.alu_groups += 1;
                 self.stats.alu_instructions += g.len as u64;
                 ctx.group += 1;
@@ -762,61 +774,78 @@ impl Wave {
         env: &Env,
         lds: &mut [u32],
         ins: &[AluInstr],
+        dyn_srcs: u16,
+        consts: &[Lanes],
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<(), (Option<u8>, Option<u32>, String)> {
         let exec = ctx.exec;
-        // pass 1: every slot reads its sources before any slot writes
-        for i in ins {
-            let n = match i.sem {
-                Sem::Lds => 3,
-                _ => 3,
-            };
-            for k in 0..n {
-                let s = i.src[k];
-                if matches!(s.kind, SrcKind::Const(0)) && !s.neg && !s.abs {
-                    sc.srcs[i.slot as usize][k] = [0; LANES];
-                    continue;
-                }
-                let mut buf = [0u32; LANES];
-                self.read_src(env, ctx, i, &s, &mut buf)
-                    .map_err(|e| (Some(i.slot), None, e))?;
-                sc.srcs[i.slot as usize][k] = buf;
-            }
+        // pass 1: every slot reads its sources before any slot writes. GPR,
+        // PV and constant operands are read in place (nothing is written
+        // before pass 3); the others are materialized in `tmp`.
+        let mut d = dyn_srcs;
+        while d != 0 {
+            let bit = d.trailing_zeros() as usize;
+            d &= d - 1;
+            let i = &ins[bit / 3];
+            let k = bit % 3;
+            self.read_src(env, ctx, i, &i.src[k], &mut sc.tmp[i.slot as usize][k])
+                .map_err(|e| (Some(i.slot), None, e))?;
         }
-        // pass 2: compute
+        // pass 2: compute into `res`
         let mut new_pred: Option<u64> = None;
-        let mut new_ar: [Option<(u64, Lanes)>; 4] = [None; 4];
+        let mut new_ar: Option<(usize, u64, Lanes)> = None;
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
+        let Scratch { tmp, res, .. } = &mut *sc;
+        let (gpr, pv, pred) = (&self.gpr, &self.pv, self.pred);
+        let mut locs = [[SrcLoc::Dyn; 3]; 4];
         for i in ins {
+            locs[i.slot as usize] = i.loc;
+        }
+        let src = |slot: usize, k: usize| -> &Lanes {
+            match locs[slot][k] {
+                SrcLoc::Dyn => &tmp[slot][k],
+                SrcLoc::Gpr(r, c) => &gpr[r as usize][c as usize],
+                SrcLoc::Pv(c) => &pv[c as usize],
+                SrcLoc::Const(n) => &consts[n as usize],
+            }
+        };
+        for i in ins {
+            if i.dead {
+                continue;
+            }
             let slot = i.slot as usize;
             let m = match i.pred_sel {
                 0 => exec,
-                2 => exec & !self.pred,
-                3 => exec & self.pred,
+                2 => exec & !pred,
+                3 => exec & pred,
                 _ => return Err((Some(i.slot), None, "PRED_SEL = 1 is reserved".into())),
             };
             masks[slot] = m;
-            let (srcs, res) = (&sc.srcs, &mut sc.res);
-            match i.sem {
-                Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => {}
-                Sem::Lds => {
+            match i.class {
+                Class::Nop => {}
+                Class::Plain => {
+                    let o = &mut res[slot];
+                    alu::exec_slot_ref(i.sem, src(slot, 0), src(slot, 1), src(slot, 2), o);
+                    if (i.omod != 0 || i.clamp) && i.sem.float_result() {
+                        for v in o.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    writes[slot] = true;
+                }
+                Class::Lds => {
                     let op = i.lds.expect("LDS op decoded");
-                    self.lds_op(lds, op, &srcs[slot], m)
+                    lds_op(&mut self.oq, lds, op, &tmp[slot], m)
                         .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
                     self.stats.lds_ops += 1;
                 }
-                s if s.is_pred_set() => {
-                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
-                    let mut bits = 0u64;
-                    for l in 0..LANES {
-                        let (v, t) = alu::pred_set(s, a[l], b[l]);
-                        res[slot][l] = v;
-                        bits |= (t as u64) << l;
-                    }
+                Class::PredSet => {
+                    let (a, b) = (src(slot, 0), src(slot, 1));
+                    let bits = alu::pred_set_lanes(i.sem, a, b, &mut res[slot]);
                     if i.update_pred {
-                        new_pred = Some((self.pred & !m) | (bits & m));
+                        new_pred = Some((pred & !m) | (bits & m));
                     }
                     if i.update_exec {
                         ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
@@ -830,27 +859,24 @@ impl Wave {
                     }
                     writes[slot] = true;
                 }
-                s if s.is_kill() => {
-                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
-                    for l in lanes_of(m) {
-                        if alu::kill_test(s, a[l], b[l]) {
-                            ctx.killed |= 1 << l;
-                        }
-                    }
-                    // KILL writes 1.0/0.0 like SET*: keep the lanes' kill result
+                Class::Kill => {
+                    let (a, b) = (src(slot, 0), src(slot, 1));
+                    let o = &mut res[slot];
+                    let mut bits = 0u64;
+                    // KILL writes 1.0/0.0 like SET*
                     for l in 0..LANES {
-                        res[slot][l] = if alu::kill_test(s, a[l], b[l]) {
-                            0x3f80_0000
-                        } else {
-                            0
-                        };
+                        let t = alu::kill_test(i.sem, a[l], b[l]);
+                        bits |= (t as u64) << l;
+                        o[l] = if t { 0x3f80_0000 } else { 0 };
                     }
+                    ctx.killed |= bits & m;
                     writes[slot] = true;
                 }
-                Sem::MovaInt => {
+                Class::Mova => {
+                    let a = src(slot, 0);
                     let mut v = [0u32; LANES];
                     for l in 0..LANES {
-                        let x = srcs[slot][0][l] as i32;
+                        let x = a[l] as i32;
                         // guide 8.2 MOVA_INT: out of [-256, 255] → -256
                         v[l] = if !(-256..=255).contains(&x) {
                             -256i32 as u32
@@ -858,26 +884,26 @@ impl Wave {
                             x as u32
                         };
                     }
-                    new_ar[slot] = Some((m, v));
                     res[slot] = v;
+                    new_ar = Some((slot, m, v));
                     writes[slot] = true;
                 }
-                Sem::Dot4 | Sem::Dot4Ieee | Sem::Max4 => {
-                    let mut v = [0u32; LANES];
-                    for (l, out) in v.iter_mut().enumerate() {
+                Class::Reduce => {
+                    let o = &mut res[slot];
+                    for l in 0..LANES {
                         let mut acc: Option<f32> = None;
                         for j in ins {
                             if j.sem != i.sem {
                                 continue;
                             }
-                            let s = &srcs[j.slot as usize];
+                            let (s0, s1) = (src(j.slot as usize, 0), src(j.slot as usize, 1));
                             let t = match i.sem {
-                                Sem::Dot4 => f32::from_bits(alu::mul_legacy(s[0][l], s[1][l])),
+                                Sem::Dot4 => f32::from_bits(alu::mul_legacy(s0[l], s1[l])),
                                 Sem::Dot4Ieee => {
-                                    f32::from_bits(alu::ftz(s[0][l]))
-                                        * f32::from_bits(alu::ftz(s[1][l]))
+                                    f32::from_bits(alu::ftz(s0[l]))
+                                        * f32::from_bits(alu::ftz(s1[l]))
                                 }
-                                _ => f32::from_bits(alu::ftz(s[0][l])),
+                                _ => f32::from_bits(alu::ftz(s0[l])),
                             };
                             acc = Some(match (acc, i.sem) {
                                 (None, _) => t,
@@ -885,252 +911,270 @@ impl Wave {
                                 (Some(a), _) => a + t,
                             });
                         }
-                        *out = alu::ftz(acc.unwrap_or(0.0).to_bits());
+                        o[l] = alu::ftz(acc.unwrap_or(0.0).to_bits());
                     }
-                    res[slot] = v;
                     writes[slot] = true;
                 }
-                Sem::Add64
-                | Sem::Mul64
-                | Sem::Min64
-                | Sem::Max64
-                | Sem::Fma64
-                | Sem::Cndne64
-                | Sem::Fract64
-                | Sem::Set64(_) => {
+                Class::Double | Class::F32ToF64 | Class::F64ToF32 => {
                     // pairs: (x, y) and (z, w); the first slot of a pair runs it
                     if slot.is_multiple_of(2) {
                         let (hi, lo) = (slot, slot + 1);
-                        let (mut o_hi, mut o_lo) = ([0u32; LANES], [0u32; LANES]);
-                        alu::exec_double(i.sem, &srcs[hi], &srcs[lo], &mut o_hi, &mut o_lo);
-                        res[hi] = o_hi;
-                        res[lo] = o_lo;
+                        let (r_hi, r_lo) = res.split_at_mut(lo);
+                        let (o_hi, o_lo) = (&mut r_hi[hi], &mut r_lo[0]);
+                        match i.class {
+                            Class::Double => {
+                                let sh = [src(hi, 0), src(hi, 1), src(hi, 2)];
+                                let sl = [src(lo, 0), src(lo, 1), src(lo, 2)];
+                                alu::exec_double(i.sem, sh, sl, o_hi, o_lo);
+                            }
+                            Class::F32ToF64 => {
+                                let a = src(hi, 0);
+                                for l in 0..LANES {
+                                    (o_hi[l], o_lo[l]) = alu::flt32_to_flt64(a[l]);
+                                }
+                            }
+                            _ => {
+                                let (a, b) = (src(hi, 0), src(lo, 0));
+                                for l in 0..LANES {
+                                    o_hi[l] = alu::flt64_to_flt32(a[l], b[l]);
+                                    o_lo[l] = 0;
+                                }
+                            }
+                        }
                         writes[hi] = true;
                         writes[lo] = true;
                         masks[lo] = m;
                     }
                 }
-                Sem::Flt32ToFlt64 => {
-                    if slot.is_multiple_of(2) {
-                        for l in 0..LANES {
-                            let (lo, hi) = alu::flt32_to_flt64(srcs[slot][0][l]);
-                            res[slot][l] = lo;
-                            res[slot + 1][l] = hi;
-                        }
-                        writes[slot] = true;
-                        writes[slot + 1] = true;
-                        masks[slot + 1] = m;
-                    }
-                }
-                Sem::Flt64ToFlt32 => {
-                    if slot.is_multiple_of(2) {
-                        for l in 0..LANES {
-                            res[slot][l] =
-                                alu::flt64_to_flt32(srcs[slot][0][l], srcs[slot + 1][0][l]);
-                            res[slot + 1][l] = 0;
-                        }
-                        writes[slot] = true;
-                        writes[slot + 1] = true;
-                        masks[slot + 1] = m;
-                    }
-                }
-                Sem::Unsupported => {
+                Class::Unsupported => {
                     return Err((Some(i.slot), None, format!("{} is not implemented", i.name)))
-                }
-                s => {
-                    let mut out = [0u32; LANES];
-                    if !alu::exec_slot(s, &srcs[slot], &mut out) {
-                        return Err((Some(i.slot), None, format!("{} is not implemented", i.name)));
-                    }
-                    if (i.omod != 0 || i.clamp) && s.float_result() {
-                        for v in out.iter_mut() {
-                            *v = alu::out_mod(*v, i.omod, i.clamp);
-                        }
-                    }
-                    res[slot] = out;
-                    writes[slot] = true;
                 }
             }
         }
         // pass 3: commit PV and GPR writes
-        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs };
+        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs } as i32;
+        let ok = |r: i32| (0..ngprs).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r);
         for i in ins {
             let slot = i.slot as usize;
             if !writes[slot] {
                 continue;
             }
             let m = masks[slot];
-            merge(&mut self.pv[slot], &sc.res[slot], m);
+            if m == 0 {
+                continue;
+            }
+            let r = &sc.res[slot];
+            if i.pv_live {
+                merge_into(&mut self.pv[slot], r, m, &mut sc.em);
+            }
             if !i.write {
                 continue;
             }
             let d = i.dst_gpr as i32;
-            let ok = |r: i32| {
-                (0..ngprs as i32).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r)
-            };
             if !i.dst_rel {
                 if ok(d) {
-                    merge(&mut self.gpr[d as usize][slot], &sc.res[slot], m);
+                    self.touched |= 1 << d;
+                    merge_into(&mut self.gpr[d as usize][slot], r, m, &mut sc.em);
                 }
             } else if i.index_mode == 4 {
-                let r = d + self.al;
-                if ok(r) && r < ngprs as i32 {
-                    merge(&mut self.gpr[r as usize][slot], &sc.res[slot], m);
+                let r2 = d + self.al;
+                if ok(r2) && r2 < ngprs {
+                    self.touched |= 1 << r2;
+                    merge_into(&mut self.gpr[r2 as usize][slot], r, m, &mut sc.em);
                 }
             } else {
                 for l in lanes_of(m) {
-                    let r = d + self.ar[0][l] as i32;
-                    if (0..ngprs as i32).contains(&r) {
-                        self.gpr[r as usize][slot][l] = sc.res[slot][l];
+                    let r2 = d + self.ar[0][l] as i32;
+                    if (0..ngprs).contains(&r2) {
+                        self.touched |= 1 << r2;
+                        self.gpr[r2 as usize][slot][l] = r[l];
                     }
                 }
             }
         }
-        // double pairs also write their second slot's GPR when that slot holds the op
         if let Some(p) = new_pred {
             self.pred = p;
         }
-        for (c, a) in new_ar.iter().enumerate() {
-            if let Some((m, v)) = a {
-                merge(&mut self.ar[c], v, *m);
-            }
+        if let Some((c, m, v)) = new_ar {
+            merge_into(&mut self.ar[c], &v, m, &mut sc.em);
         }
         Ok(())
     }
+}
 
-    fn lds_op(
-        &mut self,
-        lds: &mut [u32],
-        op: LdsOp,
-        s: &[Lanes; 3],
-        m: u64,
-    ) -> Result<(), (Option<u32>, String)> {
-        let size = lds.len() as u64 * 4;
-        let chk = |l: usize, a: u32| -> Result<usize, (Option<u32>, String)> {
-            if (a as u64) + 4 > size {
-                Err((
-                    Some(l as u32),
-                    format!("LDS access at byte 0x{a:x} outside the group's {size} bytes of LDS"),
-                ))
-            } else {
-                Ok((a >> 2) as usize)
-            }
-        };
-        let off = op.offset as u32;
-        let mut qa = [0u32; LANES];
-        let mut qb = [0u32; LANES];
-        let (mut push_a, mut push_b) = (false, false);
-        let name = op.name;
-        for l in lanes_of(m) {
-            let a = s[0][l];
-            let (x, y) = (s[1][l], s[2][l]);
-            let w = chk(l, a & !3)?;
-            let sh = 8 * (a & 3);
-            let old = lds[w];
-            let base = name.strip_suffix("_RET").unwrap_or(name);
-            let ret = name.ends_with("_RET");
-            let new = match base {
-                "ADD" => Some(old.wrapping_add(x)),
-                "SUB" => Some(old.wrapping_sub(x)),
-                "RSUB" => Some(x.wrapping_sub(old)),
-                "INC" => Some(if old >= x { 0 } else { old + 1 }),
-                "DEC" => Some(if old == 0 || old > x { x } else { old - 1 }),
-                "MIN_INT" => Some((old as i32).min(x as i32) as u32),
-                "MAX_INT" => Some((old as i32).max(x as i32) as u32),
-                "MIN_UINT" => Some(old.min(x)),
-                "MAX_UINT" => Some(old.max(x)),
-                "AND" => Some(old & x),
-                "OR" => Some(old | x),
-                "XOR" => Some(old ^ x),
-                "MSKOR" => Some((old & !x) | y),
-                "WRITE" | "XCHG" => Some(x),
-                "CMP_STORE" | "CMP_XCHG" => Some(if old == x { y } else { old }),
-                "CMP_STORE_SPF" | "CMP_XCHG_SPF" => {
-                    Some(if f32::from_bits(old) == f32::from_bits(x) {
-                        y
-                    } else {
-                        old
-                    })
-                }
-                "WRITE_REL" | "XCHG_REL" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                    if ret {
-                        qb[l] = lds[w2];
-                        push_b = true;
-                    }
-                    lds[w2] = y;
-                    Some(x)
-                }
-                "WRITE2" | "XCHG2" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
-                    if ret {
-                        qb[l] = lds[w2];
-                        push_b = true;
-                    }
-                    lds[w2] = y;
-                    Some(x)
-                }
-                "BYTE_WRITE" => Some((old & !(0xff << sh)) | ((x & 0xff) << sh)),
-                "SHORT_WRITE" => {
-                    let sh = 8 * (a & 2);
-                    Some((old & !(0xffff << sh)) | ((x & 0xffff) << sh))
-                }
-                "READ" => None,
-                "READ_REL" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                    qb[l] = lds[w2];
-                    push_b = true;
-                    None
-                }
-                "READ2" => {
-                    let w2 = chk(l, x & !3)?;
-                    qb[l] = lds[w2];
-                    push_b = true;
-                    None
-                }
-                "READWRITE" => {
-                    let w2 = chk(l, x & !3)?;
-                    lds[w2] = y;
-                    None
-                }
-                "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
-                other => return Err((None, format!("LDS_{other} is not supported"))),
-            };
-            if ret {
-                qa[l] = match base {
-                    "BYTE_READ" => (old >> sh) as u8 as i8 as i32 as u32,
-                    "UBYTE_READ" => (old >> sh) as u8 as u32,
-                    "SHORT_READ" => (old >> (8 * (a & 2))) as u16 as i16 as i32 as u32,
-                    "USHORT_READ" => (old >> (8 * (a & 2))) as u16 as u32,
-                    _ => old,
-                };
-                push_a = true;
-            }
-            if let Some(v) = new {
-                lds[w] = v;
-            }
+/// A lane mask expanded to one all-ones / all-zeros dword per lane, cached
+/// for the last mask seen (a clause usually runs every group under one mask).
+struct ExpandedMask {
+    of: u64,
+    lanes: Lanes,
+}
+
+/// Byte of a lane mask → 8 dword lane masks.
+static EXPAND8: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b][k] = if b >> k & 1 != 0 { u32::MAX } else { 0 };
+            k += 1;
         }
+        b += 1;
+    }
+    t
+};
+
+/// `dst = m ? src : dst` per lane, branch-free (the loop vectorizes).
+#[inline(always)]
+fn merge_into(dst: &mut Lanes, src: &Lanes, m: u64, em: &mut ExpandedMask) {
+    if m == u64::MAX {
+        *dst = *src;
+        return;
+    }
+    if em.of != m {
+        for k in 0..8 {
+            em.lanes[8 * k..8 * k + 8].copy_from_slice(&EXPAND8[(m >> (8 * k)) as usize & 255]);
+        }
+        em.of = m;
+    }
+    let e = &em.lanes;
+    for l in 0..LANES {
+        dst[l] = (src[l] & e[l]) | (dst[l] & !e[l]);
+    }
+}
+
+fn lds_op(
+    oq: &mut [VecDeque<Lanes>; 2],
+    lds: &mut [u32],
+    op: LdsOp,
+    s: &[Lanes; 3],
+    m: u64,
+) -> Result<(), (Option<u32>, String)> {
+    let size = lds.len() as u64 * 4;
+    let chk = |l: usize, a: u32| -> Result<usize, (Option<u32>, String)> {
+        if (a as u64) + 4 > size {
+            Err((
+                Some(l as u32),
+                format!("LDS access at byte 0x{a:x} outside the group's {size} bytes of LDS"),
+            ))
+        } else {
+            Ok((a >> 2) as usize)
+        }
+    };
+    let off = op.offset as u32;
+    let mut qa = [0u32; LANES];
+    let mut qb = [0u32; LANES];
+    let (mut push_a, mut push_b) = (false, false);
+    let name = op.name;
+    for l in lanes_of(m) {
+        let a = s[0][l];
+        let (x, y) = (s[1][l], s[2][l]);
+        let w = chk(l, a & !3)?;
+        let sh = 8 * (a & 3);
+        let old = lds[w];
+        let base = name.strip_suffix("_RET").unwrap_or(name);
         let ret = name.ends_with("_RET");
-        if ret || push_a {
-            self.oq[0].push_back(qa);
+        let new = match base {
+            "ADD" => Some(old.wrapping_add(x)),
+            "SUB" => Some(old.wrapping_sub(x)),
+            "RSUB" => Some(x.wrapping_sub(old)),
+            "INC" => Some(if old >= x { 0 } else { old + 1 }),
+            "DEC" => Some(if old == 0 || old > x { x } else { old - 1 }),
+            "MIN_INT" => Some((old as i32).min(x as i32) as u32),
+            "MAX_INT" => Some((old as i32).max(x as i32) as u32),
+            "MIN_UINT" => Some(old.min(x)),
+            "MAX_UINT" => Some(old.max(x)),
+            "AND" => Some(old & x),
+            "OR" => Some(old | x),
+            "XOR" => Some(old ^ x),
+            "MSKOR" => Some((old & !x) | y),
+            "WRITE" | "XCHG" => Some(x),
+            "CMP_STORE" | "CMP_XCHG" => Some(if old == x { y } else { old }),
+            "CMP_STORE_SPF" | "CMP_XCHG_SPF" => Some(if f32::from_bits(old) == f32::from_bits(x) {
+                y
+            } else {
+                old
+            }),
+            "WRITE_REL" | "XCHG_REL" => {
+                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                if ret {
+                    qb[l] = lds[w2];
+                    push_b = true;
+                }
+                lds[w2] = y;
+                Some(x)
+            }
+            "WRITE2" | "XCHG2" => {
+                let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
+                if ret {
+                    qb[l] = lds[w2];
+                    push_b = true;
+                }
+                lds[w2] = y;
+                Some(x)
+            }
+            "BYTE_WRITE" => Some((old & !(0xff << sh)) | ((x & 0xff) << sh)),
+            "SHORT_WRITE" => {
+                let sh = 8 * (a & 2);
+                Some((old & !(0xffff << sh)) | ((x & 0xffff) << sh))
+            }
+            "READ" => None,
+            "READ_REL" => {
+                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                qb[l] = lds[w2];
+                push_b = true;
+                None
+            }
+            "READ2" => {
+                let w2 = chk(l, x & !3)?;
+                qb[l] = lds[w2];
+                push_b = true;
+                None
+            }
+            "READWRITE" => {
+                let w2 = chk(l, x & !3)?;
+                lds[w2] = y;
+                None
+            }
+            "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
+            other => return Err((None, format!("LDS_{other} is not supported"))),
+        };
+        if ret {
+            qa[l] = match base {
+                "BYTE_READ" => (old >> sh) as u8 as i8 as i32 as u32,
+                "UBYTE_READ" => (old >> sh) as u8 as u32,
+                "SHORT_READ" => (old >> (8 * (a & 2))) as u16 as i16 as i32 as u32,
+                "USHORT_READ" => (old >> (8 * (a & 2))) as u16 as u32,
+                _ => old,
+            };
+            push_a = true;
         }
-        if push_b
-            || name == "READ2_RET"
-            || name == "READ_REL_RET"
-            || name == "XCHG_REL_RET"
-            || name == "XCHG2_RET"
-        {
-            self.oq[1].push_back(qb);
+        if let Some(v) = new {
+            lds[w] = v;
         }
-        if self.oq[0].len() > 256 || self.oq[1].len() > 256 {
-            return Err((
-                None,
-                "LDS output queue overflow (results never read)".into(),
-            ));
-        }
-        Ok(())
     }
+    let ret = name.ends_with("_RET");
+    if ret || push_a {
+        oq[0].push_back(qa);
+    }
+    if push_b
+        || name == "READ2_RET"
+        || name == "READ_REL_RET"
+        || name == "XCHG_REL_RET"
+        || name == "XCHG2_RET"
+    {
+        oq[1].push_back(qb);
+    }
+    if oq[0].len() > 256 || oq[1].len() > 256 {
+        return Err((
+            None,
+            "LDS output queue overflow (results never read)".into(),
+        ));
+    }
+    Ok(())
+}
 
+impl Wave {
     // ---- fetch -------------------------------------------------------------
 
     fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
@@ -1279,6 +1323,7 @@ impl Wave {
                                 }
                             }
                         };
+                        self.touched |= 1 << dg;
                         merge(&mut self.gpr[dg][c], &src, m);
                     }
                 }
