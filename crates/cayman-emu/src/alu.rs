@@ -793,7 +793,7 @@ pub fn is_per_slot(sem: Sem) -> bool {
 
 /// [`exec_slot`] with its three sources passed by reference (the engine
 /// points them straight at GPRs or PV, no copies).
-#[inline]
+#[inline(always)]
 pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -> bool {
     use Sem::*;
     match sem {
@@ -1052,7 +1052,7 @@ pub fn pred_set(sem: Sem, x: u32, y: u32) -> (u32, bool) {
 
 /// A predicate-computing instruction over 64 lanes: writes the destination
 /// values to `o` and returns the lanes whose predicate is true.
-#[inline]
+#[inline(always)]
 pub fn pred_set_lanes(sem: Sem, a: &Lanes, c: &Lanes, o: &mut Lanes) -> u64 {
     use Sem::*;
     // plain compares: 0.0 where true, 1.0 where false (guide 8.2 PRED_SET*)

@@ -96,22 +96,20 @@ pub struct AluInstr {
     pub dead: bool,
     /// The next group of the clause reads this slot's PV.
     pub pv_live: bool,
-    /// Where the engine finds each source without copying it.
-    pub loc: [SrcLoc; 3],
+    /// Where the engine finds each source: a row of the wave's register
+    /// file (GPR, PV or the materialized source), or `CONST_LOC | n` for
+    /// splatted constant n of the clause.
+    pub loc: [u16; 3],
 }
 
-/// Where a source operand's 64 lanes live at run time (decided at decode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SrcLoc {
-    /// Materialized per group (kcache, relative, queues, modifiers, ...).
-    Dyn,
-    /// GPR row and element, read in place.
-    Gpr(u8, u8),
-    /// PV element, read in place.
-    Pv(u8),
-    /// A splatted constant of [`AluClause::consts`].
-    Const(u16),
-}
+/// Row of a wave's register file where PV.X..W live (GPR r element c is row 4r + c).
+pub const PV_ROW: u16 = 512;
+/// First row of the per-group materialized sources (slot s, source k: row TMP_ROW + 3s + k).
+pub const TMP_ROW: u16 = 516;
+/// Rows in a wave's register file.
+pub const ROWS: usize = 528;
+/// Flag of a source location that indexes [`AluClause::consts`] instead of a row.
+pub const CONST_LOC: u16 = 0x8000;
 
 /// Execution class of an ALU instruction: decides which engine path runs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -580,7 +578,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 class: Class::of(sem),
                 dead: false,
                 pv_live: true,
-                loc: [SrcLoc::Dyn; 3],
+                loc: [0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k),
             });
         }
         cl.groups.push(AluGroup {
@@ -632,8 +630,8 @@ fn mark_liveness(cl: &mut AluClause) {
                 let s = i.src[k];
                 let plain = !s.abs && !s.neg && !s.rel && i.class != Class::Lds;
                 i.loc[k] = match s.kind {
-                    SrcKind::Gpr(r) if plain => SrcLoc::Gpr(r, s.chan & 3),
-                    SrcKind::Pv if plain => SrcLoc::Pv(s.chan & 3),
+                    SrcKind::Gpr(r) if plain => 4 * (r as u16 & 127) + (s.chan as u16 & 3),
+                    SrcKind::Pv if plain => PV_ROW + (s.chan as u16 & 3),
                     SrcKind::Const(v) if i.class != Class::Lds => {
                         let at = match cl.consts.iter().position(|c| c[0] == v) {
                             Some(at) => at,
@@ -642,11 +640,11 @@ fn mark_liveness(cl: &mut AluClause) {
                                 cl.consts.len() - 1
                             }
                         };
-                        SrcLoc::Const(at as u16)
+                        CONST_LOC | at as u16
                     }
                     _ => {
                         dyn_srcs |= 1 << (3 * p + k);
-                        SrcLoc::Dyn
+                        TMP_ROW + 3 * i.slot as u16 + k as u16
                     }
                 };
             }

@@ -81,17 +81,17 @@ pub enum Yield {
 }
 
 struct Scratch {
-    tmp: [[Lanes; 3]; 4],
     res: [Lanes; 4],
     em: ExpandedMask,
 }
 
 /// A wavefront.
 pub struct Wave {
-    gpr: Vec<[Lanes; 4]>,
+    /// Register file rows: GPR r element c at 4r + c, then PV, then the
+    /// group's materialized sources (see [`PV_ROW`], [`TMP_ROW`]).
+    rows: Vec<Lanes>,
     /// GPR rows written since the last reset (bit r = row r): reset zeroes only those.
     touched: u128,
-    pv: [Lanes; 4],
     ar: [Lanes; 4],
     pred: u64,
     active: u64,
@@ -124,6 +124,12 @@ fn wqm(m: u64) -> u64 {
     q
 }
 
+/// Row of GPR `r`, element `c`.
+#[inline(always)]
+fn gi(r: usize, c: usize) -> usize {
+    4 * r + c
+}
+
 #[inline(always)]
 fn merge(dst: &mut Lanes, src: &Lanes, m: u64) {
     if m == u64::MAX {
@@ -154,9 +160,8 @@ impl Wave {
     /// A wave with `valid` live lanes; GPRs zeroed.
     pub fn new(valid: u64, workgroup: [u32; 3], index: u32, budget: u64) -> Wave {
         Wave {
-            gpr: vec![[[0; LANES]; 4]; 128],
+            rows: vec![[0; LANES]; ROWS],
             touched: 0,
-            pv: [[0; LANES]; 4],
             ar: [[0; LANES]; 4],
             pred: 0,
             active: valid,
@@ -168,7 +173,6 @@ impl Wave {
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
-                tmp: [[[0; LANES]; 3]; 4],
                 res: [[0; LANES]; 4],
                 em: ExpandedMask {
                     of: 0,
@@ -189,10 +193,11 @@ impl Wave {
         while t != 0 {
             let r = t.trailing_zeros() as usize;
             t &= t - 1;
-            self.gpr[r] = [[0; LANES]; 4];
+            self.rows[4 * r..4 * r + 4].fill([0; LANES]);
         }
         self.touched = 0;
-        self.pv = [[0; LANES]; 4];
+        let pv = PV_ROW as usize;
+        self.rows[pv..pv + 4].fill([0; LANES]);
         self.ar = [[0; LANES]; 4];
         self.pred = 0;
         self.active = valid;
@@ -214,11 +219,11 @@ impl Wave {
     /// Mutable access to GPR `r`, element `c` (launch state set-up, tests).
     pub fn gpr_mut(&mut self, r: usize, c: usize) -> &mut Lanes {
         self.touched |= 1 << (r & 127);
-        &mut self.gpr[r & 127][c & 3]
+        &mut self.rows[gi(r & 127, c & 3)]
     }
     /// GPR `r`, element `c`.
     pub fn gpr(&self, r: usize, c: usize) -> &Lanes {
-        &self.gpr[r & 127][c & 3]
+        &self.rows[gi(r & 127, c & 3)]
     }
     /// The active mask.
     pub fn active(&self) -> u64 {
@@ -567,37 +572,15 @@ impl Wave {
             }
         };
         let mut sc = self.scratch.take().expect("scratch present");
-        let r = (|| {
-            while ctx.group < clause.groups.len() {
-                self.tick().map_err(|mut f| {
-                    f.at.group = Some(ctx.group as u32);
-                    f
-                })?;
-                let g = clause.groups[ctx.group];
-                let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
-                self.exec_group(env, lds, ins, g.dyn_srcs, &clause.consts, &mut ctx, &mut sc)
-                    .map_err(|(slot, lane, msg)| {
-                        let mut f = self.fault(msg);
-                        f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
-                        f.at.group = Some(ctx.group as u32);
-                        f.at.slot = slot;
-                        f.at.lane = lane;
-                        f.at.cf = Some(ctx.cf);
-                        f
-                    })?;
-                self.stats.alu_groups += 1;
-                self.stats.alu_instructions += g.len as u64;
-                ctx.group += 1;
-                if g.barrier && ctx.group < clause.groups.len() {
-                    return Ok(true);
-                }
-                if g.barrier {
-                    // barrier is the clause's last group: finish the clause first
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        })();
+        #[cfg(target_arch = "x86_64")]
+        let r = if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { self.clause_groups_avx2(env, lds, clause, &mut ctx, &mut sc) }
+        } else {
+            self.clause_groups(env, lds, clause, &mut ctx, &mut sc)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let r = self.clause_groups(env, lds, clause, &mut ctx, &mut sc);
         self.scratch = Some(sc);
         let at_barrier = r?;
         if at_barrier {
@@ -605,6 +588,58 @@ impl Wave {
             return Ok(true);
         }
         self.end_clause(&ctx)?;
+        Ok(false)
+    }
+
+    /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn clause_groups_avx2(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        self.clause_groups(env, lds, clause, ctx, sc)
+    }
+
+    /// Runs the groups of a clause from `ctx.group`; true when stopped at a barrier.
+    #[inline(always)]
+    fn clause_groups(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        while ctx.group < clause.groups.len() {
+            self.tick().map_err(|mut f| {
+                f.at.group = Some(ctx.group as u32);
+                f
+            })?;
+            let g = &clause.groups[ctx.group];
+            self.exec_group(env, lds, clause, g, ctx, sc)
+                .map_err(|(slot, lane, msg)| {
+                    let mut f = self.fault(msg);
+                    f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                    f.at.group = Some(ctx.group as u32);
+                    f.at.slot = slot;
+                    f.at.lane = lane;
+                    f.at.cf = Some(ctx.cf);
+                    f
+                })?;
+            self.stats.alu_groups += 1;
+            self.stats.alu_instructions += g.len as u64;
+            ctx.group += 1;
+            if g.barrier {
+                // stop after the barrier's group (if it is the clause's last
+                // group, the clause ends when the wave resumes)
+                return Ok(true);
+            }
+        }
         Ok(false)
     }
 
@@ -691,16 +726,16 @@ impl Wave {
         match s.kind {
             SrcKind::Gpr(r) => {
                 if !s.rel {
-                    out.copy_from_slice(&self.gpr[r as usize][s.chan as usize]);
+                    out.copy_from_slice(&self.rows[gi(r as usize, s.chan as usize)]);
                 } else if ins.index_mode == 4 {
                     let i = r as i32 + self.al;
                     let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
-                    out.copy_from_slice(&self.gpr[i as usize][s.chan as usize]);
+                    out.copy_from_slice(&self.rows[gi(i as usize, s.chan as usize)]);
                 } else if ins.index_mode < 4 {
                     for l in 0..LANES {
-                        let i = r as i32 + self.ar[0][l] as i32;
+                        let i = r as i32 + self.ar[ins.index_mode as usize & 3][l] as i32;
                         let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
-                        out[l] = self.gpr[i as usize][s.chan as usize][l];
+                        out[l] = self.rows[gi(i as usize, s.chan as usize)][l];
                     }
                 } else {
                     return Err(format!("INDEX_MODE {} is not supported", ins.index_mode));
@@ -721,7 +756,7 @@ impl Wave {
                 out.fill(v);
             }
             SrcKind::Const(v) => out.fill(v),
-            SrcKind::Pv => out.copy_from_slice(&self.pv[s.chan as usize]),
+            SrcKind::Pv => out.copy_from_slice(&self.rows[PV_ROW as usize + s.chan as usize]),
             SrcKind::Ps => {
                 return Err("PS (source select 255) does not exist on Cayman (no T slot)".into())
             }
@@ -769,16 +804,18 @@ impl Wave {
     }
 
     #[allow(clippy::type_complexity)]
+    #[inline(always)]
     fn exec_group(
         &mut self,
         env: &Env,
         lds: &mut [u32],
-        ins: &[AluInstr],
-        dyn_srcs: u16,
-        consts: &[Lanes],
+        clause: &AluClause,
+        g: &AluGroup,
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<(), (Option<u8>, Option<u32>, String)> {
+        let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
+        let (dyn_srcs, consts) = (g.dyn_srcs, &clause.consts[..]);
         let exec = ctx.exec;
         // pass 1: every slot reads its sources before any slot writes. GPR,
         // PV and constant operands are read in place (nothing is written
@@ -789,27 +826,30 @@ impl Wave {
             d &= d - 1;
             let i = &ins[bit / 3];
             let k = bit % 3;
-            self.read_src(env, ctx, i, &i.src[k], &mut sc.tmp[i.slot as usize][k])
+            let mut buf = [0u32; LANES];
+            self.read_src(env, ctx, i, &i.src[k], &mut buf)
                 .map_err(|e| (Some(i.slot), None, e))?;
+            self.rows[i.loc[k] as usize] = buf;
         }
         // pass 2: compute into `res`
         let mut new_pred: Option<u64> = None;
         let mut new_ar: Option<(usize, u64, Lanes)> = None;
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
-        let Scratch { tmp, res, .. } = &mut *sc;
-        let (gpr, pv, pred) = (&self.gpr, &self.pv, self.pred);
-        let mut locs = [[SrcLoc::Dyn; 3]; 4];
-        for i in ins {
-            locs[i.slot as usize] = i.loc;
-        }
-        let src = |slot: usize, k: usize| -> &Lanes {
-            match locs[slot][k] {
-                SrcLoc::Dyn => &tmp[slot][k],
-                SrcLoc::Gpr(r, c) => &gpr[r as usize][c as usize],
-                SrcLoc::Pv(c) => &pv[c as usize],
-                SrcLoc::Const(n) => &consts[n as usize],
+        let res = &mut sc.res;
+        let (rows, pred) = (&self.rows, self.pred);
+        let src = |p: u16| -> &Lanes {
+            if p & CONST_LOC != 0 {
+                &consts[(p & !CONST_LOC) as usize]
+            } else {
+                &rows[p as usize]
             }
+        };
+        // the locations of the sources of the instruction in `slot`
+        let locs_of = |slot: usize| -> [u16; 3] {
+            ins.iter()
+                .find(|j| j.slot as usize == slot)
+                .map_or([0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k), |j| j.loc)
         };
         for i in ins {
             if i.dead {
@@ -827,7 +867,7 @@ impl Wave {
                 Class::Nop => {}
                 Class::Plain => {
                     let o = &mut res[slot];
-                    alu::exec_slot_ref(i.sem, src(slot, 0), src(slot, 1), src(slot, 2), o);
+                    alu::exec_slot_ref(i.sem, src(i.loc[0]), src(i.loc[1]), src(i.loc[2]), o);
                     if (i.omod != 0 || i.clamp) && i.sem.float_result() {
                         for v in o.iter_mut() {
                             *v = alu::out_mod(*v, i.omod, i.clamp);
@@ -837,12 +877,18 @@ impl Wave {
                 }
                 Class::Lds => {
                     let op = i.lds.expect("LDS op decoded");
-                    lds_op(&mut self.oq, lds, op, &tmp[slot], m)
-                        .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
+                    lds_op(
+                        &mut self.oq,
+                        lds,
+                        op,
+                        &rows[i.loc[0] as usize..i.loc[0] as usize + 3],
+                        m,
+                    )
+                    .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
                     self.stats.lds_ops += 1;
                 }
                 Class::PredSet => {
-                    let (a, b) = (src(slot, 0), src(slot, 1));
+                    let (a, b) = (src(i.loc[0]), src(i.loc[1]));
                     let bits = alu::pred_set_lanes(i.sem, a, b, &mut res[slot]);
                     if i.update_pred {
                         new_pred = Some((pred & !m) | (bits & m));
@@ -860,7 +906,7 @@ impl Wave {
                     writes[slot] = true;
                 }
                 Class::Kill => {
-                    let (a, b) = (src(slot, 0), src(slot, 1));
+                    let (a, b) = (src(i.loc[0]), src(i.loc[1]));
                     let o = &mut res[slot];
                     let mut bits = 0u64;
                     // KILL writes 1.0/0.0 like SET*
@@ -873,7 +919,7 @@ impl Wave {
                     writes[slot] = true;
                 }
                 Class::Mova => {
-                    let a = src(slot, 0);
+                    let a = src(i.loc[0]);
                     let mut v = [0u32; LANES];
                     for l in 0..LANES {
                         let x = a[l] as i32;
@@ -896,7 +942,7 @@ impl Wave {
                             if j.sem != i.sem {
                                 continue;
                             }
-                            let (s0, s1) = (src(j.slot as usize, 0), src(j.slot as usize, 1));
+                            let (s0, s1) = (src(j.loc[0]), src(j.loc[1]));
                             let t = match i.sem {
                                 Sem::Dot4 => f32::from_bits(alu::mul_legacy(s0[l], s1[l])),
                                 Sem::Dot4Ieee => {
@@ -919,22 +965,23 @@ impl Wave {
                     // pairs: (x, y) and (z, w); the first slot of a pair runs it
                     if slot.is_multiple_of(2) {
                         let (hi, lo) = (slot, slot + 1);
+                        let (lh, ll) = (i.loc, locs_of(lo));
                         let (r_hi, r_lo) = res.split_at_mut(lo);
                         let (o_hi, o_lo) = (&mut r_hi[hi], &mut r_lo[0]);
                         match i.class {
                             Class::Double => {
-                                let sh = [src(hi, 0), src(hi, 1), src(hi, 2)];
-                                let sl = [src(lo, 0), src(lo, 1), src(lo, 2)];
+                                let sh = lh.map(src);
+                                let sl = ll.map(src);
                                 alu::exec_double(i.sem, sh, sl, o_hi, o_lo);
                             }
                             Class::F32ToF64 => {
-                                let a = src(hi, 0);
+                                let a = src(lh[0]);
                                 for l in 0..LANES {
                                     (o_hi[l], o_lo[l]) = alu::flt32_to_flt64(a[l]);
                                 }
                             }
                             _ => {
-                                let (a, b) = (src(hi, 0), src(lo, 0));
+                                let (a, b) = (src(lh[0]), src(ll[0]));
                                 for l in 0..LANES {
                                     o_hi[l] = alu::flt64_to_flt32(a[l], b[l]);
                                     o_lo[l] = 0;
@@ -965,7 +1012,7 @@ impl Wave {
             }
             let r = &sc.res[slot];
             if i.pv_live {
-                merge_into(&mut self.pv[slot], r, m, &mut sc.em);
+                merge_into(&mut self.rows[PV_ROW as usize + slot], r, m, &mut sc.em);
             }
             if !i.write {
                 continue;
@@ -974,20 +1021,20 @@ impl Wave {
             if !i.dst_rel {
                 if ok(d) {
                     self.touched |= 1 << d;
-                    merge_into(&mut self.gpr[d as usize][slot], r, m, &mut sc.em);
+                    merge_into(&mut self.rows[gi(d as usize, slot)], r, m, &mut sc.em);
                 }
             } else if i.index_mode == 4 {
                 let r2 = d + self.al;
                 if ok(r2) && r2 < ngprs {
                     self.touched |= 1 << r2;
-                    merge_into(&mut self.gpr[r2 as usize][slot], r, m, &mut sc.em);
+                    merge_into(&mut self.rows[gi(r2 as usize, slot)], r, m, &mut sc.em);
                 }
             } else {
                 for l in lanes_of(m) {
-                    let r2 = d + self.ar[0][l] as i32;
+                    let r2 = d + self.ar[i.index_mode as usize & 3][l] as i32;
                     if (0..ngprs).contains(&r2) {
                         self.touched |= 1 << r2;
-                        self.gpr[r2 as usize][slot][l] = r[l];
+                        self.rows[gi(r2 as usize, slot)][l] = r[l];
                     }
                 }
             }
@@ -1047,7 +1094,7 @@ fn lds_op(
     oq: &mut [VecDeque<Lanes>; 2],
     lds: &mut [u32],
     op: LdsOp,
-    s: &[Lanes; 3],
+    s: &[Lanes],
     m: u64,
 ) -> Result<(), (Option<u32>, String)> {
     let size = lds.len() as u64 * 4;
@@ -1265,7 +1312,7 @@ impl Wave {
                     let sel = (src_sel & 3) as usize;
                     let mut vals = [[0u32; LANES]; 4];
                     for l in lanes_of(m) {
-                        let addr = self.gpr[sg][sel][l] as u64 + offset as u64;
+                        let addr = self.rows[gi(sg, sel)][l] as u64 + offset as u64;
                         let nbytes = ncomp * csize;
                         let mut raw = [0u8; 16];
                         let r = match buffer {
@@ -1324,7 +1371,7 @@ impl Wave {
                             }
                         };
                         self.touched |= 1 << dg;
-                        merge(&mut self.gpr[dg][c], &src, m);
+                        merge(&mut self.rows[gi(dg, c)], &src, m);
                     }
                 }
                 FetchOp::Unsupported(n) => {
@@ -1380,7 +1427,7 @@ impl Wave {
         let base = inst.strip_suffix("_RTN").unwrap_or(inst);
         for l in lanes_of(m) {
             let index = if ty & 1 != 0 {
-                self.gpr[index_gpr as usize][0][l]
+                self.rows[gi(index_gpr as usize, 0)][l]
             } else {
                 0
             };
@@ -1390,7 +1437,7 @@ impl Wave {
             } else {
                 index as u64 * 4
             };
-            let d = |c: usize| self.gpr[rg][c][l];
+            let d = |c: usize| self.rows[gi(rg, c)][l];
             let bad = |w: &Wave, e: crate::memory::MemError| {
                 let mut f = w.fault(format!(
                     "MEM_RAT {inst} at byte 0x{:x} outside the global pool ({} bytes)",
