@@ -1311,7 +1311,24 @@ impl Wave {
                     let dg = dg as usize;
                     let sel = (src_sel & 3) as usize;
                     let mut vals = [[0u32; LANES]; 4];
-                    for l in lanes_of(m) {
+                    // dword components from the global pool: one gather per component
+                    let fast = buffer == 1 && csize == 4;
+                    if fast {
+                        let base = &self.rows[gi(sg, sel)];
+                        let mut addr = [0u64; LANES];
+                        for c in 0..ncomp {
+                            for l in 0..LANES {
+                                addr[l] = base[l] as u64 + offset as u64 + 4 * c as u64;
+                            }
+                            env.global.load_u32_lanes(&addr, m, &mut vals[c]).map_err(|(l, e)| {
+                                loc(self, Some(l as u32), format!(
+                                    "vertex fetch of {} bytes at 0x{:x} outside the global pool ({} bytes)",
+                                    ncomp * csize, e.addr - 4 * c as u64, e.limit
+                                ))
+                            })?;
+                        }
+                    }
+                    for l in lanes_of(if fast { 0 } else { m }) {
                         let addr = self.rows[gi(sg, sel)][l] as u64 + offset as u64;
                         let nbytes = ncomp * csize;
                         let mut raw = [0u8; 16];
