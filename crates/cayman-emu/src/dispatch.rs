@@ -41,10 +41,13 @@ pub struct Dispatch {
     pub max_instructions: u64,
     /// CPU threads to run work-groups on (0 = available parallelism).
     pub threads: usize,
-    /// RAT atomics (everything but STORE_* and MSKOR) take INDEX_GPR as a
-    /// byte address instead of the guide's element (dword) index. clang-14's
-    /// r600 back end passes the raw pointer to atomics while it shifts store
-    /// addresses right by 2; see crates/cayman-emu/README.md.
+    /// Compatibility option, off by default: RAT atomics (everything but
+    /// STORE_* and MSKOR) take INDEX_GPR as a byte address. The hardware
+    /// reads it as an element (dword) index for atomics as for stores (guide
+    /// 9.2 INDEX_GPR; Mesa's r600 back end shifts byte offsets right by 2 for
+    /// both), but clang-14 passes the raw byte pointer to atomics, so on a
+    /// real Cayman its atomics land at four times the intended address. Set
+    /// this to run clang-14's atomics where the source meant them.
     pub atomics_byte_addressed: bool,
 }
 

@@ -323,8 +323,10 @@ pub enum CfKind {
         index_gpr: u8,
         /// COMP_MASK.
         comp_mask: u8,
-        /// ARRAY_BASE.
+        /// BURST_COUNT (writes of BURST_COUNT + 1 consecutive GPRs).
         burst: u8,
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
     },
     /// A CF instruction compute programs cannot use (exports, GWS, ...).
     Unsupported(&'static str),
@@ -794,6 +796,7 @@ impl Program {
                                 index_gpr: CF_ALLOC_EXPORT_WORD0_RAT::INDEX_GPR.get(w0) as u8,
                                 comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
                                 burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
+                                elem_size: CF_ALLOC_EXPORT_WORD0_RAT::ELEM_SIZE.get(w0) as u8,
                             };
                         } else {
                             op.kind = CfKind::Unsupported(i.op.name);

@@ -100,6 +100,9 @@ pub struct Wave {
     calls: usize,
     al: i32,
     oq: [VecDeque<Lanes>; 2],
+    /// RAT return buffer (see [`RET_DWORDS`]).
+    ret: Vec<u32>,
+    ret_used: bool,
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
@@ -170,6 +173,8 @@ impl Wave {
             calls: 0,
             al: 0,
             oq: [VecDeque::new(), VecDeque::new()],
+            ret: vec![0; RET_DWORDS],
+            ret_used: false,
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
@@ -207,6 +212,10 @@ impl Wave {
         self.al = 0;
         self.oq[0].clear();
         self.oq[1].clear();
+        if self.ret_used {
+            self.ret.fill(0);
+            self.ret_used = false;
+        }
         self.pc = 0;
         self.resume = None;
         self.stats = Stats::default();
@@ -1352,6 +1361,22 @@ impl Wave {
                                     )),
                                 }
                             }
+                            RET_RESOURCE => {
+                                // the RAT return buffer: dword-indexed (stride 4)
+                                let a = (self.rows[gi(sg, sel)][l] as u64) * 4 + offset as u64;
+                                let bytes = self.ret.len() as u64 * 4;
+                                if a + nbytes as u64 <= bytes {
+                                    for k in 0..nbytes {
+                                        let b = a as usize + k;
+                                        raw[k] = (self.ret[b / 4] >> (8 * (b % 4))) as u8;
+                                    }
+                                    Ok(())
+                                } else {
+                                    Err(format!(
+                                        "vertex fetch of {nbytes} bytes at 0x{a:x} outside the RAT return buffer ({bytes} bytes)"
+                                    ))
+                                }
+                            }
                             b => Err(format!("vertex buffer {b} is not bound")),
                         };
                         r.map_err(|e| loc(self, Some(l as u32), e))?;
@@ -1418,6 +1443,7 @@ impl Wave {
             index_gpr,
             comp_mask,
             burst,
+            elem_size,
         } = op.kind
         else {
             return Ok(());
@@ -1428,31 +1454,42 @@ impl Wave {
                 "RAT {rat_id} is not bound (the global pool is RAT 0)"
             )));
         }
-        if burst != 0 {
-            return Err(self.fault("RAT burst writes (BURST_COUNT > 0) are not supported"));
+        if elem_size == 2 {
+            return Err(self.fault("ELEM_SIZE = 2 (three dwords) is not supported (guide 9.2)"));
         }
         let rg = if rw_rel {
             rw_gpr as i32 + self.al
         } else {
             rw_gpr as i32
         };
-        if !(0..128).contains(&rg) {
-            return Err(self.fault(format!("RW_GPR {rg} out of range")));
+        if !(0..128).contains(&rg) || rg + burst as i32 > 127 {
+            return Err(self.fault(format!("RW_GPR {rg} (+ BURST_COUNT {burst}) out of range")));
         }
         let rg = rg as usize;
         let g = env.global;
+        let ret = inst.ends_with("_RTN");
         let base = inst.strip_suffix("_RTN").unwrap_or(inst);
+        let store = base.starts_with("STORE") || base == "MSKOR";
+        if burst != 0 && !store {
+            return Err(self.fault(format!(
+                "MEM_RAT {inst} with BURST_COUNT {burst}: only stores write bursts"
+            )));
+        }
+        // dwords per element: the index (and each burst step) counts elements (guide 9.2 ELEM_SIZE)
+        let es = elem_size as u64 + 1;
         for l in lanes_of(m) {
             let index = if ty & 1 != 0 {
                 self.rows[gi(index_gpr as usize, 0)][l]
             } else {
                 0
             };
-            let store = base.starts_with("STORE") || base == "MSKOR";
+            // guide 9.2 INDEX_GPR: the X component is the element address in
+            // the 1-D surface, for stores and atomics alike (Mesa's r600
+            // back end shifts byte offsets right by 2 for both).
             let addr = if env.atomics_byte_addressed && !store {
                 index as u64
             } else {
-                index as u64 * 4
+                index as u64 * es * 4
             };
             let d = |c: usize| self.rows[gi(rg, c)][l];
             let bad = |w: &Wave, e: crate::memory::MemError| {
@@ -1463,14 +1500,19 @@ impl Wave {
                 f.at.lane = Some(l as u32);
                 f
             };
-            let (x, z, w) = (d(0), d(2), d(3));
+            // X = data, Y = return address, Z = compare value (guide 9.2 MEM_RAT; Mesa
+            // also puts the compare value in Z on Cayman and in W on Evergreen)
+            let (x, y, z, w) = (d(0), d(1), d(2), d(3));
             let r = match base {
                 "NOP" => Ok(0),
                 "STORE_DWORD" | "STORE_TYPED" => {
-                    for c in 0..4 {
-                        if comp_mask >> c & 1 != 0 {
-                            g.write(addr + 4 * c as u64, &d(c).to_le_bytes())
-                                .map_err(|e| bad(self, e))?;
+                    for b in 0..=burst as usize {
+                        for c in 0..4 {
+                            if comp_mask >> c & 1 != 0 {
+                                let v = self.rows[gi(rg + b, c)][l];
+                                let a = addr + 4 * (es * b as u64 + c as u64);
+                                g.write(a, &v.to_le_bytes()).map_err(|e| bad(self, e))?;
+                            }
                         }
                     }
                     Ok(0)
@@ -1493,11 +1535,31 @@ impl Wave {
                 "DEC_UINT" => g.atomic(addr, &mut |o| if o == 0 || o > x { x } else { o - 1 }),
                 other => return Err(self.fault(format!("MEM_RAT {other} is not supported"))),
             };
-            r.map_err(|e| bad(self, e))?;
+            let old = r.map_err(|e| bad(self, e))?;
+            if ret {
+                // the pre-op value goes to the RAT's return buffer at dword Y,
+                // which vertex fetches read back through resource 160 + RAT_ID
+                if y as usize >= RET_DWORDS {
+                    let mut f = self.fault(format!(
+                        "MEM_RAT {inst}: return address {y} outside the {RET_DWORDS}-dword return buffer"
+                    ));
+                    f.at.lane = Some(l as u32);
+                    return Err(f);
+                }
+                self.ret_used = true;
+                self.ret[y as usize] = old;
+            }
         }
         Ok(())
     }
 }
+
+/// Dwords in a wave's RAT return buffer (where `_RTN` atomics leave the
+/// value they replaced; read back by vertex fetches from resource 160).
+pub const RET_DWORDS: usize = 4096;
+/// Fetch resource that reads RAT 0's return buffer (Mesa's
+/// R600_IMAGE_IMMED_RESOURCE_OFFSET convention).
+pub const RET_RESOURCE: u8 = 160;
 
 /// Convert one fetched component to its GPR value (NUM_FORMAT_ALL / FORMAT_COMP_ALL).
 fn convert(v: u32, size: usize, float: bool, num_format: u8, signed: bool) -> u32 {

@@ -1,0 +1,160 @@
+//! Hand-encoded RAT programs (guide 9.2 CF_ALLOC_EXPORT_WORD0_RAT): element
+//! addressing for stores and atomics, `_RTN` results read back through the
+//! return-buffer fetch resource, CMPXCHG's compare value in Z, burst stores.
+
+use risa_cayman_emu::wave::{Env, Wave, RET_RESOURCE};
+use risa_cayman_emu::*;
+
+fn bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+const MEM_RAT: u32 = 86;
+const TC: u32 = 1;
+const END: u32 = 32;
+
+/// MEM_RAT `inst` (RAT_INST number), TYPE 1 (write indexed): data in `rw`, index in `idx`.X.
+fn rat(inst: u32, rw: u32, idx: u32, mask: u32, burst: u32) -> [u32; 2] {
+    [
+        (inst << 4) | (1 << 13) | (rw << 15) | (idx << 23),
+        (mask << 12) | (burst << 16) | (MEM_RAT << 22) | (1 << 31),
+    ]
+}
+fn cf(inst: u32, addr: u32) -> [u32; 2] {
+    [addr, (inst << 22) | (1 << 31)]
+}
+/// VFETCH of one dword from `buffer` at GPR `src`.`sel` (+ `offset`) into `dst`.X (int).
+fn vfetch(buffer: u32, src: u32, sel: u32, dst: u32, offset: u32) -> [u32; 4] {
+    [
+        (2 << 5) | (buffer << 8) | (src << 16) | (sel << 24),
+        dst | (7 << 12) | (7 << 15) | (7 << 18) | (13 << 22) | (1 << 28),
+        offset,
+        0,
+    ]
+}
+
+fn run_prog(words: &[u32], pool: &Pool, setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
+    let k = Kernel::from_code("t", &bytes(words));
+    let cb = vec![vec![0u32; 64]];
+    let env = Env {
+        prog: &k.program,
+        cb: &cb,
+        global: pool,
+        text: &k.text,
+        num_gprs: 0,
+        loop_consts: [0; 32],
+        bool_consts: 0,
+        waves_in_group: 1,
+        atomics_byte_addressed: false,
+    };
+    let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
+    setup(&mut w);
+    let mut lds = vec![0u32; 16];
+    w.run(&env, &mut lds)?;
+    Ok(w)
+}
+
+fn pool_of(v: &[u32]) -> Pool {
+    Pool::from_bytes(&bytes(v))
+}
+
+#[test]
+fn add_rtn_returns_old_values_through_the_return_buffer() {
+    // 0 MEM_RAT ADD_RTN T1, T0.X ; 1 TC @4 ; 2 END ; 4: VFETCH T2.X <- res 160 [T1.Y]
+    let mut w = vec![];
+    w.extend(rat(39, 1, 0, 0xf, 0));
+    w.extend(cf(TC, 4));
+    w.extend(cf(END, 0));
+    w.extend([0, 0]);
+    w.extend(vfetch(RET_RESOURCE as u32, 1, 1, 2, 0));
+    let init: Vec<u32> = (0..64).map(|i| 1000 + i).collect();
+    let pool = pool_of(&init);
+    let wave = run_prog(&w, &pool, |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = 63 - l as u32; // element index
+            wv.gpr_mut(1, 0)[l] = 5 + l as u32; // data
+            wv.gpr_mut(1, 1)[l] = 2 * l as u32; // return address (dwords)
+        }
+    })
+    .unwrap();
+    let out = pool.to_bytes();
+    for l in 0..64u32 {
+        let e = 63 - l;
+        let got = u32::from_le_bytes(out[4 * e as usize..4 * e as usize + 4].try_into().unwrap());
+        assert_eq!(got, 1000 + e + 5 + l, "element {e}");
+        assert_eq!(
+            wave.gpr(2, 0)[l as usize],
+            1000 + e,
+            "old value of lane {l}"
+        );
+    }
+}
+
+#[test]
+fn cmpxchg_compares_with_z() {
+    // CMPXCHG_INT_RTN: X = new value, Y = return address, Z = compare (guide 9.2), W ignored
+    let mut w = vec![];
+    w.extend(rat(36, 1, 0, 0xf, 0));
+    w.extend(cf(END, 0));
+    let pool = pool_of(&[7; 64]);
+    let wave = run_prog(&w, &pool, |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = l as u32;
+            wv.gpr_mut(1, 0)[l] = 100 + l as u32;
+            wv.gpr_mut(1, 1)[l] = l as u32;
+            wv.gpr_mut(1, 2)[l] = if l % 2 == 0 { 7 } else { 8 };
+            wv.gpr_mut(1, 3)[l] = 7;
+        }
+    })
+    .unwrap();
+    let out = pool.to_bytes();
+    for l in 0..64usize {
+        let got = u32::from_le_bytes(out[4 * l..4 * l + 4].try_into().unwrap());
+        assert_eq!(
+            got,
+            if l % 2 == 0 { 100 + l as u32 } else { 7 },
+            "element {l}"
+        );
+    }
+    let _ = wave;
+}
+
+#[test]
+fn stores_index_elements_and_bursts_step_by_element() {
+    // STORE_DWORD (20), X only, BURST_COUNT 1: T1.X -> element i, T2.X -> element i + 1
+    let mut w = vec![];
+    w.extend(rat(20, 1, 0, 0x1, 1));
+    w.extend(cf(END, 0));
+    let pool = pool_of(&[0; 130]);
+    run_prog(&w, &pool, |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = 2 * l as u32;
+            wv.gpr_mut(1, 0)[l] = 0x100 + l as u32;
+            wv.gpr_mut(2, 0)[l] = 0x200 + l as u32;
+        }
+    })
+    .unwrap();
+    let out = pool.to_bytes();
+    let at = |e: usize| u32::from_le_bytes(out[4 * e..4 * e + 4].try_into().unwrap());
+    for l in 0..64usize {
+        assert_eq!(at(2 * l), 0x100 + l as u32);
+        assert_eq!(at(2 * l + 1), 0x200 + l as u32);
+    }
+}
+
+#[test]
+fn atomics_outside_the_pool_fault_with_the_lane() {
+    let mut w = vec![];
+    w.extend(rat(7, 1, 0, 0xf, 0));
+    w.extend(cf(END, 0));
+    let pool = pool_of(&[0; 16]);
+    let f = run_prog(&w, &pool, |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = l as u32; // lanes 16.. are outside
+        }
+    })
+    .err()
+    .expect("fault");
+    assert_eq!(f.at.lane, Some(16), "{f}");
+    assert!(f.message.contains("outside the global pool"), "{f}");
+}
