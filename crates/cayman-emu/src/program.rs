@@ -134,6 +134,12 @@ pub enum Class {
     F64ToF32,
     /// LDS_IDX_OP.
     Lds,
+    /// `_PREV` ops (and MBCNT_32HI_INT): run after the group's other slots,
+    /// from W down to X, each seeing the next slot's result.
+    Prev,
+    /// Four-slot ops (FREXP_64, CUBE, FLT_TO_UINT4): every slot's result
+    /// depends on all four slots' sources.
+    Quad,
     /// Not implemented: faults when executed.
     Unsupported,
 }
@@ -155,7 +161,20 @@ impl Class {
             | Sem::Fma64
             | Sem::Cndne64
             | Sem::Fract64
+            | Sem::Ldexp64
             | Sem::Set64(_) => Class::Double,
+            Sem::AddPrev
+            | Sem::MulPrev
+            | Sem::MulIeeePrev
+            | Sem::MuladdPrev
+            | Sem::MuladdIeeePrev
+            | Sem::Dot
+            | Sem::DotIeee
+            | Sem::BcntAccumPrev
+            | Sem::Mbcnt32LoAccumPrev
+            | Sem::SadAccumPrev
+            | Sem::Mbcnt32Hi => Class::Prev,
+            Sem::Frexp64 | Sem::Cube | Sem::FltToUint4 => Class::Quad,
             Sem::Flt32ToFlt64 => Class::F32ToF64,
             Sem::Flt64ToFlt32 => Class::F64ToF32,
             s if crate::alu::is_per_slot(s) => Class::Plain,
@@ -543,7 +562,19 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     None,
                 ),
                 AluForm::Op2 | AluForm::Mova => (
-                    sem_op2(i.op.name),
+                    // SET_MODE (guide 4.13.1, 8.2): the mode sits in the source
+                    // select fields (bits 1:0 round, 2 input, 3 output denorms;
+                    // SRC0 single, SRC1 double). The default (round to nearest
+                    // even, denormals flushed) is what risa computes: a no-op;
+                    // other modes fault when executed.
+                    if i.op.name == "SET_MODE"
+                        && ALU_WORD0::SRC0_SEL.get(w0) & 15 == 0
+                        && ALU_WORD0::SRC1_SEL.get(w0) & 15 == 0
+                    {
+                        Sem::Nop
+                    } else {
+                        sem_op2(i.op.name)
+                    },
                     ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
                     ALU_WORD1_OP2::OMOD.get(w1) as u8,
                     false,

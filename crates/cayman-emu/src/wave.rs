@@ -845,6 +845,7 @@ impl Wave {
         let mut new_ar: Option<(usize, u64, Lanes)> = None;
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
+        let (mut has_prev, mut quad_done) = (false, false);
         let res = &mut sc.res;
         let (rows, pred) = (&self.rows, self.pred);
         let src = |p: u16| -> &Lanes {
@@ -915,17 +916,56 @@ impl Wave {
                     writes[slot] = true;
                 }
                 Class::Kill => {
+                    // KILL* writes 1.0/0.0 like SET*; the kill itself only
+                    // happens in pixel shaders and is ignored in other
+                    // program types (guide 8.2 KILLE ... KILLNE_INT), so a
+                    // compute wave keeps its lanes.
                     let (a, b) = (src(i.loc[0]), src(i.loc[1]));
                     let o = &mut res[slot];
-                    let mut bits = 0u64;
-                    // KILL writes 1.0/0.0 like SET*
                     for l in 0..LANES {
                         let t = alu::kill_test(i.sem, a[l], b[l]);
-                        bits |= (t as u64) << l;
                         o[l] = if t { 0x3f80_0000 } else { 0 };
                     }
-                    ctx.killed |= bits & m;
                     writes[slot] = true;
+                }
+                Class::Prev => has_prev = true,
+                Class::Quad => {
+                    if !quad_done {
+                        quad_done = true;
+                        // the four slots' first sources (and CUBE's second)
+                        let s0: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[0]));
+                        let s1: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[1]));
+                        for l in 0..LANES {
+                            let r: [u32; 4] = match i.sem {
+                                Sem::Frexp64 => {
+                                    // double: X slot high dword, Y slot low dword
+                                    let v =
+                                        f64::from_bits(((s0[0][l] as u64) << 32) | s0[1][l] as u64);
+                                    let (fr, e) = alu::frexp64(v);
+                                    [e, e, fr as u32, (fr >> 32) as u32]
+                                }
+                                Sem::Cube => {
+                                    // slot x reads (z, y), y (z, x), z (x, z), w (y, z)
+                                    let v = |p: &Lanes| f32::from_bits(alu::ftz(p[l]));
+                                    let (x, y, z) = (v(s0[2]), v(s1[0]), v(s0[0]));
+                                    alu::cube(x, y, z).map(|c| alu::ftz(c.to_bits()))
+                                }
+                                _ => {
+                                    let p = (0..4).fold(0u32, |acc, c| {
+                                        acc | (alu::flt_to_uint(s0[c][l]) & 0xff) << (8 * c)
+                                    });
+                                    [p; 4]
+                                }
+                            };
+                            for c in 0..4 {
+                                res[c][l] = r[c];
+                            }
+                        }
+                        for c in 0..4 {
+                            writes[c] = true;
+                            masks[c] = m;
+                        }
+                    }
                 }
                 Class::Mova => {
                     let a = src(i.loc[0]);
@@ -1005,6 +1045,46 @@ impl Wave {
                 Class::Unsupported => {
                     return Err((Some(i.slot), None, format!("{} is not implemented", i.name)))
                 }
+            }
+        }
+        if has_prev {
+            // `_PREV` ops, W down to X: each uses the next slot's result
+            for slot in (0..4).rev() {
+                let Some(i) = ins.iter().find(|j| j.slot as usize == slot) else {
+                    continue;
+                };
+                if i.class != Class::Prev || i.dead {
+                    continue;
+                }
+                if i.sem != Sem::Mbcnt32Hi && (slot == 3 || !writes[slot + 1]) {
+                    return Err((
+                        Some(i.slot),
+                        None,
+                        format!(
+                            "{} needs a result in the next slot ({}) of its group",
+                            i.name,
+                            if slot == 3 {
+                                "there is none after W"
+                            } else {
+                                "it is empty"
+                            }
+                        ),
+                    ));
+                }
+                let (lo, hi) = res.split_at_mut(slot + 1);
+                let prev = hi.first().unwrap_or(&lo[slot]);
+                let (a, b) = (src(i.loc[0]), src(i.loc[1]));
+                let mut out = [0u32; LANES];
+                for l in 0..LANES {
+                    out[l] = alu::prev_op(i.sem, a[l], b[l], prev[l], l as u32);
+                }
+                if (i.omod != 0 || i.clamp) && i.sem.float_result() {
+                    for v in out.iter_mut() {
+                        *v = alu::out_mod(*v, i.omod, i.clamp);
+                    }
+                }
+                lo[slot] = out;
+                writes[slot] = true;
             }
         }
         // pass 3: commit PV and GPR writes
