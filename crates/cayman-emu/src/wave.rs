@@ -1340,9 +1340,6 @@ impl Wave {
                     endian,
                     ..
                 } => {
-                    if endian != 0 {
-                        return Err(loc(self, None, "ENDIAN_SWAP is not supported".into()));
-                    }
                     let (ncomp, csize, float) = match format {
                         1 => (1, 1, false),
                         5 => (1, 2, false),
@@ -1401,7 +1398,7 @@ impl Wave {
                     let sel = (src_sel & 3) as usize;
                     let mut vals = [[0u32; LANES]; 4];
                     // dword components from the global pool: one gather per component
-                    let fast = buffer == 1 && csize == 4;
+                    let fast = buffer == 1 && csize == 4 && endian == 0;
                     if fast {
                         let base = &self.rows[gi(sg, sel)];
                         let mut addr = [0u64; LANES];
@@ -1460,6 +1457,25 @@ impl Wave {
                             b => Err(format!("vertex buffer {b} is not bound")),
                         };
                         r.map_err(|e| loc(self, Some(l as u32), e))?;
+                        if endian != 0 {
+                            // guide 9.3 ENDIAN_SWAP: 1 = 8IN16, 2 = 8IN32 (3 is not defined)
+                            let unit = 1usize << endian;
+                            if endian == 3 {
+                                return Err(loc(self, None, "ENDIAN_SWAP = 3 is reserved".into()));
+                            }
+                            if nbytes % unit != 0 {
+                                return Err(loc(
+                                    self,
+                                    None,
+                                    format!(
+                                        "ENDIAN_SWAP over {unit}-byte units on a {nbytes}-byte element"
+                                    ),
+                                ));
+                            }
+                            for ch in raw[..nbytes].chunks_exact_mut(unit) {
+                                ch.reverse();
+                            }
+                        }
                         for c in 0..ncomp {
                             let p = c * csize;
                             let v = match csize {

@@ -158,3 +158,19 @@ fn atomics_outside_the_pool_fault_with_the_lane() {
     assert_eq!(f.at.lane, Some(16), "{f}");
     assert!(f.message.contains("outside the global pool"), "{f}");
 }
+
+#[test]
+fn vertex_fetch_endian_swap() {
+    // guide 9.3 VTX_WORD2 ENDIAN_SWAP: 8IN16 AABBCCDD -> BBAADDCC, 8IN32 -> DDCCBBAA
+    for (es, want) in [(0u32, 0xAABB_CCDDu32), (1, 0xBBAA_DDCC), (2, 0xDDCC_BBAA)] {
+        let mut w = vec![];
+        w.extend(cf(TC, 2));
+        w.extend(cf(END, 0));
+        let mut f = vfetch(1, 0, 0, 2, 0);
+        f[2] |= es << 16;
+        w.extend(f);
+        let pool = pool_of(&[0xAABB_CCDD, 0]);
+        let wave = run_prog(&w, &pool, |wv| wv.gpr_mut(0, 0).fill(0)).unwrap();
+        assert_eq!(wave.gpr(2, 0)[0], want, "ENDIAN_SWAP {es}");
+    }
+}
