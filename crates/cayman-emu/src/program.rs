@@ -310,6 +310,8 @@ pub enum CfKind {
     Jump,
     /// JUMP_ANY.
     JumpAny,
+    /// JUMPTABLE with its JUMPTABLE_SEL.
+    JumpTable(u8),
     /// PUSH / PUSH_WQM.
     Push(bool),
     /// ELSE / ELSE_WQM.
@@ -864,6 +866,7 @@ impl Program {
                             "LOOP_BREAK" => CfKind::LoopBreak,
                             "JUMP" => CfKind::Jump,
                             "JUMP_ANY" => CfKind::JumpAny,
+                            "JUMPTABLE" => CfKind::JumpTable(CF_WORD0::JUMPTABLE_SEL.get(w0) as u8),
                             "PUSH" => CfKind::Push(false),
                             "PUSH_WQM" => CfKind::Push(true),
                             "ELSE" => CfKind::Else(false),

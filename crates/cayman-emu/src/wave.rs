@@ -484,6 +484,36 @@ impl Wave {
                         next = op.addr;
                     }
                 }
+                CfKind::JumpTable(sel) => {
+                    // guide 3.7/9.1 JUMPTABLE: the JUMPs that follow form the
+                    // table; ADDR is the instruction after it (taken when no
+                    // lane passes the condition). JUMPTABLE_SEL 0..3 pick byte
+                    // A..D of the constant CF_CONST selects.
+                    if self.cond_mask(env, op)? == 0 {
+                        next = op.addr;
+                    } else {
+                        let idx = match sel {
+                            0..=3 => {
+                                (env.loop_consts[op.cf_const as usize & 31] >> (8 * *sel as u32))
+                                    & 0xff
+                            }
+                            s => {
+                                return Err(self.fault(format!(
+                                    "JUMPTABLE_SEL {s} (CF index register {}) is not emulated",
+                                    s - 4
+                                )))
+                            }
+                        };
+                        let target = pc + 1 + idx;
+                        if target >= op.addr {
+                            return Err(self.fault(format!(
+                                "jump table index {idx} lies past the table (ADDR {})",
+                                op.addr
+                            )));
+                        }
+                        next = target;
+                    }
+                }
                 CfKind::JumpAny => {
                     if self.cond_mask(env, op)? != 0 {
                         next = op.addr;
