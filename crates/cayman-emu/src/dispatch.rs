@@ -122,6 +122,23 @@ pub fn run(
     args: &[Arg],
     mem: &dyn GlobalMemory,
 ) -> Result<Stats, Fault> {
+    // a fresh, zeroed global data share per dispatch
+    let gds = crate::memory::Pool::new(GDS_BYTES);
+    run_with_gds(kernel, d, args, mem, &gds)
+}
+
+/// Bytes of global data share (guide 2.6.3: 64 kB).
+pub const GDS_BYTES: usize = 64 * 1024;
+
+/// [`run`] with a caller-provided global data share (byte addressed; the
+/// host can preload it and read it back after the dispatch).
+pub fn run_with_gds(
+    kernel: &Kernel,
+    d: &Dispatch,
+    args: &[Arg],
+    mem: &dyn GlobalMemory,
+    gds: &dyn GlobalMemory,
+) -> Result<Stats, Fault> {
     if d.block.contains(&0) || d.grid.contains(&0) {
         return Err(Fault::new("grid and block sizes must be non-zero"));
     }
@@ -150,6 +167,7 @@ pub fn run(
         bool_consts: 0,
         waves_in_group: nwaves,
         atomics_byte_addressed: d.atomics_byte_addressed,
+        gds,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;

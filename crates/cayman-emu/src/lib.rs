@@ -34,7 +34,7 @@ pub mod memory;
 pub mod program;
 pub mod wave;
 
-pub use dispatch::{build_cb0, run, Arg, Dispatch};
+pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};

@@ -242,6 +242,23 @@ pub enum FetchOp {
         /// ENDIAN_SWAP.
         endian: u8,
     },
+    /// MEM_GDS: a global data share operation (guide 9.6).
+    Gds {
+        /// GDS_OP mnemonic (the LDS operation table).
+        op: &'static str,
+        /// SRC_GPR.
+        src_gpr: u8,
+        /// SRC_REL_MODE is REL_LOOP.
+        src_rel: bool,
+        /// SRC_SEL_X/Y/Z: address, data 0, data 1 (0-3 element, 4 zero, 5 one).
+        src_sel: [u8; 3],
+        /// DST_GPR.
+        dst_gpr: u8,
+        /// DST_REL_MODE is REL_LOOP.
+        dst_rel: bool,
+        /// DST_SEL_X..W (0 the returned value, 4 zero, 5 one, 7 masked).
+        dst_sel: [u8; 4],
+    },
     /// Anything else a TC clause may hold: faults with its name.
     Unsupported(&'static str),
     /// Undecodable words.
@@ -296,8 +313,8 @@ pub enum CfKind {
     },
     /// TC (or TC_ACK) fetch clause: index in [`Program::fetch`].
     Tc(u32),
-    /// GDS clause (not emulated: faults).
-    Gds,
+    /// GDS clause: index in [`Program::fetch`].
+    Gds(u32),
     /// LOOP_START (DX9, 0), LOOP_START_DX10 (1), LOOP_START_NO_AL (2).
     LoopStart(u8),
     /// LOOP_END.
@@ -730,6 +747,52 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
     out
 }
 
+fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let p = addr * 2 + k * 4;
+        let Some(ws) = w.get(p..p + 4) else {
+            out.push(FetchOp::Invalid(format!(
+                "GDS instruction {k} of the clause at @{addr} lies past the end of the code"
+            )));
+            continue;
+        };
+        let ws = [ws[0], ws[1], ws[2], ws[3]];
+        match decode_fetch(ws, true) {
+            Ok(i) if i.op.name == "MEM_GDS" => {
+                let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+                let srm = MEM_GDS_WORD0::SRC_REL_MODE.get(w0);
+                let drm = MEM_GDS_WORD1::DST_REL_MODE.get(w1);
+                if srm > 1 || drm > 1 {
+                    out.push(FetchOp::Unsupported("GDS REL_GLOBAL addressing"));
+                    continue;
+                }
+                out.push(FetchOp::Gds {
+                    op: i.ds.map_or("?", |d| d.name),
+                    src_gpr: MEM_GDS_WORD0::SRC_GPR.get(w0) as u8,
+                    src_rel: srm == 1,
+                    src_sel: [
+                        MEM_GDS_WORD0::SRC_SEL_X.get(w0) as u8,
+                        MEM_GDS_WORD0::SRC_SEL_Y.get(w0) as u8,
+                        MEM_GDS_WORD0::SRC_SEL_Z.get(w0) as u8,
+                    ],
+                    dst_gpr: MEM_GDS_WORD1::DST_GPR.get(w1) as u8,
+                    dst_rel: drm == 1,
+                    dst_sel: [
+                        MEM_GDS_WORD2::DST_SEL_X.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_Y.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_Z.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_W.get(w2) as u8,
+                    ],
+                });
+            }
+            Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
+            Err(e) => out.push(FetchOp::Invalid(e.to_string())),
+        }
+    }
+    out
+}
+
 impl Program {
     /// Lower a CF program (the kernel's code, starting at its CF slot 0).
     /// Never fails: undecodable parts fault when executed.
@@ -853,10 +916,14 @@ impl Program {
                             }
                             "GDS" => {
                                 let addr = op.addr as usize;
+                                let cnt = CF_WORD1::COUNT.get(w1) as usize + 1;
                                 if addr > slot {
                                     limit = limit.min(addr);
                                 }
-                                CfKind::Gds
+                                let idx = prog.fetch.len() as u32;
+                                prog.fetch.push(decode_gds_clause(&w, addr, cnt));
+                                prog.fetch_addr.push(addr as u32);
+                                CfKind::Gds(idx)
                             }
                             "LOOP_START" => CfKind::LoopStart(0),
                             "LOOP_START_DX10" => CfKind::LoopStart(1),

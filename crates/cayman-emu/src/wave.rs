@@ -35,6 +35,8 @@ pub struct Env<'a> {
     pub waves_in_group: u32,
     /// RAT atomics take a byte address (see [`crate::Dispatch`]).
     pub atomics_byte_addressed: bool,
+    /// The global data share (64 KiB on Cayman, guide 2.6.3), byte addressed.
+    pub gds: &'a dyn GlobalMemory,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -579,8 +581,9 @@ impl Wave {
                     };
                     self.active = saved & self.valid;
                 }
-                CfKind::Gds => {
-                    return Err(self.fault("GDS clauses are not emulated (no GDS is bound)"))
+                CfKind::Gds(idx) => {
+                    let m = self.cond_mask(env, op)?;
+                    self.fetch_clause(env, *idx, m)?;
                 }
                 CfKind::Unsupported(n) => {
                     return Err(self.fault(format!("{n} is not supported in compute programs")))
@@ -1540,6 +1543,108 @@ impl Wave {
                         };
                         self.touched |= 1 << dg;
                         merge(&mut self.rows[gi(dg, c)], &src, m);
+                    }
+                }
+                FetchOp::Gds {
+                    op: name,
+                    src_gpr,
+                    src_rel,
+                    src_sel,
+                    dst_gpr,
+                    dst_rel,
+                    dst_sel,
+                } => {
+                    let rel = |g: u8, r: bool| {
+                        let v = g as i32 + if r { self.al } else { 0 };
+                        (0..128).contains(&v).then_some(v as usize)
+                    };
+                    let (Some(sg), Some(dg)) = (rel(src_gpr, src_rel), rel(dst_gpr, dst_rel))
+                    else {
+                        return Err(loc(self, None, "GDS GPR out of range".into()));
+                    };
+                    let ret = name.ends_with("_RET");
+                    let base = name.strip_suffix("_RET").unwrap_or(name);
+                    let mut out = [0u32; LANES];
+                    for l in lanes_of(m) {
+                        let mut v = [0u32; 3];
+                        for (k, &sel) in src_sel.iter().enumerate() {
+                            v[k] = match sel {
+                                0..=3 => self.rows[gi(sg, sel as usize)][l],
+                                4 => 0,
+                                5 => 0x3f80_0000,
+                                s => {
+                                    return Err(loc(
+                                        self,
+                                        None,
+                                        format!("GDS source select {s} is reserved"),
+                                    ))
+                                }
+                            };
+                        }
+                        let (a, x, y) = (v[0] as u64, v[1], v[2]);
+                        let bad = |w: &Wave, msg: String| loc(w, Some(l as u32), msg);
+                        if a & 3 != 0 {
+                            return Err(bad(self, format!("GDS {name} at unaligned byte 0x{a:x}")));
+                        }
+                        let r = match base {
+                            "READ" => env.gds.load_u32(a),
+                            "WRITE" | "XCHG" => env.gds.atomic(a, &mut |_| x),
+                            "CMP_STORE" | "CMP_XCHG" => {
+                                env.gds.atomic(a, &mut |o| if o == x { y } else { o })
+                            }
+                            "MSKOR" => env.gds.atomic(a, &mut |o| (o & !x) | y),
+                            "ADD" => env.gds.atomic(a, &mut |o| o.wrapping_add(x)),
+                            "SUB" => env.gds.atomic(a, &mut |o| o.wrapping_sub(x)),
+                            "RSUB" => env.gds.atomic(a, &mut |o| x.wrapping_sub(o)),
+                            "INC" => env.gds.atomic(a, &mut |o| if o >= x { 0 } else { o + 1 }),
+                            "DEC" => env.gds.atomic(a, &mut |o| {
+                                if o == 0 || o > x {
+                                    x
+                                } else {
+                                    o - 1
+                                }
+                            }),
+                            "MIN_INT" => {
+                                env.gds.atomic(a, &mut |o| (o as i32).min(x as i32) as u32)
+                            }
+                            "MAX_INT" => {
+                                env.gds.atomic(a, &mut |o| (o as i32).max(x as i32) as u32)
+                            }
+                            "MIN_UINT" => env.gds.atomic(a, &mut |o| o.min(x)),
+                            "MAX_UINT" => env.gds.atomic(a, &mut |o| o.max(x)),
+                            "AND" => env.gds.atomic(a, &mut |o| o & x),
+                            "OR" => env.gds.atomic(a, &mut |o| o | x),
+                            "XOR" => env.gds.atomic(a, &mut |o| o ^ x),
+                            other => {
+                                return Err(loc(
+                                    self,
+                                    None,
+                                    format!("GDS operation {other} is not supported"),
+                                ))
+                            }
+                        };
+                        out[l] = r.map_err(|e| {
+                            bad(
+                                self,
+                                format!(
+                                    "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
+                                    e.addr, e.limit
+                                ),
+                            )
+                        })?;
+                    }
+                    if ret {
+                        // one returned value: DST_SEL 0 picks it (guide 9.6 MEM_GDS_WORD1/2)
+                        for (c, &ds) in dst_sel.iter().enumerate() {
+                            let src = match ds {
+                                0 => out,
+                                4 => [0; LANES],
+                                5 => [0x3f80_0000; LANES],
+                                _ => continue,
+                            };
+                            self.touched |= 1 << dg;
+                            merge(&mut self.rows[gi(dg, c)], &src, m);
+                        }
                     }
                 }
                 FetchOp::Unsupported(n) => {

@@ -66,6 +66,7 @@ fn run_group(instrs: &[[u32; 2]], setup: impl Fn(&mut Wave)) -> Result<Wave, Fau
     let k = Kernel::from_code("t", &bytes(&w));
     let pool = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
+    let gds = Pool::new(64);
     let env = Env {
         prog: &k.program,
         cb: &cb,
@@ -76,6 +77,7 @@ fn run_group(instrs: &[[u32; 2]], setup: impl Fn(&mut Wave)) -> Result<Wave, Fau
         bool_consts: 0,
         waves_in_group: 1,
         atomics_byte_addressed: false,
+        gds: &gds,
     };
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
     setup(&mut wave);

@@ -42,6 +42,7 @@ fn run_wave(words: &[u32], setup: impl Fn(&mut Wave)) -> Wave {
     let k = Kernel::from_code("t", &bytes(words));
     let pool = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
+    let gds = Pool::new(64);
     let env = Env {
         prog: &k.program,
         cb: &cb,
@@ -52,6 +53,7 @@ fn run_wave(words: &[u32], setup: impl Fn(&mut Wave)) -> Wave {
         bool_consts: 0,
         waves_in_group: 1,
         atomics_byte_addressed: false,
+        gds: &gds,
     };
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     setup(&mut w);
@@ -176,6 +178,7 @@ fn jumptable_picks_an_entry_by_loop_constant_byte() {
         let cb = vec![vec![0u32; 64]];
         let mut lc = [0u32; 32];
         lc[0] = idx << 8;
+        let gds = Pool::new(64);
         let env = Env {
             prog: &k.program,
             cb: &cb,
@@ -186,6 +189,7 @@ fn jumptable_picks_an_entry_by_loop_constant_byte() {
             bool_consts: 0,
             waves_in_group: 1,
             atomics_byte_addressed: false,
+            gds: &gds,
         };
         let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
         let mut lds = vec![0u32; 16];

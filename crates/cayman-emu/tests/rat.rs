@@ -36,6 +36,7 @@ fn vfetch(buffer: u32, src: u32, sel: u32, dst: u32, offset: u32) -> [u32; 4] {
 fn run_prog(words: &[u32], pool: &Pool, setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
     let k = Kernel::from_code("t", &bytes(words));
     let cb = vec![vec![0u32; 64]];
+    let gds = Pool::new(64);
     let env = Env {
         prog: &k.program,
         cb: &cb,
@@ -46,6 +47,7 @@ fn run_prog(words: &[u32], pool: &Pool, setup: impl Fn(&mut Wave)) -> Result<Wav
         bool_consts: 0,
         waves_in_group: 1,
         atomics_byte_addressed: false,
+        gds: &gds,
     };
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     setup(&mut w);
