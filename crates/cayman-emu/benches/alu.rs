@@ -74,7 +74,7 @@ fn main() {
         let pool = Pool::from_bytes(&pool_bytes);
         let mut d = Dispatch::linear(n as u32, 64);
         let args = [Arg::Ptr(0), Arg::Ptr(4 * n as u32)];
-        bench("while_loop", &k, &mut d, &args, &pool, 8);
+        bench("while_loop", &k, &mut d, &args, &pool, 40);
     }
     if want("nested_loops") {
         // 64x64 matrix product
@@ -87,6 +87,6 @@ fn main() {
         d.work_dim = 2;
         let mm = m * m * 4;
         let args = [Arg::Ptr(0), Arg::Ptr(mm), Arg::Ptr(2 * mm), Arg::U32(m)];
-        bench("nested_loops", &k, &mut d, &args, &pool, 20);
+        bench("nested_loops", &k, &mut d, &args, &pool, 100);
     }
 }
