@@ -35,8 +35,33 @@ fn cpu_seconds() -> f64 {
     ticks / 100.0
 }
 
+/// A workload with no shared state at all, timed on `threads` threads (each
+/// does the same work): the scaling this machine delivers right now, to
+/// judge the emulator's own 1 → 2 thread scaling against.
+fn spin_seconds(threads: usize, n: u64) -> f64 {
+    fn spin(n: u64) -> u64 {
+        let mut x = 1u64;
+        for i in 0..n {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(i);
+        }
+        x
+    }
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        let h: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| std::hint::black_box(spin(std::hint::black_box(n)))))
+            .collect();
+        for h in h {
+            let _ = h.join();
+        }
+    });
+    t.elapsed().as_secs_f64()
+}
+
 fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, reps: usize) {
     let only = std::env::var("CAYMAN_BENCH_THREADS").ok();
+    let mut wall = [0.0f64; 2];
+    let mut spin = [0.0f64; 2];
     for threads in [1usize, 2] {
         if only.as_deref().is_some_and(|t| t != threads.to_string()) {
             continue;
@@ -55,6 +80,20 @@ fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, re
             "{name:13} threads={threads}: {:>6.2} M ALU groups/s wall, {:>6.2} M per CPU-second  ({groups} groups, {s:.2} s wall, {cpu:.2} s CPU)",
             groups as f64 / s / 1e6,
             if cpu > 0.0 { groups as f64 / cpu / 1e6 } else { 0.0 },
+        );
+        wall[threads - 1] = s;
+    }
+    if only.is_none() {
+        // spin about as long as the 1-thread emulator run took, on 1 then 2 threads;
+        // per-thread work is constant, so the ideal 2-thread time equals the 1-thread time
+        let probe = 50_000_000;
+        let per_second = probe as f64 / spin_seconds(1, probe);
+        let n = (per_second * wall[0]) as u64;
+        spin = [spin_seconds(1, n), spin_seconds(2, n)];
+        let machine = 2.0 * spin[0] / spin[1];
+        println!(
+            "{name:13} 1 -> 2 threads: emulator {:.2}x; a share-nothing spin loop gets {machine:.2}x on this machine right now",
+            wall[0] / wall[1]
         );
     }
 }
