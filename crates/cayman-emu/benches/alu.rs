@@ -61,7 +61,6 @@ fn spin_seconds(threads: usize, n: u64) -> f64 {
 fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, reps: usize) {
     let only = std::env::var("CAYMAN_BENCH_THREADS").ok();
     let mut wall = [0.0f64; 2];
-    let mut spin = [0.0f64; 2];
     for threads in [1usize, 2] {
         if only.as_deref().is_some_and(|t| t != threads.to_string()) {
             continue;
@@ -89,7 +88,7 @@ fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, re
         let probe = 50_000_000;
         let per_second = probe as f64 / spin_seconds(1, probe);
         let n = (per_second * wall[0]) as u64;
-        spin = [spin_seconds(1, n), spin_seconds(2, n)];
+        let spin = [spin_seconds(1, n), spin_seconds(2, n)];
         let machine = 2.0 * spin[0] / spin[1];
         println!(
             "{name:13} 1 -> 2 threads: emulator {:.2}x; a share-nothing spin loop gets {machine:.2}x on this machine right now",

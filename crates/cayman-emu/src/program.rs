@@ -242,6 +242,31 @@ pub enum FetchOp {
         /// ENDIAN_SWAP.
         endian: u8,
     },
+    /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5).
+    ScratchRead {
+        /// ARRAY_BASE (elements).
+        base: u16,
+        /// ARRAY_SIZE (elements; reads past base + size return 0).
+        size: u16,
+        /// INDEXED: add SRC_GPR.SRC_SEL_X to the base.
+        indexed: bool,
+        /// SRC_GPR.
+        src_gpr: u8,
+        /// SRC_REL.
+        src_rel: bool,
+        /// SRC_SEL_X.
+        src_sel: u8,
+        /// DST_GPR.
+        dst_gpr: u8,
+        /// DST_REL.
+        dst_rel: bool,
+        /// DST_SEL_X..W (0-3 element dword, 4 zero, 5 one, 7 masked).
+        dst_sel: [u8; 4],
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
+        /// BURST_COUNT (elements read into consecutive GPRs).
+        burst: u8,
+    },
     /// MEM_GDS: a global data share operation (guide 9.6).
     Gds {
         /// GDS_OP mnemonic (the LDS operation table).
@@ -365,6 +390,27 @@ pub enum CfKind {
         burst: u8,
         /// ELEM_SIZE (dwords per element minus one).
         elem_size: u8,
+    },
+    /// MEM_WR_SCRATCH: write GPRs to the thread's scratch buffer (guide 3.4.2).
+    ScratchWrite {
+        /// ARRAY_BASE (elements).
+        base: u16,
+        /// ARRAY_SIZE (elements; writes past base + size are dropped).
+        size: u16,
+        /// TYPE bit 0: add INDEX_GPR.X to the base.
+        indexed: bool,
+        /// RW_GPR.
+        rw_gpr: u8,
+        /// RW_REL.
+        rw_rel: bool,
+        /// INDEX_GPR.
+        index_gpr: u8,
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
+        /// COMP_MASK.
+        comp_mask: u8,
+        /// BURST_COUNT.
+        burst: u8,
     },
     /// A CF instruction compute programs cannot use (exports, GWS, ...).
     Unsupported(&'static str),
@@ -740,6 +786,27 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
                 });
             }
+            Ok(i) if i.form == FetchForm::MemRd && i.op.name == "MEM_RD_SCRATCH" => {
+                let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+                out.push(FetchOp::ScratchRead {
+                    base: MEM_RD_WORD2::ARRAY_BASE.get(w2) as u16,
+                    size: MEM_RD_WORD2::ARRAY_SIZE.get(w2) as u16,
+                    indexed: MEM_RD_WORD0::INDEXED.get(w0) != 0,
+                    src_gpr: MEM_RD_WORD0::SRC_GPR.get(w0) as u8,
+                    src_rel: MEM_RD_WORD0::SRC_REL.get(w0) != 0,
+                    src_sel: MEM_RD_WORD0::SRC_SEL_X.get(w0) as u8,
+                    dst_gpr: MEM_RD_WORD1::DST_GPR.get(w1) as u8,
+                    dst_rel: MEM_RD_WORD1::DST_REL.get(w1) != 0,
+                    dst_sel: [
+                        MEM_RD_WORD1::DST_SEL_X.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_Y.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_Z.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_W.get(w1) as u8,
+                    ],
+                    elem_size: MEM_RD_WORD0::ELEM_SIZE.get(w0) as u8,
+                    burst: MEM_RD_WORD0::BURST_COUNT.get(w0) as u8,
+                });
+            }
             Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
             Err(e) => out.push(FetchOp::Invalid(e.to_string())),
         }
@@ -882,6 +949,11 @@ impl Program {
                         };
                     }
                     CfForm::Export => {
+                        // CF_ALLOC_EXPORT_WORD1 has ARRAY_SIZE where CF_WORD1 has
+                        // POP_COUNT/CF_CONST/COND: exports run on the active lanes
+                        op.pop_count = 0;
+                        op.cf_const = 0;
+                        op.cond = 0;
                         if let Some(r) = i.rat {
                             op.kind = CfKind::Rat {
                                 rat_id: CF_ALLOC_EXPORT_WORD0_RAT::RAT_ID.get(w0) as u8,
@@ -893,6 +965,18 @@ impl Program {
                                 comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
                                 burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
                                 elem_size: CF_ALLOC_EXPORT_WORD0_RAT::ELEM_SIZE.get(w0) as u8,
+                            };
+                        } else if i.op.name == "MEM_WR_SCRATCH" {
+                            op.kind = CfKind::ScratchWrite {
+                                base: CF_ALLOC_EXPORT_WORD0::ARRAY_BASE.get(w0) as u16,
+                                size: CF_ALLOC_EXPORT_WORD1_BUF::ARRAY_SIZE.get(w1) as u16,
+                                indexed: CF_ALLOC_EXPORT_WORD0::TYPE.get(w0) & 1 != 0,
+                                rw_gpr: CF_ALLOC_EXPORT_WORD0::RW_GPR.get(w0) as u8,
+                                rw_rel: CF_ALLOC_EXPORT_WORD0::RW_REL.get(w0) != 0,
+                                index_gpr: CF_ALLOC_EXPORT_WORD0::INDEX_GPR.get(w0) as u8,
+                                elem_size: CF_ALLOC_EXPORT_WORD0::ELEM_SIZE.get(w0) as u8,
+                                comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
+                                burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
                             };
                         } else {
                             op.kind = CfKind::Unsupported(i.op.name);

@@ -105,6 +105,9 @@ pub struct Wave {
     /// RAT return buffer (see [`RET_DWORDS`]).
     ret: Vec<u32>,
     ret_used: bool,
+    /// Per-lane scratch buffers (lane l's dword d at l * SCRATCH_DWORDS + d),
+    /// allocated on first use.
+    scratch_mem: Vec<u32>,
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
@@ -177,6 +180,7 @@ impl Wave {
             oq: [VecDeque::new(), VecDeque::new()],
             ret: vec![0; RET_DWORDS],
             ret_used: false,
+            scratch_mem: Vec::new(),
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
@@ -218,6 +222,7 @@ impl Wave {
             self.ret.fill(0);
             self.ret_used = false;
         }
+        self.scratch_mem.fill(0);
         self.pc = 0;
         self.resume = None;
         self.stats = Stats::default();
@@ -401,6 +406,10 @@ impl Wave {
                 CfKind::Rat { .. } => {
                     let m = self.cond_mask(env, op)?;
                     self.rat(env, op, m)?;
+                }
+                CfKind::ScratchWrite { .. } => {
+                    let m = self.cond_mask(env, op)?;
+                    self.scratch_write(op, m)?;
                 }
                 CfKind::LoopStart(k) => {
                     let m = self.cond_mask(env, op)?;
@@ -1545,6 +1554,64 @@ impl Wave {
                         merge(&mut self.rows[gi(dg, c)], &src, m);
                     }
                 }
+                FetchOp::ScratchRead {
+                    base,
+                    size,
+                    indexed,
+                    src_gpr,
+                    src_rel,
+                    src_sel,
+                    dst_gpr,
+                    dst_rel,
+                    dst_sel,
+                    elem_size,
+                    burst,
+                } => {
+                    // guide 3.4.3: first_mem = (ARRAY_BASE + index) * (ELEM_SIZE + 1)
+                    // dwords; reads at or past (ARRAY_BASE + ARRAY_SIZE) * (ELEM_SIZE + 1) give 0
+                    let es = elem_size as u64 + 1;
+                    let sg = src_gpr as i32 + if src_rel { self.al } else { 0 };
+                    let dg = dst_gpr as i32 + if dst_rel { self.al } else { 0 };
+                    if !(0..128).contains(&sg) || !(0..128).contains(&dg) || dg + burst as i32 > 127
+                    {
+                        return Err(loc(self, None, "scratch read GPR out of range".into()));
+                    }
+                    let end = (base as u64 + size as u64) * es;
+                    for b in 0..=burst as usize {
+                        let mut vals = [[0u32; LANES]; 4];
+                        for l in lanes_of(m) {
+                            let ix = if indexed {
+                                self.rows[gi(sg as usize, src_sel as usize & 3)][l] as u64
+                            } else {
+                                0
+                            };
+                            let first = (base as u64 + ix) * es + b as u64 * es;
+                            for c in 0..es.min(4) {
+                                let d = first + c;
+                                if d < end {
+                                    let at = self.scratch_at(l, d).map_err(|mut f| {
+                                        f.at.clause =
+                                            env.prog.fetch_addr.get(idx as usize).copied();
+                                        f.at.group = Some(k as u32);
+                                        f
+                                    })?;
+                                    vals[c as usize][l] = self.scratch_mem[at];
+                                }
+                            }
+                        }
+                        let r = dg as usize + b;
+                        for (c, &ds) in dst_sel.iter().enumerate() {
+                            let src = match ds {
+                                0..=3 => vals[ds as usize],
+                                4 => [0; LANES],
+                                5 => [0x3f80_0000; LANES],
+                                _ => continue,
+                            };
+                            self.touched |= 1 << r;
+                            merge(&mut self.rows[gi(r, c)], &src, m);
+                        }
+                    }
+                }
                 FetchOp::Gds {
                     op: name,
                     src_gpr,
@@ -1663,6 +1730,72 @@ impl Wave {
     }
 
     // ---- RAT ---------------------------------------------------------------
+
+    /// Scratch address of element `elem` + dword `c` for a lane, checked
+    /// against risa's per-thread scratch size.
+    fn scratch_at(&mut self, lane: usize, dword: u64) -> Result<usize, Fault> {
+        if dword >= SCRATCH_DWORDS as u64 {
+            let mut f = self.fault(format!(
+                "scratch dword {dword} beyond the {SCRATCH_DWORDS} dwords risa gives each thread"
+            ));
+            f.at.lane = Some(lane as u32);
+            return Err(f);
+        }
+        if self.scratch_mem.is_empty() {
+            self.scratch_mem = vec![0; LANES * SCRATCH_DWORDS];
+        }
+        Ok(lane * SCRATCH_DWORDS + dword as usize)
+    }
+
+    /// MEM_WR_SCRATCH (guide 3.4.2): first_mem = (ARRAY_BASE + index) *
+    /// (ELEM_SIZE + 1) dwords; BURST_COUNT + 1 elements from consecutive
+    /// GPRs, COMP_MASK selecting their dwords; nothing is written at or past
+    /// (ARRAY_BASE + ARRAY_SIZE) * (ELEM_SIZE + 1).
+    fn scratch_write(&mut self, op: &CfOp, m: u64) -> Result<(), Fault> {
+        let CfKind::ScratchWrite {
+            base,
+            size,
+            indexed,
+            rw_gpr,
+            rw_rel,
+            index_gpr,
+            elem_size,
+            comp_mask,
+            burst,
+        } = op.kind
+        else {
+            return Ok(());
+        };
+        let es = elem_size as u64 + 1;
+        let rg = rw_gpr as i32 + if rw_rel { self.al } else { 0 };
+        if !(0..128).contains(&rg) || rg + burst as i32 > 127 {
+            return Err(self.fault(format!("RW_GPR {rg} (+ BURST_COUNT {burst}) out of range")));
+        }
+        let end = (base as u64 + size as u64) * es;
+        for l in lanes_of(m) {
+            let idx = if indexed {
+                self.rows[gi(index_gpr as usize, 0)][l] as u64
+            } else {
+                0
+            };
+            let first = (base as u64 + idx) * es;
+            for b in 0..=burst as u64 {
+                for c in 0..es.min(4) {
+                    if comp_mask >> c & 1 == 0 {
+                        continue;
+                    }
+                    let d = first + b * es + c;
+                    if d >= end {
+                        continue;
+                    }
+                    let v = self.rows[gi(rg as usize + b as usize, c as usize)][l];
+                    let at = self.scratch_at(l, d)?;
+                    self.scratch_mem[at] = v;
+                }
+            }
+        }
+        Ok(())
+    }
 
     fn rat(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
         let CfKind::Rat {
@@ -1784,6 +1917,10 @@ impl Wave {
         Ok(())
     }
 }
+
+/// Dwords of scratch buffer per thread (ARRAY_BASE can address more; risa
+/// faults beyond this).
+pub const SCRATCH_DWORDS: usize = 4096;
 
 /// Dwords in a wave's RAT return buffer (where `_RTN` atomics leave the
 /// value they replaced; read back by vertex fetches from resource 160).
