@@ -25,6 +25,16 @@ pub enum SrcKind {
     Oq { b: bool, pop: bool },
     /// The loop index aL (LOOP_IDX).
     LoopIdx,
+    /// LDS direct read (ALU_SRC_LDS_DIRECT_A/B, guide 7.3.1): lane l reads
+    /// LDS dword `offset + stride * l`.
+    LdsDirect {
+        /// OFFSET_A/B (dwords).
+        offset: u16,
+        /// STRIDE_A/B (dwords per lane).
+        stride: u8,
+        /// THREAD_REL_A/B (not emulated: faults).
+        thread_rel: bool,
+    },
     /// Thread position based values and other special selects.
     Special(u16),
 }
@@ -498,6 +508,14 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
         160..=191 => SrcKind::Kcache(1, (s.sel - 160) as u8),
         256..=287 => SrcKind::Kcache(2, (s.sel - 256) as u8),
         288..=319 => SrcKind::Kcache(3, (s.sel - 288) as u8),
+        223 | 224 => {
+            let w = lits[(s.sel - 223) as usize];
+            SrcKind::LdsDirect {
+                offset: ALU_WORD1_LDS_DIRECT_LITERAL_LO::OFFSET_A.get(w) as u16,
+                stride: ALU_WORD1_LDS_DIRECT_LITERAL_LO::STRIDE_A.get(w) as u8,
+                thread_rel: ALU_WORD1_LDS_DIRECT_LITERAL_LO::THREAD_REL_A.get(w) != 0,
+            }
+        }
         253 => SrcKind::Const(
             *lits
                 .get(s.chan as usize)
@@ -555,6 +573,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 let s = i.src(k);
                 if s.sel == 253 {
                     need_lit = need_lit.max(if s.chan >= 2 { 4 } else { 2 });
+                }
+                if s.sel == 223 || s.sel == 224 {
+                    // LDS direct reads take their address from literal 0 (x, y) (guide 7.3.1)
+                    need_lit = need_lit.max(2);
                 }
             }
             p += 2;

@@ -768,6 +768,7 @@ impl Wave {
     fn read_src(
         &mut self,
         env: &Env,
+        lds: &[u32],
         ctx: &ClauseCtx,
         ins: &AluInstr,
         s: &Src,
@@ -829,6 +830,24 @@ impl Wave {
                 }
             }
             SrcKind::LoopIdx => out.fill(self.al as u32),
+            SrcKind::LdsDirect {
+                offset,
+                stride,
+                thread_rel,
+            } => {
+                if thread_rel {
+                    return Err("LDS direct reads with THREAD_REL are not emulated".into());
+                }
+                for (l, o) in out.iter_mut().enumerate() {
+                    let d = offset as usize + stride as usize * l;
+                    *o = *lds.get(d).ok_or_else(|| {
+                        format!(
+                            "LDS direct read of dword {d} (lane {l}) outside the group's {} bytes of LDS",
+                            lds.len() * 4
+                        )
+                    })?;
+                }
+            }
             SrcKind::Special(sel) => {
                 let v = match sel {
                     229 => (self.active >> 32) as u32,
@@ -878,7 +897,7 @@ impl Wave {
             let i = &ins[bit / 3];
             let k = bit % 3;
             let mut buf = [0u32; LANES];
-            self.read_src(env, ctx, i, &i.src[k], &mut buf)
+            self.read_src(env, lds, ctx, i, &i.src[k], &mut buf)
                 .map_err(|e| (Some(i.slot), None, e))?;
             self.rows[i.loc[k] as usize] = buf;
         }

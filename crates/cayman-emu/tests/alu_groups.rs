@@ -58,6 +58,14 @@ fn op3(
 
 /// CF: ALU clause of the given instructions at slot 2, END at slot 1.
 fn run_group(instrs: &[[u32; 2]], setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
+    run_group_lds(instrs, setup, &mut [0u32; 16])
+}
+
+fn run_group_lds(
+    instrs: &[[u32; 2]],
+    setup: impl Fn(&mut Wave),
+    lds: &mut [u32],
+) -> Result<Wave, Fault> {
     let mut w = vec![2, ((instrs.len() as u32 - 1) << 18) | (8 << 26) | (1 << 31)];
     w.extend([0, (32 << 22) | (1 << 31)]);
     for i in instrs {
@@ -81,8 +89,7 @@ fn run_group(instrs: &[[u32; 2]], setup: impl Fn(&mut Wave)) -> Result<Wave, Fau
     };
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
     setup(&mut wave);
-    let mut lds = vec![0u32; 16];
-    wave.run(&env, &mut lds)?;
+    wave.run(&env, lds)?;
     Ok(wave)
 }
 fn set(w: &mut Wave, r: usize, c: usize, v: u32) {
@@ -390,4 +397,27 @@ fn set_mode_runs_only_the_default_mode() {
         .err()
         .expect("round toward zero is not emulated");
     assert!(f.message.contains("SET_MODE"), "{f}");
+}
+
+#[test]
+fn lds_direct_reads_use_literal_0_for_offset_and_stride() {
+    // guide 7.3.1 / 9.2 ALU_WORD1_LDS_DIRECT_LITERAL_LO/HI: lane l reads
+    // LDS dword OFFSET + STRIDE * l; A from literal x, B from literal y
+    let lo = 5 | (2 << 13); // OFFSET_A 5, STRIDE_A 2
+    let hi = 300 | (0 << 13); // OFFSET_B 300, STRIDE_B 0 (every lane the same dword)
+    let g = [
+        op2("MOV", 5, 0, (223, 0), (0, 0), false),
+        op2("MOV", 5, 1, (224, 0), (0, 0), true),
+        [lo, hi],
+    ];
+    let mut lds: Vec<u32> = (0..512).map(|i| 1000 + i).collect();
+    let w = run_group_lds(&g, |_| {}, &mut lds).unwrap();
+    for l in 0..64 {
+        assert_eq!(w.gpr(5, 0)[l], 1000 + 5 + 2 * l as u32, "A lane {l}");
+        assert_eq!(w.gpr(5, 1)[l], 1300, "B lane {l}");
+    }
+    // a stride that walks off the group's LDS faults
+    let mut small = vec![0u32; 64];
+    let f = run_group_lds(&g, |_| {}, &mut small).err().expect("fault");
+    assert!(f.message.contains("LDS direct read"), "{f}");
 }
