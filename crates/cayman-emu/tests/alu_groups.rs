@@ -404,7 +404,7 @@ fn lds_direct_reads_use_literal_0_for_offset_and_stride() {
     // guide 7.3.1 / 9.2 ALU_WORD1_LDS_DIRECT_LITERAL_LO/HI: lane l reads
     // LDS dword OFFSET + STRIDE * l; A from literal x, B from literal y
     let lo = 5 | (2 << 13); // OFFSET_A 5, STRIDE_A 2
-    let hi = 300 | (0 << 13); // OFFSET_B 300, STRIDE_B 0 (every lane the same dword)
+    let hi = 300; // OFFSET_B 300, STRIDE_B 0 (every lane reads the same dword)
     let g = [
         op2("MOV", 5, 0, (223, 0), (0, 0), false),
         op2("MOV", 5, 1, (224, 0), (0, 0), true),
