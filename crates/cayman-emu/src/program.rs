@@ -252,8 +252,11 @@ pub enum FetchOp {
         /// ENDIAN_SWAP.
         endian: u8,
     },
-    /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5).
+    /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5);
+    /// with `global`, MEM_RD_SCATTER: read the export memory (the global pool).
     ScratchRead {
+        /// MEM_RD_SCATTER (global pool; ARRAY_SIZE has no effect).
+        global: bool,
         /// ARRAY_BASE (elements).
         base: u16,
         /// ARRAY_SIZE (elements; reads past base + size return 0).
@@ -401,8 +404,12 @@ pub enum CfKind {
         /// ELEM_SIZE (dwords per element minus one).
         elem_size: u8,
     },
-    /// MEM_WR_SCRATCH: write GPRs to the thread's scratch buffer (guide 3.4.2).
+    /// MEM_WR_SCRATCH: write GPRs to the thread's scratch buffer (guide
+    /// 3.4.2); with `global`, MEM_EXPORT: scatter writes to the export
+    /// memory, which risa binds to the global pool at byte 0.
     ScratchWrite {
+        /// MEM_EXPORT (global pool) rather than the per-thread scratch buffer.
+        global: bool,
         /// ARRAY_BASE (elements).
         base: u16,
         /// ARRAY_SIZE (elements; writes past base + size are dropped).
@@ -808,9 +815,10 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
                 });
             }
-            Ok(i) if i.form == FetchForm::MemRd && i.op.name == "MEM_RD_SCRATCH" => {
+            Ok(i) if i.form == FetchForm::MemRd => {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 out.push(FetchOp::ScratchRead {
+                    global: i.op.name == "MEM_RD_SCATTER",
                     base: MEM_RD_WORD2::ARRAY_BASE.get(w2) as u16,
                     size: MEM_RD_WORD2::ARRAY_SIZE.get(w2) as u16,
                     indexed: MEM_RD_WORD0::INDEXED.get(w0) != 0,
@@ -988,8 +996,9 @@ impl Program {
                                 burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
                                 elem_size: CF_ALLOC_EXPORT_WORD0_RAT::ELEM_SIZE.get(w0) as u8,
                             };
-                        } else if i.op.name == "MEM_WR_SCRATCH" {
+                        } else if i.op.name == "MEM_WR_SCRATCH" || i.op.name == "MEM_EXPORT" {
                             op.kind = CfKind::ScratchWrite {
+                                global: i.op.name == "MEM_EXPORT",
                                 base: CF_ALLOC_EXPORT_WORD0::ARRAY_BASE.get(w0) as u16,
                                 size: CF_ALLOC_EXPORT_WORD1_BUF::ARRAY_SIZE.get(w1) as u16,
                                 indexed: CF_ALLOC_EXPORT_WORD0::TYPE.get(w0) & 1 != 0,

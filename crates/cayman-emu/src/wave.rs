@@ -409,7 +409,7 @@ impl Wave {
                 }
                 CfKind::ScratchWrite { .. } => {
                     let m = self.cond_mask(env, op)?;
-                    self.scratch_write(op, m)?;
+                    self.scratch_write(env, op, m)?;
                 }
                 CfKind::LoopStart(k) => {
                     let m = self.cond_mask(env, op)?;
@@ -1574,6 +1574,7 @@ impl Wave {
                     }
                 }
                 FetchOp::ScratchRead {
+                    global,
                     base,
                     size,
                     indexed,
@@ -1607,7 +1608,19 @@ impl Wave {
                             let first = (base as u64 + ix) * es + b as u64 * es;
                             for c in 0..es.min(4) {
                                 let d = first + c;
-                                if d < end {
+                                if global {
+                                    let v = env.global.load_u32(d * 4).map_err(|e| {
+                                        loc(
+                                            self,
+                                            Some(l as u32),
+                                            format!(
+                                                "MEM_RD_SCATTER at byte 0x{:x} outside the global pool ({} bytes)",
+                                                e.addr, e.limit
+                                            ),
+                                        )
+                                    })?;
+                                    vals[c as usize][l] = v;
+                                } else if d < end {
                                     let at = self.scratch_at(l, d).map_err(|mut f| {
                                         f.at.clause =
                                             env.prog.fetch_addr.get(idx as usize).copied();
@@ -1770,8 +1783,9 @@ impl Wave {
     /// (ELEM_SIZE + 1) dwords; BURST_COUNT + 1 elements from consecutive
     /// GPRs, COMP_MASK selecting their dwords; nothing is written at or past
     /// (ARRAY_BASE + ARRAY_SIZE) * (ELEM_SIZE + 1).
-    fn scratch_write(&mut self, op: &CfOp, m: u64) -> Result<(), Fault> {
+    fn scratch_write(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
         let CfKind::ScratchWrite {
+            global,
             base,
             size,
             indexed,
@@ -1808,8 +1822,19 @@ impl Wave {
                         continue;
                     }
                     let v = self.rows[gi(rg as usize + b as usize, c as usize)][l];
-                    let at = self.scratch_at(l, d)?;
-                    self.scratch_mem[at] = v;
+                    if global {
+                        env.global.write(d * 4, &v.to_le_bytes()).map_err(|e| {
+                            let mut f = self.fault(format!(
+                                "MEM_EXPORT at byte 0x{:x} outside the global pool ({} bytes)",
+                                e.addr, e.limit
+                            ));
+                            f.at.lane = Some(l as u32);
+                            f
+                        })?;
+                    } else {
+                        let at = self.scratch_at(l, d)?;
+                        self.scratch_mem[at] = v;
+                    }
                 }
             }
         }

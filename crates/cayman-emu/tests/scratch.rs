@@ -33,14 +33,17 @@ fn cf(inst: u32, addr: u32) -> [u32; 2] {
 }
 
 fn run(w: &[u32], setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
+    run_pool(w, setup, &Pool::new(64))
+}
+
+fn run_pool(w: &[u32], setup: impl Fn(&mut Wave), pool: &Pool) -> Result<Wave, Fault> {
     let k = Kernel::from_code("t", &bytes(w));
-    let pool = Pool::new(64);
     let gds = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
     let env = Env {
         prog: &k.program,
         cb: &cb,
-        global: &pool,
+        global: pool,
         text: &k.text,
         num_gprs: 0,
         loop_consts: [0; 32],
@@ -132,4 +135,45 @@ fn scratch_beyond_risas_per_thread_size_faults() {
     .expect("fault");
     assert_eq!(f.at.lane, Some(9), "{f}");
     assert!(f.message.contains("scratch"), "{f}");
+}
+
+#[test]
+fn mem_export_scatters_into_the_global_pool_and_mem_rd_scatter_reads_it() {
+    // MEM_EXPORT (85), ELEM_SIZE 0: lane l writes T1.X at dword (ARRAY_BASE 3 + T0.X);
+    // MEM_RD_SCATTER (MEM_OP 2) reads dword (3 + T0.Y) into T5.X
+    let mut w = vec![];
+    w.extend([
+        3 | (1 << 13) | (1 << 15),
+        4095 | (1 << 12) | (85 << 22) | (1 << 31),
+    ]);
+    w.extend(cf(TC, 4));
+    w.extend(cf(END, 0));
+    w.extend([0, 0]);
+    w.extend([
+        2 | (2 << 8) | (1 << 12) | (1 << 24), // MEM_OP 2, INDEXED, SRC_GPR 0, SRC_SEL_X = Y
+        5 | (7 << 12) | (7 << 15) | (7 << 18) | (13 << 22),
+        3,
+        0,
+    ]);
+    let pool = Pool::new(4 * 80);
+    let wave = run_pool(
+        &w,
+        |wv| {
+            for l in 0..64 {
+                wv.gpr_mut(0, 0)[l] = 63 - l as u32; // scatter reversed
+                wv.gpr_mut(0, 1)[l] = l as u32;
+                wv.gpr_mut(1, 0)[l] = 500 + l as u32;
+            }
+        },
+        &pool,
+    )
+    .unwrap();
+    let out = pool.to_bytes();
+    for l in 0..64u32 {
+        let d = (3 + 63 - l) as usize;
+        let got = u32::from_le_bytes(out[4 * d..4 * d + 4].try_into().unwrap());
+        assert_eq!(got, 500 + l, "dword {d}");
+        // lane l reads dword 3 + l, written by lane 63 - l
+        assert_eq!(wave.gpr(5, 0)[l as usize], 500 + 63 - l, "lane {l}");
+    }
 }
