@@ -637,6 +637,20 @@ pub fn flt_to_uint(x: u32) -> u32 {
     f(x) as u32
 }
 
+/// FLT_TO_INT_RPI / FLT_TO_INT_FLOOR: NaNs saturate by their sign like
+/// infinities (guide 8.2); other values round with `round` and saturate.
+#[inline(always)]
+fn flt_to_int_sat(x: u32, round: impl Fn(f32) -> f32) -> u32 {
+    if is_nan(x) {
+        return if x & SIGN == 0 {
+            i32::MAX as u32
+        } else {
+            i32::MIN as u32
+        };
+    }
+    flt_to_int(b(round(f(x))))
+}
+
 #[inline(always)]
 fn shl(x: u32, s: u32) -> u32 {
     if s > 31 {
@@ -997,8 +1011,9 @@ pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -
         FfbhUint => map1(o, a, ffbh_u),
         FfbhInt => map1(o, a, ffbh_i),
         FfblInt => map1(o, a, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() }),
-        FltToIntRpi => map1(o, a, |x| flt_to_int(b((f(x) + 0.5).floor()))),
-        FltToIntFloor => map1(o, a, |x| flt_to_int(b(f(x).floor()))),
+        // guide 8.2 FLT_TO_INT_RPI / _FLOOR: inf and NaN give max_int, -inf and -NaN -max_int
+        FltToIntRpi => map1(o, a, |x| flt_to_int_sat(x, |v| (v + 0.5).floor())),
+        FltToIntFloor => map1(o, a, |x| flt_to_int_sat(x, f32::floor)),
         MulhiUint24 => map2(o, a, c, |x, y| {
             (((x & 0xff_ffff) as u64 * (y & 0xff_ffff) as u64) >> 32) as u32
         }),

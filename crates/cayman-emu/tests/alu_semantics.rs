@@ -209,3 +209,100 @@ fn predicate_sets() {
     // 8.2 PRED_SET_RESTORE: 0.0 → execute
     assert_eq!(pred_set(Sem::PredSetRestore, 0, 0), (0, true));
 }
+
+#[test]
+fn float_to_int_rounding_forms() {
+    // 8.2 FLT_TO_INT_FLOOR: floor; inf & NaN -> max_int, -inf & -NaN -> -max_int; 0 & -0 -> 0
+    assert_eq!(run("FLT_TO_INT_FLOOR", f(-1.5), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", f(2.9), 0, 0), 2);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NAN, 0, 0), i32::MAX as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NAN | NZERO, 0, 0), i32::MIN as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NINF, 0, 0), i32::MIN as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NZERO, 0, 0), 0);
+    // 8.2 FLT_TO_INT_RPI: (int)floor(src0 + 0.5), same special cases
+    assert_eq!(run("FLT_TO_INT_RPI", f(2.5), 0, 0), 3);
+    assert_eq!(run("FLT_TO_INT_RPI", f(-2.5), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT_RPI", INF, 0, 0), i32::MAX as u32);
+    // 8.2 FLT_TO_INT: truncation; NaN -> 0
+    assert_eq!(run("FLT_TO_INT", f(-2.7), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT", NAN, 0, 0), 0);
+}
+
+#[test]
+fn bitwise_and_integer_min_max() {
+    // 8.2 AND_INT, OR_INT, XOR_INT, NOT_INT, MIN_INT, MIN_UINT
+    assert_eq!(run("AND_INT", 0xf0f0, 0xff00, 0), 0xf000);
+    assert_eq!(run("OR_INT", 0xf0f0, 0xff00, 0), 0xfff0);
+    assert_eq!(run("XOR_INT", 0xf0f0, 0xff00, 0), 0x0ff0);
+    assert_eq!(run("NOT_INT", 0xf0f0, 0, 0), !0xf0f0);
+    assert_eq!(run("MIN_INT", u32::MAX, 1, 0), u32::MAX);
+    assert_eq!(run("MIN_UINT", u32::MAX, 1, 0), 1);
+}
+
+#[test]
+fn twenty_four_bit_multiplies() {
+    // 8.2 MUL_INT24: signed 24-bit operands (bits 31:24 ignored), low 32 bits of the product;
+    // MULHI_INT24: the bits above them; MULADD_INT24 adds src2
+    assert_eq!(run("MUL_INT24", 0x7f_ff_ff_ff, 2, 0), (-2i32) as u32);
+    assert_eq!(run("MULHI_INT24", 0x00ff_ffff, 2, 0), u32::MAX);
+    // (2^23 - 1)^2 = 2^46 - 2^24 + 1: bits 47:32 are 0x3fff
+    assert_eq!(run("MULHI_INT24", 0x007f_ffff, 0x007f_ffff, 0), 0x3fff);
+    assert_eq!(run("MULADD_INT24", 0x00ff_ffff, 3, 10), 7);
+    assert_eq!(run("MUL_UINT24", 0xff00_0003, 5, 0), 15);
+}
+
+#[test]
+fn predicate_counter_ops() {
+    // 8.2 PRED_SET_INV: 1.0 -> 0.0 execute; 0.0 -> 1.0 skip; else src0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), f(1.0), 0), (0, true));
+    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), 0, 0), (f(1.0), false));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_INV"), f(3.0), 0),
+        (f(3.0), false)
+    );
+    // PRED_SET_POP: src0 <= src1 -> 0.0 execute, else src0 - src1 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_POP"), f(2.0), f(3.0)), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_POP"), f(5.0), f(3.0)),
+        (f(2.0), false)
+    );
+    // PRED_SET_CLR: +MAX_FLOAT, skip
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_CLR"), 0, 0),
+        (f(f32::MAX), false)
+    );
+    // PRED_SET_RESTORE: 0.0 -> execute, else src0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_RESTORE"), 0, 0), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_RESTORE"), f(4.0), 0),
+        (f(4.0), false)
+    );
+    // PRED_SETE_PUSH: src0 == 0.0 and src1 == 0 -> 0.0 execute, else src0 + 1.0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SETE_PUSH"), 0, 0), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SETE_PUSH"), f(1.0), 0),
+        (f(2.0), false)
+    );
+    // PRED_SETGT_PUSH_INT: src0 == 0.0 and src1 > 0 -> execute
+    assert_eq!(pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, 5), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, (-5i32) as u32),
+        (f(1.0), false)
+    );
+}
+
+#[test]
+fn byte_lerp_and_sad() {
+    // 8.2 LERP_UINT: per byte (a + b + src2 bit) >> 1
+    assert_eq!(
+        run("LERP_UINT", 0x0102_0304, 0x0304_0506, 0x0101_0101),
+        0x0203_0405
+    );
+    assert_eq!(run("LERP_UINT", 0x0000_0001, 0x0000_0002, 0), 0x0000_0001);
+    // SAD_ACCUM_UINT: sum of |byte differences| + src2; _HI puts the SAD in bits 31:16
+    assert_eq!(
+        run("SAD_ACCUM_UINT", 0x0a00_0005, 0x0000_0a01, 100),
+        100 + 10 + 10 + 4
+    );
+    assert_eq!(run("SAD_ACCUM_HI_UINT", 0x0000_0005, 0, 1), (5 << 16) + 1);
+}
