@@ -1912,6 +1912,9 @@ impl Wave {
             // also puts the compare value in Z on Cayman and in W on Evergreen)
             let (x, y, z, w) = (d(0), d(1), d(2), d(3));
             let r = match base {
+                // NOP_RTN returns the dword unchanged (Mesa's r600 back end
+                // implements image loads with it); plain NOP touches nothing
+                "NOP" if ret => g.load_u32(addr),
                 "NOP" => Ok(0),
                 "STORE_DWORD" | "STORE_TYPED" => {
                     for b in 0..=burst as usize {
@@ -1944,16 +1947,11 @@ impl Wave {
                 other => return Err(self.fault(format!("MEM_RAT {other} is not supported"))),
             };
             let old = r.map_err(|e| bad(self, e))?;
-            if ret {
+            if ret && (y as usize) < RET_DWORDS {
                 // the pre-op value goes to the RAT's return buffer at dword Y,
-                // which vertex fetches read back through resource 160 + RAT_ID
-                if y as usize >= RET_DWORDS {
-                    let mut f = self.fault(format!(
-                        "MEM_RAT {inst}: return address {y} outside the {RET_DWORDS}-dword return buffer"
-                    ));
-                    f.at.lane = Some(l as u32);
-                    return Err(f);
-                }
+                // which vertex fetches read back through resource 160 + RAT_ID.
+                // Returns beyond the buffer are dropped: clang-14 emits
+                // XCHG_RTN for atomic_xchg without setting Y at all.
                 self.ret_used = true;
                 self.ret[y as usize] = old;
             }

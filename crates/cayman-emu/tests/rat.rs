@@ -176,3 +176,107 @@ fn vertex_fetch_endian_swap() {
         assert_eq!(wave.gpr(2, 0)[0], want, "ENDIAN_SWAP {es}");
     }
 }
+
+/// The guide's RAT_INST formulas (9.2 CF_ALLOC_EXPORT_WORD0_RAT), on one dword.
+fn reference(name: &str, dst: u32, src: u32, cmp: u32, mask: u32) -> u32 {
+    match name.strip_suffix("_RTN").unwrap_or(name) {
+        "CMPXCHG_INT" => {
+            if cmp == dst {
+                src
+            } else {
+                dst
+            }
+        }
+        "XCHG" => src,
+        "ADD" => src.wrapping_add(dst),
+        "SUB" => dst.wrapping_sub(src),
+        "RSUB" => src.wrapping_sub(dst),
+        "MIN_INT" => (src as i32).min(dst as i32) as u32,
+        "MIN_UINT" => src.min(dst),
+        "MAX_INT" => (src as i32).max(dst as i32) as u32,
+        "MAX_UINT" => src.max(dst),
+        "AND" => dst & src,
+        "OR" => dst | src,
+        "XOR" => dst ^ src,
+        "MSKOR" => (dst & !mask) | (src & mask),
+        "INC_UINT" => {
+            if dst >= src {
+                0
+            } else {
+                dst + 1
+            }
+        }
+        "DEC_UINT" => {
+            if dst == 0 || dst > src {
+                src
+            } else {
+                dst - 1
+            }
+        }
+        "NOP" => dst,
+        other => panic!("no reference for {other}"),
+    }
+}
+
+#[test]
+fn every_rat_atomic_against_the_guide_formulas() {
+    // each lane hits its own element with edge-heavy data; _RTN variants also
+    // return the old value, read back through resource 160
+    let mut r = 0x9e37_79b9u32;
+    let mut next = || {
+        r ^= r << 13;
+        r ^= r >> 17;
+        r ^= r << 5;
+        r
+    };
+    let edge = [0u32, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX, 5, 6];
+    let dst: Vec<u32> = (0..64)
+        .map(|l| if l < 8 { edge[l] } else { next() % 16 })
+        .collect();
+    let src: Vec<u32> = (0..64)
+        .map(|l| if l < 8 { edge[7 - l] } else { next() % 16 })
+        .collect();
+    let cmp: Vec<u32> = (0..64)
+        .map(|l| if l % 2 == 0 { dst[l] } else { next() })
+        .collect();
+    let mask: Vec<u32> = (0..64).map(|_| next()).collect();
+    for o in risa_cayman::ops::RAT_OPS {
+        if o.name.starts_with("STORE") || o.name == "NOP" {
+            continue;
+        }
+        let mut w = vec![];
+        w.extend(rat(o.code as u32, 1, 0, 0xf, 0));
+        w.extend(cf(TC, 4));
+        w.extend(cf(END, 0));
+        w.extend([0, 0]);
+        w.extend(vfetch(RET_RESOURCE as u32, 1, 1, 2, 0));
+        let pool = pool_of(&dst);
+        let wave = run_prog(&w, &pool, |wv| {
+            for l in 0..64 {
+                wv.gpr_mut(0, 0)[l] = l as u32;
+                wv.gpr_mut(1, 0)[l] = src[l];
+                wv.gpr_mut(1, 1)[l] = l as u32;
+                wv.gpr_mut(1, 2)[l] = cmp[l];
+                wv.gpr_mut(1, 3)[l] = mask[l];
+                wv.gpr_mut(2, 0)[l] = 0xdead;
+            }
+        })
+        .unwrap_or_else(|f| panic!("{}: {f}", o.name));
+        let out = pool.to_bytes();
+        for l in 0..64 {
+            let got = u32::from_le_bytes(out[4 * l..4 * l + 4].try_into().unwrap());
+            let want = reference(o.name, dst[l], src[l], cmp[l], mask[l]);
+            assert_eq!(
+                got, want,
+                "{} lane {l}: dst {:#x} src {:#x}",
+                o.name, dst[l], src[l]
+            );
+            let back = wave.gpr(2, 0)[l];
+            if o.name.ends_with("_RTN") {
+                assert_eq!(back, dst[l], "{} returned value, lane {l}", o.name);
+            } else {
+                assert_eq!(back, 0, "{}: nothing returned, lane {l}", o.name);
+            }
+        }
+    }
+}
