@@ -205,7 +205,7 @@ pub struct AluGroup {
     /// Slot offset (64-bit units) of the group within the clause, for faults.
     pub at: u32,
     /// Sources to materialize before the group runs: bit 3·p + k is source
-    /// k of the group's p-th instruction (its [`SrcLoc::Dyn`] sources).
+    /// k of the group's p-th instruction (the ones read from `TMP_ROW` rows).
     pub dyn_srcs: u16,
 }
 

@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 pub const MAX_STACK: usize = 128;
 /// Largest CALL nesting depth (guide 3.7.6).
 pub const MAX_CALL_DEPTH: usize = 32;
-/// First clause-temporary GPR (guide 4.6: typically GPR[124,127]).
+/// First clause-temporary GPR (guide 4.6: typically GPRs 124 to 127).
 pub const FIRST_CLAUSE_TEMP: u8 = 124;
 
 /// What a wave shares with the rest of the dispatch.
@@ -27,7 +27,7 @@ pub struct Env<'a> {
     pub text: &'a [u8],
     /// GPRs the program declared (0 = all 128).
     pub num_gprs: u32,
-    /// DX9 loop constants (count [11:0], init [23:12], increment [31:24]).
+    /// DX9 loop constants (count bits 11:0, init 23:12, increment 31:24).
     pub loop_consts: [u32; 32],
     /// Boolean constants (bit n = CF_CONST n).
     pub bool_consts: u32,
