@@ -580,9 +580,11 @@ impl Wave {
                     _ => return Err(self.fault("RETURN without a CALL entry on top of the stack")),
                 },
                 CfKind::Kill => {
-                    let m = self.cond_mask(env, op)?;
-                    self.valid &= !m;
-                    self.active &= !m;
+                    // guide 3.7 KILL: "only a pixel shader can execute this
+                    // instruction; the instruction is illegal in other program types"
+                    return Err(self.fault(
+                        "CF KILL is illegal outside pixel shaders (risa runs compute programs)",
+                    ));
                 }
                 CfKind::Reactivate => {
                     let Some(Entry::Push(saved)) = self.stack.last().copied() else {

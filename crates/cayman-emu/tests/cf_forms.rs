@@ -382,3 +382,19 @@ fn loop_break_with_a_bool_condition_and_push_wqm() {
         );
     }
 }
+
+#[test]
+fn cf_kill_is_illegal_in_compute_programs() {
+    let code: Vec<u8> = assemble(&[op(24, 0), op(END, 0)])
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let k = Kernel::from_code("t", &code);
+    let f = run_dispatch(&k);
+    assert!(f.message.contains("KILL is illegal"), "{f}");
+    assert_eq!(f.at.cf, Some(0));
+}
+
+fn run_dispatch(k: &Kernel) -> Fault {
+    risa_cayman_emu::run(k, &Dispatch::linear(64, 64), &[], &Pool::new(64)).unwrap_err()
+}
