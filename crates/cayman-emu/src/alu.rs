@@ -1210,16 +1210,44 @@ pub fn exec_double(
             Add64 => dftz(dftz_in(x) + dftz_in(y)),
             Mul64 => dftz(dftz_in(x) * dftz_in(y)),
             Fma64 => dftz(dftz_in(x).mul_add(dftz_in(y), dftz_in(z))),
-            Min64 => dftz(if x < y { x } else { y }),
-            Max64 => dftz(if x > y { x } else { y }),
+            // guide 8.2 MIN_64/MAX_64: src0 < src1 ? src0 : src1 (a NaN
+            // picks src1), with min(-0, +0) = -0 and max(-0, +0) = +0
+            Min64 => {
+                let (x, y) = (dftz_in(x), dftz_in(y));
+                if x == 0.0 && y == 0.0 {
+                    // -0 if either zero is negative
+                    (x.to_bits() | y.to_bits()) & (1 << 63)
+                } else {
+                    dftz(if x < y { x } else { y })
+                }
+            }
+            Max64 => {
+                let (x, y) = (dftz_in(x), dftz_in(y));
+                if x == 0.0 && y == 0.0 {
+                    // -0 only if both zeros are negative
+                    x.to_bits() & y.to_bits() & (1 << 63)
+                } else {
+                    dftz(if x > y { x } else { y })
+                }
+            }
             Fract64 => dftz(x - x.floor()),
             // double in src1 (X/Z slot high, Y/W slot low), exponent in the first slot's src0
             Ldexp64 => ldexp64(y, s_hi[0][l] as i32),
+            // guide 8.2 SETE_64 ...: all ones when true, 0 otherwise
             Set64(c) => {
-                if c.d(x, y) {
-                    1.0f64.to_bits()
+                if c.d(dftz_in(x), dftz_in(y)) {
+                    u64::MAX
                 } else {
                     0
+                }
+            }
+            // guide 8.2 PRED_SETE_64 ...: 0 when true (execute), all ones when
+            // false (skip); the engine takes the predicate from the result
+            PredSet64(c) => {
+                if c.d(dftz_in(x), dftz_in(y)) {
+                    0
+                } else {
+                    u64::MAX
                 }
             }
             Cndne64 => {

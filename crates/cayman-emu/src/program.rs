@@ -160,6 +160,7 @@ impl Class {
         match sem {
             Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => Class::Nop,
             Sem::Lds => Class::Lds,
+            Sem::PredSet64(_) => Class::Double,
             s if s.is_pred_set() => Class::PredSet,
             s if s.is_kill() => Class::Kill,
             Sem::MovaInt => Class::Mova,

@@ -1085,6 +1085,26 @@ impl Wave {
                                 let sh = lh.map(src);
                                 let sl = ll.map(src);
                                 alu::exec_double(i.sem, sh, sl, o_hi, o_lo);
+                                if let Sem::PredSet64(_) = i.sem {
+                                    // true lanes got 0 (execute)
+                                    let mut bits = 0u64;
+                                    for l in 0..LANES {
+                                        bits |= ((o_hi[l] == 0) as u64) << l;
+                                    }
+                                    if i.update_pred {
+                                        new_pred = Some((pred & !m) | (bits & m));
+                                    }
+                                    if i.update_exec {
+                                        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
+                                        let fail = m & !bits;
+                                        match i.exec_op {
+                                            1 => ctx.broken |= fail,
+                                            2 => ctx.cont |= fail,
+                                            3 => ctx.killed |= fail,
+                                            _ => {}
+                                        }
+                                    }
+                                }
                             }
                             Class::F32ToF64 => {
                                 let a = src(lh[0]);

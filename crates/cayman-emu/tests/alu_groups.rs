@@ -421,3 +421,146 @@ fn lds_direct_reads_use_literal_0_for_offset_and_stride() {
     let f = run_group_lds(&g, |_| {}, &mut small).err().expect("fault");
     assert!(f.message.contains("LDS direct read"), "{f}");
 }
+
+/// Runs a two-slot double op in X/Y on (a, b, c) and returns (result, pred bit of lane 0).
+fn double_op(name: &str, a: f64, b: f64, c: f64, op3: bool) -> (u64, bool) {
+    let (a, b, c) = (a.to_bits(), b.to_bits(), c.to_bits());
+    let g = if op3 {
+        [
+            self::op3(name, 5, 0, (0, 0), (1, 0), (2, 0), false),
+            self::op3(name, 5, 1, (0, 1), (1, 1), (2, 1), true),
+        ]
+    } else {
+        let mut x = op2(name, 5, 0, (0, 0), (1, 0), false);
+        let mut y = op2(name, 5, 1, (0, 1), (1, 1), true);
+        if name.starts_with("PRED_SET") {
+            // UPDATE_PRED on both slots
+            ALU_WORD1_OP2::UPDATE_PRED.set(&mut x[1], 1);
+            ALU_WORD1_OP2::UPDATE_PRED.set(&mut y[1], 1);
+        }
+        [x, y]
+    };
+    // then MOV T6.X, 1 with PRED_SEL = one (runs only where the predicate is set)
+    let mut mv = op2("MOV", 6, 0, (250, 0), (0, 0), true);
+    ALU_WORD0::PRED_SEL.set(&mut mv[0], 3);
+    let w = run_group(&[g[0], g[1], mv], |w| {
+        for (r, v) in [(0, a), (1, b), (2, c)] {
+            set(w, r, 0, (v >> 32) as u32);
+            set(w, r, 1, v as u32);
+        }
+    })
+    .unwrap();
+    let r = (get(&w, 5, 0) as u64) | ((get(&w, 5, 1) as u64) << 32);
+    (r, get(&w, 6, 0) == 1)
+}
+
+#[test]
+fn double_compares_give_integer_masks() {
+    // guide 8.2 SETGT_64 ...: all ones if true, else 0; PRED_SETGT_64 ...: 0 and
+    // execute if true, else all ones and skip
+    let nan = f64::NAN;
+    let cases = [(2.0, 1.0), (1.0, 2.0), (1.0, 1.0), (-0.0, 0.0), (nan, 1.0)];
+    for (a, b) in cases {
+        for (name, t) in [
+            ("SETE_64", a == b),
+            ("SETNE_64", a != b),
+            ("SETGT_64", a > b),
+            ("SETGE_64", a >= b),
+        ] {
+            let want = if t { u64::MAX } else { 0 };
+            assert_eq!(
+                double_op(name, a, b, 0.0, false).0,
+                want,
+                "{name}({a}, {b})"
+            );
+        }
+        for (name, t) in [
+            ("PRED_SETE_64", a == b),
+            ("PRED_SETGT_64", a > b),
+            ("PRED_SETGE_64", a >= b),
+        ] {
+            let (r, p) = double_op(name, a, b, 0.0, false);
+            assert_eq!(r, if t { 0 } else { u64::MAX }, "{name}({a}, {b})");
+            assert_eq!(p, t, "{name}({a}, {b}) predicate");
+        }
+    }
+}
+
+#[test]
+fn double_arithmetic_against_the_guide_rules() {
+    // MIN_64/MAX_64 (8.2): src0 < src1 ? src0 : src1, min(-0, +0) = -0, max(-0, +0) = +0
+    assert_eq!(
+        double_op("MIN_64", -0.0, 0.0, 0.0, false).0,
+        (-0.0f64).to_bits()
+    );
+    assert_eq!(
+        double_op("MIN_64", 0.0, -0.0, 0.0, false).0,
+        (-0.0f64).to_bits()
+    );
+    assert_eq!(double_op("MAX_64", -0.0, 0.0, 0.0, false).0, 0);
+    assert_eq!(double_op("MAX_64", 0.0, -0.0, 0.0, false).0, 0);
+    assert_eq!(
+        double_op("MIN_64", 3.5, -1.25, 0.0, false).0,
+        (-1.25f64).to_bits()
+    );
+    assert_eq!(
+        double_op("MAX_64", f64::NAN, 2.0, 0.0, false).0,
+        2.0f64.to_bits()
+    );
+    // MUL_64, FMA_64 (single rounding), FRACT_64, CNDNE_64
+    assert_eq!(
+        double_op("MUL_64", 1.5, -2.25, 0.0, false).0,
+        (-3.375f64).to_bits()
+    );
+    let (a, b, c) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON, -1.0);
+    assert_eq!(
+        double_op("FMA_64", a, b, c, true).0,
+        a.mul_add(b, c).to_bits()
+    );
+    assert_ne!(
+        a.mul_add(b, c),
+        a * b + c,
+        "the case needs the single rounding"
+    );
+    assert_eq!(
+        double_op("FRACT_64", -1.25, 0.0, 0.0, false).0,
+        0.75f64.to_bits()
+    );
+    assert_eq!(
+        double_op("CNDNE_64", 0.0, 5.0, 7.0, true).0,
+        7.0f64.to_bits()
+    );
+    assert_eq!(
+        double_op("CNDNE_64", -2.0, 5.0, 7.0, true).0,
+        5.0f64.to_bits()
+    );
+    // ADD_64 table 8.1: inf + -inf = NaN64 (0xFFF8000000000000 propagated as a NaN)
+    let r = double_op("ADD_64", f64::INFINITY, f64::NEG_INFINITY, 0.0, false).0;
+    assert!(f64::from_bits(r).is_nan());
+    // denormals in, zero out (table 8.1: +denorm + +0 = +0)
+    assert_eq!(double_op("ADD_64", f64::from_bits(1), 0.0, 0.0, false).0, 0);
+}
+
+#[test]
+fn float_double_conversions_use_the_pair_layout() {
+    // FLT32_TO_FLT64: src0 of the X slot; result low dword in X, high in Y
+    let g = [
+        op2("FLT32_TO_FLT64", 5, 0, (0, 0), (0, 0), false),
+        op2("FLT32_TO_FLT64", 5, 1, (0, 0), (0, 0), true),
+    ];
+    let w = run_group(&g, |w| set(w, 0, 0, (-0.1f32).to_bits())).unwrap();
+    let d = ((get(&w, 5, 1) as u64) << 32) | get(&w, 5, 0) as u64;
+    assert_eq!(f64::from_bits(d), -0.1f32 as f64);
+    // FLT64_TO_FLT32: X slot src0 = high dword, Y slot src0 = low dword
+    let v = 1.0f64 / 3.0;
+    let g = [
+        op2("FLT64_TO_FLT32", 5, 0, (0, 0), (0, 0), false),
+        op2("FLT64_TO_FLT32", 5, 1, (0, 1), (0, 0), true),
+    ];
+    let w = run_group(&g, |w| {
+        set(w, 0, 0, (v.to_bits() >> 32) as u32);
+        set(w, 0, 1, v.to_bits() as u32);
+    })
+    .unwrap();
+    assert_eq!(f32::from_bits(get(&w, 5, 0)), v as f32);
+}
