@@ -2,7 +2,7 @@
 //! instruction descriptions of chapter 8.2 of AMD's HD 6900 ISA guide (cited
 //! per case) or from IEEE-754 where the guide says "IEEE".
 
-use risa_cayman_emu::alu::{exec_slot, pred_set, sem_op2, sem_op3, Lanes, LANES};
+use risa_cayman_emu::alu::{exec_slot, kill_test, pred_set, sem_op2, sem_op3, Lanes, LANES};
 
 const NAN: u32 = 0x7fc0_0000;
 const INF: u32 = 0x7f80_0000;
@@ -305,4 +305,113 @@ fn byte_lerp_and_sad() {
         100 + 10 + 10 + 4
     );
     assert_eq!(run("SAD_ACCUM_HI_UINT", 0x0000_0005, 0, 1), (5 << 16) + 1);
+}
+
+/// Every compare family of 8.2 over edge pairs: SETcc (1.0/0.0), SETcc_DX10
+/// and SETcc_INT/UINT (~0/0), PRED_SETcc* (0.0 and execute / 1.0 and skip),
+/// KILLcc* (1.0/0.0; the kill itself is ignored in compute programs).
+#[test]
+fn every_compare_family() {
+    let fl = [0u32, NZERO, ONE, f(-1.0), f(2.5), NAN, INF, NINF, DENORM];
+    let ints = [0u32, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000, 5];
+    type Cmp = fn(std::cmp::Ordering) -> bool;
+    let conds: [(&str, Cmp); 4] = [
+        ("E", |o| o.is_eq()),
+        ("GT", |o| o.is_gt()),
+        ("GE", |o| o.is_ge()),
+        ("NE", |o| o.is_ne()),
+    ];
+    let fcmp = |a: u32, b: u32| -> Option<std::cmp::Ordering> {
+        // denormals compare as zero
+        let z = |x: u32| {
+            if x & 0x7f80_0000 == 0 {
+                0.0
+            } else {
+                f32::from_bits(x)
+            }
+        };
+        z(a).partial_cmp(&z(b))
+    };
+    for (cc, test) in conds {
+        for &a in &fl {
+            for &b in &fl {
+                // NaN: only NE holds
+                let t = fcmp(a, b).map_or(cc == "NE", test);
+                let what = format!("{cc}({a:#x}, {b:#x})");
+                assert_eq!(
+                    run(&format!("SET{cc}"), a, b, 0),
+                    if t { ONE } else { 0 },
+                    "SET{what}"
+                );
+                assert_eq!(
+                    run(&format!("SET{cc}_DX10"), a, b, 0),
+                    if t { u32::MAX } else { 0 },
+                    "DX10 {what}"
+                );
+                assert_eq!(
+                    pred_set(sem_op2(&format!("PRED_SET{cc}")), a, b),
+                    if t { (0, true) } else { (ONE, false) },
+                    "PRED_SET{what}"
+                );
+                assert_eq!(
+                    kill_test(sem_op2(&format!("KILL{cc}")), a, b),
+                    t,
+                    "KILL{what}"
+                );
+            }
+        }
+        for &a in &ints {
+            for &b in &ints {
+                let ti = test((a as i32).cmp(&(b as i32)));
+                let tu = test(a.cmp(&b));
+                let what = format!("{cc}({a:#x}, {b:#x})");
+                let names = [("INT", ti), ("UINT", tu)];
+                for (ty, t) in names {
+                    if !(cc == "E" || cc == "NE") || ty == "INT" {
+                        assert_eq!(
+                            run(&format!("SET{cc}_{ty}"), a, b, 0),
+                            if t { u32::MAX } else { 0 },
+                            "SET{what}_{ty}"
+                        );
+                        assert_eq!(
+                            pred_set(sem_op2(&format!("PRED_SET{cc}_{ty}")), a, b),
+                            if t { (0, true) } else { (ONE, false) },
+                            "PRED_SET{what}_{ty}"
+                        );
+                        assert_eq!(
+                            kill_test(sem_op2(&format!("KILL{cc}_{ty}")), a, b),
+                            t,
+                            "KILL{what}_{ty}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn remaining_one_source_rows() {
+    // 8.2 RECIPSQRT_CLAMPED: +inf result -> +MAX_FLOAT; RECIPSQRT_FF: -> +0
+    assert_eq!(run("RECIPSQRT_CLAMPED", 0, 0, 0), f(f32::MAX));
+    assert_eq!(run("RECIPSQRT_FF", 0, 0, 0), 0);
+    assert_eq!(run("RECIPSQRT_CLAMPED", f(4.0), 0, 0), f(0.5));
+    assert_eq!(run("RECIPSQRT_FF", ONE, 0, 0), ONE);
+    // UBYTEn_FLT: byte n as an unsigned float
+    assert_eq!(run("UBYTE0_FLT", 0x0403_02ff, 0, 0), f(255.0));
+    assert_eq!(run("UBYTE1_FLT", 0x0403_02ff, 0, 0), f(2.0));
+    assert_eq!(run("UBYTE3_FLT", 0x8003_02ff, 0, 0), f(128.0));
+    // MULLO_UINT: low 32 bits of the unsigned product
+    assert_eq!(run("MULLO_UINT", 0xffff_ffff, 3, 0), 0xffff_fffd);
+    // RECIP_UINT: 2^32 / x as a 0.32 fraction (8.2; 0 is undefined)
+    assert_eq!(run("RECIP_UINT", 2, 0, 0), 0x8000_0000);
+    assert_eq!(run("RECIP_UINT", 3, 0, 0), 0x5555_5555);
+    // RECIP_INT: signed 2^32 / x
+    assert_eq!(run("RECIP_INT", (-2i32) as u32, 0, 0), 0x8000_0000);
+    assert_eq!(run("RECIP_INT", 4, 0, 0), 0x4000_0000);
+    // CNDGE (float) and CNDGT_INT
+    assert_eq!(run("CNDGE", NZERO, 1, 2), 1);
+    assert_eq!(run("CNDGE", f(-1.0), 1, 2), 2);
+    assert_eq!(run("CNDGT_INT", 1, 1, 2), 1);
+    assert_eq!(run("CNDGT_INT", 0, 1, 2), 2);
 }
