@@ -564,3 +564,93 @@ fn float_double_conversions_use_the_pair_layout() {
     .unwrap();
     assert_eq!(f32::from_bits(get(&w, 5, 0)), v as f32);
 }
+
+#[test]
+fn reductions_dot4_and_max4() {
+    // guide 8.2 DOT4: srcA.W*srcB.W + ... + srcA.X*srcB.X, legacy 0*anything = 0;
+    // DOT4_IEEE with IEEE rules; MAX4: max of the four srcA; the result is in every slot
+    let (a, b) = ([1.0f32, 0.0, -3.0, 4.0], [5.0f32, f32::INFINITY, 7.0, 0.5]);
+    let run4 = |name: &str| {
+        let g: Vec<[u32; 2]> = (0..4)
+            .map(|c| op2(name, 5, c, (0, c), (1, c), c == 3))
+            .collect();
+        run_group(&g, |w| {
+            for c in 0..4 {
+                set(w, 0, c, a[c].to_bits());
+                set(w, 1, c, b[c].to_bits());
+            }
+        })
+        .unwrap()
+    };
+    let w = run4("DOT4");
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| f32::from_bits(get(&w, 5, c))),
+        [-14.0; 4]
+    );
+    let w = run4("DOT4_IEEE");
+    assert!(
+        (0..4).all(|c| f32::from_bits(get(&w, 5, c)).is_nan()),
+        "0 * inf is NaN under IEEE rules"
+    );
+    let w = run4("MAX4");
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| f32::from_bits(get(&w, 5, c))),
+        [4.0; 4]
+    );
+}
+
+#[test]
+fn prev_chains_of_each_kind() {
+    // guide 8.2: the previous channel of Y is W, of X is Z (for ADD_PREV, MUL_PREV,
+    // MULADD_PREV); BCNT_ACCUM_PREV_INT and SAD_ACCUM_PREV_UINT chain W -> Z -> Y -> X
+    let run_chain = |g: &[[u32; 2]]| {
+        run_group(g, |w| {
+            for c in 0..4 {
+                set(w, 0, c, (2.0f32 + c as f32).to_bits()); // 2, 3, 4, 5
+                set(w, 1, c, 0x0102_0304 << c);
+            }
+        })
+        .unwrap()
+    };
+    // W: MUL (5*5 = 25), Z: MUL_PREV (4 * 25 = 100), Y: ADD_PREV (3 + 100), X: MULADD_PREV (2*2 + 103)
+    let w = run_chain(&[
+        op2("MULADD_PREV", 5, 0, (0, 0), (0, 0), false),
+        op2("ADD_PREV", 5, 1, (0, 1), (0, 0), false),
+        op2("MUL_PREV", 5, 2, (0, 2), (0, 0), false),
+        op2("MUL", 5, 3, (0, 3), (0, 3), true),
+    ]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| f32::from_bits(get(&w, 5, c))),
+        [107.0, 103.0, 100.0, 25.0]
+    );
+    // W: BCNT_INT, Z..X: BCNT_ACCUM_PREV_INT
+    let w = run_chain(&[
+        op2("BCNT_ACCUM_PREV_INT", 5, 0, (1, 0), (0, 0), false),
+        op2("BCNT_ACCUM_PREV_INT", 5, 1, (1, 1), (0, 0), false),
+        op2("BCNT_ACCUM_PREV_INT", 5, 2, (1, 2), (0, 0), false),
+        op2("BCNT_INT", 5, 3, (1, 3), (0, 0), true),
+    ]);
+    let bc = (0x0102_0304u32).count_ones();
+    assert_eq!(
+        [0, 1, 2, 3].map(|c| get(&w, 5, c)),
+        [4 * bc, 3 * bc, 2 * bc, bc]
+    );
+    // W: SAD_ACCUM_UINT (OP3, src2 = 0), Z: SAD_ACCUM_PREV_UINT
+    let w = run_group(
+        &[
+            op2("SAD_ACCUM_PREV_UINT", 5, 2, (0, 0), (0, 1), false),
+            op3("SAD_ACCUM_UINT", 5, 3, (0, 2), (0, 3), (248, 0), true),
+        ],
+        |w| {
+            for (c, v) in [0x0a00_0005u32, 0x0000_0a01, 0x0000_0009, 0x0000_0001]
+                .iter()
+                .enumerate()
+            {
+                set(w, 0, c, *v);
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(get(&w, 5, 3), 8);
+    assert_eq!(get(&w, 5, 2), 8 + 10 + 10 + 4);
+}
