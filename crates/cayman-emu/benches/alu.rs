@@ -7,7 +7,8 @@
 //! time figure is the per-core rate; the wall-clock ratio is the scaling).
 //!
 //! Run: `cargo bench -p risa-cayman-emu`; `CAYMAN_BENCH=while_loop` runs one
-//! kernel, `CAYMAN_BENCH_THREADS=2` one thread count.
+//! kernel, `CAYMAN_BENCH_THREADS=2` one thread count, `CAYMAN_BENCH_ITEMS=N`
+//! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch).
 
 use risa_cayman_emu::*;
 use std::time::Instant;
@@ -103,7 +104,10 @@ fn main() {
     if want("while_loop") {
         // 16384 work-items in 256 groups of 64, inputs with long Collatz chains
         let k = kernel("while_loop");
-        let n = 16384usize;
+        let n: usize = std::env::var("CAYMAN_BENCH_ITEMS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(16384);
         let a: Vec<u8> = (0..n as u32)
             .flat_map(|i| (i * 7919 + 27).to_le_bytes())
             .collect();
@@ -112,7 +116,8 @@ fn main() {
         let pool = Pool::from_bytes(&pool_bytes);
         let mut d = Dispatch::linear(n as u32, 64);
         let args = [Arg::Ptr(0), Arg::Ptr(4 * n as u32)];
-        bench("while_loop", &k, &mut d, &args, &pool, 40);
+        let reps = (40 * 16384 / n).max(1);
+        bench("while_loop", &k, &mut d, &args, &pool, reps);
     }
     if want("nested_loops") {
         // 64x64 matrix product
