@@ -654,3 +654,65 @@ fn prev_chains_of_each_kind() {
     assert_eq!(get(&w, 5, 3), 8);
     assert_eq!(get(&w, 5, 2), 8 + 10 + 10 + 4);
 }
+
+#[test]
+fn mova_int_clamps_and_indexes() {
+    // guide 8.2 MOVA_INT: AR = src0 clamped to [-256, 255] (out of range -> -256);
+    // then T(2 + AR.X).Y is read with INDEX_MODE 0 (AR.X), out-of-range reads give GPR 0
+    let mova = {
+        let mut i = op2("MOVA_INT", 0, 0, (0, 0), (0, 0), true);
+        ALU_WORD1_OP2::WRITE_MASK.set(&mut i[1], 0);
+        i
+    };
+    let mut rd = op2("MOV", 5, 0, (2, 1), (0, 0), true);
+    ALU_WORD0::SRC0_REL.set(&mut rd[0], 1);
+    let w = run_group(&[mova, rd], |w| {
+        for l in 0..64 {
+            w.gpr_mut(0, 0)[l] = match l {
+                0 => 1,
+                1 => 3,
+                2 => 1000, // clamps to -256: GPR 2 - 256 is out of range -> GPR 0
+                _ => 0,
+            };
+            w.gpr_mut(0, 1)[l] = 7;
+            for r in 2..6 {
+                w.gpr_mut(r, 1)[l] = 100 * r as u32;
+            }
+        }
+    })
+    .unwrap();
+    assert_eq!(w.gpr(5, 0)[0], 300);
+    assert_eq!(w.gpr(5, 0)[1], 500);
+    assert_eq!(w.gpr(5, 0)[2], 7, "out of range reads GPR 0");
+    assert_eq!(w.gpr(5, 0)[3], 200);
+}
+
+#[test]
+fn ieee_prev_forms_and_group_sequencing_rows() {
+    // MUL_IEEE_PREV / MULADD_IEEE_PREV / DOT_IEEE use IEEE rules for 0 * inf (NaN)
+    let g = [
+        op2("MULADD_IEEE_PREV", 5, 0, (0, 0), (0, 1), false),
+        op2("DOT_IEEE", 5, 1, (0, 0), (0, 0), false),
+        op2("MUL_IEEE_PREV", 5, 2, (0, 0), (0, 0), false),
+        op2("MUL_IEEE", 5, 3, (0, 1), (0, 1), true),
+    ];
+    let w = run_group(&g, |w| {
+        set(w, 0, 0, 0); // 0.0
+        set(w, 0, 1, f32::INFINITY.to_bits());
+    })
+    .unwrap();
+    // W = inf*inf = inf; Z = 0 * inf = NaN; Y = 0*0 + NaN; X = 0*inf + NaN
+    assert_eq!(f32::from_bits(get(&w, 5, 3)), f32::INFINITY);
+    for c in 0..3 {
+        assert!(f32::from_bits(get(&w, 5, c)).is_nan(), "slot {c}");
+    }
+    // GROUP_SEQ_BEGIN / GROUP_SEQ_END change nothing a single wave can observe
+    // (GROUP_BARRIER runs in the clang LDS kernels, where waves meet)
+    let g = [
+        op2("GROUP_SEQ_BEGIN", 0, 0, (0, 0), (0, 0), true),
+        op2("GROUP_SEQ_END", 0, 0, (0, 0), (0, 0), true),
+        op2("MOV", 5, 0, (250, 0), (0, 0), true),
+    ];
+    let w = run_group(&g, |w| set(w, 0, 0, 9)).unwrap();
+    assert_eq!((get(&w, 5, 0), get(&w, 0, 0)), (1, 9));
+}

@@ -415,3 +415,46 @@ fn remaining_one_source_rows() {
     assert_eq!(run("CNDGT_INT", 1, 1, 2), 1);
     assert_eq!(run("CNDGT_INT", 0, 1, 2), 2);
 }
+
+#[test]
+fn pred_set_push_families() {
+    // 8.2 PRED_SETcc_PUSH(_INT): if (src1 cc 0) and (src0 == 0.0): 0.0, execute;
+    // else src0 + 1.0, skip
+    type Test = fn(i32) -> bool;
+    let cases: [(&str, Test); 8] = [
+        ("PRED_SETGT_PUSH", |v| v > 0),
+        ("PRED_SETGE_PUSH", |v| v >= 0),
+        ("PRED_SETNE_PUSH", |v| v != 0),
+        ("PRED_SETE_PUSH_INT", |v| v == 0),
+        ("PRED_SETGE_PUSH_INT", |v| v >= 0),
+        ("PRED_SETNE_PUSH_INT", |v| v != 0),
+        ("PRED_SETLT_PUSH_INT", |v| v < 0),
+        ("PRED_SETLE_PUSH_INT", |v| v <= 0),
+    ];
+    for (name, t) in cases {
+        let float = !name.ends_with("_INT");
+        for v in [-3i32, 0, 4] {
+            let src1 = if float { f(v as f32) } else { v as u32 };
+            let want = if t(v) { (0, true) } else { (ONE, false) };
+            assert_eq!(pred_set(sem_op2(name), 0, src1), want, "{name}(0, {v})");
+            // a non-zero counter always skips and counts up
+            assert_eq!(
+                pred_set(sem_op2(name), f(2.0), src1),
+                (f(3.0), false),
+                "{name}(2, {v})"
+            );
+        }
+    }
+}
+
+#[test]
+fn fma_rounds_once() {
+    // 8.2 FMA: single rounding of src0 * src1 + src2
+    let (a, b, c) = (1.0 + f32::EPSILON, 1.0 - f32::EPSILON, -1.0f32);
+    assert_ne!(a.mul_add(b, c), a * b + c);
+    assert_eq!(run("FMA", f(a), f(b), f(c)), f(a.mul_add(b, c)));
+    // _ALT rows compute what their base rows do
+    assert_eq!(sem_op2("MUL_64_ALT"), sem_op2("MUL_64"));
+    assert_eq!(sem_op2("FLT64_TO_FLT32_ALT"), sem_op2("FLT64_TO_FLT32"));
+    assert_eq!(sem_op2("FLT32_TO_FLT64_ALT"), sem_op2("FLT32_TO_FLT64"));
+}
