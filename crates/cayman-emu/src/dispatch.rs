@@ -212,15 +212,7 @@ pub fn run_with_gds(
         }
         stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
-    if threads == 1 {
-        worker();
-    } else {
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(worker);
-            }
-        });
-    }
+    crate::workers::run_on(threads, &worker);
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }
