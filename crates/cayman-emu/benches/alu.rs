@@ -1,7 +1,14 @@
 //! ALU-bound benchmark: the clang-built `while_loop` kernel (Collatz steps,
-//! a DX10 loop of ALU clauses) and `nested_loops` (fetch + MULADD loop).
-//! Reports wave-instructions (ALU groups) per second, per core, with 1 and 2
-//! worker threads. Run: `cargo bench -p risa-cayman-emu`.
+//! a DX10 loop of ALU clauses, 256 work-groups) and `nested_loops` (64×64
+//! matrix product: a loop of two vertex fetches and a MULADD, so it measures
+//! fetches more than ALU groups). Reports wave-instructions (ALU groups) per
+//! second with 1 and 2 worker threads, both per wall-clock second and per
+//! second of CPU time the process used (the machine is shared, so the CPU
+//! time figure is the per-core rate; the wall-clock ratio is the scaling).
+//!
+//! Run: `cargo bench -p risa-cayman-emu`; `CAYMAN_BENCH=while_loop` runs one
+//! kernel, `CAYMAN_BENCH_THREADS=2` one thread count, `CAYMAN_BENCH_ITEMS=N`
+//! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch).
 
 use risa_cayman_emu::*;
 use std::time::Instant;
@@ -15,59 +22,114 @@ fn kernel(file: &str) -> Kernel {
     load(&bytes).expect("load").remove(0)
 }
 
-fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool) {
+/// CPU time (user + system) of the whole process so far, in seconds
+/// (Linux /proc; threads that ended are included). 0 elsewhere.
+fn cpu_seconds() -> f64 {
+    let Ok(s) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // fields after the parenthesised command name; utime and stime are fields 14 and 15
+    let rest = &s[s.rfind(')').map_or(0, |p| p + 2)..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+/// A workload with no shared state at all, timed on `threads` threads (each
+/// does the same work): the scaling this machine delivers right now, to
+/// judge the emulator's own 1 → 2 thread scaling against.
+fn spin_seconds(threads: usize, n: u64) -> f64 {
+    fn spin(n: u64) -> u64 {
+        let mut x = 1u64;
+        for i in 0..n {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(i);
+        }
+        x
+    }
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        let h: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| std::hint::black_box(spin(std::hint::black_box(n)))))
+            .collect();
+        for h in h {
+            let _ = h.join();
+        }
+    });
+    t.elapsed().as_secs_f64()
+}
+
+fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, reps: usize) {
+    let only = std::env::var("CAYMAN_BENCH_THREADS").ok();
+    let mut wall = [0.0f64; 2];
     for threads in [1usize, 2] {
+        if only.as_deref().is_some_and(|t| t != threads.to_string()) {
+            continue;
+        }
         d.threads = threads;
         let _ = run(k, d, args, pool).expect("warm-up");
-        let reps = 5;
+        let c0 = cpu_seconds();
         let t = Instant::now();
         let mut groups = 0;
         for _ in 0..reps {
             groups += run(k, d, args, pool).expect("run").alu_groups;
         }
         let s = t.elapsed().as_secs_f64();
-        let rate = groups as f64 / s;
+        let cpu = cpu_seconds() - c0;
         println!(
-            "{name:14} threads={threads}: {:>10.0} ALU groups/s total, {:>10.0} per core  ({groups} groups in {s:.3}s)",
-            rate,
-            rate / threads as f64
+            "{name:13} threads={threads}: {:>6.2} M ALU groups/s wall, {:>6.2} M per CPU-second  ({groups} groups, {s:.2} s wall, {cpu:.2} s CPU)",
+            groups as f64 / s / 1e6,
+            if cpu > 0.0 { groups as f64 / cpu / 1e6 } else { 0.0 },
+        );
+        wall[threads - 1] = s;
+    }
+    if only.is_none() {
+        // spin about as long as the 1-thread emulator run took, on 1 then 2 threads;
+        // per-thread work is constant, so the ideal 2-thread time equals the 1-thread time
+        let probe = 50_000_000;
+        let per_second = probe as f64 / spin_seconds(1, probe);
+        let n = (per_second * wall[0]) as u64;
+        let spin = [spin_seconds(1, n), spin_seconds(2, n)];
+        let machine = 2.0 * spin[0] / spin[1];
+        println!(
+            "{name:13} 1 -> 2 threads: emulator {:.2}x; a share-nothing spin loop gets {machine:.2}x on this machine right now",
+            wall[0] / wall[1]
         );
     }
 }
 
 fn main() {
-    // while_loop: 4096 work-items, inputs with long Collatz chains
-    let k = kernel("while_loop");
-    let n = 4096usize;
-    let a: Vec<u8> = (0..n as u32)
-        .flat_map(|i| (i * 7919 + 27).to_le_bytes())
-        .collect();
-    let mut pool_bytes = a;
-    pool_bytes.resize(2 * 4 * n, 0);
-    let pool = Pool::from_bytes(&pool_bytes);
-    let mut d = Dispatch::linear(n as u32, 64);
-    bench(
-        "while_loop",
-        &k,
-        &mut d,
-        &[Arg::Ptr(0), Arg::Ptr(4 * n as u32)],
-        &pool,
-    );
-
-    // nested_loops: 64x64 matrix product
-    let k = kernel("nested_loops");
-    let m = 64u32;
-    let pool = Pool::new(3 * 4 * (m * m) as usize);
-    let mut d = Dispatch::linear(m, 8);
-    d.grid[1] = m;
-    d.block[1] = 8;
-    d.work_dim = 2;
-    let mm = m * m * 4;
-    bench(
-        "nested_loops",
-        &k,
-        &mut d,
-        &[Arg::Ptr(0), Arg::Ptr(mm), Arg::Ptr(2 * mm), Arg::U32(m)],
-        &pool,
-    );
+    let only = std::env::var("CAYMAN_BENCH").ok();
+    let want = |n: &str| only.as_deref().is_none_or(|o| o == n);
+    if want("while_loop") {
+        // 16384 work-items in 256 groups of 64, inputs with long Collatz chains
+        let k = kernel("while_loop");
+        let n: usize = std::env::var("CAYMAN_BENCH_ITEMS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(16384);
+        let a: Vec<u8> = (0..n as u32)
+            .flat_map(|i| (i * 7919 + 27).to_le_bytes())
+            .collect();
+        let mut pool_bytes = a;
+        pool_bytes.resize(2 * 4 * n, 0);
+        let pool = Pool::from_bytes(&pool_bytes);
+        let mut d = Dispatch::linear(n as u32, 64);
+        let args = [Arg::Ptr(0), Arg::Ptr(4 * n as u32)];
+        let reps = (40 * 16384 / n).max(1);
+        bench("while_loop", &k, &mut d, &args, &pool, reps);
+    }
+    if want("nested_loops") {
+        // 64x64 matrix product
+        let k = kernel("nested_loops");
+        let m = 64u32;
+        let pool = Pool::new(3 * 4 * (m * m) as usize);
+        let mut d = Dispatch::linear(m, 8);
+        d.grid[1] = m;
+        d.block[1] = 8;
+        d.work_dim = 2;
+        let mm = m * m * 4;
+        let args = [Arg::Ptr(0), Arg::Ptr(mm), Arg::Ptr(2 * mm), Arg::U32(m)];
+        bench("nested_loops", &k, &mut d, &args, &pool, 100);
+    }
 }

@@ -41,10 +41,13 @@ pub struct Dispatch {
     pub max_instructions: u64,
     /// CPU threads to run work-groups on (0 = available parallelism).
     pub threads: usize,
-    /// RAT atomics (everything but STORE_* and MSKOR) take INDEX_GPR as a
-    /// byte address instead of the guide's element (dword) index. clang-14's
-    /// r600 back end passes the raw pointer to atomics while it shifts store
-    /// addresses right by 2; see crates/cayman-emu/README.md.
+    /// Compatibility option, off by default: RAT atomics (everything but
+    /// STORE_* and MSKOR) take INDEX_GPR as a byte address. The hardware
+    /// reads it as an element (dword) index for atomics as for stores (guide
+    /// 9.2 INDEX_GPR; Mesa's r600 back end shifts byte offsets right by 2 for
+    /// both), but clang-14 passes the raw byte pointer to atomics, so on a
+    /// real Cayman its atomics land at four times the intended address. Set
+    /// this to run clang-14's atomics where the source meant them.
     pub atomics_byte_addressed: bool,
 }
 
@@ -119,6 +122,23 @@ pub fn run(
     args: &[Arg],
     mem: &dyn GlobalMemory,
 ) -> Result<Stats, Fault> {
+    // a fresh, zeroed global data share per dispatch
+    let gds = crate::memory::Pool::new(GDS_BYTES);
+    run_with_gds(kernel, d, args, mem, &gds)
+}
+
+/// Bytes of global data share (guide 2.6.3: 64 kB).
+pub const GDS_BYTES: usize = 64 * 1024;
+
+/// [`run`] with a caller-provided global data share (byte addressed; the
+/// host can preload it and read it back after the dispatch).
+pub fn run_with_gds(
+    kernel: &Kernel,
+    d: &Dispatch,
+    args: &[Arg],
+    mem: &dyn GlobalMemory,
+    gds: &dyn GlobalMemory,
+) -> Result<Stats, Fault> {
     if d.block.contains(&0) || d.grid.contains(&0) {
         return Err(Fault::new("grid and block sizes must be non-zero"));
     }
@@ -147,6 +167,7 @@ pub fn run(
         bool_consts: 0,
         waves_in_group: nwaves,
         atomics_byte_addressed: d.atomics_byte_addressed,
+        gds,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
@@ -191,15 +212,7 @@ pub fn run(
         }
         stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
-    if threads == 1 {
-        worker();
-    } else {
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(worker);
-            }
-        });
-    }
+    crate::workers::run_on(threads, &worker);
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }

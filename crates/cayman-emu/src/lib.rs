@@ -11,7 +11,8 @@
 //! * [`memory`] — the guest's global pool ([`GlobalMemory`], [`Pool`]);
 //! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
 //!   `.rel.text`);
-//! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel.
+//! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel
+//!   (on persistent worker threads, `workers.rs`).
 //!
 //! ```no_run
 //! use risa_cayman_emu::{load, run, Arg, Dispatch, Pool};
@@ -33,8 +34,9 @@ pub mod loader;
 pub mod memory;
 pub mod program;
 pub mod wave;
+mod workers;
 
-pub use dispatch::{build_cb0, run, Arg, Dispatch};
+pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};

@@ -7,7 +7,7 @@
 use crate::program::Program;
 use core::fmt;
 
-/// SQ_PGM_RESOURCES_LS: NUM_GPRS [7:0], STACK_SIZE [15:8].
+/// SQ_PGM_RESOURCES_LS: NUM_GPRS bits 7:0, STACK_SIZE bits 15:8.
 pub const SQ_PGM_RESOURCES_LS: u32 = 0x0288D4;
 /// SQ_LDS_ALLOC: static LDS size in dwords.
 pub const SQ_LDS_ALLOC: u32 = 0x0288E8;

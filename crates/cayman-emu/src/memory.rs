@@ -29,6 +29,23 @@ pub trait GlobalMemory: Sync {
     fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemError>;
     /// Atomically replace the dword at `addr` (4-byte aligned) with `f(old)`; returns `old`.
     fn atomic(&self, addr: u64, f: &mut dyn FnMut(u32) -> u32) -> Result<u32, MemError>;
+    /// Read one dword (any byte address) for each lane set in `mask`:
+    /// `out[l] = mem[addr[l]]`; other lanes are left alone. On failure
+    /// returns the lowest failing lane.
+    fn load_u32_lanes(
+        &self,
+        addr: &[u64; 64],
+        mask: u64,
+        out: &mut [u32; 64],
+    ) -> Result<(), (usize, MemError)> {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out[l] = self.load_u32(addr[l]).map_err(|e| (l, e))?;
+        }
+        Ok(())
+    }
 }
 
 /// A byte-addressed pool of dwords with atomic access (the default global memory).
@@ -86,8 +103,35 @@ impl GlobalMemory for Pool {
             Ok(u32::from_le_bytes(b))
         }
     }
+    fn load_u32_lanes(
+        &self,
+        addr: &[u64; 64],
+        mask: u64,
+        out: &mut [u32; 64],
+    ) -> Result<(), (usize, MemError)> {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = addr[l];
+            if a & 3 == 0 && a + 4 <= self.len {
+                out[l] = self.words[(a >> 2) as usize].load(Ordering::Relaxed);
+            } else {
+                out[l] = self.load_u32(a).map_err(|e| (l, e))?;
+            }
+        }
+        Ok(())
+    }
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemError> {
         self.check(addr, buf.len() as u32)?;
+        if addr & 3 == 0 && buf.len() & 3 == 0 {
+            // aligned dwords: one load each
+            let w0 = (addr >> 2) as usize;
+            for (k, c) in buf.chunks_exact_mut(4).enumerate() {
+                c.copy_from_slice(&self.words[w0 + k].load(Ordering::Relaxed).to_le_bytes());
+            }
+            return Ok(());
+        }
         for (k, b) in buf.iter_mut().enumerate() {
             let a = addr + k as u64;
             let w = self.words[(a >> 2) as usize].load(Ordering::Relaxed);

@@ -25,6 +25,16 @@ pub enum SrcKind {
     Oq { b: bool, pop: bool },
     /// The loop index aL (LOOP_IDX).
     LoopIdx,
+    /// LDS direct read (ALU_SRC_LDS_DIRECT_A/B, guide 7.3.1): lane l reads
+    /// LDS dword `offset + stride * l`.
+    LdsDirect {
+        /// OFFSET_A/B (dwords).
+        offset: u16,
+        /// STRIDE_A/B (dwords per lane).
+        stride: u8,
+        /// THREAD_REL_A/B (not emulated: faults).
+        thread_rel: bool,
+    },
     /// Thread position based values and other special selects.
     Special(u16),
 }
@@ -86,6 +96,102 @@ pub struct AluInstr {
     pub exec_op: u8,
     /// LDS operation for LDS_IDX_OP.
     pub lds: Option<LdsOp>,
+    /// Sources the instruction reads (the rest are not fetched).
+    pub nsrc: u8,
+    /// How the engine executes it (derived from `sem`).
+    pub class: Class,
+    /// Nothing observes the result: no GPR write, no side effect, and the
+    /// next group of the clause does not read this slot's PV (PV does not
+    /// outlive the clause, guide 4.6.2). The engine skips it.
+    pub dead: bool,
+    /// The next group of the clause reads this slot's PV.
+    pub pv_live: bool,
+    /// Where the engine finds each source: a row of the wave's register
+    /// file (GPR, PV or the materialized source), or `CONST_LOC | n` for
+    /// splatted constant n of the clause.
+    pub loc: [u16; 3],
+}
+
+/// Row of a wave's register file where PV.X..W live (GPR r element c is row 4r + c).
+pub const PV_ROW: u16 = 512;
+/// First row of the per-group materialized sources (slot s, source k: row TMP_ROW + 3s + k).
+pub const TMP_ROW: u16 = 516;
+/// Rows in a wave's register file.
+pub const ROWS: usize = 528;
+/// Flag of a source location that indexes [`AluClause::consts`] instead of a row.
+pub const CONST_LOC: u16 = 0x8000;
+
+/// Execution class of an ALU instruction: decides which engine path runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// NOP, GROUP_BARRIER, GROUP_SEQ_*: no result.
+    Nop,
+    /// A per-slot lane-wise operation ([`crate::alu::exec_slot`]).
+    Plain,
+    /// PRED_SET*.
+    PredSet,
+    /// KILL*.
+    Kill,
+    /// MOVA_INT.
+    Mova,
+    /// DOT4, DOT4_IEEE, MAX4: reductions over the slots holding the same op.
+    Reduce,
+    /// Two-slot double operations (X/Y or Z/W pair).
+    Double,
+    /// FLT32_TO_FLT64 (slot pair).
+    F32ToF64,
+    /// FLT64_TO_FLT32 (slot pair).
+    F64ToF32,
+    /// LDS_IDX_OP.
+    Lds,
+    /// `_PREV` ops (and MBCNT_32HI_INT): run after the group's other slots,
+    /// from W down to X, each seeing the next slot's result.
+    Prev,
+    /// Four-slot ops (FREXP_64, CUBE, FLT_TO_UINT4): every slot's result
+    /// depends on all four slots' sources.
+    Quad,
+    /// Not implemented: faults when executed.
+    Unsupported,
+}
+
+impl Class {
+    /// The class of a semantic.
+    pub fn of(sem: Sem) -> Class {
+        match sem {
+            Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => Class::Nop,
+            Sem::Lds => Class::Lds,
+            Sem::PredSet64(_) => Class::Double,
+            s if s.is_pred_set() => Class::PredSet,
+            s if s.is_kill() => Class::Kill,
+            Sem::MovaInt => Class::Mova,
+            Sem::Dot4 | Sem::Dot4Ieee | Sem::Max4 => Class::Reduce,
+            Sem::Add64
+            | Sem::Mul64
+            | Sem::Min64
+            | Sem::Max64
+            | Sem::Fma64
+            | Sem::Cndne64
+            | Sem::Fract64
+            | Sem::Ldexp64
+            | Sem::Set64(_) => Class::Double,
+            Sem::AddPrev
+            | Sem::MulPrev
+            | Sem::MulIeeePrev
+            | Sem::MuladdPrev
+            | Sem::MuladdIeeePrev
+            | Sem::Dot
+            | Sem::DotIeee
+            | Sem::BcntAccumPrev
+            | Sem::Mbcnt32LoAccumPrev
+            | Sem::SadAccumPrev
+            | Sem::Mbcnt32Hi => Class::Prev,
+            Sem::Frexp64 | Sem::Cube | Sem::FltToUint4 => Class::Quad,
+            Sem::Flt32ToFlt64 => Class::F32ToF64,
+            Sem::Flt64ToFlt32 => Class::F64ToF32,
+            s if crate::alu::is_per_slot(s) => Class::Plain,
+            _ => Class::Unsupported,
+        }
+    }
 }
 
 /// One instruction group.
@@ -99,6 +205,9 @@ pub struct AluGroup {
     pub barrier: bool,
     /// Slot offset (64-bit units) of the group within the clause, for faults.
     pub at: u32,
+    /// Sources to materialize before the group runs: bit 3·p + k is source
+    /// k of the group's p-th instruction (the ones read from `TMP_ROW` rows).
+    pub dyn_srcs: u16,
 }
 
 /// A pre-decoded ALU clause.
@@ -108,6 +217,8 @@ pub struct AluClause {
     pub instrs: Vec<AluInstr>,
     /// The groups.
     pub groups: Vec<AluGroup>,
+    /// Literal and inline constants splatted over 64 lanes.
+    pub consts: Vec<[u32; 64]>,
 }
 
 /// One fetch-clause instruction.
@@ -141,6 +252,51 @@ pub enum FetchOp {
         offset: u32,
         /// ENDIAN_SWAP.
         endian: u8,
+    },
+    /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5);
+    /// with `global`, MEM_RD_SCATTER: read the export memory (the global pool).
+    ScratchRead {
+        /// MEM_RD_SCATTER (global pool; ARRAY_SIZE has no effect).
+        global: bool,
+        /// ARRAY_BASE (elements).
+        base: u16,
+        /// ARRAY_SIZE (elements; reads past base + size return 0).
+        size: u16,
+        /// INDEXED: add SRC_GPR.SRC_SEL_X to the base.
+        indexed: bool,
+        /// SRC_GPR.
+        src_gpr: u8,
+        /// SRC_REL.
+        src_rel: bool,
+        /// SRC_SEL_X.
+        src_sel: u8,
+        /// DST_GPR.
+        dst_gpr: u8,
+        /// DST_REL.
+        dst_rel: bool,
+        /// DST_SEL_X..W (0-3 element dword, 4 zero, 5 one, 7 masked).
+        dst_sel: [u8; 4],
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
+        /// BURST_COUNT (elements read into consecutive GPRs).
+        burst: u8,
+    },
+    /// MEM_GDS: a global data share operation (guide 9.6).
+    Gds {
+        /// GDS_OP mnemonic (the LDS operation table).
+        op: &'static str,
+        /// SRC_GPR.
+        src_gpr: u8,
+        /// SRC_REL_MODE is REL_LOOP.
+        src_rel: bool,
+        /// SRC_SEL_X/Y/Z: address, data 0, data 1 (0-3 element, 4 zero, 5 one).
+        src_sel: [u8; 3],
+        /// DST_GPR.
+        dst_gpr: u8,
+        /// DST_REL_MODE is REL_LOOP.
+        dst_rel: bool,
+        /// DST_SEL_X..W (0 the returned value, 4 zero, 5 one, 7 masked).
+        dst_sel: [u8; 4],
     },
     /// Anything else a TC clause may hold: faults with its name.
     Unsupported(&'static str),
@@ -196,8 +352,8 @@ pub enum CfKind {
     },
     /// TC (or TC_ACK) fetch clause: index in [`Program::fetch`].
     Tc(u32),
-    /// GDS clause (not emulated: faults).
-    Gds,
+    /// GDS clause: index in [`Program::fetch`].
+    Gds(u32),
     /// LOOP_START (DX9, 0), LOOP_START_DX10 (1), LOOP_START_NO_AL (2).
     LoopStart(u8),
     /// LOOP_END.
@@ -210,6 +366,8 @@ pub enum CfKind {
     Jump,
     /// JUMP_ANY.
     JumpAny,
+    /// JUMPTABLE with its JUMPTABLE_SEL.
+    JumpTable(u8),
     /// PUSH / PUSH_WQM.
     Push(bool),
     /// ELSE / ELSE_WQM.
@@ -242,7 +400,34 @@ pub enum CfKind {
         index_gpr: u8,
         /// COMP_MASK.
         comp_mask: u8,
-        /// ARRAY_BASE.
+        /// BURST_COUNT (writes of BURST_COUNT + 1 consecutive GPRs).
+        burst: u8,
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
+    },
+    /// MEM_WR_SCRATCH: write GPRs to the thread's scratch buffer (guide
+    /// 3.4.2); with `global`, MEM_EXPORT: scatter writes to the export
+    /// memory, which risa binds to the global pool at byte 0.
+    ScratchWrite {
+        /// MEM_EXPORT (global pool) rather than the per-thread scratch buffer.
+        global: bool,
+        /// ARRAY_BASE (elements).
+        base: u16,
+        /// ARRAY_SIZE (elements; writes past base + size are dropped).
+        size: u16,
+        /// TYPE bit 0: add INDEX_GPR.X to the base.
+        indexed: bool,
+        /// RW_GPR.
+        rw_gpr: u8,
+        /// RW_REL.
+        rw_rel: bool,
+        /// INDEX_GPR.
+        index_gpr: u8,
+        /// ELEM_SIZE (dwords per element minus one).
+        elem_size: u8,
+        /// COMP_MASK.
+        comp_mask: u8,
+        /// BURST_COUNT.
         burst: u8,
     },
     /// A CF instruction compute programs cannot use (exports, GWS, ...).
@@ -331,6 +516,14 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
         160..=191 => SrcKind::Kcache(1, (s.sel - 160) as u8),
         256..=287 => SrcKind::Kcache(2, (s.sel - 256) as u8),
         288..=319 => SrcKind::Kcache(3, (s.sel - 288) as u8),
+        223 | 224 => {
+            let w = lits[(s.sel - 223) as usize];
+            SrcKind::LdsDirect {
+                offset: ALU_WORD1_LDS_DIRECT_LITERAL_LO::OFFSET_A.get(w) as u16,
+                stride: ALU_WORD1_LDS_DIRECT_LITERAL_LO::STRIDE_A.get(w) as u8,
+                thread_rel: ALU_WORD1_LDS_DIRECT_LITERAL_LO::THREAD_REL_A.get(w) != 0,
+            }
+        }
         253 => SrcKind::Const(
             *lits
                 .get(s.chan as usize)
@@ -338,6 +531,18 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
         ),
         sel => special(sel),
     };
+    if let SrcKind::Const(v) = kind {
+        // fold the modifiers into the constant once (abs, then negate)
+        let v = if s.abs { v & 0x7fff_ffff } else { v };
+        let v = if s.neg { v ^ 0x8000_0000 } else { v };
+        return Ok(Src {
+            kind: SrcKind::Const(v),
+            chan: s.chan as u8,
+            rel: false,
+            neg: false,
+            abs: false,
+        });
+    }
     Ok(Src {
         kind,
         chan: s.chan as u8,
@@ -376,6 +581,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 let s = i.src(k);
                 if s.sel == 253 {
                     need_lit = need_lit.max(if s.chan >= 2 { 4 } else { 2 });
+                }
+                if s.sel == 223 || s.sel == 224 {
+                    // LDS direct reads take their address from literal 0 (x, y) (guide 7.3.1)
+                    need_lit = need_lit.max(2);
                 }
             }
             p += 2;
@@ -448,7 +657,19 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     None,
                 ),
                 AluForm::Op2 | AluForm::Mova => (
-                    sem_op2(i.op.name),
+                    // SET_MODE (guide 4.13.1, 8.2): the mode sits in the source
+                    // select fields (bits 1:0 round, 2 input, 3 output denorms;
+                    // SRC0 single, SRC1 double). The default (round to nearest
+                    // even, denormals flushed) is what risa computes: a no-op;
+                    // other modes fault when executed.
+                    if i.op.name == "SET_MODE"
+                        && ALU_WORD0::SRC0_SEL.get(w0) & 15 == 0
+                        && ALU_WORD0::SRC1_SEL.get(w0) & 15 == 0
+                    {
+                        Sem::Nop
+                    } else {
+                        sem_op2(i.op.name)
+                    },
                     ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
                     ALU_WORD1_OP2::OMOD.get(w1) as u8,
                     false,
@@ -477,6 +698,15 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 update_pred,
                 exec_op,
                 lds,
+                nsrc: if i.form == AluForm::Lds {
+                    3
+                } else {
+                    i.nsrc().max(1).min(i.src_slots()) as u8
+                },
+                class: Class::of(sem),
+                dead: false,
+                pv_live: true,
+                loc: [0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k),
             });
         }
         cl.groups.push(AluGroup {
@@ -484,10 +714,71 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
             len: raw.len() as u8,
             barrier,
             at: ((gstart - start) / 2) as u32,
+            dyn_srcs: 0,
         });
         p += need_lit;
     }
+    mark_liveness(&mut cl);
     Ok(cl)
+}
+
+/// Sets `pv_live` and `dead` (see [`AluInstr`]): a slot's PV is live when
+/// the next group of the clause reads it.
+fn mark_liveness(cl: &mut AluClause) {
+    for gi in 0..cl.groups.len() {
+        let mut pv_read = 0u8;
+        if let Some(n) = cl.groups.get(gi + 1) {
+            for j in &cl.instrs[n.first as usize..(n.first + n.len as u32) as usize] {
+                for s in &j.src[..j.nsrc as usize] {
+                    if s.kind == SrcKind::Pv {
+                        pv_read |= 1 << (s.chan & 3);
+                    }
+                }
+            }
+        }
+        let g = cl.groups[gi];
+        for i in &mut cl.instrs[g.first as usize..(g.first + g.len as u32) as usize] {
+            i.pv_live = pv_read >> i.slot & 1 != 0;
+            // only lane-wise ops whose sources cannot fault or have side effects
+            let pure_srcs = i.src[..i.nsrc as usize].iter().all(|s| match s.kind {
+                SrcKind::Gpr(_) => !s.rel,
+                SrcKind::Const(_) | SrcKind::Pv | SrcKind::LoopIdx => true,
+                _ => false,
+            });
+            i.dead = i.class == Class::Plain && !i.write && !i.pv_live && pure_srcs;
+        }
+        // source locations
+        let mut dyn_srcs = 0u16;
+        for p in 0..g.len as usize {
+            let i = &mut cl.instrs[g.first as usize + p];
+            if i.dead {
+                continue;
+            }
+            for k in 0..i.nsrc as usize {
+                let s = i.src[k];
+                let plain = !s.abs && !s.neg && !s.rel && i.class != Class::Lds;
+                i.loc[k] = match s.kind {
+                    SrcKind::Gpr(r) if plain => 4 * (r as u16 & 127) + (s.chan as u16 & 3),
+                    SrcKind::Pv if plain => PV_ROW + (s.chan as u16 & 3),
+                    SrcKind::Const(v) if i.class != Class::Lds => {
+                        let at = match cl.consts.iter().position(|c| c[0] == v) {
+                            Some(at) => at,
+                            None => {
+                                cl.consts.push([v; 64]);
+                                cl.consts.len() - 1
+                            }
+                        };
+                        CONST_LOC | at as u16
+                    }
+                    _ => {
+                        dyn_srcs |= 1 << (3 * p + k);
+                        TMP_ROW + 3 * i.slot as u16 + k as u16
+                    }
+                };
+            }
+        }
+        cl.groups[gi].dyn_srcs = dyn_srcs;
+    }
 }
 
 fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
@@ -523,6 +814,74 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     signed: VTX_WORD1_GPR::FORMAT_COMP_ALL.get(w1) != 0,
                     offset: VTX_WORD2::OFFSET.get(w2),
                     endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
+                });
+            }
+            Ok(i) if i.form == FetchForm::MemRd => {
+                let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+                out.push(FetchOp::ScratchRead {
+                    global: i.op.name == "MEM_RD_SCATTER",
+                    base: MEM_RD_WORD2::ARRAY_BASE.get(w2) as u16,
+                    size: MEM_RD_WORD2::ARRAY_SIZE.get(w2) as u16,
+                    indexed: MEM_RD_WORD0::INDEXED.get(w0) != 0,
+                    src_gpr: MEM_RD_WORD0::SRC_GPR.get(w0) as u8,
+                    src_rel: MEM_RD_WORD0::SRC_REL.get(w0) != 0,
+                    src_sel: MEM_RD_WORD0::SRC_SEL_X.get(w0) as u8,
+                    dst_gpr: MEM_RD_WORD1::DST_GPR.get(w1) as u8,
+                    dst_rel: MEM_RD_WORD1::DST_REL.get(w1) != 0,
+                    dst_sel: [
+                        MEM_RD_WORD1::DST_SEL_X.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_Y.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_Z.get(w1) as u8,
+                        MEM_RD_WORD1::DST_SEL_W.get(w1) as u8,
+                    ],
+                    elem_size: MEM_RD_WORD0::ELEM_SIZE.get(w0) as u8,
+                    burst: MEM_RD_WORD0::BURST_COUNT.get(w0) as u8,
+                });
+            }
+            Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
+            Err(e) => out.push(FetchOp::Invalid(e.to_string())),
+        }
+    }
+    out
+}
+
+fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let p = addr * 2 + k * 4;
+        let Some(ws) = w.get(p..p + 4) else {
+            out.push(FetchOp::Invalid(format!(
+                "GDS instruction {k} of the clause at @{addr} lies past the end of the code"
+            )));
+            continue;
+        };
+        let ws = [ws[0], ws[1], ws[2], ws[3]];
+        match decode_fetch(ws, true) {
+            Ok(i) if i.op.name == "MEM_GDS" => {
+                let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+                let srm = MEM_GDS_WORD0::SRC_REL_MODE.get(w0);
+                let drm = MEM_GDS_WORD1::DST_REL_MODE.get(w1);
+                if srm > 1 || drm > 1 {
+                    out.push(FetchOp::Unsupported("GDS REL_GLOBAL addressing"));
+                    continue;
+                }
+                out.push(FetchOp::Gds {
+                    op: i.ds.map_or("?", |d| d.name),
+                    src_gpr: MEM_GDS_WORD0::SRC_GPR.get(w0) as u8,
+                    src_rel: srm == 1,
+                    src_sel: [
+                        MEM_GDS_WORD0::SRC_SEL_X.get(w0) as u8,
+                        MEM_GDS_WORD0::SRC_SEL_Y.get(w0) as u8,
+                        MEM_GDS_WORD0::SRC_SEL_Z.get(w0) as u8,
+                    ],
+                    dst_gpr: MEM_GDS_WORD1::DST_GPR.get(w1) as u8,
+                    dst_rel: drm == 1,
+                    dst_sel: [
+                        MEM_GDS_WORD2::DST_SEL_X.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_Y.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_Z.get(w2) as u8,
+                        MEM_GDS_WORD2::DST_SEL_W.get(w2) as u8,
+                    ],
                 });
             }
             Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
@@ -621,6 +980,11 @@ impl Program {
                         };
                     }
                     CfForm::Export => {
+                        // CF_ALLOC_EXPORT_WORD1 has ARRAY_SIZE where CF_WORD1 has
+                        // POP_COUNT/CF_CONST/COND: exports run on the active lanes
+                        op.pop_count = 0;
+                        op.cf_const = 0;
+                        op.cond = 0;
                         if let Some(r) = i.rat {
                             op.kind = CfKind::Rat {
                                 rat_id: CF_ALLOC_EXPORT_WORD0_RAT::RAT_ID.get(w0) as u8,
@@ -629,6 +993,20 @@ impl Program {
                                 rw_gpr: CF_ALLOC_EXPORT_WORD0_RAT::RW_GPR.get(w0) as u8,
                                 rw_rel: CF_ALLOC_EXPORT_WORD0_RAT::RW_REL.get(w0) != 0,
                                 index_gpr: CF_ALLOC_EXPORT_WORD0_RAT::INDEX_GPR.get(w0) as u8,
+                                comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
+                                burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
+                                elem_size: CF_ALLOC_EXPORT_WORD0_RAT::ELEM_SIZE.get(w0) as u8,
+                            };
+                        } else if i.op.name == "MEM_WR_SCRATCH" || i.op.name == "MEM_EXPORT" {
+                            op.kind = CfKind::ScratchWrite {
+                                global: i.op.name == "MEM_EXPORT",
+                                base: CF_ALLOC_EXPORT_WORD0::ARRAY_BASE.get(w0) as u16,
+                                size: CF_ALLOC_EXPORT_WORD1_BUF::ARRAY_SIZE.get(w1) as u16,
+                                indexed: CF_ALLOC_EXPORT_WORD0::TYPE.get(w0) & 1 != 0,
+                                rw_gpr: CF_ALLOC_EXPORT_WORD0::RW_GPR.get(w0) as u8,
+                                rw_rel: CF_ALLOC_EXPORT_WORD0::RW_REL.get(w0) != 0,
+                                index_gpr: CF_ALLOC_EXPORT_WORD0::INDEX_GPR.get(w0) as u8,
+                                elem_size: CF_ALLOC_EXPORT_WORD0::ELEM_SIZE.get(w0) as u8,
                                 comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
                                 burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
                             };
@@ -654,10 +1032,14 @@ impl Program {
                             }
                             "GDS" => {
                                 let addr = op.addr as usize;
+                                let cnt = CF_WORD1::COUNT.get(w1) as usize + 1;
                                 if addr > slot {
                                     limit = limit.min(addr);
                                 }
-                                CfKind::Gds
+                                let idx = prog.fetch.len() as u32;
+                                prog.fetch.push(decode_gds_clause(&w, addr, cnt));
+                                prog.fetch_addr.push(addr as u32);
+                                CfKind::Gds(idx)
                             }
                             "LOOP_START" => CfKind::LoopStart(0),
                             "LOOP_START_DX10" => CfKind::LoopStart(1),
@@ -667,6 +1049,7 @@ impl Program {
                             "LOOP_BREAK" => CfKind::LoopBreak,
                             "JUMP" => CfKind::Jump,
                             "JUMP_ANY" => CfKind::JumpAny,
+                            "JUMPTABLE" => CfKind::JumpTable(CF_WORD0::JUMPTABLE_SEL.get(w0) as u8),
                             "PUSH" => CfKind::Push(false),
                             "PUSH_WQM" => CfKind::Push(true),
                             "ELSE" => CfKind::Else(false),

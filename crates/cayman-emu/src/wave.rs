@@ -1,6 +1,7 @@
 //! One 64-thread wavefront: GPRs, PV, AR, predicate, active/valid masks, the
-//! branch-loop stack, LDS output queues; CF execution (chapter 3), ALU
-//! groups (chapter 4), vertex fetches (chapter 5) and RAT operations (6.4).
+//! branch-loop stack, LDS output queues; CF execution (chapter 3) and ALU
+//! groups (chapter 4) here; fetch/GDS clauses in `fetch`, RAT, scratch and
+//! scatter exports in `export`, LDS_IDX_OP in `lds`.
 
 use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
@@ -8,11 +9,18 @@ use crate::memory::GlobalMemory;
 use crate::program::*;
 use std::collections::VecDeque;
 
+mod export;
+mod fetch;
+mod lds;
+
+pub use export::{RET_DWORDS, RET_RESOURCE, SCRATCH_DWORDS};
+use lds::lds_op;
+
 /// Largest number of branch-loop stack entries before a fault (runaway pushes).
 pub const MAX_STACK: usize = 128;
 /// Largest CALL nesting depth (guide 3.7.6).
 pub const MAX_CALL_DEPTH: usize = 32;
-/// First clause-temporary GPR (guide 4.6: typically GPR[124,127]).
+/// First clause-temporary GPR (guide 4.6: typically GPRs 124 to 127).
 pub const FIRST_CLAUSE_TEMP: u8 = 124;
 
 /// What a wave shares with the rest of the dispatch.
@@ -27,7 +35,7 @@ pub struct Env<'a> {
     pub text: &'a [u8],
     /// GPRs the program declared (0 = all 128).
     pub num_gprs: u32,
-    /// DX9 loop constants (count [11:0], init [23:12], increment [31:24]).
+    /// DX9 loop constants (count bits 11:0, init 23:12, increment 31:24).
     pub loop_consts: [u32; 32],
     /// Boolean constants (bit n = CF_CONST n).
     pub bool_consts: u32,
@@ -35,6 +43,8 @@ pub struct Env<'a> {
     pub waves_in_group: u32,
     /// RAT atomics take a byte address (see [`crate::Dispatch`]).
     pub atomics_byte_addressed: bool,
+    /// The global data share (64 KiB on Cayman, guide 2.6.3), byte addressed.
+    pub gds: &'a dyn GlobalMemory,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,14 +91,17 @@ pub enum Yield {
 }
 
 struct Scratch {
-    srcs: [[Lanes; 3]; 4],
     res: [Lanes; 4],
+    em: ExpandedMask,
 }
 
 /// A wavefront.
 pub struct Wave {
-    gpr: Vec<[Lanes; 4]>,
-    pv: [Lanes; 4],
+    /// Register file rows: GPR r element c at 4r + c, then PV, then the
+    /// group's materialized sources (see [`PV_ROW`], [`TMP_ROW`]).
+    rows: Vec<Lanes>,
+    /// GPR rows written since the last reset (bit r = row r): reset zeroes only those.
+    touched: u128,
     ar: [Lanes; 4],
     pred: u64,
     active: u64,
@@ -97,6 +110,12 @@ pub struct Wave {
     calls: usize,
     al: i32,
     oq: [VecDeque<Lanes>; 2],
+    /// RAT return buffer (see [`RET_DWORDS`]).
+    ret: Vec<u32>,
+    ret_used: bool,
+    /// Per-lane scratch buffers (lane l's dword d at l * SCRATCH_DWORDS + d),
+    /// allocated on first use.
+    scratch_mem: Vec<u32>,
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
@@ -119,6 +138,12 @@ fn wqm(m: u64) -> u64 {
     q |= (q >> 2) & 0x3333_3333_3333_3333;
     q |= (q << 2) & 0xcccc_cccc_cccc_cccc;
     q
+}
+
+/// Row of GPR `r`, element `c`.
+#[inline(always)]
+fn gi(r: usize, c: usize) -> usize {
+    4 * r + c
 }
 
 #[inline(always)]
@@ -151,8 +176,8 @@ impl Wave {
     /// A wave with `valid` live lanes; GPRs zeroed.
     pub fn new(valid: u64, workgroup: [u32; 3], index: u32, budget: u64) -> Wave {
         Wave {
-            gpr: vec![[[0; LANES]; 4]; 128],
-            pv: [[0; LANES]; 4],
+            rows: vec![[0; LANES]; ROWS],
+            touched: 0,
             ar: [[0; LANES]; 4],
             pred: 0,
             active: valid,
@@ -161,11 +186,17 @@ impl Wave {
             calls: 0,
             al: 0,
             oq: [VecDeque::new(), VecDeque::new()],
+            ret: vec![0; RET_DWORDS],
+            ret_used: false,
+            scratch_mem: Vec::new(),
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
-                srcs: [[[0; LANES]; 3]; 4],
                 res: [[0; LANES]; 4],
+                em: ExpandedMask {
+                    of: 0,
+                    lanes: [0; LANES],
+                },
             })),
             stats: Stats::default(),
             workgroup,
@@ -177,10 +208,15 @@ impl Wave {
 
     /// Reset for reuse by another wave (keeps allocations).
     pub fn reset(&mut self, valid: u64, workgroup: [u32; 3], index: u32, budget: u64) {
-        for r in self.gpr.iter_mut() {
-            *r = [[0; LANES]; 4];
+        let mut t = self.touched;
+        while t != 0 {
+            let r = t.trailing_zeros() as usize;
+            t &= t - 1;
+            self.rows[4 * r..4 * r + 4].fill([0; LANES]);
         }
-        self.pv = [[0; LANES]; 4];
+        self.touched = 0;
+        let pv = PV_ROW as usize;
+        self.rows[pv..pv + 4].fill([0; LANES]);
         self.ar = [[0; LANES]; 4];
         self.pred = 0;
         self.active = valid;
@@ -190,6 +226,11 @@ impl Wave {
         self.al = 0;
         self.oq[0].clear();
         self.oq[1].clear();
+        if self.ret_used {
+            self.ret.fill(0);
+            self.ret_used = false;
+        }
+        self.scratch_mem.fill(0);
         self.pc = 0;
         self.resume = None;
         self.stats = Stats::default();
@@ -201,11 +242,12 @@ impl Wave {
 
     /// Mutable access to GPR `r`, element `c` (launch state set-up, tests).
     pub fn gpr_mut(&mut self, r: usize, c: usize) -> &mut Lanes {
-        &mut self.gpr[r & 127][c & 3]
+        self.touched |= 1 << (r & 127);
+        &mut self.rows[gi(r & 127, c & 3)]
     }
     /// GPR `r`, element `c`.
     pub fn gpr(&self, r: usize, c: usize) -> &Lanes {
-        &self.gpr[r & 127][c & 3]
+        &self.rows[gi(r & 127, c & 3)]
     }
     /// The active mask.
     pub fn active(&self) -> u64 {
@@ -373,6 +415,10 @@ impl Wave {
                     let m = self.cond_mask(env, op)?;
                     self.rat(env, op, m)?;
                 }
+                CfKind::ScratchWrite { .. } => {
+                    let m = self.cond_mask(env, op)?;
+                    self.scratch_write(env, op, m)?;
+                }
                 CfKind::LoopStart(k) => {
                     let m = self.cond_mask(env, op)?;
                     let (count, init, inc) = if *k == 1 {
@@ -457,6 +503,36 @@ impl Wave {
                         next = op.addr;
                     }
                 }
+                CfKind::JumpTable(sel) => {
+                    // guide 3.7/9.1 JUMPTABLE: the JUMPs that follow form the
+                    // table; ADDR is the instruction after it (taken when no
+                    // lane passes the condition). JUMPTABLE_SEL 0..3 pick byte
+                    // A..D of the constant CF_CONST selects.
+                    if self.cond_mask(env, op)? == 0 {
+                        next = op.addr;
+                    } else {
+                        let idx = match sel {
+                            0..=3 => {
+                                (env.loop_consts[op.cf_const as usize & 31] >> (8 * *sel as u32))
+                                    & 0xff
+                            }
+                            s => {
+                                return Err(self.fault(format!(
+                                    "JUMPTABLE_SEL {s} (CF index register {}) is not emulated",
+                                    s - 4
+                                )))
+                            }
+                        };
+                        let target = pc + 1 + idx;
+                        if target >= op.addr {
+                            return Err(self.fault(format!(
+                                "jump table index {idx} lies past the table (ADDR {})",
+                                op.addr
+                            )));
+                        }
+                        next = target;
+                    }
+                }
                 CfKind::JumpAny => {
                     if self.cond_mask(env, op)? != 0 {
                         next = op.addr;
@@ -512,9 +588,11 @@ impl Wave {
                     _ => return Err(self.fault("RETURN without a CALL entry on top of the stack")),
                 },
                 CfKind::Kill => {
-                    let m = self.cond_mask(env, op)?;
-                    self.valid &= !m;
-                    self.active &= !m;
+                    // guide 3.7 KILL: "only a pixel shader can execute this
+                    // instruction; the instruction is illegal in other program types"
+                    return Err(self.fault(
+                        "CF KILL is illegal outside pixel shaders (risa runs compute programs)",
+                    ));
                 }
                 CfKind::Reactivate => {
                     let Some(Entry::Push(saved)) = self.stack.last().copied() else {
@@ -522,8 +600,9 @@ impl Wave {
                     };
                     self.active = saved & self.valid;
                 }
-                CfKind::Gds => {
-                    return Err(self.fault("GDS clauses are not emulated (no GDS is bound)"))
+                CfKind::Gds(idx) => {
+                    let m = self.cond_mask(env, op)?;
+                    self.fetch_clause(env, *idx, m)?;
                 }
                 CfKind::Unsupported(n) => {
                     return Err(self.fault(format!("{n} is not supported in compute programs")))
@@ -554,38 +633,15 @@ impl Wave {
             }
         };
         let mut sc = self.scratch.take().expect("scratch present");
-        let r = (|| {
-            while ctx.group < clause.groups.len() {
-                self.tick().map_err(|mut f| {
-                    f.at.group = Some(ctx.group as u32);
-                    f
-                })?;
-                let g = clause.groups[ctx.group];
-                let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
-                self.exec_group(env, lds, ins, &mut ctx, &mut sc).map_err(
-                    |(slot, lane, msg)| {
-                        let mut f = self.fault(msg);
-                        f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
-                        f.at.group = Some(ctx.group as u32);
-                        f.at.slot = slot;
-                        f.at.lane = lane;
-                        f.at.cf = Some(ctx.cf);
-                        f
-                    },
-                )?;
-                self.stats.alu_groups += 1;
-                self.stats.alu_instructions += g.len as u64;
-                ctx.group += 1;
-                if g.barrier && ctx.group < clause.groups.len() {
-                    return Ok(true);
-                }
-                if g.barrier {
-                    // barrier is the clause's last group: finish the clause first
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        })();
+        #[cfg(target_arch = "x86_64")]
+        let r = if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            unsafe { self.clause_groups_avx2(env, lds, clause, &mut ctx, &mut sc) }
+        } else {
+            self.clause_groups(env, lds, clause, &mut ctx, &mut sc)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let r = self.clause_groups(env, lds, clause, &mut ctx, &mut sc);
         self.scratch = Some(sc);
         let at_barrier = r?;
         if at_barrier {
@@ -593,6 +649,58 @@ impl Wave {
             return Ok(true);
         }
         self.end_clause(&ctx)?;
+        Ok(false)
+    }
+
+    /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn clause_groups_avx2(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        self.clause_groups(env, lds, clause, ctx, sc)
+    }
+
+    /// Runs the groups of a clause from `ctx.group`; true when stopped at a barrier.
+    #[inline(always)]
+    fn clause_groups(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        while ctx.group < clause.groups.len() {
+            self.tick().map_err(|mut f| {
+                f.at.group = Some(ctx.group as u32);
+                f
+            })?;
+            let g = &clause.groups[ctx.group];
+            self.exec_group(env, lds, clause, g, ctx, sc)
+                .map_err(|(slot, lane, msg)| {
+                    let mut f = self.fault(msg);
+                    f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                    f.at.group = Some(ctx.group as u32);
+                    f.at.slot = slot;
+                    f.at.lane = lane;
+                    f.at.cf = Some(ctx.cf);
+                    f
+                })?;
+            self.stats.alu_groups += 1;
+            self.stats.alu_instructions += g.len as u64;
+            ctx.group += 1;
+            if g.barrier {
+                // stop after the barrier's group (if it is the clause's last
+                // group, the clause ends when the wave resumes)
+                return Ok(true);
+            }
+        }
         Ok(false)
     }
 
@@ -670,6 +778,7 @@ impl Wave {
     fn read_src(
         &mut self,
         env: &Env,
+        lds: &[u32],
         ctx: &ClauseCtx,
         ins: &AluInstr,
         s: &Src,
@@ -679,16 +788,16 @@ impl Wave {
         match s.kind {
             SrcKind::Gpr(r) => {
                 if !s.rel {
-                    out.copy_from_slice(&self.gpr[r as usize][s.chan as usize]);
+                    out.copy_from_slice(&self.rows[gi(r as usize, s.chan as usize)]);
                 } else if ins.index_mode == 4 {
                     let i = r as i32 + self.al;
                     let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
-                    out.copy_from_slice(&self.gpr[i as usize][s.chan as usize]);
+                    out.copy_from_slice(&self.rows[gi(i as usize, s.chan as usize)]);
                 } else if ins.index_mode < 4 {
                     for l in 0..LANES {
-                        let i = r as i32 + self.ar[0][l] as i32;
+                        let i = r as i32 + self.ar[ins.index_mode as usize & 3][l] as i32;
                         let i = if (0..ngprs as i32).contains(&i) { i } else { 0 };
-                        out[l] = self.gpr[i as usize][s.chan as usize][l];
+                        out[l] = self.rows[gi(i as usize, s.chan as usize)][l];
                     }
                 } else {
                     return Err(format!("INDEX_MODE {} is not supported", ins.index_mode));
@@ -709,7 +818,7 @@ impl Wave {
                 out.fill(v);
             }
             SrcKind::Const(v) => out.fill(v),
-            SrcKind::Pv => out.copy_from_slice(&self.pv[s.chan as usize]),
+            SrcKind::Pv => out.copy_from_slice(&self.rows[PV_ROW as usize + s.chan as usize]),
             SrcKind::Ps => {
                 return Err("PS (source select 255) does not exist on Cayman (no T slot)".into())
             }
@@ -731,6 +840,24 @@ impl Wave {
                 }
             }
             SrcKind::LoopIdx => out.fill(self.al as u32),
+            SrcKind::LdsDirect {
+                offset,
+                stride,
+                thread_rel,
+            } => {
+                if thread_rel {
+                    return Err("LDS direct reads with THREAD_REL are not emulated".into());
+                }
+                for (l, o) in out.iter_mut().enumerate() {
+                    let d = offset as usize + stride as usize * l;
+                    *o = *lds.get(d).ok_or_else(|| {
+                        format!(
+                            "LDS direct read of dword {d} (lane {l}) outside the group's {} bytes of LDS",
+                            lds.len() * 4
+                        )
+                    })?;
+                }
+            }
             SrcKind::Special(sel) => {
                 let v = match sel {
                     229 => (self.active >> 32) as u32,
@@ -757,66 +884,95 @@ impl Wave {
     }
 
     #[allow(clippy::type_complexity)]
+    #[inline(always)]
     fn exec_group(
         &mut self,
         env: &Env,
         lds: &mut [u32],
-        ins: &[AluInstr],
+        clause: &AluClause,
+        g: &AluGroup,
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<(), (Option<u8>, Option<u32>, String)> {
+        let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
+        let (dyn_srcs, consts) = (g.dyn_srcs, &clause.consts[..]);
         let exec = ctx.exec;
-        // pass 1: every slot reads its sources before any slot writes
-        for i in ins {
-            let n = match i.sem {
-                Sem::Lds => 3,
-                _ => 3,
-            };
-            for k in 0..n {
-                let s = i.src[k];
-                if matches!(s.kind, SrcKind::Const(0)) && !s.neg && !s.abs {
-                    sc.srcs[i.slot as usize][k] = [0; LANES];
-                    continue;
-                }
-                let mut buf = [0u32; LANES];
-                self.read_src(env, ctx, i, &s, &mut buf)
-                    .map_err(|e| (Some(i.slot), None, e))?;
-                sc.srcs[i.slot as usize][k] = buf;
-            }
+        // pass 1: every slot reads its sources before any slot writes. GPR,
+        // PV and constant operands are read in place (nothing is written
+        // before pass 3); the others are materialized in `tmp`.
+        let mut d = dyn_srcs;
+        while d != 0 {
+            let bit = d.trailing_zeros() as usize;
+            d &= d - 1;
+            let i = &ins[bit / 3];
+            let k = bit % 3;
+            let mut buf = [0u32; LANES];
+            self.read_src(env, lds, ctx, i, &i.src[k], &mut buf)
+                .map_err(|e| (Some(i.slot), None, e))?;
+            self.rows[i.loc[k] as usize] = buf;
         }
-        // pass 2: compute
+        // pass 2: compute into `res`
         let mut new_pred: Option<u64> = None;
-        let mut new_ar: [Option<(u64, Lanes)>; 4] = [None; 4];
+        let mut new_ar: Option<(usize, u64, Lanes)> = None;
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
+        let (mut has_prev, mut quad_done) = (false, false);
+        let res = &mut sc.res;
+        let (rows, pred) = (&self.rows, self.pred);
+        let src = |p: u16| -> &Lanes {
+            if p & CONST_LOC != 0 {
+                &consts[(p & !CONST_LOC) as usize]
+            } else {
+                &rows[p as usize]
+            }
+        };
+        // the locations of the sources of the instruction in `slot`
+        let locs_of = |slot: usize| -> [u16; 3] {
+            ins.iter()
+                .find(|j| j.slot as usize == slot)
+                .map_or([0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k), |j| j.loc)
+        };
         for i in ins {
+            if i.dead {
+                continue;
+            }
             let slot = i.slot as usize;
             let m = match i.pred_sel {
                 0 => exec,
-                2 => exec & !self.pred,
-                3 => exec & self.pred,
+                2 => exec & !pred,
+                3 => exec & pred,
                 _ => return Err((Some(i.slot), None, "PRED_SEL = 1 is reserved".into())),
             };
             masks[slot] = m;
-            let (srcs, res) = (&sc.srcs, &mut sc.res);
-            match i.sem {
-                Sem::Nop | Sem::GroupBarrier | Sem::GroupSeqBegin | Sem::GroupSeqEnd => {}
-                Sem::Lds => {
+            match i.class {
+                Class::Nop => {}
+                Class::Plain => {
+                    let o = &mut res[slot];
+                    alu::exec_slot_ref(i.sem, src(i.loc[0]), src(i.loc[1]), src(i.loc[2]), o);
+                    if (i.omod != 0 || i.clamp) && i.sem.float_result() {
+                        for v in o.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    writes[slot] = true;
+                }
+                Class::Lds => {
                     let op = i.lds.expect("LDS op decoded");
-                    self.lds_op(lds, op, &srcs[slot], m)
-                        .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
+                    lds_op(
+                        &mut self.oq,
+                        lds,
+                        op,
+                        &rows[i.loc[0] as usize..i.loc[0] as usize + 3],
+                        m,
+                    )
+                    .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
                     self.stats.lds_ops += 1;
                 }
-                s if s.is_pred_set() => {
-                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
-                    let mut bits = 0u64;
-                    for l in 0..LANES {
-                        let (v, t) = alu::pred_set(s, a[l], b[l]);
-                        res[slot][l] = v;
-                        bits |= (t as u64) << l;
-                    }
+                Class::PredSet => {
+                    let (a, b) = (src(i.loc[0]), src(i.loc[1]));
+                    let bits = alu::pred_set_lanes(i.sem, a, b, &mut res[slot]);
                     if i.update_pred {
-                        new_pred = Some((self.pred & !m) | (bits & m));
+                        new_pred = Some((pred & !m) | (bits & m));
                     }
                     if i.update_exec {
                         ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
@@ -830,27 +986,63 @@ impl Wave {
                     }
                     writes[slot] = true;
                 }
-                s if s.is_kill() => {
-                    let (a, b) = (&srcs[slot][0], &srcs[slot][1]);
-                    for l in lanes_of(m) {
-                        if alu::kill_test(s, a[l], b[l]) {
-                            ctx.killed |= 1 << l;
-                        }
-                    }
-                    // KILL writes 1.0/0.0 like SET*: keep the lanes' kill result
+                Class::Kill => {
+                    // KILL* writes 1.0/0.0 like SET*; the kill itself only
+                    // happens in pixel shaders and is ignored in other
+                    // program types (guide 8.2 KILLE ... KILLNE_INT), so a
+                    // compute wave keeps its lanes.
+                    let (a, b) = (src(i.loc[0]), src(i.loc[1]));
+                    let o = &mut res[slot];
                     for l in 0..LANES {
-                        res[slot][l] = if alu::kill_test(s, a[l], b[l]) {
-                            0x3f80_0000
-                        } else {
-                            0
-                        };
+                        let t = alu::kill_test(i.sem, a[l], b[l]);
+                        o[l] = if t { 0x3f80_0000 } else { 0 };
                     }
                     writes[slot] = true;
                 }
-                Sem::MovaInt => {
+                Class::Prev => has_prev = true,
+                Class::Quad => {
+                    if !quad_done {
+                        quad_done = true;
+                        // the four slots' first sources (and CUBE's second)
+                        let s0: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[0]));
+                        let s1: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[1]));
+                        for l in 0..LANES {
+                            let r: [u32; 4] = match i.sem {
+                                Sem::Frexp64 => {
+                                    // double: X slot high dword, Y slot low dword
+                                    let v =
+                                        f64::from_bits(((s0[0][l] as u64) << 32) | s0[1][l] as u64);
+                                    let (fr, e) = alu::frexp64(v);
+                                    [e, e, fr as u32, (fr >> 32) as u32]
+                                }
+                                Sem::Cube => {
+                                    // slot x reads (z, y), y (z, x), z (x, z), w (y, z)
+                                    let v = |p: &Lanes| f32::from_bits(alu::ftz(p[l]));
+                                    let (x, y, z) = (v(s0[2]), v(s1[0]), v(s0[0]));
+                                    alu::cube(x, y, z).map(|c| alu::ftz(c.to_bits()))
+                                }
+                                _ => {
+                                    let p = (0..4).fold(0u32, |acc, c| {
+                                        acc | (alu::flt_to_uint(s0[c][l]) & 0xff) << (8 * c)
+                                    });
+                                    [p; 4]
+                                }
+                            };
+                            for c in 0..4 {
+                                res[c][l] = r[c];
+                            }
+                        }
+                        for c in 0..4 {
+                            writes[c] = true;
+                            masks[c] = m;
+                        }
+                    }
+                }
+                Class::Mova => {
+                    let a = src(i.loc[0]);
                     let mut v = [0u32; LANES];
                     for l in 0..LANES {
-                        let x = srcs[slot][0][l] as i32;
+                        let x = a[l] as i32;
                         // guide 8.2 MOVA_INT: out of [-256, 255] → -256
                         v[l] = if !(-256..=255).contains(&x) {
                             -256i32 as u32
@@ -858,26 +1050,26 @@ impl Wave {
                             x as u32
                         };
                     }
-                    new_ar[slot] = Some((m, v));
                     res[slot] = v;
+                    new_ar = Some((slot, m, v));
                     writes[slot] = true;
                 }
-                Sem::Dot4 | Sem::Dot4Ieee | Sem::Max4 => {
-                    let mut v = [0u32; LANES];
-                    for (l, out) in v.iter_mut().enumerate() {
+                Class::Reduce => {
+                    let o = &mut res[slot];
+                    for l in 0..LANES {
                         let mut acc: Option<f32> = None;
                         for j in ins {
                             if j.sem != i.sem {
                                 continue;
                             }
-                            let s = &srcs[j.slot as usize];
+                            let (s0, s1) = (src(j.loc[0]), src(j.loc[1]));
                             let t = match i.sem {
-                                Sem::Dot4 => f32::from_bits(alu::mul_legacy(s[0][l], s[1][l])),
+                                Sem::Dot4 => f32::from_bits(alu::mul_legacy(s0[l], s1[l])),
                                 Sem::Dot4Ieee => {
-                                    f32::from_bits(alu::ftz(s[0][l]))
-                                        * f32::from_bits(alu::ftz(s[1][l]))
+                                    f32::from_bits(alu::ftz(s0[l]))
+                                        * f32::from_bits(alu::ftz(s1[l]))
                                 }
-                                _ => f32::from_bits(alu::ftz(s[0][l])),
+                                _ => f32::from_bits(alu::ftz(s0[l])),
                             };
                             acc = Some(match (acc, i.sem) {
                                 (None, _) => t,
@@ -885,545 +1077,195 @@ impl Wave {
                                 (Some(a), _) => a + t,
                             });
                         }
-                        *out = alu::ftz(acc.unwrap_or(0.0).to_bits());
+                        o[l] = alu::ftz(acc.unwrap_or(0.0).to_bits());
                     }
-                    res[slot] = v;
                     writes[slot] = true;
                 }
-                Sem::Add64
-                | Sem::Mul64
-                | Sem::Min64
-                | Sem::Max64
-                | Sem::Fma64
-                | Sem::Cndne64
-                | Sem::Fract64
-                | Sem::Set64(_) => {
+                Class::Double | Class::F32ToF64 | Class::F64ToF32 => {
                     // pairs: (x, y) and (z, w); the first slot of a pair runs it
                     if slot.is_multiple_of(2) {
                         let (hi, lo) = (slot, slot + 1);
-                        let (mut o_hi, mut o_lo) = ([0u32; LANES], [0u32; LANES]);
-                        alu::exec_double(i.sem, &srcs[hi], &srcs[lo], &mut o_hi, &mut o_lo);
-                        res[hi] = o_hi;
-                        res[lo] = o_lo;
+                        let (lh, ll) = (i.loc, locs_of(lo));
+                        let (r_hi, r_lo) = res.split_at_mut(lo);
+                        let (o_hi, o_lo) = (&mut r_hi[hi], &mut r_lo[0]);
+                        match i.class {
+                            Class::Double => {
+                                let sh = lh.map(src);
+                                let sl = ll.map(src);
+                                alu::exec_double(i.sem, sh, sl, o_hi, o_lo);
+                                if let Sem::PredSet64(_) = i.sem {
+                                    // true lanes got 0 (execute)
+                                    let mut bits = 0u64;
+                                    for l in 0..LANES {
+                                        bits |= ((o_hi[l] == 0) as u64) << l;
+                                    }
+                                    if i.update_pred {
+                                        new_pred = Some((pred & !m) | (bits & m));
+                                    }
+                                    if i.update_exec {
+                                        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
+                                        let fail = m & !bits;
+                                        match i.exec_op {
+                                            1 => ctx.broken |= fail,
+                                            2 => ctx.cont |= fail,
+                                            3 => ctx.killed |= fail,
+                                            _ => {}
+                                        }
+                                    }
+                                }
+                            }
+                            Class::F32ToF64 => {
+                                let a = src(lh[0]);
+                                for l in 0..LANES {
+                                    (o_hi[l], o_lo[l]) = alu::flt32_to_flt64(a[l]);
+                                }
+                            }
+                            _ => {
+                                let (a, b) = (src(lh[0]), src(ll[0]));
+                                for l in 0..LANES {
+                                    o_hi[l] = alu::flt64_to_flt32(a[l], b[l]);
+                                    o_lo[l] = 0;
+                                }
+                            }
+                        }
                         writes[hi] = true;
                         writes[lo] = true;
                         masks[lo] = m;
                     }
                 }
-                Sem::Flt32ToFlt64 => {
-                    if slot.is_multiple_of(2) {
-                        for l in 0..LANES {
-                            let (lo, hi) = alu::flt32_to_flt64(srcs[slot][0][l]);
-                            res[slot][l] = lo;
-                            res[slot + 1][l] = hi;
-                        }
-                        writes[slot] = true;
-                        writes[slot + 1] = true;
-                        masks[slot + 1] = m;
-                    }
-                }
-                Sem::Flt64ToFlt32 => {
-                    if slot.is_multiple_of(2) {
-                        for l in 0..LANES {
-                            res[slot][l] =
-                                alu::flt64_to_flt32(srcs[slot][0][l], srcs[slot + 1][0][l]);
-                            res[slot + 1][l] = 0;
-                        }
-                        writes[slot] = true;
-                        writes[slot + 1] = true;
-                        masks[slot + 1] = m;
-                    }
-                }
-                Sem::Unsupported => {
+                Class::Unsupported => {
                     return Err((Some(i.slot), None, format!("{} is not implemented", i.name)))
-                }
-                s => {
-                    let mut out = [0u32; LANES];
-                    if !alu::exec_slot(s, &srcs[slot], &mut out) {
-                        return Err((Some(i.slot), None, format!("{} is not implemented", i.name)));
-                    }
-                    if (i.omod != 0 || i.clamp) && s.float_result() {
-                        for v in out.iter_mut() {
-                            *v = alu::out_mod(*v, i.omod, i.clamp);
-                        }
-                    }
-                    res[slot] = out;
-                    writes[slot] = true;
                 }
             }
         }
+        if has_prev {
+            // `_PREV` ops, W down to X: each uses the next slot's result
+            for slot in (0..4).rev() {
+                let Some(i) = ins.iter().find(|j| j.slot as usize == slot) else {
+                    continue;
+                };
+                if i.class != Class::Prev || i.dead {
+                    continue;
+                }
+                if i.sem != Sem::Mbcnt32Hi && (slot == 3 || !writes[slot + 1]) {
+                    return Err((
+                        Some(i.slot),
+                        None,
+                        format!(
+                            "{} needs a result in the next slot ({}) of its group",
+                            i.name,
+                            if slot == 3 {
+                                "there is none after W"
+                            } else {
+                                "it is empty"
+                            }
+                        ),
+                    ));
+                }
+                let (lo, hi) = res.split_at_mut(slot + 1);
+                let prev = hi.first().unwrap_or(&lo[slot]);
+                let (a, b) = (src(i.loc[0]), src(i.loc[1]));
+                let mut out = [0u32; LANES];
+                for l in 0..LANES {
+                    out[l] = alu::prev_op(i.sem, a[l], b[l], prev[l], l as u32);
+                }
+                if (i.omod != 0 || i.clamp) && i.sem.float_result() {
+                    for v in out.iter_mut() {
+                        *v = alu::out_mod(*v, i.omod, i.clamp);
+                    }
+                }
+                lo[slot] = out;
+                writes[slot] = true;
+            }
+        }
         // pass 3: commit PV and GPR writes
-        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs };
+        let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs } as i32;
+        let ok = |r: i32| (0..ngprs).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r);
         for i in ins {
             let slot = i.slot as usize;
             if !writes[slot] {
                 continue;
             }
             let m = masks[slot];
-            merge(&mut self.pv[slot], &sc.res[slot], m);
+            if m == 0 {
+                continue;
+            }
+            let r = &sc.res[slot];
+            if i.pv_live {
+                merge_into(&mut self.rows[PV_ROW as usize + slot], r, m, &mut sc.em);
+            }
             if !i.write {
                 continue;
             }
             let d = i.dst_gpr as i32;
-            let ok = |r: i32| {
-                (0..ngprs as i32).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r)
-            };
             if !i.dst_rel {
                 if ok(d) {
-                    merge(&mut self.gpr[d as usize][slot], &sc.res[slot], m);
+                    self.touched |= 1 << d;
+                    merge_into(&mut self.rows[gi(d as usize, slot)], r, m, &mut sc.em);
                 }
             } else if i.index_mode == 4 {
-                let r = d + self.al;
-                if ok(r) && r < ngprs as i32 {
-                    merge(&mut self.gpr[r as usize][slot], &sc.res[slot], m);
+                let r2 = d + self.al;
+                if ok(r2) && r2 < ngprs {
+                    self.touched |= 1 << r2;
+                    merge_into(&mut self.rows[gi(r2 as usize, slot)], r, m, &mut sc.em);
                 }
             } else {
                 for l in lanes_of(m) {
-                    let r = d + self.ar[0][l] as i32;
-                    if (0..ngprs as i32).contains(&r) {
-                        self.gpr[r as usize][slot][l] = sc.res[slot][l];
+                    let r2 = d + self.ar[i.index_mode as usize & 3][l] as i32;
+                    if (0..ngprs).contains(&r2) {
+                        self.touched |= 1 << r2;
+                        self.rows[gi(r2 as usize, slot)][l] = r[l];
                     }
                 }
             }
         }
-        // double pairs also write their second slot's GPR when that slot holds the op
         if let Some(p) = new_pred {
             self.pred = p;
         }
-        for (c, a) in new_ar.iter().enumerate() {
-            if let Some((m, v)) = a {
-                merge(&mut self.ar[c], v, *m);
-            }
-        }
-        Ok(())
-    }
-
-    fn lds_op(
-        &mut self,
-        lds: &mut [u32],
-        op: LdsOp,
-        s: &[Lanes; 3],
-        m: u64,
-    ) -> Result<(), (Option<u32>, String)> {
-        let size = lds.len() as u64 * 4;
-        let chk = |l: usize, a: u32| -> Result<usize, (Option<u32>, String)> {
-            if (a as u64) + 4 > size {
-                Err((
-                    Some(l as u32),
-                    format!("LDS access at byte 0x{a:x} outside the group's {size} bytes of LDS"),
-                ))
-            } else {
-                Ok((a >> 2) as usize)
-            }
-        };
-        let off = op.offset as u32;
-        let mut qa = [0u32; LANES];
-        let mut qb = [0u32; LANES];
-        let (mut push_a, mut push_b) = (false, false);
-        let name = op.name;
-        for l in lanes_of(m) {
-            let a = s[0][l];
-            let (x, y) = (s[1][l], s[2][l]);
-            let w = chk(l, a & !3)?;
-            let sh = 8 * (a & 3);
-            let old = lds[w];
-            let base = name.strip_suffix("_RET").unwrap_or(name);
-            let ret = name.ends_with("_RET");
-            let new = match base {
-                "ADD" => Some(old.wrapping_add(x)),
-                "SUB" => Some(old.wrapping_sub(x)),
-                "RSUB" => Some(x.wrapping_sub(old)),
-                "INC" => Some(if old >= x { 0 } else { old + 1 }),
-                "DEC" => Some(if old == 0 || old > x { x } else { old - 1 }),
-                "MIN_INT" => Some((old as i32).min(x as i32) as u32),
-                "MAX_INT" => Some((old as i32).max(x as i32) as u32),
-                "MIN_UINT" => Some(old.min(x)),
-                "MAX_UINT" => Some(old.max(x)),
-                "AND" => Some(old & x),
-                "OR" => Some(old | x),
-                "XOR" => Some(old ^ x),
-                "MSKOR" => Some((old & !x) | y),
-                "WRITE" | "XCHG" => Some(x),
-                "CMP_STORE" | "CMP_XCHG" => Some(if old == x { y } else { old }),
-                "CMP_STORE_SPF" | "CMP_XCHG_SPF" => {
-                    Some(if f32::from_bits(old) == f32::from_bits(x) {
-                        y
-                    } else {
-                        old
-                    })
-                }
-                "WRITE_REL" | "XCHG_REL" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                    if ret {
-                        qb[l] = lds[w2];
-                        push_b = true;
-                    }
-                    lds[w2] = y;
-                    Some(x)
-                }
-                "WRITE2" | "XCHG2" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
-                    if ret {
-                        qb[l] = lds[w2];
-                        push_b = true;
-                    }
-                    lds[w2] = y;
-                    Some(x)
-                }
-                "BYTE_WRITE" => Some((old & !(0xff << sh)) | ((x & 0xff) << sh)),
-                "SHORT_WRITE" => {
-                    let sh = 8 * (a & 2);
-                    Some((old & !(0xffff << sh)) | ((x & 0xffff) << sh))
-                }
-                "READ" => None,
-                "READ_REL" => {
-                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                    qb[l] = lds[w2];
-                    push_b = true;
-                    None
-                }
-                "READ2" => {
-                    let w2 = chk(l, x & !3)?;
-                    qb[l] = lds[w2];
-                    push_b = true;
-                    None
-                }
-                "READWRITE" => {
-                    let w2 = chk(l, x & !3)?;
-                    lds[w2] = y;
-                    None
-                }
-                "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
-                other => return Err((None, format!("LDS_{other} is not supported"))),
-            };
-            if ret {
-                qa[l] = match base {
-                    "BYTE_READ" => (old >> sh) as u8 as i8 as i32 as u32,
-                    "UBYTE_READ" => (old >> sh) as u8 as u32,
-                    "SHORT_READ" => (old >> (8 * (a & 2))) as u16 as i16 as i32 as u32,
-                    "USHORT_READ" => (old >> (8 * (a & 2))) as u16 as u32,
-                    _ => old,
-                };
-                push_a = true;
-            }
-            if let Some(v) = new {
-                lds[w] = v;
-            }
-        }
-        let ret = name.ends_with("_RET");
-        if ret || push_a {
-            self.oq[0].push_back(qa);
-        }
-        if push_b
-            || name == "READ2_RET"
-            || name == "READ_REL_RET"
-            || name == "XCHG_REL_RET"
-            || name == "XCHG2_RET"
-        {
-            self.oq[1].push_back(qb);
-        }
-        if self.oq[0].len() > 256 || self.oq[1].len() > 256 {
-            return Err((
-                None,
-                "LDS output queue overflow (results never read)".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    // ---- fetch -------------------------------------------------------------
-
-    fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
-        let clause = &env.prog.fetch[idx as usize];
-        for (k, op) in clause.iter().enumerate() {
-            self.stats.fetches += 1;
-            let loc = |w: &Wave, lane: Option<u32>, msg: String| {
-                let mut f = w.fault(msg);
-                f.at.clause = env.prog.fetch_addr.get(idx as usize).copied();
-                f.at.group = Some(k as u32);
-                f.at.lane = lane;
-                f
-            };
-            match *op {
-                FetchOp::Vtx {
-                    buffer,
-                    src_gpr,
-                    src_rel,
-                    src_sel,
-                    dst_gpr,
-                    dst_rel,
-                    dst_sel,
-                    format,
-                    num_format,
-                    signed,
-                    offset,
-                    endian,
-                    ..
-                } => {
-                    if endian != 0 {
-                        return Err(loc(self, None, "ENDIAN_SWAP is not supported".into()));
-                    }
-                    let (ncomp, csize, float) = match format {
-                        1 => (1, 1, false),
-                        5 => (1, 2, false),
-                        6 => (1, 2, true),
-                        7 => (2, 1, false),
-                        13 => (1, 4, false),
-                        14 => (1, 4, true),
-                        15 => (2, 2, false),
-                        16 => (2, 2, true),
-                        26 => (4, 1, false),
-                        29 => (2, 4, false),
-                        30 => (2, 4, true),
-                        31 => (4, 2, false),
-                        32 => (4, 2, true),
-                        34 => (4, 4, false),
-                        35 => (4, 4, true),
-                        44 => (3, 1, false),
-                        45 => (3, 2, false),
-                        46 => (3, 2, true),
-                        47 => (3, 4, false),
-                        48 => (3, 4, true),
-                        f => {
-                            return Err(loc(
-                                self,
-                                None,
-                                format!(
-                                    "vertex fetch data format {} is not supported",
-                                    risa_cayman::print::DATA_FORMATS[f as usize & 63]
-                                ),
-                            ))
-                        }
-                    };
-                    let sg = if src_rel {
-                        src_gpr as i32 + self.al
-                    } else {
-                        src_gpr as i32
-                    };
-                    let sg = if (0..128).contains(&sg) {
-                        sg as usize
-                    } else {
-                        0
-                    };
-                    let dg = if dst_rel {
-                        dst_gpr as i32 + self.al
-                    } else {
-                        dst_gpr as i32
-                    };
-                    if !(0..128).contains(&dg) {
-                        return Err(loc(
-                            self,
-                            None,
-                            format!("destination GPR {dg} out of range"),
-                        ));
-                    }
-                    let dg = dg as usize;
-                    let sel = (src_sel & 3) as usize;
-                    let mut vals = [[0u32; LANES]; 4];
-                    for l in lanes_of(m) {
-                        let addr = self.gpr[sg][sel][l] as u64 + offset as u64;
-                        let nbytes = ncomp * csize;
-                        let mut raw = [0u8; 16];
-                        let r = match buffer {
-                            1 => env.global.read(addr, &mut raw[..nbytes]).map_err(|e| {
-                                format!(
-                                    "vertex fetch of {nbytes} bytes at 0x{:x} outside the global pool ({} bytes)",
-                                    e.addr, e.limit
-                                )
-                            }),
-                            2 => {
-                                let a = addr as usize;
-                                match env.text.get(a..a + nbytes) {
-                                    Some(b) => {
-                                        raw[..nbytes].copy_from_slice(b);
-                                        Ok(())
-                                    }
-                                    None => Err(format!(
-                                        "vertex fetch of {nbytes} bytes at 0x{addr:x} outside the code object's constant data ({} bytes)",
-                                        env.text.len()
-                                    )),
-                                }
-                            }
-                            b => Err(format!("vertex buffer {b} is not bound")),
-                        };
-                        r.map_err(|e| loc(self, Some(l as u32), e))?;
-                        for c in 0..ncomp {
-                            let p = c * csize;
-                            let v = match csize {
-                                1 => raw[p] as u32,
-                                2 => u16::from_le_bytes([raw[p], raw[p + 1]]) as u32,
-                                _ => {
-                                    u32::from_le_bytes([raw[p], raw[p + 1], raw[p + 2], raw[p + 3]])
-                                }
-                            };
-                            vals[c][l] = convert(v, csize, float, num_format, signed);
-                        }
-                    }
-                    for (c, &ds) in dst_sel.iter().enumerate() {
-                        let v: Option<u32> = match ds {
-                            0..=3 => None,
-                            4 => Some(0),
-                            5 => Some(if num_format == 1 { 1 } else { 0x3f80_0000 }),
-                            _ => continue,
-                        };
-                        let src = match v {
-                            Some(v) => [v; LANES],
-                            None => {
-                                let k = ds as usize;
-                                if k < ncomp {
-                                    vals[k]
-                                } else if k == 3 {
-                                    [if num_format == 1 { 1 } else { 0x3f80_0000 }; LANES]
-                                } else {
-                                    [0; LANES]
-                                }
-                            }
-                        };
-                        merge(&mut self.gpr[dg][c], &src, m);
-                    }
-                }
-                FetchOp::Unsupported(n) => {
-                    return Err(loc(
-                        self,
-                        None,
-                        format!("fetch instruction {n} is not supported"),
-                    ))
-                }
-                FetchOp::Invalid(ref e) => {
-                    return Err(loc(self, None, format!("invalid fetch instruction: {e}")))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    // ---- RAT ---------------------------------------------------------------
-
-    fn rat(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
-        let CfKind::Rat {
-            rat_id,
-            inst,
-            ty,
-            rw_gpr,
-            rw_rel,
-            index_gpr,
-            comp_mask,
-            burst,
-        } = op.kind
-        else {
-            return Ok(());
-        };
-        self.stats.rat_ops += 1;
-        if rat_id != 0 {
-            return Err(self.fault(format!(
-                "RAT {rat_id} is not bound (the global pool is RAT 0)"
-            )));
-        }
-        if burst != 0 {
-            return Err(self.fault("RAT burst writes (BURST_COUNT > 0) are not supported"));
-        }
-        let rg = if rw_rel {
-            rw_gpr as i32 + self.al
-        } else {
-            rw_gpr as i32
-        };
-        if !(0..128).contains(&rg) {
-            return Err(self.fault(format!("RW_GPR {rg} out of range")));
-        }
-        let rg = rg as usize;
-        let g = env.global;
-        let base = inst.strip_suffix("_RTN").unwrap_or(inst);
-        for l in lanes_of(m) {
-            let index = if ty & 1 != 0 {
-                self.gpr[index_gpr as usize][0][l]
-            } else {
-                0
-            };
-            let store = base.starts_with("STORE") || base == "MSKOR";
-            let addr = if env.atomics_byte_addressed && !store {
-                index as u64
-            } else {
-                index as u64 * 4
-            };
-            let d = |c: usize| self.gpr[rg][c][l];
-            let bad = |w: &Wave, e: crate::memory::MemError| {
-                let mut f = w.fault(format!(
-                    "MEM_RAT {inst} at byte 0x{:x} outside the global pool ({} bytes)",
-                    e.addr, e.limit
-                ));
-                f.at.lane = Some(l as u32);
-                f
-            };
-            let (x, z, w) = (d(0), d(2), d(3));
-            let r = match base {
-                "NOP" => Ok(0),
-                "STORE_DWORD" | "STORE_TYPED" => {
-                    for c in 0..4 {
-                        if comp_mask >> c & 1 != 0 {
-                            g.write(addr + 4 * c as u64, &d(c).to_le_bytes())
-                                .map_err(|e| bad(self, e))?;
-                        }
-                    }
-                    Ok(0)
-                }
-                "CMPXCHG_INT" => g.atomic(addr, &mut |o| if o == z { x } else { o }),
-                "XCHG" => g.atomic(addr, &mut |_| x),
-                "ADD" => g.atomic(addr, &mut |o| o.wrapping_add(x)),
-                "SUB" => g.atomic(addr, &mut |o| o.wrapping_sub(x)),
-                "RSUB" => g.atomic(addr, &mut |o| x.wrapping_sub(o)),
-                "MIN_INT" => g.atomic(addr, &mut |o| (o as i32).min(x as i32) as u32),
-                "MIN_UINT" => g.atomic(addr, &mut |o| o.min(x)),
-                "MAX_INT" => g.atomic(addr, &mut |o| (o as i32).max(x as i32) as u32),
-                "MAX_UINT" => g.atomic(addr, &mut |o| o.max(x)),
-                "AND" => g.atomic(addr, &mut |o| o & x),
-                "OR" => g.atomic(addr, &mut |o| o | x),
-                "XOR" => g.atomic(addr, &mut |o| o ^ x),
-                // MSKOR (listed as reserved in the guide): X = data, W = mask, as LLVM emits it
-                "MSKOR" => g.atomic(addr, &mut |o| (o & !w) | (x & w)),
-                "INC_UINT" => g.atomic(addr, &mut |o| if o >= x { 0 } else { o + 1 }),
-                "DEC_UINT" => g.atomic(addr, &mut |o| if o == 0 || o > x { x } else { o - 1 }),
-                other => return Err(self.fault(format!("MEM_RAT {other} is not supported"))),
-            };
-            r.map_err(|e| bad(self, e))?;
+        if let Some((c, m, v)) = new_ar {
+            merge_into(&mut self.ar[c], &v, m, &mut sc.em);
         }
         Ok(())
     }
 }
 
-/// Convert one fetched component to its GPR value (NUM_FORMAT_ALL / FORMAT_COMP_ALL).
-fn convert(v: u32, size: usize, float: bool, num_format: u8, signed: bool) -> u32 {
-    if size == 4 {
-        return v;
+/// A lane mask expanded to one all-ones / all-zeros dword per lane, cached
+/// for the last mask seen (a clause usually runs every group under one mask).
+struct ExpandedMask {
+    of: u64,
+    lanes: Lanes,
+}
+
+/// Byte of a lane mask → 8 dword lane masks.
+static EXPAND8: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b][k] = if b >> k & 1 != 0 { u32::MAX } else { 0 };
+            k += 1;
+        }
+        b += 1;
     }
-    let bits = 8 * size as u32;
-    if float {
-        // 16-bit float
-        let h = v;
-        let s = (h >> 15) & 1;
-        let e = (h >> 10) & 0x1f;
-        let mnt = h & 0x3ff;
-        let f = if e == 0 {
-            mnt as f32 / 16_777_216.0
-        } else if e == 31 {
-            if mnt == 0 {
-                f32::INFINITY
-            } else {
-                f32::NAN
-            }
-        } else {
-            f32::from_bits(((e + 112) << 23) | (mnt << 13))
-        };
-        return if s != 0 { (-f).to_bits() } else { f.to_bits() };
+    t
+};
+
+/// `dst = m ? src : dst` per lane, branch-free (the loop vectorizes).
+#[inline(always)]
+fn merge_into(dst: &mut Lanes, src: &Lanes, m: u64, em: &mut ExpandedMask) {
+    if m == u64::MAX {
+        *dst = *src;
+        return;
     }
-    let sv = ((v << (32 - bits)) as i32) >> (32 - bits);
-    match (num_format, signed) {
-        (1, false) => v,
-        (1, true) => sv as u32,
-        (2, false) => (v as f32).to_bits(),
-        (2, true) => (sv as f32).to_bits(),
-        (_, false) => (v as f32 / ((1u32 << bits) - 1) as f32).to_bits(),
-        (_, true) => ((sv as f32) / ((1u32 << (bits - 1)) - 1) as f32)
-            .max(-1.0)
-            .to_bits(),
+    if em.of != m {
+        for k in 0..8 {
+            em.lanes[8 * k..8 * k + 8].copy_from_slice(&EXPAND8[(m >> (8 * k)) as usize & 255]);
+        }
+        em.of = m;
+    }
+    let e = &em.lanes;
+    for l in 0..LANES {
+        dst[l] = (src[l] & e[l]) | (dst[l] & !e[l]);
     }
 }

@@ -2,7 +2,7 @@
 //! instruction descriptions of chapter 8.2 of AMD's HD 6900 ISA guide (cited
 //! per case) or from IEEE-754 where the guide says "IEEE".
 
-use risa_cayman_emu::alu::{exec_slot, pred_set, sem_op2, sem_op3, Lanes, LANES};
+use risa_cayman_emu::alu::{exec_slot, kill_test, pred_set, sem_op2, sem_op3, Lanes, LANES};
 
 const NAN: u32 = 0x7fc0_0000;
 const INF: u32 = 0x7f80_0000;
@@ -208,4 +208,253 @@ fn predicate_sets() {
     assert_eq!(pred_set(Sem::PredSetPop, f(1.0), f(1.0)), (0, true));
     // 8.2 PRED_SET_RESTORE: 0.0 → execute
     assert_eq!(pred_set(Sem::PredSetRestore, 0, 0), (0, true));
+}
+
+#[test]
+fn float_to_int_rounding_forms() {
+    // 8.2 FLT_TO_INT_FLOOR: floor; inf & NaN -> max_int, -inf & -NaN -> -max_int; 0 & -0 -> 0
+    assert_eq!(run("FLT_TO_INT_FLOOR", f(-1.5), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", f(2.9), 0, 0), 2);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NAN, 0, 0), i32::MAX as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NAN | NZERO, 0, 0), i32::MIN as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NINF, 0, 0), i32::MIN as u32);
+    assert_eq!(run("FLT_TO_INT_FLOOR", NZERO, 0, 0), 0);
+    // 8.2 FLT_TO_INT_RPI: (int)floor(src0 + 0.5), same special cases
+    assert_eq!(run("FLT_TO_INT_RPI", f(2.5), 0, 0), 3);
+    assert_eq!(run("FLT_TO_INT_RPI", f(-2.5), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT_RPI", INF, 0, 0), i32::MAX as u32);
+    // 8.2 FLT_TO_INT: truncation; NaN -> 0
+    assert_eq!(run("FLT_TO_INT", f(-2.7), 0, 0), (-2i32) as u32);
+    assert_eq!(run("FLT_TO_INT", NAN, 0, 0), 0);
+}
+
+#[test]
+fn bitwise_and_integer_min_max() {
+    // 8.2 AND_INT, OR_INT, XOR_INT, NOT_INT, MIN_INT, MIN_UINT
+    assert_eq!(run("AND_INT", 0xf0f0, 0xff00, 0), 0xf000);
+    assert_eq!(run("OR_INT", 0xf0f0, 0xff00, 0), 0xfff0);
+    assert_eq!(run("XOR_INT", 0xf0f0, 0xff00, 0), 0x0ff0);
+    assert_eq!(run("NOT_INT", 0xf0f0, 0, 0), !0xf0f0);
+    assert_eq!(run("MIN_INT", u32::MAX, 1, 0), u32::MAX);
+    assert_eq!(run("MIN_UINT", u32::MAX, 1, 0), 1);
+}
+
+#[test]
+fn twenty_four_bit_multiplies() {
+    // 8.2 MUL_INT24: signed 24-bit operands (bits 31:24 ignored), low 32 bits of the product;
+    // MULHI_INT24: the bits above them; MULADD_INT24 adds src2
+    assert_eq!(run("MUL_INT24", 0x7f_ff_ff_ff, 2, 0), (-2i32) as u32);
+    assert_eq!(run("MULHI_INT24", 0x00ff_ffff, 2, 0), u32::MAX);
+    // (2^23 - 1)^2 = 2^46 - 2^24 + 1: bits 47:32 are 0x3fff
+    assert_eq!(run("MULHI_INT24", 0x007f_ffff, 0x007f_ffff, 0), 0x3fff);
+    assert_eq!(run("MULADD_INT24", 0x00ff_ffff, 3, 10), 7);
+    assert_eq!(run("MUL_UINT24", 0xff00_0003, 5, 0), 15);
+}
+
+#[test]
+fn predicate_counter_ops() {
+    // 8.2 PRED_SET_INV: 1.0 -> 0.0 execute; 0.0 -> 1.0 skip; else src0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), f(1.0), 0), (0, true));
+    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), 0, 0), (f(1.0), false));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_INV"), f(3.0), 0),
+        (f(3.0), false)
+    );
+    // PRED_SET_POP: src0 <= src1 -> 0.0 execute, else src0 - src1 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_POP"), f(2.0), f(3.0)), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_POP"), f(5.0), f(3.0)),
+        (f(2.0), false)
+    );
+    // PRED_SET_CLR: +MAX_FLOAT, skip
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_CLR"), 0, 0),
+        (f(f32::MAX), false)
+    );
+    // PRED_SET_RESTORE: 0.0 -> execute, else src0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SET_RESTORE"), 0, 0), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SET_RESTORE"), f(4.0), 0),
+        (f(4.0), false)
+    );
+    // PRED_SETE_PUSH: src0 == 0.0 and src1 == 0 -> 0.0 execute, else src0 + 1.0 skip
+    assert_eq!(pred_set(sem_op2("PRED_SETE_PUSH"), 0, 0), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SETE_PUSH"), f(1.0), 0),
+        (f(2.0), false)
+    );
+    // PRED_SETGT_PUSH_INT: src0 == 0.0 and src1 > 0 -> execute
+    assert_eq!(pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, 5), (0, true));
+    assert_eq!(
+        pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, (-5i32) as u32),
+        (f(1.0), false)
+    );
+}
+
+#[test]
+fn byte_lerp_and_sad() {
+    // 8.2 LERP_UINT: per byte (a + b + src2 bit) >> 1
+    assert_eq!(
+        run("LERP_UINT", 0x0102_0304, 0x0304_0506, 0x0101_0101),
+        0x0203_0405
+    );
+    assert_eq!(run("LERP_UINT", 0x0000_0001, 0x0000_0002, 0), 0x0000_0001);
+    // SAD_ACCUM_UINT: sum of |byte differences| + src2; _HI puts the SAD in bits 31:16
+    assert_eq!(
+        run("SAD_ACCUM_UINT", 0x0a00_0005, 0x0000_0a01, 100),
+        100 + 10 + 10 + 4
+    );
+    assert_eq!(run("SAD_ACCUM_HI_UINT", 0x0000_0005, 0, 1), (5 << 16) + 1);
+}
+
+/// Every compare family of 8.2 over edge pairs: SETcc (1.0/0.0), SETcc_DX10
+/// and SETcc_INT/UINT (~0/0), PRED_SETcc* (0.0 and execute / 1.0 and skip),
+/// KILLcc* (1.0/0.0; the kill itself is ignored in compute programs).
+#[test]
+fn every_compare_family() {
+    let fl = [0u32, NZERO, ONE, f(-1.0), f(2.5), NAN, INF, NINF, DENORM];
+    let ints = [0u32, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000, 5];
+    type Cmp = fn(std::cmp::Ordering) -> bool;
+    let conds: [(&str, Cmp); 4] = [
+        ("E", |o| o.is_eq()),
+        ("GT", |o| o.is_gt()),
+        ("GE", |o| o.is_ge()),
+        ("NE", |o| o.is_ne()),
+    ];
+    let fcmp = |a: u32, b: u32| -> Option<std::cmp::Ordering> {
+        // denormals compare as zero
+        let z = |x: u32| {
+            if x & 0x7f80_0000 == 0 {
+                0.0
+            } else {
+                f32::from_bits(x)
+            }
+        };
+        z(a).partial_cmp(&z(b))
+    };
+    for (cc, test) in conds {
+        for &a in &fl {
+            for &b in &fl {
+                // NaN: only NE holds
+                let t = fcmp(a, b).map_or(cc == "NE", test);
+                let what = format!("{cc}({a:#x}, {b:#x})");
+                assert_eq!(
+                    run(&format!("SET{cc}"), a, b, 0),
+                    if t { ONE } else { 0 },
+                    "SET{what}"
+                );
+                assert_eq!(
+                    run(&format!("SET{cc}_DX10"), a, b, 0),
+                    if t { u32::MAX } else { 0 },
+                    "DX10 {what}"
+                );
+                assert_eq!(
+                    pred_set(sem_op2(&format!("PRED_SET{cc}")), a, b),
+                    if t { (0, true) } else { (ONE, false) },
+                    "PRED_SET{what}"
+                );
+                assert_eq!(
+                    kill_test(sem_op2(&format!("KILL{cc}")), a, b),
+                    t,
+                    "KILL{what}"
+                );
+            }
+        }
+        for &a in &ints {
+            for &b in &ints {
+                let ti = test((a as i32).cmp(&(b as i32)));
+                let tu = test(a.cmp(&b));
+                let what = format!("{cc}({a:#x}, {b:#x})");
+                let names = [("INT", ti), ("UINT", tu)];
+                for (ty, t) in names {
+                    if !(cc == "E" || cc == "NE") || ty == "INT" {
+                        assert_eq!(
+                            run(&format!("SET{cc}_{ty}"), a, b, 0),
+                            if t { u32::MAX } else { 0 },
+                            "SET{what}_{ty}"
+                        );
+                        assert_eq!(
+                            pred_set(sem_op2(&format!("PRED_SET{cc}_{ty}")), a, b),
+                            if t { (0, true) } else { (ONE, false) },
+                            "PRED_SET{what}_{ty}"
+                        );
+                        assert_eq!(
+                            kill_test(sem_op2(&format!("KILL{cc}_{ty}")), a, b),
+                            t,
+                            "KILL{what}_{ty}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn remaining_one_source_rows() {
+    // 8.2 RECIPSQRT_CLAMPED: +inf result -> +MAX_FLOAT; RECIPSQRT_FF: -> +0
+    assert_eq!(run("RECIPSQRT_CLAMPED", 0, 0, 0), f(f32::MAX));
+    assert_eq!(run("RECIPSQRT_FF", 0, 0, 0), 0);
+    assert_eq!(run("RECIPSQRT_CLAMPED", f(4.0), 0, 0), f(0.5));
+    assert_eq!(run("RECIPSQRT_FF", ONE, 0, 0), ONE);
+    // UBYTEn_FLT: byte n as an unsigned float
+    assert_eq!(run("UBYTE0_FLT", 0x0403_02ff, 0, 0), f(255.0));
+    assert_eq!(run("UBYTE1_FLT", 0x0403_02ff, 0, 0), f(2.0));
+    assert_eq!(run("UBYTE3_FLT", 0x8003_02ff, 0, 0), f(128.0));
+    // MULLO_UINT: low 32 bits of the unsigned product
+    assert_eq!(run("MULLO_UINT", 0xffff_ffff, 3, 0), 0xffff_fffd);
+    // RECIP_UINT: 2^32 / x as a 0.32 fraction (8.2; 0 is undefined)
+    assert_eq!(run("RECIP_UINT", 2, 0, 0), 0x8000_0000);
+    assert_eq!(run("RECIP_UINT", 3, 0, 0), 0x5555_5555);
+    // RECIP_INT: signed 2^32 / x
+    assert_eq!(run("RECIP_INT", (-2i32) as u32, 0, 0), 0x8000_0000);
+    assert_eq!(run("RECIP_INT", 4, 0, 0), 0x4000_0000);
+    // CNDGE (float) and CNDGT_INT
+    assert_eq!(run("CNDGE", NZERO, 1, 2), 1);
+    assert_eq!(run("CNDGE", f(-1.0), 1, 2), 2);
+    assert_eq!(run("CNDGT_INT", 1, 1, 2), 1);
+    assert_eq!(run("CNDGT_INT", 0, 1, 2), 2);
+}
+
+#[test]
+fn pred_set_push_families() {
+    // 8.2 PRED_SETcc_PUSH(_INT): if (src1 cc 0) and (src0 == 0.0): 0.0, execute;
+    // else src0 + 1.0, skip
+    type Test = fn(i32) -> bool;
+    let cases: [(&str, Test); 8] = [
+        ("PRED_SETGT_PUSH", |v| v > 0),
+        ("PRED_SETGE_PUSH", |v| v >= 0),
+        ("PRED_SETNE_PUSH", |v| v != 0),
+        ("PRED_SETE_PUSH_INT", |v| v == 0),
+        ("PRED_SETGE_PUSH_INT", |v| v >= 0),
+        ("PRED_SETNE_PUSH_INT", |v| v != 0),
+        ("PRED_SETLT_PUSH_INT", |v| v < 0),
+        ("PRED_SETLE_PUSH_INT", |v| v <= 0),
+    ];
+    for (name, t) in cases {
+        let float = !name.ends_with("_INT");
+        for v in [-3i32, 0, 4] {
+            let src1 = if float { f(v as f32) } else { v as u32 };
+            let want = if t(v) { (0, true) } else { (ONE, false) };
+            assert_eq!(pred_set(sem_op2(name), 0, src1), want, "{name}(0, {v})");
+            // a non-zero counter always skips and counts up
+            assert_eq!(
+                pred_set(sem_op2(name), f(2.0), src1),
+                (f(3.0), false),
+                "{name}(2, {v})"
+            );
+        }
+    }
+}
+
+#[test]
+fn fma_rounds_once() {
+    // 8.2 FMA: single rounding of src0 * src1 + src2
+    let (a, b, c) = (1.0 + f32::EPSILON, 1.0 - f32::EPSILON, -1.0f32);
+    assert_ne!(a.mul_add(b, c), a * b + c);
+    assert_eq!(run("FMA", f(a), f(b), f(c)), f(a.mul_add(b, c)));
+    // _ALT rows compute what their base rows do
+    assert_eq!(sem_op2("MUL_64_ALT"), sem_op2("MUL_64"));
+    assert_eq!(sem_op2("FLT64_TO_FLT32_ALT"), sem_op2("FLT64_TO_FLT32"));
+    assert_eq!(sem_op2("FLT32_TO_FLT64_ALT"), sem_op2("FLT32_TO_FLT64"));
 }

@@ -385,21 +385,49 @@ fn fmin_fmax_vec() {
     }
 }
 
+/// Where a RAT atomic of clang-14's code lands on the hardware: clang passes
+/// the byte address as the RAT index, which the hardware reads as an element
+/// (dword) index (guide 9.2 INDEX_GPR; Mesa's r600 back end shifts SSBO
+/// offsets right by 2 for atomics as for stores). So the access lands at
+/// four times the intended byte address. The tests model that.
+fn hw_atomic(byte: u32) -> u32 {
+    4 * byte
+}
+
+/// Put `v` at the dwords where clang's atomics on `buf[0..]` land (see [`hw_atomic`]).
+fn seed_atomic(pool: &Pool, buf: u32, v: &[u32]) {
+    for (k, x) in v.iter().enumerate() {
+        pool.write(hw_atomic(buf + 4 * k as u32) as u64, &x.to_le_bytes())
+            .unwrap();
+    }
+}
+fn read_atomic(pool: &Pool, buf: u32, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|k| read_u32(pool, hw_atomic(buf + 4 * k as u32), 1)[0])
+        .collect()
+}
+
 #[test]
 fn global_atomics() {
     let k = kernel("global_atomics", "global_atomics");
     let n = 300u32;
     let mut l = Layout::new();
+    l.add(vec![0; 256]);
     let init = [5i32, 0, 1000, -5, -1, 0, 0x5555];
     let pc = l.add(bytes_i32(&init));
     let pu = l.add(bytes_u32(&[u32::MAX, 0]));
+    l.add(vec![0; 4 * 1024]);
     let pool = l.pool();
+    seed_atomic(&pool, pc, &init.map(|x| x as u32));
+    seed_atomic(&pool, pu, &[u32::MAX, 0]);
     let mut d = Dispatch::linear(n, 60);
     d.threads = 2;
-    d.atomics_byte_addressed = true;
     go(&k, &d, &[Arg::Ptr(pc), Arg::Ptr(pu)], &pool);
-    let c = read_i32(&pool, pc, 7);
-    let u = read_u32(&pool, pu, 2);
+    let c: Vec<i32> = read_atomic(&pool, pc, 7)
+        .iter()
+        .map(|&x| x as i32)
+        .collect();
+    let u = read_atomic(&pool, pu, 2);
     let ids = 0..n as i32;
     assert_eq!(c[0], 5 + ids.clone().sum::<i32>());
     assert_eq!(c[2], 0);
@@ -408,6 +436,29 @@ fn global_atomics() {
     assert_eq!(c[5], ids.clone().fold(0, |a, i| a | i));
     assert_eq!(c[6], ids.clone().fold(0x5555, |a, i| a ^ i));
     assert_eq!(u, [0, n - 1]);
+    // the addresses the source meant are untouched
+    assert_eq!(read_i32(&pool, pc, 7), init);
+    assert_eq!(read_u32(&pool, pu, 2), [u32::MAX, 0]);
+}
+
+#[test]
+fn global_atomics_byte_addressed_option() {
+    // the compatibility option runs clang-14's atomics where the source meant them
+    let k = kernel("global_atomics", "global_atomics");
+    let n = 300u32;
+    let mut l = Layout::new();
+    let init = [5i32, 0, 1000, -5, -1, 0, 0x5555];
+    let pc = l.add(bytes_i32(&init));
+    let pu = l.add(bytes_u32(&[u32::MAX, 0]));
+    let pool = l.pool();
+    let mut d = Dispatch::linear(n, 60);
+    d.atomics_byte_addressed = true;
+    go(&k, &d, &[Arg::Ptr(pc), Arg::Ptr(pu)], &pool);
+    let c = read_i32(&pool, pc, 7);
+    let ids = 0..n as i32;
+    assert_eq!(c[0], 5 + ids.clone().sum::<i32>());
+    assert_eq!(c[3], n as i32 - 1);
+    assert_eq!(read_u32(&pool, pu, 2), [0, n - 1]);
 }
 
 #[test]
@@ -415,18 +466,23 @@ fn atomic_cmpxchg() {
     let k = kernel("atomic_cmpxchg", "atomic_cmpxchg_k");
     let n = 128u32;
     let mut l = Layout::new();
+    l.add(vec![0; 256]);
     let pl = l.add(bytes_i32(&[10, 0]));
     let pv = l.add(vec![0xff; 32]);
+    l.add(vec![0; 4 * 1024]);
     let pool = l.pool();
-    let mut d = Dispatch::linear(n, 64);
-    d.atomics_byte_addressed = true;
+    seed_atomic(&pool, pl, &[10, 0]);
+    seed_atomic(&pool, pv, &[u32::MAX; 8]);
+    let d = Dispatch::linear(n, 64);
     go(&k, &d, &[Arg::Ptr(pl), Arg::Ptr(pv)], &pool);
-    let lock = read_i32(&pool, pl, 2);
-    assert_eq!(lock[0], 10 + n as i32);
-    // lanes run in order in this emulator: the first cmpxchg (thread 0) stores 0 over 0,
-    // then thread 1 stores 1, nobody else matches
+    let lock = read_atomic(&pool, pl, 2);
+    assert_eq!(lock[0], 10 + n);
+    // CMPXCHG compares with RW_GPR.Z (guide 9.2). clang-14 leaves its compare
+    // value (0) in .W; .Z holds T0.Z = local id z = 0 here, so both agree:
+    // lanes run in order, thread 0 stores 0 over 0, then thread 1 stores 1,
+    // nobody else matches.
     assert_eq!(lock[1], 1);
-    let vals = read_i32(&pool, pv, 8);
+    let vals = read_atomic(&pool, pv, 8);
     for (j, v) in vals.iter().enumerate() {
         assert_eq!(
             *v as usize % 8,
@@ -434,6 +490,7 @@ fn atomic_cmpxchg() {
             "vals[{j}] written by a thread with i & 7 == {j}"
         );
     }
+    assert_eq!(read_i32(&pool, pl, 2), [10, 0]);
 }
 
 #[test]
@@ -491,12 +548,13 @@ fn lds_atomics() {
     let a: Vec<u32> = (0..n).map(|_| r.u32() & 0xfff).collect();
     let mut l = Layout::new();
     let (pa, ph) = (l.add(bytes_u32(&a)), l.add(vec![0; 64]));
+    l.add(vec![0; 4 * 4096]);
     let pool = l.pool();
     let mut d = Dispatch::linear(n as u32, bs as u32);
     d.threads = 2;
-    d.atomics_byte_addressed = true;
     go(&k, &d, &[Arg::Ptr(pa), Arg::Ptr(ph)], &pool);
-    let h = read_u32(&pool, ph, 16);
+    // the final global atomic_add lands where the hardware puts clang's byte index
+    let h = read_atomic(&pool, ph, 16);
     let mut want = [0u32; 16];
     for g in 0..n / bs {
         // max mixed with add makes the result order dependent; the emulator

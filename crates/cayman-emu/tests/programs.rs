@@ -42,6 +42,7 @@ fn run_wave(words: &[u32], setup: impl Fn(&mut Wave)) -> Wave {
     let k = Kernel::from_code("t", &bytes(words));
     let pool = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
+    let gds = Pool::new(64);
     let env = Env {
         prog: &k.program,
         cb: &cb,
@@ -52,6 +53,7 @@ fn run_wave(words: &[u32], setup: impl Fn(&mut Wave)) -> Wave {
         bool_consts: 0,
         waves_in_group: 1,
         atomics_byte_addressed: false,
+        gds: &gds,
     };
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     setup(&mut w);
@@ -149,4 +151,54 @@ fn pred_sel_predicates_within_a_clause() {
         assert_eq!(wave.gpr(1, 0)[l], (l == 5) as u32, "ONE lane {l}");
         assert_eq!(wave.gpr(1, 1)[l], (l != 5) as u32, "ZERO lane {l}");
     }
+}
+
+#[test]
+fn jumptable_picks_an_entry_by_loop_constant_byte() {
+    // 0 JUMPTABLE ADDR 4 (JTS 1 = byte B of loop constant 0)
+    // 1..3 JUMP (COND BOOL on false: always taken) to 4 / 6 / 8
+    // 4 ALU MOV T1.X, 1   5 END   6 ALU MOV T1.X, 2   7 END   8 ALU MOV T1.X, 3   9 END
+    const JUMP: u32 = 10;
+    let run_with = |idx: u32| {
+        let mut w = vec![4 | (1 << 24), (29 << 22) | (1 << 31)];
+        for t in [4u32, 6, 8] {
+            w.extend([t, (1 << 8) | (JUMP << 22) | (1 << 31)]);
+        }
+        for k in 0..3 {
+            // one MOV and its literal slot each, at slots 10, 12, 14
+            w.extend(cf_alu(10 + 2 * k, 2, 8));
+            w.extend(cf(32, 0, 0));
+        }
+        for v in [1u32, 2, 3] {
+            w.extend(op2(MOV, 1, 0, (253, 0), (0, 0), true, WM, 0));
+            w.extend([v, 0]);
+        }
+        let k = Kernel::from_code("t", &bytes(&w));
+        let pool = Pool::new(64);
+        let cb = vec![vec![0u32; 64]];
+        let mut lc = [0u32; 32];
+        lc[0] = idx << 8;
+        let gds = Pool::new(64);
+        let env = Env {
+            prog: &k.program,
+            cb: &cb,
+            global: &pool,
+            text: &k.text,
+            num_gprs: 0,
+            loop_consts: lc,
+            bool_consts: 0,
+            waves_in_group: 1,
+            atomics_byte_addressed: false,
+            gds: &gds,
+        };
+        let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
+        let mut lds = vec![0u32; 16];
+        wave.run(&env, &mut lds).map(|_| wave.gpr(1, 0)[0])
+    };
+    assert_eq!(run_with(0).unwrap(), 1);
+    assert_eq!(run_with(1).unwrap(), 2);
+    assert_eq!(run_with(2).unwrap(), 3);
+    let f = run_with(3).unwrap_err();
+    assert!(f.message.contains("past the table"), "{f}");
+    assert_eq!(f.at.cf, Some(0));
 }
