@@ -97,6 +97,40 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
     i
 }
 
+/// `s.trim()`, with the common all-ASCII edges handled without decoding
+/// characters (statements are trimmed once each; `str::trim` decodes UTF-8
+/// at both ends). Where an edge byte is not ASCII, `str::trim` decides.
+#[inline]
+pub fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut start = 0;
+    while start < b.len() && b[start].is_ascii_whitespace_or_vt() {
+        start += 1;
+    }
+    let mut end = b.len();
+    while end > start && b[end - 1].is_ascii_whitespace_or_vt() {
+        end -= 1;
+    }
+    let t = &s[start..end];
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        (Some(&f), Some(&l)) if f >= 0x80 || l >= 0x80 => t.trim(),
+        _ => t,
+    }
+}
+
+/// The ASCII characters `char::is_whitespace` accepts (`u8::is_ascii_whitespace`
+/// leaves out vertical tab).
+trait AsciiWs {
+    fn is_ascii_whitespace_or_vt(self) -> bool;
+}
+
+impl AsciiWs for u8 {
+    #[inline(always)]
+    fn is_ascii_whitespace_or_vt(self) -> bool {
+        matches!(self, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+    }
+}
+
 /// Horizontal white space (space, tab, CR, vertical tab, form feed).
 #[inline]
 pub fn is_space(c: u8) -> bool {
@@ -856,5 +890,31 @@ mod tests {
         assert_eq!(parse_char_literal(b"'\\x41'"), Ok((0x41, 6)));
         assert_eq!(parse_char_literal(b"'\\123'"), Ok((0o123, 6)));
         assert_eq!(parse_char_literal(b"'-'"), Ok((b'-' as u64, 3)));
+    }
+}
+
+#[cfg(test)]
+mod trim_tests {
+    /// The fast trim agrees with `str::trim` (the reference) everywhere,
+    /// including Unicode white space at the edges.
+    #[test]
+    fn trim_matches_str_trim() {
+        let cases = [
+            "",
+            " ",
+            "\t\x0b\x0c\r\n",
+            "  v0, v1 ",
+            "a",
+            "\u{a0}v0\u{a0}",
+            " \u{2003} x \u{3000}",
+            "x\u{85}",
+            "é ",
+            " é",
+            "\u{2003}",
+            " \u{a0} ",
+        ];
+        for s in cases {
+            assert_eq!(super::trim(s), s.trim(), "{s:?}");
+        }
     }
 }
