@@ -104,11 +104,11 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
 pub fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     let mut start = 0;
-    while start < b.len() && b[start].is_ascii_whitespace_or_vt() {
+    while start < b.len() && is_trim_space(b[start]) {
         start += 1;
     }
     let mut end = b.len();
-    while end > start && b[end - 1].is_ascii_whitespace_or_vt() {
+    while end > start && is_trim_space(b[end - 1]) {
         end -= 1;
     }
     let t = &s[start..end];
@@ -118,17 +118,11 @@ pub fn trim(s: &str) -> &str {
     }
 }
 
-/// The ASCII characters `char::is_whitespace` accepts (`u8::is_ascii_whitespace`
-/// leaves out vertical tab).
-trait AsciiWs {
-    fn is_ascii_whitespace_or_vt(self) -> bool;
-}
-
-impl AsciiWs for u8 {
-    #[inline(always)]
-    fn is_ascii_whitespace_or_vt(self) -> bool {
-        matches!(self, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
-    }
+/// The ASCII characters `char::is_whitespace` accepts
+/// (`u8::is_ascii_whitespace` leaves out vertical tab).
+#[inline(always)]
+fn is_trim_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 /// Horizontal white space (space, tab, CR, vertical tab, form feed).
