@@ -412,14 +412,17 @@ pub fn operand_into<'a>(
         if !may_modify || nclose == closers.len() {
             break;
         }
-        if eat_call(c, "neg") {
-            neg = true;
-        } else if eat_call(c, "abs") {
-            abs = true;
-        } else if eat_call(c, "sext") {
-            sext = true;
-        } else if eat_call(c, "lit") {
-            lit = true;
+        // The first letter picks the only call name that can match.
+        c.skip_ws();
+        let call = match c.peek().map(|b| b.to_ascii_lowercase()) {
+            Some(b'n') => Some(("neg", &mut neg)),
+            Some(b'a') => Some(("abs", &mut abs)),
+            Some(b's') => Some(("sext", &mut sext)),
+            Some(b'l') => Some(("lit", &mut lit)),
+            _ => None,
+        };
+        if let Some((_, flag)) = call.filter(|(word, _)| eat_call(c, word)) {
+            *flag = true;
         } else if c.peek() == Some(b'|') {
             c.bump();
             abs = true;
