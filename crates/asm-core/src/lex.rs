@@ -34,6 +34,25 @@ pub fn is_ident_char(c: u8) -> bool {
     CLASS[c as usize] & CLASS_CONT != 0
 }
 
+/// The end of the run of name characters starting at `p`: the first
+/// position at or after `p` whose byte cannot continue a name. Eight bytes
+/// per step, unrolled (names are read for every mnemonic and operand).
+#[inline]
+fn ident_end(b: &[u8], mut p: usize) -> usize {
+    while let Some(chunk) = b.get(p..p + 8) {
+        for (k, &c) in chunk.iter().enumerate() {
+            if !is_ident_char(c) {
+                return p + k;
+            }
+        }
+        p += 8;
+    }
+    while p < b.len() && is_ident_char(b[p]) {
+        p += 1;
+    }
+    p
+}
+
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
@@ -259,10 +278,7 @@ impl<'a> Cursor<'a> {
         let b = self.src.as_bytes();
         let start = self.pos;
         if start < b.len() && is_ident_start(b[start]) {
-            let mut p = start + 1;
-            while p < b.len() && is_ident_char(b[p]) {
-                p += 1;
-            }
+            let p = ident_end(b, start + 1);
             self.pos = p;
             Some(&self.src[start..p])
         } else {
@@ -284,10 +300,7 @@ impl<'a> Cursor<'a> {
                 continue;
             }
             if p < b.len() && is_ident_start(b[p]) {
-                p += 1;
-                while p < b.len() && is_ident_char(b[p]) {
-                    p += 1;
-                }
+                p = ident_end(b, p + 1);
                 any = true;
                 if b.get(p) == Some(&b':') && b.get(p + 1) == Some(&b':') {
                     continue;
