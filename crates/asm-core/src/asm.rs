@@ -1002,7 +1002,7 @@ impl Assembler {
                 .unwrap_or(rest.len())
         });
         let name = &rest[..name_len];
-        let args = rest[name_len..].trim();
+        let args = lex::trim(&rest[name_len..]);
         let st = Statement {
             name,
             args,

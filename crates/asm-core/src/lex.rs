@@ -34,6 +34,25 @@ pub fn is_ident_char(c: u8) -> bool {
     CLASS[c as usize] & CLASS_CONT != 0
 }
 
+/// The end of the run of name characters starting at `p`: the first
+/// position at or after `p` whose byte cannot continue a name. Eight bytes
+/// per step, unrolled (names are read for every mnemonic and operand).
+#[inline]
+fn ident_end(b: &[u8], mut p: usize) -> usize {
+    while let Some(chunk) = b.get(p..p + 8) {
+        for (k, &c) in chunk.iter().enumerate() {
+            if !is_ident_char(c) {
+                return p + k;
+            }
+        }
+        p += 8;
+    }
+    while p < b.len() && is_ident_char(b[p]) {
+        p += 1;
+    }
+    p
+}
+
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
@@ -95,6 +114,34 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// `s.trim()`, with the common all-ASCII edges handled without decoding
+/// characters (statements are trimmed once each; `str::trim` decodes UTF-8
+/// at both ends). Where an edge byte is not ASCII, `str::trim` decides.
+#[inline]
+pub fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    let mut start = 0;
+    while start < b.len() && is_trim_space(b[start]) {
+        start += 1;
+    }
+    let mut end = b.len();
+    while end > start && is_trim_space(b[end - 1]) {
+        end -= 1;
+    }
+    let t = &s[start..end];
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        (Some(&f), Some(&l)) if f >= 0x80 || l >= 0x80 => t.trim(),
+        _ => t,
+    }
+}
+
+/// The ASCII characters `char::is_whitespace` accepts
+/// (`u8::is_ascii_whitespace` leaves out vertical tab).
+#[inline(always)]
+fn is_trim_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
 /// Horizontal white space (space, tab, CR, vertical tab, form feed).
@@ -231,10 +278,7 @@ impl<'a> Cursor<'a> {
         let b = self.src.as_bytes();
         let start = self.pos;
         if start < b.len() && is_ident_start(b[start]) {
-            let mut p = start + 1;
-            while p < b.len() && is_ident_char(b[p]) {
-                p += 1;
-            }
+            let p = ident_end(b, start + 1);
             self.pos = p;
             Some(&self.src[start..p])
         } else {
@@ -256,10 +300,7 @@ impl<'a> Cursor<'a> {
                 continue;
             }
             if p < b.len() && is_ident_start(b[p]) {
-                p += 1;
-                while p < b.len() && is_ident_char(b[p]) {
-                    p += 1;
-                }
+                p = ident_end(b, p + 1);
                 any = true;
                 if b.get(p) == Some(&b':') && b.get(p + 1) == Some(&b':') {
                     continue;
@@ -856,5 +897,31 @@ mod tests {
         assert_eq!(parse_char_literal(b"'\\x41'"), Ok((0x41, 6)));
         assert_eq!(parse_char_literal(b"'\\123'"), Ok((0o123, 6)));
         assert_eq!(parse_char_literal(b"'-'"), Ok((b'-' as u64, 3)));
+    }
+}
+
+#[cfg(test)]
+mod trim_tests {
+    /// The fast trim agrees with `str::trim` (the reference) everywhere,
+    /// including Unicode white space at the edges.
+    #[test]
+    fn trim_matches_str_trim() {
+        let cases = [
+            "",
+            " ",
+            "\t\x0b\x0c\r\n",
+            "  v0, v1 ",
+            "a",
+            "\u{a0}v0\u{a0}",
+            " \u{2003} x \u{3000}",
+            "x\u{85}",
+            "é ",
+            " é",
+            "\u{2003}",
+            " \u{a0} ",
+        ];
+        for s in cases {
+            assert_eq!(super::trim(s), s.trim(), "{s:?}");
+        }
     }
 }

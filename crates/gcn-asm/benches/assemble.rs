@@ -3,6 +3,10 @@
 //!
 //! `cargo bench -p risa-gcn-asm`. For the llvm-mc comparison write the same
 //! source with the `gen_bench_source` example (see its docs).
+//!
+//! Knobs for profiling (e.g. under callgrind, where instruction counts are
+//! noise-free): `RISA_BENCH_LINES` (default 200000) and `RISA_BENCH_RUNS`
+//! (timed gcn-asm runs, default 10). `tools/asm_ir_per_line.sh` uses them.
 
 use std::time::Instant;
 
@@ -17,7 +21,13 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() {
-    let n = 200_000;
+    let knob = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let n = knob("RISA_BENCH_LINES", 200_000);
     let src = risa_gcn_asm::bench_source(n);
     let gen = Some(risa_gcn::Gen::Gcn14);
     // Sanity: the source assembles without errors.
@@ -29,7 +39,7 @@ fn main() {
     );
     let bytes = a.output.section(".text").map_or(0, |s| s.data.len());
     let mut best = f64::MAX;
-    let runs = 10;
+    let runs = knob("RISA_BENCH_RUNS", 10).max(1);
     let cpu0 = cpu_seconds();
     for _ in 0..runs {
         let t = Instant::now();

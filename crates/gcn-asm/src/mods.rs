@@ -111,7 +111,12 @@ impl<'a> Mods<'a> {
         self.get(m, 0)
     }
     /// The source text of modifier `m` ("" if absent).
+    #[inline]
     pub fn at(&self, m: M) -> &'a str {
+        // (Asked for every field written, mostly of absent modifiers.)
+        if !self.has(m) {
+            return "";
+        }
         match self.find(m) {
             Some(&(_, _, a, b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
             None => "",
@@ -136,29 +141,39 @@ impl<'a> Mods<'a> {
     }
 }
 
-/// Lower-cases a short word into `buf` (no allocation); "" if too long.
-fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b str {
+/// Lower-cases a short word into `buf` (no allocation); empty if too long.
+/// Bytes, not `str`: the names are matched as bytes (no UTF-8 check).
+fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b [u8] {
     if w.len() > buf.len() {
-        return "";
+        return &[];
     }
     let l = &mut buf[..w.len()];
     l.copy_from_slice(w.as_bytes());
     l.make_ascii_lowercase();
-    std::str::from_utf8(l).unwrap_or("")
+    l
+}
+
+/// A decimal selector value below `limit` (the numeric spelling).
+fn small_number(l: &[u8], limit: u32) -> Option<u32> {
+    std::str::from_utf8(l)
+        .ok()?
+        .parse()
+        .ok()
+        .filter(|&v| v < limit)
 }
 
 fn sel_value(w: &str) -> Option<u32> {
     let mut buf = [0u8; 24];
     let l = lower(w, &mut buf);
     Some(match l {
-        "byte_0" | "byte0" | "b0" => 0,
-        "byte_1" | "byte1" | "b1" => 1,
-        "byte_2" | "byte2" | "b2" => 2,
-        "byte_3" | "byte3" | "b3" => 3,
-        "word_0" | "word0" | "w0" => 4,
-        "word_1" | "word1" | "w1" => 5,
-        "dword" | "dw" => 6,
-        _ => return l.parse().ok().filter(|&v| v < 8),
+        b"byte_0" | b"byte0" | b"b0" => 0,
+        b"byte_1" | b"byte1" | b"b1" => 1,
+        b"byte_2" | b"byte2" | b"b2" => 2,
+        b"byte_3" | b"byte3" | b"b3" => 3,
+        b"word_0" | b"word0" | b"w0" => 4,
+        b"word_1" | b"word1" | b"w1" => 5,
+        b"dword" | b"dw" => 6,
+        _ => return small_number(l, 8),
     })
 }
 
@@ -166,10 +181,10 @@ fn unused_value(w: &str) -> Option<u32> {
     let mut buf = [0u8; 24];
     let l = lower(w, &mut buf);
     Some(match l {
-        "unused_pad" | "pad" => 0,
-        "unused_sext" | "sext" => 1,
-        "unused_preserve" | "preserve" => 2,
-        _ => return l.parse().ok().filter(|&v| v < 4),
+        b"unused_pad" | b"pad" => 0,
+        b"unused_sext" | b"sext" => 1,
+        b"unused_preserve" | b"preserve" => 2,
+        _ => return small_number(l, 4),
     })
 }
 

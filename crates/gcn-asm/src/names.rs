@@ -20,9 +20,21 @@ impl std::hash::Hasher for FxHasher {
             h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
             b = &b[8..];
         }
+        // The last 0..=7 bytes as one word, read in at most three loads
+        // (the keys are short: this tail is most of the work).
+        let n = b.len();
         let mut w = 0u64;
-        for (i, &x) in b.iter().enumerate() {
-            w |= u64::from(x) << (8 * i);
+        let mut i = 0;
+        if n & 4 != 0 {
+            w = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            i = 4;
+        }
+        if n & 2 != 0 {
+            w |= u64::from(u16::from_le_bytes([b[i], b[i + 1]])) << (8 * i);
+            i += 2;
+        }
+        if n & 1 != 0 {
+            w |= u64::from(b[i]) << (8 * i);
         }
         h = (h.rotate_left(5) ^ w ^ (bytes.len() as u64)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         self.0 = h;

@@ -393,6 +393,23 @@ pub fn operand_into<'a>(
         });
         return true;
     }
+    if let Some((kind, first, last, n)) = fast_range(c.rest().as_bytes()) {
+        let at = c.slice(start, start + n);
+        let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1) else {
+            return false;
+        };
+        used.note(gen, code, count);
+        c.set_pos(start + n);
+        *out = Some(Opd {
+            v: Val::Reg { code, count },
+            neg: false,
+            abs: false,
+            sext: false,
+            lit: false,
+            at,
+        });
+        return true;
+    }
     let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
     let mut closers: [u8; 4] = [0; 4];
     let mut nclose = 0;
@@ -412,14 +429,17 @@ pub fn operand_into<'a>(
         if !may_modify || nclose == closers.len() {
             break;
         }
-        if eat_call(c, "neg") {
-            neg = true;
-        } else if eat_call(c, "abs") {
-            abs = true;
-        } else if eat_call(c, "sext") {
-            sext = true;
-        } else if eat_call(c, "lit") {
-            lit = true;
+        // The first letter picks the only call name that can match.
+        c.skip_ws();
+        let call = match c.peek().map(|b| b.to_ascii_lowercase()) {
+            Some(b'n') => Some(("neg", &mut neg)),
+            Some(b'a') => Some(("abs", &mut abs)),
+            Some(b's') => Some(("sext", &mut sext)),
+            Some(b'l') => Some(("lit", &mut lit)),
+            _ => None,
+        };
+        if let Some((_, flag)) = call.filter(|(word, _)| eat_call(c, word)) {
+            *flag = true;
         } else if c.peek() == Some(b'|') {
             c.bump();
             abs = true;
@@ -581,6 +601,53 @@ fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
         b's' if n < sgpr_count(gen) => Some((n, i)),
         _ => None,
     }
+}
+
+/// A bracketed `v[N:M]` or `s[N:M]` (decimal, no spaces) that ends at a
+/// delimiter and is a plausible range: (kind, first, last, length). The
+/// common form, read without the general path (which handles everything
+/// else, and reports a bad range the same way through `reg_range`).
+#[inline]
+fn fast_range(b: &[u8]) -> Option<(u8, u32, u32, usize)> {
+    let kind = *b.first()?;
+    if (kind != b'v' && kind != b's') || b.get(1) != Some(&b'[') {
+        return None;
+    }
+    let (first, i) = fast_dec(b, 2)?;
+    if b.get(i) != Some(&b':') {
+        return None;
+    }
+    let (last, j) = fast_dec(b, i + 1)?;
+    if b.get(j) != Some(&b']') {
+        return None;
+    }
+    let n = j + 1;
+    match b.get(n) {
+        None | Some(b',') => {}
+        Some(&x) if risa_asm_core::lex::is_space(x) => {}
+        _ => return None,
+    }
+    if last < first || last - first >= 32 || first > 1024 {
+        return None;
+    }
+    Some((kind, first, last, n))
+}
+
+/// One to four decimal digits at `b[at..]` (no leading zero, which would
+/// read as octal): (value, end).
+#[inline]
+fn fast_dec(b: &[u8], at: usize) -> Option<(u32, usize)> {
+    let mut v = 0u32;
+    let mut i = at;
+    while i < b.len() && i - at < 4 && b[i].is_ascii_digit() {
+        v = v * 10 + u32::from(b[i] - b'0');
+        i += 1;
+    }
+    let n = i - at;
+    if n == 0 || (n > 1 && b[at] == b'0') || b.get(i).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    Some((v, i))
 }
 
 /// A plain unsigned literal at the start of `b`: decimal (no leading zero,
