@@ -177,6 +177,7 @@ impl<'a> Printer<'a> {
     }
 
     /// A scalar or vector source operand code (8- or 9-bit) of type `ty`.
+    #[inline(always)]
     fn push_src(
         &self,
         out: &mut Vec<u8>,
@@ -512,6 +513,7 @@ impl<'a> Printer<'a> {
     ///
     /// Constants take the functional forms `neg(..)`/`abs(..)`: `-2.0` would
     /// read back as the inline constant -2.0, not as 2.0 negated.
+    #[inline(always)]
     fn push_modded(
         &self,
         out: &mut Vec<u8>,
@@ -559,6 +561,9 @@ impl<'a> Printer<'a> {
             Role::C | Role::SC => Some((Field::Src2, 2)),
             _ => None,
         };
+        // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
+        let interp = info.family == Family::Vintrp
+            || (info.family == Family::Vop3 && info.operand(Role::T).is_some());
         for op in info.sig {
             if op.role == Role::T {
                 // VOP3-encoded interpolation: attribute and channel in SRC0.
@@ -577,10 +582,7 @@ impl<'a> Printer<'a> {
                 Role::SD => push_sreg(out, i.gen, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
-                    // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
-                    let (f, n) = if info.family == Family::Vintrp
-                        || (info.family == Family::Vop3 && info.operand(Role::T).is_some())
-                    {
+                    let (f, n) = if interp {
                         match role {
                             Role::A | Role::B => (Field::Src1, 1),
                             _ => (Field::Src2, 2),
