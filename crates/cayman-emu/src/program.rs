@@ -326,10 +326,11 @@ pub enum AluKind {
     PopAfter,
     /// ALU_POP2_AFTER.
     Pop2After,
-    /// ALU_CONTINUE.
-    Continue,
-    /// ALU_BREAK.
-    Break,
+    /// ALU_REACTIVATE_BEFORE (CF_ALU 13 on Cayman, which has no
+    /// ALU_CONTINUE/ALU_BREAK: docs/cayman-table-decisions.md, decision 2).
+    ReactivateBefore,
+    /// ALU_VALID_PIXEL_MODE (CF_ALU 14 on Cayman).
+    ValidPixelMode,
     /// ALU_ELSE_AFTER.
     ElseAfter,
 }
@@ -948,8 +949,8 @@ impl Program {
                             "ALU_PUSH_BEFORE" => AluKind::PushBefore,
                             "ALU_POP_AFTER" => AluKind::PopAfter,
                             "ALU_POP2_AFTER" => AluKind::Pop2After,
-                            "ALU_CONTINUE" => AluKind::Continue,
-                            "ALU_BREAK" => AluKind::Break,
+                            "ALU_REACTIVATE_BEFORE" => AluKind::ReactivateBefore,
+                            "ALU_VALID_PIXEL_MODE" => AluKind::ValidPixelMode,
                             "ALU_ELSE_AFTER" => AluKind::ElseAfter,
                             _ => AluKind::Plain,
                         };

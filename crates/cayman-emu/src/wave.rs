@@ -73,7 +73,6 @@ struct ClauseCtx {
     kind: AluKind,
     kcache: [Kcache; 4],
     exec: u64,
-    start_active: u64,
     exec_new: u64,
     broken: u64,
     cont: u64,
@@ -386,8 +385,15 @@ impl Wave {
                     kcache,
                     wqm: w,
                 } => {
-                    if *kind == AluKind::PushBefore {
-                        self.push(Entry::Push(self.active))?;
+                    match kind {
+                        AluKind::PushBefore => self.push(Entry::Push(self.active))?,
+                        // guide 3.7.7: the lanes of the innermost PUSH come back,
+                        // as with CF REACTIVATE, before the clause runs.
+                        AluKind::ReactivateBefore => self.reactivate()?,
+                        // Valid-pixel mode runs on active & valid lanes; in a
+                        // compute program every active lane is valid.
+                        AluKind::ValidPixelMode => self.active &= self.valid,
+                        _ => {}
                     }
                     let exec = if *w { wqm(self.active) } else { self.active };
                     let ctx = ClauseCtx {
@@ -396,7 +402,6 @@ impl Wave {
                         kind: *kind,
                         kcache: *kcache,
                         exec,
-                        start_active: self.active,
                         exec_new: self.active,
                         broken: 0,
                         cont: 0,
@@ -594,12 +599,7 @@ impl Wave {
                         "CF KILL is illegal outside pixel shaders (risa runs compute programs)",
                     ));
                 }
-                CfKind::Reactivate => {
-                    let Some(Entry::Push(saved)) = self.stack.last().copied() else {
-                        return Err(self.fault("REACTIVATE without a PUSH entry on the stack"));
-                    };
-                    self.active = saved & self.valid;
-                }
+                CfKind::Reactivate => self.reactivate()?,
                 CfKind::Gds(idx) => {
                     let m = self.cond_mask(env, op)?;
                     self.fetch_clause(env, *idx, m)?;
@@ -719,7 +719,10 @@ impl Wave {
         self.active = new;
         // AR and the predicate do not outlive the clause; PV neither.
         match ctx.kind {
-            AluKind::Plain | AluKind::PushBefore => {}
+            AluKind::Plain
+            | AluKind::PushBefore
+            | AluKind::ReactivateBefore
+            | AluKind::ValidPixelMode => {}
             AluKind::PopAfter => self.pop_n(1)?,
             AluKind::Pop2After => self.pop_n(2)?,
             AluKind::ElseAfter => {
@@ -728,19 +731,16 @@ impl Wave {
                 };
                 self.active = saved & !self.active & !self.loop_excl() & self.valid;
             }
-            AluKind::Continue | AluKind::Break => {
-                let off = ctx.start_active & !new;
-                let brk = ctx.kind == AluKind::Break;
-                let Some((_, lp)) = self.innermost_loop() else {
-                    return Err(self.fault("ALU_CONTINUE/ALU_BREAK outside a loop"));
-                };
-                if brk {
-                    lp.broken |= off;
-                } else {
-                    lp.cont |= off;
-                }
-            }
         }
+        Ok(())
+    }
+
+    /// REACTIVATE: the lanes saved by the innermost PUSH become active again.
+    fn reactivate(&mut self) -> Result<(), Fault> {
+        let Some(Entry::Push(saved)) = self.stack.last().copied() else {
+            return Err(self.fault("REACTIVATE without a PUSH entry on the stack"));
+        };
+        self.active = saved & self.valid;
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 //! Hand-encoded CF programs for the stack, loop and subroutine forms clang
 //! rarely or never emits (guide ch. 3 and 4): DX9 loops with aL (loop-index
 //! sources, loop-relative destinations, kcache LOOP_INDEX mode), kcache
-//! LOCK_2, CALL/RETURN, ALU_BREAK, ALU_CONTINUE, ALU_ELSE_AFTER,
+//! LOCK_2, CALL/RETURN, ALU_REACTIVATE_BEFORE, ALU_VALID_PIXEL_MODE, ALU_ELSE_AFTER,
 //! ALU_POP2_AFTER, LOOP_BREAK with a condition, PUSH_WQM.
 
 use risa_cayman::fields::*;
@@ -77,8 +77,8 @@ const ALU: u32 = 8;
 const PUSH_BEFORE: u32 = 9;
 const POP_AFTER: u32 = 10;
 const POP2_AFTER: u32 = 11;
-const CONTINUE: u32 = 13;
-const BREAK: u32 = 14;
+const REACTIVATE_BEFORE: u32 = 13;
+const VALID_PIXEL_MODE: u32 = 14;
 const ELSE_AFTER: u32 = 15;
 const LOOP_START: u32 = 4;
 const LOOP_END: u32 = 5;
@@ -228,60 +228,47 @@ fn call_and_return() {
 }
 
 #[test]
-fn alu_break_leaves_the_loop_per_lane() {
-    // LOOP_START_DX10; T1.X += 1; ALU_BREAK with PRED_SETGT_INT exec (T0.X > T1.X):
-    // lanes where it fails break (guide 3.7.5 ALU_BREAK), so T1.X = max(lane, 1)
+fn alu_reactivate_before_restores_the_pushed_lanes() {
+    // if (lane > 31) { T1.X = 1; ALU_REACTIVATE_BEFORE: T2.X = 9 on the lanes
+    // of the PUSH (all 64) } (guide 3.7.7; CF_ALU 13 on Cayman)
     let cf = [
-        op(LOOP_START_DX10, 4),
         alu(
-            ALU,
-            vec![op2("ADD_INT", 1, 0, (1, 0), (LIT, 0), true), [1, 0]],
+            PUSH_BEFORE,
+            vec![op2("PRED_SETGT_INT", 3, 0, (0, 0), (LIT, 0), true), [31, 0]],
         ),
+        alu(ALU, vec![op2("MOV", 1, 0, (LIT, 0), (0, 0), true), [1, 0]]),
         alu(
-            BREAK,
-            vec![op2("PRED_SETGT_INT", 3, 0, (0, 0), (1, 0), true)],
+            REACTIVATE_BEFORE,
+            vec![op2("MOV", 2, 0, (LIT, 0), (0, 0), true), [9, 0]],
         ),
-        op(LOOP_END, 1),
-        alu(ALU, vec![op2("MOV", 2, 0, (LIT, 0), (0, 0), true), [5, 0]]),
+        op(POP, 1),
         op(END, 0),
     ];
     let w = run(&cf, &[0; 16], [0; 32], |_| {});
     for l in 0..64 {
-        assert_eq!(w.gpr(1, 0)[l], (l as u32).max(1), "lane {l}");
-        assert_eq!(w.gpr(2, 0)[l], 5, "lane {l} active after the loop");
+        assert_eq!(w.gpr(1, 0)[l], u32::from(l > 31), "lane {l}");
+        assert_eq!(w.gpr(2, 0)[l], 9, "lane {l} reactivated");
     }
 }
 
 #[test]
-fn alu_continue_skips_the_rest_of_the_iteration() {
-    // 4 iterations: T1.X += 1 always; odd lanes continue before T2.X += 1
-    let mut lc = [0; 32];
-    lc[0] = loop_const(4, 0, 1);
+fn alu_valid_pixel_mode_runs_on_the_active_lanes() {
+    // CF_ALU 14 on Cayman: in a compute program every active lane is valid.
     let cf = [
-        op(LOOP_START, 5),
         alu(
-            ALU,
-            vec![
-                op2("AND_INT", 5, 0, (0, 0), (LIT, 0), false),
-                op2("ADD_INT", 1, 1, (1, 1), (LIT, 0), true),
-                [1, 0],
-            ],
+            PUSH_BEFORE,
+            vec![op2("PRED_SETGT_INT", 3, 0, (0, 0), (LIT, 0), true), [9, 0]],
         ),
         alu(
-            CONTINUE,
-            vec![op2("PRED_SETE_INT", 3, 0, (5, 0), (LIT, 1), true), [0, 0]],
+            VALID_PIXEL_MODE,
+            vec![op2("MOV", 1, 0, (LIT, 0), (0, 0), true), [4, 0]],
         ),
-        alu(
-            ALU,
-            vec![op2("ADD_INT", 2, 0, (2, 0), (LIT, 0), true), [1, 0]],
-        ),
-        op(LOOP_END, 1),
+        op(POP, 1),
         op(END, 0),
     ];
-    let w = run(&cf, &[0; 16], lc, |_| {});
+    let w = run(&cf, &[0; 16], [0; 32], |_| {});
     for l in 0..64 {
-        assert_eq!(w.gpr(1, 1)[l], 4, "lane {l}");
-        assert_eq!(w.gpr(2, 0)[l], if l % 2 == 0 { 4 } else { 0 }, "lane {l}");
+        assert_eq!(w.gpr(1, 0)[l], if l > 9 { 4 } else { 0 }, "lane {l}");
     }
 }
 
