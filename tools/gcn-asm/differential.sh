@@ -2,9 +2,8 @@
 # Differential test of the GCN assembler against llvm-mc, every generation:
 # N random instructions of every form (LLVM syntax) are assembled by
 # `llvm-mc -filetype=obj` and by `risa asm`; the .text bytes must be equal.
-# Lines llvm-mc rejects (none since the generator models LLVM 14's rules; kept
-# as a guard) are
-# dropped first and counted.
+# Lines llvm-mc rejects (none since the generator models LLVM 14's rules;
+# kept as a guard) are dropped first and counted.
 # Usage: tools/gcn-asm/differential.sh [N] [SEED]   (from the repository root)
 set -e
 N=${1:-50000}
