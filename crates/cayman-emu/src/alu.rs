@@ -224,41 +224,10 @@ macro_rules! by_cmp {
 }
 
 impl Cmp {
+    /// Whether `a CMP b` holds (IEEE comparisons for floats: false on NaN,
+    /// except `Ne`).
     #[inline(always)]
-    fn f(self, a: f32, b: f32) -> bool {
-        match self {
-            Cmp::E => a == b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-        }
-    }
-    #[inline(always)]
-    fn d(self, a: f64, b: f64) -> bool {
-        match self {
-            Cmp::E => a == b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-        }
-    }
-    #[inline(always)]
-    fn i(self, a: i32, b: i32) -> bool {
-        match self {
-            Cmp::E => a == b,
-            Cmp::Gt => a > b,
-            Cmp::Ge => a >= b,
-            Cmp::Ne => a != b,
-            Cmp::Lt => a < b,
-            Cmp::Le => a <= b,
-        }
-    }
-    #[inline(always)]
-    fn u(self, a: u32, b: u32) -> bool {
+    fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
         match self {
             Cmp::E => a == b,
             Cmp::Gt => a > b,
@@ -894,27 +863,27 @@ pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -
             }
         }),
         SetF(cmp, false) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
-            if C.f(f(x), f(y)) {
+            if C.holds(f(x), f(y)) {
                 ONE
             } else {
                 0
             }
         })),
         SetF(cmp, true) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
-            if C.f(f(x), f(y)) {
+            if C.holds(f(x), f(y)) {
                 u32::MAX
             } else {
                 0
             }
         })),
         SetI(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
-            if C.i(x as i32, y as i32) {
+            if C.holds(x as i32, y as i32) {
                 u32::MAX
             } else {
                 0
             }
         })),
-        SetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.u(x, y) {
+        SetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.holds(x, y) {
             u32::MAX
         } else {
             0
@@ -1074,15 +1043,17 @@ pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -
         Sqrt64 => map2(o, a, c, |hi, lo| double_hi(d(hi, lo), f64::sqrt, false)),
         // guide 8.2 OFFSET_TO_FLT: a 4-bit signed integer in sixteenths
         OffsetToFlt => map1(o, a, |x| b((((x << 28) as i32) >> 28) as f32 / 16.0)),
-        Cnd(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| if C.f(f(x), 0.0) {
+        Cnd(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| if C.holds(f(x), 0.0) {
             y
         } else {
             z
         })),
-        CndInt(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| if C.i(x as i32, 0) {
-            y
-        } else {
-            z
+        CndInt(cmp) => by_cmp!(cmp, |C| map3(o, a, c, e, |x, y, z| {
+            if C.holds(x as i32, 0) {
+                y
+            } else {
+                z
+            }
         })),
         _ => return false,
     }
@@ -1094,9 +1065,9 @@ pub fn exec_slot_ref(sem: Sem, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) -
 pub fn pred_set(sem: Sem, x: u32, y: u32) -> (u32, bool) {
     use Sem::*;
     let t = match sem {
-        PredSetF(c) => c.f(f(x), f(y)),
-        PredSetI(c) => c.i(x as i32, y as i32),
-        PredSetU(c) => c.u(x, y),
+        PredSetF(c) => c.holds(f(x), f(y)),
+        PredSetI(c) => c.holds(x as i32, y as i32),
+        PredSetU(c) => c.holds(x, y),
         PredSetInv => {
             // guide 8.2 PRED_SET_INV
             return if f(x) == 1.0 {
@@ -1117,14 +1088,14 @@ pub fn pred_set(sem: Sem, x: u32, y: u32) -> (u32, bool) {
         PredSetClr => return (f32::MAX.to_bits(), false),
         PredSetRestore => return if f(x) == 0.0 { (0, true) } else { (x, false) },
         PredSetPushF(c) => {
-            return if f(x) == 0.0 && c.f(f(y), 0.0) {
+            return if f(x) == 0.0 && c.holds(f(y), 0.0) {
                 (0, true)
             } else {
                 (b(f(x) + 1.0), false)
             };
         }
         PredSetPushI(c) => {
-            return if f(x) == 0.0 && c.i(y as i32, 0) {
+            return if f(x) == 0.0 && c.holds(y as i32, 0) {
                 (0, true)
             } else {
                 (b(f(x) + 1.0), false)
@@ -1146,17 +1117,19 @@ pub fn pred_set_lanes(sem: Sem, a: &Lanes, c: &Lanes, o: &mut Lanes) -> u64 {
     use Sem::*;
     // plain compares: 0.0 where true, 1.0 where false (guide 8.2 PRED_SET*)
     match sem {
-        PredSetF(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.f(f(x), f(y)) {
+        PredSetF(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.holds(f(x), f(y)) {
             0
         } else {
             ONE
         })),
-        PredSetI(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.i(x as i32, y as i32) {
-            0
-        } else {
-            ONE
+        PredSetI(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| {
+            if C.holds(x as i32, y as i32) {
+                0
+            } else {
+                ONE
+            }
         })),
-        PredSetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.u(x, y) {
+        PredSetU(cmp) => by_cmp!(cmp, |C| map2(o, a, c, |x, y| if C.holds(x, y) {
             0
         } else {
             ONE
@@ -1182,9 +1155,9 @@ pub fn pred_set_lanes(sem: Sem, a: &Lanes, c: &Lanes, o: &mut Lanes) -> u64 {
 #[inline(always)]
 pub fn kill_test(sem: Sem, x: u32, y: u32) -> bool {
     match sem {
-        Sem::KillF(c) => c.f(f(x), f(y)),
-        Sem::KillI(c) => c.i(x as i32, y as i32),
-        Sem::KillU(c) => c.u(x, y),
+        Sem::KillF(c) => c.holds(f(x), f(y)),
+        Sem::KillI(c) => c.holds(x as i32, y as i32),
+        Sem::KillU(c) => c.holds(x, y),
         _ => false,
     }
 }
@@ -1235,7 +1208,7 @@ pub fn exec_double(
             Ldexp64 => ldexp64(y, s_hi[0][l] as i32),
             // guide 8.2 SETE_64 ...: all ones when true, 0 otherwise
             Set64(c) => {
-                if c.d(dftz_in(x), dftz_in(y)) {
+                if c.holds(dftz_in(x), dftz_in(y)) {
                     u64::MAX
                 } else {
                     0
@@ -1244,7 +1217,7 @@ pub fn exec_double(
             // guide 8.2 PRED_SETE_64 ...: 0 when true (execute), all ones when
             // false (skip); the engine takes the predicate from the result
             PredSet64(c) => {
-                if c.d(dftz_in(x), dftz_in(y)) {
+                if c.holds(dftz_in(x), dftz_in(y)) {
                     0
                 } else {
                     u64::MAX

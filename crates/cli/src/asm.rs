@@ -24,19 +24,10 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
         llvm: false,
         input: String::new(),
     };
-    let mut it = args.iter();
+    let mut opts_walk = crate::opts::Opts::new(args);
     let mut input = None;
-    while let Some(x) = it.next() {
-        let (flag, inline) = match x.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (x.as_str(), None),
-        };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or(format!("{name} needs a value"))
-        };
+    while let Some((flag, inline)) = opts_walk.next_flag() {
+        let mut value = |name: &str| opts_walk.value(inline.clone(), name);
         match flag {
             "--arch" | "-a" => a.arch = Some(value("--arch")?),
             "-o" | "--output" => a.out = Some(value("-o")?),

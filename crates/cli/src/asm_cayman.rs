@@ -29,18 +29,9 @@ pub fn asm_cayman(args: &[String]) -> Result<(), String> {
     let mut elf = false;
     let mut listing = false;
     let mut opts = risa_cayman_asm::Options::default();
-    let mut it = args.iter();
-    while let Some(x) = it.next() {
-        let (flag, inline) = match x.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (x.as_str(), None),
-        };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or(format!("{name} needs a value"))
-        };
+    let mut opts_walk = crate::opts::Opts::new(args);
+    while let Some((flag, inline)) = opts_walk.next_flag() {
+        let mut value = |name: &str| opts_walk.value(inline.clone(), name);
         match flag {
             "--arch" | "-a" => {
                 value("--arch")?;
