@@ -43,7 +43,7 @@ pub struct Printer<'a> {
 
 /// Register numbers and offsets are small: up to three digits are written
 /// with fixed-size stores, longer numbers take the loop.
-#[inline]
+#[inline(always)]
 fn push_u32(out: &mut Vec<u8>, v: u32) {
     let d = |x: u32| b'0' + (x % 10) as u8;
     if v < 10 {
@@ -92,7 +92,7 @@ fn push_named_hex(out: &mut Vec<u8>, name: &str, v: u32) {
     push_hex(out, u64::from(v));
 }
 
-#[inline]
+#[inline(always)]
 fn push_hex(out: &mut Vec<u8>, v: u64) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("0x");
@@ -134,7 +134,7 @@ fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
     push_range(out, "v", n, count);
 }
@@ -1167,6 +1167,7 @@ struct Ops<'o> {
 
 impl Ops<'_> {
     /// Starts the next operand and returns the buffer to write it to.
+    #[inline(always)]
     fn next(&mut self) -> &mut Vec<u8> {
         if self.first {
             self.out.push(b' ');
@@ -1179,12 +1180,14 @@ impl Ops<'_> {
     }
 
     /// Starts a modifier.
+    #[inline(always)]
     fn modifier(&mut self) -> &mut Vec<u8> {
         self.out.push(b' ');
         self.out
     }
 
     /// The output modifier (OMOD field).
+    #[inline(always)]
     fn omod(&mut self, v: u32) {
         match v {
             1 => self.modifier().push_str("mul:2"),
@@ -1194,6 +1197,7 @@ impl Ops<'_> {
         }
     }
 
+    #[inline(always)]
     fn flag(&mut self, on: bool, name: &str) {
         if on {
             self.out.push(b' ');
