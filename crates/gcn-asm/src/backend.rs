@@ -42,8 +42,10 @@ pub struct ListEntry {
 
 /// The operand code of an inline constant written as text (`1`, `-16`, `0.5`, `-4.0`).
 fn inline_constant_code(t: &str) -> Option<u32> {
-    const FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
-    if let Some(p) = FLOATS.iter().position(|f| *f == t) {
+    if let Some(p) = risa_gcn::operand::INLINE_FLOATS
+        .iter()
+        .position(|f| *f == t)
+    {
         return Some(240 + p as u32);
     }
     let v: i64 = t.parse().ok()?;

@@ -5,6 +5,7 @@
 //! `bound_ctrl:0` / `bound_ctrl`, `format:[BUF_DATA_FORMAT_32]` / `format:[4,0]`).
 
 use risa_asm_core::{Assembler, Cursor};
+use risa_gcn::operand::{DFMT_NAMES, NFMT_NAMES};
 
 /// Modifier kinds; the discriminant is a bit in [`Mods::seen`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,45 +189,22 @@ fn unused_value(w: &str) -> Option<u32> {
     })
 }
 
-const DFMT: [&str; 16] = [
-    "INVALID",
-    "8",
-    "16",
-    "8_8",
-    "32",
-    "16_16",
-    "10_11_11",
-    "11_11_10",
-    "10_10_10_2",
-    "2_10_10_10",
-    "8_8_8_8",
-    "32_32",
-    "16_16_16_16",
-    "32_32_32",
-    "32_32_32_32",
-    "RESERVED_15",
-];
-const NFMT: [&str; 8] = [
-    "UNORM",
-    "SNORM",
-    "USCALED",
-    "SSCALED",
-    "UINT",
-    "SINT",
-    "RESERVED_6",
-    "FLOAT",
-];
-
 /// A buffer format name: `Some((is_nfmt, value))`.
 fn format_name(w: &str) -> Option<(bool, u32)> {
     let u = w.to_ascii_uppercase();
     if let Some(d) = u.strip_prefix("BUF_DATA_FORMAT_") {
-        return DFMT.iter().position(|n| *n == d).map(|p| (false, p as u32));
+        return DFMT_NAMES
+            .iter()
+            .position(|n| *n == d)
+            .map(|p| (false, p as u32));
     }
     if let Some(n) = u.strip_prefix("BUF_NUM_FORMAT_") {
-        return NFMT.iter().position(|x| *x == n).map(|p| (true, p as u32));
+        return NFMT_NAMES
+            .iter()
+            .position(|x| *x == n)
+            .map(|p| (true, p as u32));
     }
-    if let Some(p) = NFMT.iter().position(|x| *x == u) {
+    if let Some(p) = NFMT_NAMES.iter().position(|x| *x == u) {
         return Some((true, p as u32));
     }
     None

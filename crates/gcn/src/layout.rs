@@ -630,7 +630,11 @@ const fn reserved_table() -> [[u64; 4]; ENC_COUNT] {
             }
             let dwords = ENCS[enc].base_dwords();
             let all = if dwords == 2 { u64::MAX } else { 0xffff_ffff };
-            out[enc][gen] = all & !used & !(prefix_mask(ENCS[enc], gen) as u64);
+            let fixed = match prefix_in(ENCS[enc], gen) {
+                Some((mask, _)) => mask as u64,
+                None => 0,
+            };
+            out[enc][gen] = all & !used & !fixed;
             gen += 1;
         }
         enc += 1;
@@ -638,39 +642,59 @@ const fn reserved_table() -> [[u64; 4]; ENC_COUNT] {
     out
 }
 
-/// The fixed bits of `enc` in generation index `gen` (0 if it does not exist there).
-const fn prefix_mask(enc: Enc, gen: usize) -> u32 {
+/// The fixed bits (mask, value) of every encoding in every generation.
+static PREFIX_OF: [[Option<(u32, u32)>; 4]; ENC_COUNT] = prefix_table();
+
+const fn prefix_table() -> [[Option<(u32, u32)>; 4]; ENC_COUNT] {
+    let mut out = [[None; 4]; ENC_COUNT];
+    let mut enc = 0;
+    while enc < ENC_COUNT {
+        let mut gen = 0;
+        while gen < 4 {
+            out[enc][gen] = prefix_in(ENCS[enc], gen);
+            gen += 1;
+        }
+        enc += 1;
+    }
+    out
+}
+
+/// The fixed bits of `enc` in generation index `gen`, from [`PREFIXES`].
+const fn prefix_in(enc: Enc, gen: usize) -> Option<(u32, u32)> {
+    // SDWA and DPP are marked by a reserved SRC0 value in the first dword.
     let (base, marker) = match enc {
-        Enc::Vop3b => (Enc::Vop3, 0),
-        Enc::Vop2Sdwa | Enc::Vop2Dpp => (Enc::Vop2, 0x1ff),
-        Enc::Vop1Sdwa | Enc::Vop1Dpp => (Enc::Vop1, 0x1ff),
-        Enc::VopcSdwa | Enc::VopcDpp => (Enc::Vopc, 0x1ff),
-        e => (e, 0),
+        Enc::Vop3b => (Enc::Vop3, None),
+        Enc::Vop2Sdwa => (Enc::Vop2, Some(0xf9)),
+        Enc::Vop1Sdwa => (Enc::Vop1, Some(0xf9)),
+        Enc::VopcSdwa => (Enc::Vopc, Some(0xf9)),
+        Enc::Vop2Dpp => (Enc::Vop2, Some(0xfa)),
+        Enc::Vop1Dpp => (Enc::Vop1, Some(0xfa)),
+        Enc::VopcDpp => (Enc::Vopc, Some(0xfa)),
+        e => (e, None),
     };
     let mut list = 0;
     while list < 2 {
         let prefixes = PREFIXES[gen][list];
         let mut k = 0;
         while k < prefixes.len() {
-            let (e, mask, _) = prefixes[k];
+            let (e, mask, val) = prefixes[k];
             if e as u8 == base as u8 {
-                return mask | marker;
+                return Some(match marker {
+                    Some(m) => (mask | 0x1ff, val | m),
+                    None => (mask, val),
+                });
             }
             k += 1;
         }
         list += 1;
     }
-    0
+    None
 }
 
 /// Reserved bits of `raw` in encoding `enc` of `gen` (0 for a clean word).
 #[inline]
 pub fn reserved_bits(enc: Enc, gen: Gen, raw: u64) -> u64 {
     raw & RESERVED[enc as usize][gen as usize]
-}
-
-fn prefixes(gen: Gen) -> impl Iterator<Item = &'static Prefix> {
-    PREFIXES[gen as usize].iter().flat_map(|t| t.iter())
 }
 
 impl Enc {
@@ -681,26 +705,9 @@ impl Enc {
     }
 
     /// The fixed bits of this encoding in `gen` (mask, value), if it exists there.
+    #[inline]
     pub fn prefix(self, gen: Gen) -> Option<(u32, u32)> {
-        let base = match self {
-            Enc::Vop3b => Enc::Vop3,
-            Enc::Vop2Sdwa | Enc::Vop2Dpp => Enc::Vop2,
-            Enc::Vop1Sdwa | Enc::Vop1Dpp => Enc::Vop1,
-            Enc::VopcSdwa | Enc::VopcDpp => Enc::Vopc,
-            e => e,
-        };
-        // SDWA and DPP are marked by a reserved SRC0 value in the first dword.
-        let marker = match self {
-            Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => Some(0xf9),
-            Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => Some(0xfa),
-            _ => None,
-        };
-        prefixes(gen)
-            .find(|(e, _, _)| *e == base)
-            .map(|&(_, m, v)| match marker {
-                Some(k) => (m | 0x1ff, v | k),
-                None => (m, v),
-            })
+        PREFIX_OF[self as usize][gen as usize]
     }
 
     /// Length in dwords without a literal.
@@ -767,7 +774,14 @@ pub fn has(enc: Enc, gen: Gen, f: Field) -> bool {
 /// Writes `value` into field `f`; returns false (and writes nothing) if the field is absent or the value does not fit.
 #[inline]
 pub fn set(enc: Enc, gen: Gen, raw: &mut u64, f: Field, value: u32) -> bool {
-    let e = LAYOUTS[enc as usize][gen as usize][f as usize];
+    set_in(&LAYOUTS[enc as usize][gen as usize], raw, f, value)
+}
+
+/// [`set`] through a layout row the caller already looked up (an encoder
+/// writing many fields of one instruction).
+#[inline(always)]
+pub fn set_in(row: &Layout, raw: &mut u64, f: Field, value: u32) -> bool {
+    let e = row[f as usize];
     let pos = e & 63;
     let width = e >> 6;
     if width == 0 || u64::from(value) >> width != 0 {

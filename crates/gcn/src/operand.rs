@@ -121,11 +121,58 @@ pub fn inline_value(gen: Gen, code: u32, ty: Ty) -> Option<u64> {
     }
 }
 
+/// The float inline constants 240..=247, as written in assembly.
+pub const INLINE_FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
+
+/// Hardware register names of `hwreg()` by id (LLVM adds `HW_REG_`, CLRX
+/// writes them lower case); id 0 has no name.
+pub const HWREG_NAMES: [&str; 8] = [
+    "",
+    "MODE",
+    "STATUS",
+    "TRAPSTS",
+    "HW_ID",
+    "GPR_ALLOC",
+    "LDS_ALLOC",
+    "IB_STS",
+];
+
+/// MTBUF data formats by DFMT value (LLVM adds `BUF_DATA_FORMAT_`).
+pub const DFMT_NAMES: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+
+/// MTBUF numeric formats by NFMT value (LLVM adds `BUF_NUM_FORMAT_`).
+pub const NFMT_NAMES: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
+
 /// How LLVM spells the float inline constant `code` (240..=248) for an operand of type `ty`.
 pub fn inline_float_text(code: u32, ty: Ty) -> &'static str {
-    const TEXT: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
     match code {
-        240..=247 => TEXT[(code - 240) as usize],
+        240..=247 => INLINE_FLOATS[(code - 240) as usize],
         _ if ty.dwords() == 2 => "0.15915494309189532",
         _ => "0.15915494",
     }

@@ -10,6 +10,7 @@ use crate::gen::Gen;
 use crate::layout::{Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
+    DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
@@ -374,18 +375,8 @@ impl<'a> Printer<'a> {
         let id = v & 63;
         let off = (v >> 6) & 31;
         let size = ((v >> 11) & 31) + 1;
-        const NAMES: [&str; 8] = [
-            "",
-            "MODE",
-            "STATUS",
-            "TRAPSTS",
-            "HW_ID",
-            "GPR_ALLOC",
-            "LDS_ALLOC",
-            "IB_STS",
-        ];
         out.push_str("hwreg(");
-        match NAMES.get(id as usize) {
+        match HWREG_NAMES.get(id as usize) {
             Some(n) if !n.is_empty() => {
                 if self.llvm() {
                     out.push_str("HW_REG_");
@@ -950,46 +941,18 @@ impl<'a> Printer<'a> {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
                 if d != 1 || n != 0 {
-                    const DF: [&str; 16] = [
-                        "INVALID",
-                        "8",
-                        "16",
-                        "8_8",
-                        "32",
-                        "16_16",
-                        "10_11_11",
-                        "11_11_10",
-                        "10_10_10_2",
-                        "2_10_10_10",
-                        "8_8_8_8",
-                        "32_32",
-                        "16_16_16_16",
-                        "32_32_32",
-                        "32_32_32_32",
-                        "RESERVED_15",
-                    ];
-                    const NF: [&str; 8] = [
-                        "UNORM",
-                        "SNORM",
-                        "USCALED",
-                        "SSCALED",
-                        "UINT",
-                        "SINT",
-                        "RESERVED_6",
-                        "FLOAT",
-                    ];
                     let out = o.modifier();
                     out.push_str("format:[");
                     if d != 1 {
                         out.push_str("BUF_DATA_FORMAT_");
-                        out.push_str(DF[d as usize & 15]);
+                        out.push_str(DFMT_NAMES[d as usize & 15]);
                         if n != 0 {
                             out.push(b',');
                         }
                     }
                     if n != 0 {
                         out.push_str("BUF_NUM_FORMAT_");
-                        out.push_str(NF[n as usize & 7]);
+                        out.push_str(NFMT_NAMES[n as usize & 7]);
                     }
                     out.push(b']');
                 }

@@ -7,11 +7,10 @@ use crate::mods::{self, bit, Mods, M};
 use crate::names::{self, gen_list, Found};
 use crate::opnd::{self, Opd, Val};
 use risa_asm_core::{Assembler, Cursor, Expr, Statement};
-use risa_gcn::layout::{Enc, Field, Layout, ENC_COUNT, LAYOUTS};
+use risa_gcn::layout::{Enc, Field, Layout, LAYOUTS};
 use risa_gcn::operand::inline_value;
 use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
 use risa_gcn::Gen;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 mod mem;
 mod scalar;
@@ -180,13 +179,13 @@ impl<'a> Build<'a, '_, '_> {
     fn begin(&mut self, enc: Enc) -> Option<()> {
         self.enc = enc;
         self.row = &LAYOUTS[enc as usize][self.gen as usize];
-        let Some(fixed) = fixed_bits(enc, self.gen) else {
+        let Some((mask, val)) = enc.prefix(self.gen) else {
             return self.err(
                 self.st.name,
                 format!("encoding {enc:?} does not exist on {}", self.gen),
             );
         };
-        self.raw = u64::from(fixed);
+        self.raw = u64::from(val & mask);
         let opc = match enc {
             Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.gen),
             _ => self.info.opcode(self.gen),
@@ -213,14 +212,7 @@ impl<'a> Build<'a, '_, '_> {
     /// unless the field is absent or `v` does not fit (then returns false).
     #[inline(always)]
     fn set(&mut self, f: Field, v: u32) -> bool {
-        let e = self.row[f as usize];
-        let (pos, width) = (e & 63, e >> 6);
-        if width == 0 || u64::from(v) >> width != 0 {
-            return false;
-        }
-        let mask = ((1u64 << width) - 1) << pos;
-        self.raw = (self.raw & !mask) | (u64::from(v) << pos);
-        true
+        risa_gcn::layout::set_in(self.row, &mut self.raw, f, v)
     }
 
     /// Writes a user-supplied value into a field, reporting what does not fit.
@@ -585,29 +577,6 @@ impl<'a> Build<'a, '_, '_> {
         self.mods(&mut m)?;
         self.check_mods(&m, 0)
     }
-}
-
-/// The fixed bits of `enc` in `gen` (prefix value under its mask), if the
-/// encoding exists there. [`Enc::prefix`] searches the generation's prefix
-/// list; this memoizes it per (encoding, generation), since every
-/// instruction asks.
-fn fixed_bits(enc: Enc, gen: Gen) -> Option<u32> {
-    /// 0: not computed yet; else bit 33 set, bit 32 = exists, low 32 bits = value.
-    #[allow(clippy::declare_interior_mutable_const)]
-    const EMPTY: AtomicU64 = AtomicU64::new(0);
-    #[allow(clippy::declare_interior_mutable_const)]
-    const ROW: [AtomicU64; 4] = [EMPTY; 4];
-    static CACHE: [[AtomicU64; 4]; ENC_COUNT] = [ROW; ENC_COUNT];
-    let slot = &CACHE[enc as usize][gen as usize];
-    let mut v = slot.load(Ordering::Relaxed);
-    if v == 0 {
-        v = match enc.prefix(gen) {
-            Some((mask, val)) => 3 << 32 | u64::from(val & mask),
-            None => 2 << 32,
-        };
-        slot.store(v, Ordering::Relaxed);
-    }
-    (v & 1 << 32 != 0).then_some(v as u32)
 }
 
 /// Whether `s` starts with `word(` (case-insensitive).

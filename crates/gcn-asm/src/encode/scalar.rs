@@ -5,6 +5,7 @@ use super::{branch_offset, starts_call, Build, Pending};
 use crate::mods::{bit, Mods, M};
 use crate::opnd::Val;
 use risa_gcn::layout::{self, Enc, Field};
+use risa_gcn::operand::HWREG_NAMES;
 use risa_gcn::table::{flag, Role, Ty};
 use risa_gcn::Gen;
 
@@ -125,22 +126,12 @@ impl<'a> Build<'a, '_, '_> {
         self.c.set_pos(self.c.pos() + "hwreg(".len());
         self.c.skip_ws();
         let at = self.c.rest();
-        const NAMES: [&str; 8] = [
-            "",
-            "MODE",
-            "STATUS",
-            "TRAPSTS",
-            "HW_ID",
-            "GPR_ALLOC",
-            "LDS_ALLOC",
-            "IB_STS",
-        ];
         let save = self.c;
         let id = match self.c.ident() {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
                 let u = u.strip_prefix("HW_REG_").unwrap_or(&u);
-                match NAMES.iter().position(|n| !n.is_empty() && *n == u) {
+                match HWREG_NAMES.iter().position(|n| !n.is_empty() && *n == u) {
                     Some(p) => p as u64,
                     None => {
                         self.c = save;
