@@ -11,7 +11,7 @@
 //! a sample is disassembled live again.
 
 use risa_gcn::{decode, print, Dialect, Gen};
-use std::process::Command;
+mod common;
 
 struct Row {
     words: Vec<u32>,
@@ -85,8 +85,7 @@ fn risa_decodes_every_word_llvm_decodes_to_the_same_instruction() {
 /// Disassembles a sample with llvm-mc itself when it is installed.
 #[test]
 fn live_llvm_mc_disassembles_a_sample_alike() {
-    if Command::new("llvm-mc").arg("--version").output().is_err() {
-        eprintln!("llvm-mc not installed: live check skipped (the vectors were checked when made)");
+    if !common::llvm_mc_installed() {
         return;
     }
     for gen in [Gen::Gcn12, Gen::Gcn14] {
@@ -103,26 +102,8 @@ fn live_llvm_mc_disassembles_a_sample_alike() {
                 bytes.join(" ") + "\n"
             })
             .collect();
-        let mut child = Command::new("llvm-mc")
-            .args([
-                "-arch=amdgcn",
-                &format!("-mcpu={}", gen.llvm_cpu()),
-                "--disassemble",
-            ])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(src.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let texts: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        let (stdout, _) = common::llvm_mc(gen, "--disassemble", &src);
+        let texts: Vec<String> = stdout
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with('.'))

@@ -5,7 +5,7 @@
 //! sample is also re-checked live.
 
 use risa_gcn::{decode, print, Dialect, Gen, ALL_GENS};
-use std::process::Command;
+mod common;
 
 fn vectors(gen: Gen) -> Vec<(Vec<u32>, String, String)> {
     let path = format!(
@@ -92,33 +92,13 @@ fn every_table_row_of_every_generation_has_vectors() {
 /// Re-checks a sample with llvm-mc itself when it is installed.
 #[test]
 fn live_llvm_mc_agrees_on_a_sample() {
-    if Command::new("llvm-mc").arg("--version").output().is_err() {
-        eprintln!("llvm-mc not installed: live check skipped (the vectors were checked when made)");
+    if !common::llvm_mc_installed() {
         return;
     }
     for gen in ALL_GENS {
         let sample: Vec<_> = vectors(gen).into_iter().step_by(25).collect();
         let src: String = sample.iter().map(|(_, t, _)| format!("{t}\n")).collect();
-        let mut child = Command::new("llvm-mc")
-            .args([
-                "-arch=amdgcn",
-                &format!("-mcpu={}", gen.llvm_cpu()),
-                "-show-encoding",
-            ])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(src.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
+        let (stdout, stderr) = common::llvm_mc(gen, "-show-encoding", &src);
         let encs: Vec<Vec<u32>> = stdout
             .lines()
             .filter_map(|l| l.split("encoding: [").nth(1))
@@ -137,7 +117,7 @@ fn live_llvm_mc_agrees_on_a_sample() {
             encs.len(),
             sample.len(),
             "{gen}: llvm-mc rejected some lines:\n{}",
-            String::from_utf8_lossy(&out.stderr)
+            stderr
         );
         for ((words, text, _), enc) in sample.iter().zip(&encs) {
             assert_eq!(words, enc, "{gen}: {text}");

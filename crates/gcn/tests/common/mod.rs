@@ -1,0 +1,37 @@
+//! What the oracle tests share: running llvm-mc when it is installed.
+
+use risa_gcn::Gen;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Whether llvm-mc can be run (the live checks are skipped without it).
+pub fn llvm_mc_installed() -> bool {
+    let ok = Command::new("llvm-mc").arg("--version").output().is_ok();
+    if !ok {
+        eprintln!("llvm-mc not installed: live check skipped (the vectors were checked when made)");
+    }
+    ok
+}
+
+/// Runs `llvm-mc -arch=amdgcn -mcpu=<gen's chip> <extra>` on `input`;
+/// returns (stdout, stderr).
+pub fn llvm_mc(gen: Gen, extra: &str, input: &str) -> (String, String) {
+    let mut child = Command::new("llvm-mc")
+        .args(["-arch=amdgcn", &format!("-mcpu={}", gen.llvm_cpu()), extra])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
