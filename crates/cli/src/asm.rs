@@ -25,7 +25,6 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
         input: String::new(),
     };
     let mut opts_walk = crate::opts::Opts::new(args);
-    let mut input = None;
     while let Some((flag, inline)) = opts_walk.next_flag() {
         let mut value = |name: &str| opts_walk.value(inline.clone(), name);
         match flag {
@@ -47,21 +46,10 @@ fn parse(args: &[String]) -> Result<AsmArgs, String> {
                     s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
                 }
             }
-            "-h" | "--help" => {
-                print!("{}", super::USAGE);
-                std::process::exit(0);
-            }
-            f if f.starts_with('-') && f != "-" => {
-                return Err(format!("unknown option {f:?} (see risa --help)"))
-            }
-            f => {
-                if input.replace(f.to_string()).is_some() {
-                    return Err("more than one input file given".into());
-                }
-            }
+            f => opts_walk.other(f, super::USAGE, "risa --help")?,
         }
     }
-    a.input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    a.input = opts_walk.input()?;
     Ok(a)
 }
 

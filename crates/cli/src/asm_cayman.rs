@@ -24,7 +24,6 @@ written when there are errors.
 
 /// Run the Cayman assembler with the arguments after `asm` (`--arch cayman` included).
 pub fn asm_cayman(args: &[String]) -> Result<(), String> {
-    let mut input = None;
     let mut output = None;
     let mut elf = false;
     let mut listing = false;
@@ -46,23 +45,10 @@ pub fn asm_cayman(args: &[String]) -> Result<(), String> {
             }
             "--listing" => listing = true,
             "-I" => opts.include_paths.push(value("-I")?.into()),
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                std::process::exit(0);
-            }
-            f if f.starts_with('-') && f != "-" => {
-                return Err(format!(
-                    "unknown option {f:?} (see risa asm --arch cayman --help)"
-                ))
-            }
-            f => {
-                if input.replace(f.to_string()).is_some() {
-                    return Err("more than one input file given".into());
-                }
-            }
+            f => opts_walk.other(f, USAGE, "risa asm --arch cayman --help")?,
         }
     }
-    let input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    let input = opts_walk.input()?;
     let output = output.ok_or("no output: give -o OUT")?;
     let bytes = crate::read_input(&input)?;
     let src = String::from_utf8(bytes).map_err(|_| format!("{input}: not UTF-8 text"))?;

@@ -140,7 +140,6 @@ fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
         input: String::new(),
     };
     let mut opts_walk = crate::opts::Opts::new(args);
-    let mut input = None;
     while let Some((flag, inline)) = opts_walk.next_flag() {
         let mut value = |name: &str| opts_walk.value(inline.clone(), name);
         match flag {
@@ -154,21 +153,10 @@ fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
             }
             "--hex" => a.hex = true,
             "--lines" => a.lines = true,
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                std::process::exit(0);
-            }
-            f if f.starts_with('-') && f != "-" => {
-                return Err(format!("unknown option {f:?} (see risa --help)"))
-            }
-            f => {
-                if input.replace(f.to_string()).is_some() {
-                    return Err("more than one input file given".into());
-                }
-            }
+            f => opts_walk.other(f, USAGE, "risa --help")?,
         }
     }
-    a.input = input.ok_or("no input: give a FILE, or - for standard input")?;
+    a.input = opts_walk.input()?;
     Ok(a)
 }
 
