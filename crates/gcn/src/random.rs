@@ -843,11 +843,7 @@ impl Gen_<'_> {
     fn fill_flat(&mut self) {
         let info = self.info;
         let gfx9 = self.gen == Gen::Gcn14;
-        let seg = match info.family {
-            Family::Scratch => 1,
-            Family::Global => 2,
-            _ => 0,
-        };
+        let seg = info.family.flat_seg();
         self.set(Field::Seg, seg);
         let use_saddr = gfx9 && info.family != Family::Flat && self.rng.below(2) == 0;
         for o in info.sig {

@@ -246,6 +246,16 @@ pub fn lookup(family: Family, gen: Gen, opcode: u32) -> Option<OpId> {
 }
 
 impl Family {
+    /// The SEG field value that selects this family in the FLAT encoding
+    /// (GCN 1.4 GLOBAL and SCRATCH share it with FLAT).
+    pub fn flat_seg(self) -> u32 {
+        match self {
+            Family::Scratch => 1,
+            Family::Global => 2,
+            _ => 0,
+        }
+    }
+
     /// The table file this family comes from (`"vop2"` for `tables/vop2.tbl`).
     pub fn file(self) -> &'static str {
         FAMILY_FILES[self as usize]

@@ -288,11 +288,7 @@ impl<'a> Build<'a, '_, '_> {
         self.begin(Enc::Flat)?;
         let info = self.info;
         let gfx9 = self.gen == Gen::Gcn14;
-        let seg = match info.family {
-            Family::Scratch => 1,
-            Family::Global => 2,
-            _ => 0,
-        };
+        let seg = info.family.flat_seg();
         if layout::has(Enc::Flat, self.gen, Field::Seg) {
             self.put(Field::Seg, seg);
         }
