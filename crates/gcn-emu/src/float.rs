@@ -64,23 +64,101 @@ pub fn quiet64(x: f64) -> f64 {
     }
 }
 
+/// What the IEEE-mode helpers below need of f32 and f64, so each rule is
+/// written once for both widths (the calls inline to the same code).
+trait Ieee: Copy + PartialOrd + core::ops::Neg<Output = Self> {
+    const ZERO: Self;
+    const INF: Self;
+    /// The default quiet NaN the hardware returns for invalid operations.
+    const DEFAULT_NAN: Self;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+    fn abs(self) -> Self;
+    /// Sets the top mantissa bit of a NaN.
+    fn quiet(self) -> Self;
+    /// A NaN with the top mantissa bit clear.
+    fn is_snan(self) -> bool;
+}
+
+macro_rules! impl_ieee {
+    ($t:ty, $quiet_bit:expr, $default_nan:expr, $quiet:ident) => {
+        impl Ieee for $t {
+            const ZERO: Self = 0.0;
+            const INF: Self = <$t>::INFINITY;
+            const DEFAULT_NAN: Self = <$t>::from_bits($default_nan);
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            #[inline(always)]
+            fn is_sign_negative(self) -> bool {
+                <$t>::is_sign_negative(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn quiet(self) -> Self {
+                $quiet(self)
+            }
+            #[inline(always)]
+            fn is_snan(self) -> bool {
+                <$t>::is_nan(self) && self.to_bits() & $quiet_bit == 0
+            }
+        }
+    };
+}
+
+impl_ieee!(f32, 0x0040_0000, 0xffc0_0000, quiet32);
+impl_ieee!(f64, 0x0008_0000_0000_0000, 0xfff8_0000_0000_0000, quiet64);
+
 /// IEEE 754-2008 minNum as GCN computes it in IEEE mode: a quiet NaN operand
 /// loses to a number, a signalling NaN gives a quiet NaN, and -0 < +0.
 #[inline(always)]
 pub fn min_num(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        return pick_nan(a, b);
-    }
-    if a < b || (a == b && a.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
+    min_ieee(a, b)
 }
 
 /// IEEE maxNum, the mirror of [`min_num`] (+0 > -0).
 #[inline(always)]
 pub fn max_num(a: f64, b: f64) -> f64 {
+    max_ieee(a, b)
+}
+
+/// f32 minNum with f32 signalling-NaN detection.
+#[inline(always)]
+pub fn min32(a: f32, b: f32) -> f32 {
+    min_ieee(a, b)
+}
+
+/// f32 maxNum.
+#[inline(always)]
+pub fn max32(a: f32, b: f32) -> f32 {
+    max_ieee(a, b)
+}
+
+/// minNum in either width (see [`min_num`]).
+#[inline(always)]
+fn min_ieee<T: Ieee>(a: T, b: T) -> T {
+    if a.is_nan() || b.is_nan() {
+        return pick_nan(a, b);
+    }
+    if a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// maxNum in either width (see [`max_num`]).
+#[inline(always)]
+fn max_ieee<T: Ieee>(a: T, b: T) -> T {
     if a.is_nan() || b.is_nan() {
         return pick_nan(a, b);
     }
@@ -91,52 +169,13 @@ pub fn max_num(a: f64, b: f64) -> f64 {
     }
 }
 
-/// The minNum/maxNum result when at least one operand is NaN (f64 view).
-fn pick_nan(a: f64, b: f64) -> f64 {
-    let snan = |x: f64| x.is_nan() && x.to_bits() & 0x0008_0000_0000_0000 == 0;
-    if snan(a) {
-        quiet64(a)
-    } else if snan(b) {
-        quiet64(b)
-    } else if a.is_nan() {
-        b
-    } else {
-        a
-    }
-}
-
-/// f32 minNum with f32 signalling-NaN detection.
+/// The minNum/maxNum result when at least one operand is NaN.
 #[inline(always)]
-pub fn min32(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
-        return pick_nan32(a, b);
-    }
-    if a < b || (a == b && a.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
-}
-
-/// f32 maxNum.
-#[inline(always)]
-pub fn max32(a: f32, b: f32) -> f32 {
-    if a.is_nan() || b.is_nan() {
-        return pick_nan32(a, b);
-    }
-    if a > b || (a == b && b.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
-}
-
-fn pick_nan32(a: f32, b: f32) -> f32 {
-    let snan = |x: f32| x.is_nan() && x.to_bits() & 0x0040_0000 == 0;
-    if snan(a) {
-        quiet32(a)
-    } else if snan(b) {
-        quiet32(b)
+fn pick_nan<T: Ieee>(a: T, b: T) -> T {
+    if a.is_snan() {
+        a.quiet()
+    } else if b.is_snan() {
+        b.quiet()
     } else if a.is_nan() {
         b
     } else {
@@ -222,83 +261,34 @@ pub fn f32_to_f16_rtz(x: f32) -> u16 {
 /// The v_cmp_class mask bit of an f64 value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
 /// 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf.
 pub fn class64(x: f64) -> u32 {
-    let b = x.to_bits();
-    let neg = b >> 63 != 0;
-    let exp = (b >> 52) & 0x7ff;
-    let man = b & 0x000f_ffff_ffff_ffff;
-    let bit = if exp == 0x7ff {
-        if man == 0 {
-            if neg {
-                2
-            } else {
-                9
-            }
-        } else if man & 0x0008_0000_0000_0000 != 0 {
-            1
-        } else {
-            0
-        }
-    } else if exp == 0 {
-        match (man == 0, neg) {
-            (true, true) => 5,
-            (true, false) => 6,
-            (false, true) => 4,
-            (false, false) => 7,
-        }
-    } else if neg {
-        3
-    } else {
-        8
-    };
-    1 << bit
+    class_bits(x.to_bits(), 11, 52)
 }
 
 /// The class bit of an f32 (see [`class64`]); the f32 is classified by its own format.
 pub fn class32(x: f32) -> u32 {
-    let b = x.to_bits();
-    let neg = b >> 31 != 0;
-    let exp = (b >> 23) & 0xff;
-    let man = b & 0x7f_ffff;
-    let bit = if exp == 0xff {
-        if man == 0 {
-            if neg {
-                2
-            } else {
-                9
-            }
-        } else if man & 0x40_0000 != 0 {
-            1
-        } else {
-            0
-        }
-    } else if exp == 0 {
-        match (man == 0, neg) {
-            (true, true) => 5,
-            (true, false) => 6,
-            (false, true) => 4,
-            (false, false) => 7,
-        }
-    } else if neg {
-        3
-    } else {
-        8
-    };
-    1 << bit
+    class_bits(u64::from(x.to_bits()), 8, 23)
 }
 
 /// The class bit of a half.
 pub fn class16(h: u16) -> u32 {
-    let neg = h >> 15 != 0;
-    let exp = (h >> 10) & 0x1f;
-    let man = h & 0x3ff;
-    let bit = if exp == 0x1f {
+    class_bits(u64::from(h), 5, 10)
+}
+
+/// The class bit of the float in the low `1 + exp_bits + man_bits` bits of `b`.
+#[inline(always)]
+fn class_bits(b: u64, exp_bits: u32, man_bits: u32) -> u32 {
+    let neg = b >> (exp_bits + man_bits) & 1 != 0;
+    let exp_max = (1u64 << exp_bits) - 1;
+    let exp = (b >> man_bits) & exp_max;
+    let man = b & ((1u64 << man_bits) - 1);
+    let bit = if exp == exp_max {
         if man == 0 {
             if neg {
                 2
             } else {
                 9
             }
-        } else if man & 0x200 != 0 {
+        } else if man >> (man_bits - 1) != 0 {
             1
         } else {
             0
@@ -375,63 +365,33 @@ pub fn ldexp32(x: f32, n: i32) -> f32 {
 /// v_div_fixup for f32: quotient `q`, denominator `d`, numerator `n`
 /// (CLRX GcnInstrsVop3.md, V_DIV_FIXUP_F32).
 pub fn div_fixup32(q: f32, d: f32, n: f32) -> f32 {
-    let sign_neg = d.is_sign_negative() != n.is_sign_negative();
-    let inf = if sign_neg {
-        f32::NEG_INFINITY
-    } else {
-        f32::INFINITY
-    };
-    if d.is_nan() && !n.is_nan() {
-        quiet32(d)
-    } else if n.is_nan() {
-        quiet32(n)
-    } else if (d == 0.0 && n == 0.0) || (d.is_infinite() && n.is_infinite()) {
-        f32::from_bits(0xffc0_0000)
-    } else if d == 0.0 || n.is_infinite() {
-        inf
-    } else if d.is_infinite() || n == 0.0 {
-        if sign_neg {
-            -0.0
-        } else {
-            0.0
-        }
-    } else if q.is_nan() {
-        inf
-    } else if sign_neg {
-        -q.abs()
-    } else {
-        q.abs()
-    }
+    div_fixup(q, d, n)
 }
 
 /// v_div_fixup for f64 (see [`div_fixup32`]).
 pub fn div_fixup64(q: f64, d: f64, n: f64) -> f64 {
+    div_fixup(q, d, n)
+}
+
+/// v_div_fixup in either width.
+#[inline(always)]
+fn div_fixup<T: Ieee>(q: T, d: T, n: T) -> T {
     let sign_neg = d.is_sign_negative() != n.is_sign_negative();
-    let inf = if sign_neg {
-        f64::NEG_INFINITY
-    } else {
-        f64::INFINITY
-    };
+    let signed = |x: T| if sign_neg { -x } else { x };
     if d.is_nan() && !n.is_nan() {
-        quiet64(d)
+        d.quiet()
     } else if n.is_nan() {
-        quiet64(n)
-    } else if (d == 0.0 && n == 0.0) || (d.is_infinite() && n.is_infinite()) {
-        f64::from_bits(0xfff8_0000_0000_0000)
-    } else if d == 0.0 || n.is_infinite() {
-        inf
-    } else if d.is_infinite() || n == 0.0 {
-        if sign_neg {
-            -0.0
-        } else {
-            0.0
-        }
+        n.quiet()
+    } else if (d == T::ZERO && n == T::ZERO) || (d.is_infinite() && n.is_infinite()) {
+        T::DEFAULT_NAN
+    } else if d == T::ZERO || n.is_infinite() {
+        signed(T::INF)
+    } else if d.is_infinite() || n == T::ZERO {
+        signed(T::ZERO)
     } else if q.is_nan() {
-        inf
-    } else if sign_neg {
-        -q.abs()
+        signed(T::INF)
     } else {
-        q.abs()
+        signed(q.abs())
     }
 }
 

@@ -17,6 +17,14 @@ struct Alloc {
     words: Box<[AtomicU32]>,
 }
 
+impl Alloc {
+    /// Whether the `len` bytes at `addr` lie inside this allocation.
+    #[inline(always)]
+    fn holds(&self, addr: u64, len: u64) -> bool {
+        addr >= self.base && addr - self.base <= self.len && self.len - (addr - self.base) >= len
+    }
+}
+
 /// The device's memory. Allocating needs `&mut`; running kernels share `&`,
 /// so the allocation list needs no lock on the hot path.
 pub struct DeviceMemory {
@@ -65,40 +73,67 @@ impl DeviceMemory {
     /// The bytes of the allocation that starts at `base`.
     pub fn read_alloc(&self, base: u64) -> Option<Vec<u8>> {
         let a = self.allocs.iter().find(|a| a.base == base)?;
-        let mut v = vec![0u8; a.len as usize];
-        for (i, b) in v.iter_mut().enumerate() {
-            *b = (a.words[i / 4].load(Relaxed) >> (8 * (i % 4))) as u8;
-        }
-        Some(v)
+        Some((0..a.len as usize).map(|i| load_byte(a, i)).collect())
     }
 
+    /// The allocation holding the `len` bytes at `addr`.
     fn find(&self, addr: u64, len: u64) -> Option<&Alloc> {
+        // Allocations are created in address order.
         let i = self.allocs.partition_point(|a| a.base <= addr);
         let a = self.allocs.get(i.checked_sub(1)?)?;
-        let off = addr - a.base;
-        (off <= a.len && a.len - off >= len).then_some(a)
+        a.holds(addr, len).then_some(a)
     }
 
+    /// Runs `f(allocation, offset)` on the allocation holding the `len` bytes at `addr`.
     fn with<R>(
         &self,
         addr: u64,
         len: u64,
         f: impl FnOnce(&Alloc, usize) -> R,
     ) -> Result<R, OutOfRange> {
-        let allocs = &self.allocs;
-        // Allocations are created in address order.
-        let i = allocs.partition_point(|a| a.base <= addr);
-        if i > 0 {
-            let a = &allocs[i - 1];
-            let off = addr - a.base;
-            if off <= a.len && a.len - off >= len {
-                return Ok(f(a, off as usize));
-            }
+        match self.find(addr, len) {
+            Some(a) => Ok(f(a, (addr - a.base) as usize)),
+            None => Err(OutOfRange {
+                addr,
+                size: len as u32,
+            }),
         }
-        Err(OutOfRange {
-            addr,
-            size: len as u32,
-        })
+    }
+
+    /// Runs `f(lane, allocation, offset)` for every lane in `mask`, in lane
+    /// order, on the allocation holding the `len` bytes at `addrs[lane]`.
+    /// Stops at the first lane whose bytes lie outside every allocation.
+    #[inline(always)]
+    fn each_lane(
+        &self,
+        addrs: &[u64; 64],
+        mask: u64,
+        len: u64,
+        mut f: impl FnMut(usize, &Alloc, usize),
+    ) -> Result<(), (usize, OutOfRange)> {
+        let mut cur: Option<&Alloc> = None;
+        for (l, &a) in addrs.iter().enumerate() {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            // Lanes usually hit the allocation of the previous lane.
+            let al = match cur.filter(|c| c.holds(a, len)) {
+                Some(c) => c,
+                None => {
+                    let c = self.find(a, len).ok_or((
+                        l,
+                        OutOfRange {
+                            addr: a,
+                            size: len as u32,
+                        },
+                    ))?;
+                    cur = Some(c);
+                    c
+                }
+            };
+            f(l, al, (a - al.base) as usize);
+        }
+        Ok(())
     }
 }
 
@@ -149,35 +184,7 @@ impl Memory for DeviceMemory {
         dwords: usize,
         out: &mut [[u32; 64]],
     ) -> Result<(), (usize, OutOfRange)> {
-        let len = 4 * dwords as u64;
-        let mut cur: Option<&Alloc> = None;
-        for l in 0..64 {
-            if mask >> l & 1 == 0 {
-                continue;
-            }
-            let a = addrs[l];
-            // Lanes usually hit the allocation of the previous lane.
-            let hit =
-                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
-            let al = match hit {
-                Some(c) => c,
-                None => match self.find(a, len) {
-                    Some(c) => {
-                        cur = Some(c);
-                        c
-                    }
-                    None => {
-                        return Err((
-                            l,
-                            OutOfRange {
-                                addr: a,
-                                size: len as u32,
-                            },
-                        ))
-                    }
-                },
-            };
-            let off = (a - al.base) as usize;
+        self.each_lane(addrs, mask, 4 * dwords as u64, |l, al, off| {
             if off.is_multiple_of(4) {
                 for (k, o) in out.iter_mut().enumerate().take(dwords) {
                     o[l] = al.words[off / 4 + k].load(Relaxed);
@@ -188,8 +195,7 @@ impl Memory for DeviceMemory {
                     o[l] = u32::from_le_bytes(b);
                 }
             }
-        }
-        Ok(())
+        })
     }
 
     fn write_lanes(
@@ -199,34 +205,7 @@ impl Memory for DeviceMemory {
         dwords: usize,
         data: &[[u32; 64]],
     ) -> Result<(), (usize, OutOfRange)> {
-        let len = 4 * dwords as u64;
-        let mut cur: Option<&Alloc> = None;
-        for l in 0..64 {
-            if mask >> l & 1 == 0 {
-                continue;
-            }
-            let a = addrs[l];
-            let hit =
-                cur.filter(|c| a >= c.base && a - c.base <= c.len && c.len - (a - c.base) >= len);
-            let al = match hit {
-                Some(c) => c,
-                None => match self.find(a, len) {
-                    Some(c) => {
-                        cur = Some(c);
-                        c
-                    }
-                    None => {
-                        return Err((
-                            l,
-                            OutOfRange {
-                                addr: a,
-                                size: len as u32,
-                            },
-                        ))
-                    }
-                },
-            };
-            let off = (a - al.base) as usize;
+        self.each_lane(addrs, mask, 4 * dwords as u64, |l, al, off| {
             if off.is_multiple_of(4) {
                 for (k, d) in data.iter().enumerate().take(dwords) {
                     al.words[off / 4 + k].store(d[l], Relaxed);
@@ -238,8 +217,7 @@ impl Memory for DeviceMemory {
                     }
                 }
             }
-        }
-        Ok(())
+        })
     }
 
     fn atomic(
