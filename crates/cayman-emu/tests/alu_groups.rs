@@ -5,14 +5,13 @@
 //! the `_PREV` chains (DOT, MBCNT), OFFSET_TO_FLT, MUL_LIT and KILL in a
 //! compute program.
 
+mod common;
+use common::*;
 use risa_cayman::fields::*;
 use risa_cayman::ops::{ALU_OP2, ALU_OP3};
-use risa_cayman_emu::wave::{Env, Wave};
+use risa_cayman_emu::wave::Wave;
 use risa_cayman_emu::*;
 
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 fn code2(name: &str) -> u32 {
     ALU_OP2.iter().find(|o| o.name == name).expect(name).code as u32
 }
@@ -71,22 +70,11 @@ fn run_group_lds(
     for i in instrs {
         w.extend(i);
     }
-    let k = Kernel::from_code("t", &bytes(&w));
+    let k = kernel_from_words(&w);
     let pool = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
     let gds = Pool::new(64);
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: &pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, &pool, &gds);
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
     setup(&mut wave);
     wave.run(&env, lds)?;

@@ -4,6 +4,8 @@
 //! LOCK_2, CALL/RETURN, ALU_REACTIVATE_BEFORE, ALU_VALID_PIXEL_MODE, ALU_ELSE_AFTER,
 //! ALU_POP2_AFTER, LOOP_BREAK with a condition, PUSH_WQM.
 
+mod common;
+use common::*;
 use risa_cayman::fields::*;
 use risa_cayman::ops::ALU_OP2;
 use risa_cayman_emu::wave::{Env, Wave};
@@ -127,22 +129,13 @@ fn assemble(cf: &[Cf]) -> Vec<u32> {
 }
 
 fn run(cf: &[Cf], cb0: &[u32], loop_consts: [u32; 32], setup: impl Fn(&mut Wave)) -> Wave {
-    let code: Vec<u8> = assemble(cf).iter().flat_map(|x| x.to_le_bytes()).collect();
-    let k = Kernel::from_code("t", &code);
+    let k = kernel_from_words(&assemble(cf));
     let pool = Pool::new(64);
     let gds = Pool::new(64);
     let cb = vec![cb0.to_vec()];
     let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: &pool,
-        text: &k.text,
-        num_gprs: 0,
         loop_consts,
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
+        ..one_wave_env(&k, &cb, &pool, &gds)
     };
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     for l in 0..64 {
@@ -372,11 +365,7 @@ fn loop_break_with_a_bool_condition_and_push_wqm() {
 
 #[test]
 fn cf_kill_is_illegal_in_compute_programs() {
-    let code: Vec<u8> = assemble(&[op(24, 0), op(END, 0)])
-        .iter()
-        .flat_map(|x| x.to_le_bytes())
-        .collect();
-    let k = Kernel::from_code("t", &code);
+    let k = kernel_from_words(&assemble(&[op(24, 0), op(END, 0)]));
     let f = run_dispatch(&k);
     assert!(f.message.contains("KILL is illegal"), "{f}");
     assert_eq!(f.at.cf, Some(0));

@@ -2,29 +2,14 @@
 //! never panic or hang (instruction budget) and never touch memory outside
 //! the pool (the pool checks every access; a fault is a fine outcome).
 
+mod common;
+use common::*;
 use risa_cayman_emu::*;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-}
 
 fn dispatch() -> Dispatch {
     let mut d = Dispatch::linear(128, 64);
     d.max_instructions = 2_000;
     d
-}
-
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 #[test]
@@ -33,7 +18,7 @@ fn random_words_never_panic() {
     for _ in 0..3000 {
         let n = 2 + (r.u32() % 64) as usize * 2;
         let w: Vec<u32> = (0..n).map(|_| r.u32()).collect();
-        let k = Kernel::from_code("fuzz", &bytes(&w));
+        let k = Kernel::from_code("fuzz", &bytes_u32(&w));
         let pool = Pool::new(4096);
         let _ = run(
             &k,
@@ -84,7 +69,7 @@ fn random_alu_clauses_never_panic() {
             0,
             0,
         ]);
-        let k = Kernel::from_code("fuzz", &bytes(&w));
+        let k = Kernel::from_code("fuzz", &bytes_u32(&w));
         let pool = Pool::new(1024);
         if run(&k, &dispatch(), &[Arg::Ptr(0), Arg::U32(r.u32())], &pool).is_err() {
             faults += 1;
@@ -98,7 +83,7 @@ fn random_alu_clauses_never_panic() {
 fn endless_loop_hits_the_budget() {
     // LOOP_START_DX10 @2; LOOP_END @1 (jumps back forever); END
     let w = [2u32, 6 << 22, 1, 5 << 22, 0, 32 << 22];
-    let k = Kernel::from_code("spin", &bytes(&w));
+    let k = Kernel::from_code("spin", &bytes_u32(&w));
     let pool = Pool::new(64);
     let f = run(&k, &dispatch(), &[], &pool).unwrap_err();
     assert!(f.message.contains("budget"), "{f}");
@@ -128,7 +113,7 @@ fn out_of_pool_store_faults_with_location() {
         0x1000,
         0,
     ];
-    let k = Kernel::from_code("oob", &bytes(&w));
+    let k = Kernel::from_code("oob", &bytes_u32(&w));
     let pool = Pool::new(256);
     let f = run(&k, &dispatch(), &[], &pool).unwrap_err();
     assert_eq!(f.at.cf, Some(1), "{f}");

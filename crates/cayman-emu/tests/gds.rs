@@ -2,12 +2,11 @@
 //! GDS operations with and without return values, at wave level and across
 //! work-groups running in parallel on a preloaded GDS.
 
-use risa_cayman_emu::wave::{Env, Wave};
+mod common;
+use common::*;
+use risa_cayman_emu::wave::Wave;
 use risa_cayman_emu::*;
 
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 /// GDS_OP numbers (shared with LDS_IDX_OP, guide 9.6 MEM_GDS_WORD1).
 const ADD_RET: u32 = 32;
 const MAX_UINT: u32 = 8;
@@ -40,22 +39,11 @@ fn add_ret_returns_old_values_in_lane_order() {
         mem_gds(ADD_RET, 0, [4, 1, 4], 2),
         mem_gds(READ_RET, 0, [4, 4, 4], 3),
     ]);
-    let k = Kernel::from_code("t", &bytes(&w));
+    let k = kernel_from_words(&w);
     let pool = Pool::new(64);
     let gds = Pool::new(GDS_BYTES);
     let cb = vec![vec![0u32; 64]];
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: &pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, &pool, &gds);
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 100);
     wave.gpr_mut(0, 1).fill(1);
     wave.run(&env, &mut [0u32; 4]).unwrap();
@@ -71,7 +59,7 @@ fn work_groups_share_a_preloaded_gds() {
     // every work-item of 4 groups (run on 2 threads) adds its local id x to
     // GDS[0], preloaded with 100
     let w = program(&[mem_gds(ADD_RET, 0, [4, 0, 4], 2)]);
-    let k = Kernel::from_code("t", &bytes(&w));
+    let k = kernel_from_words(&w);
     let pool = Pool::new(64);
     let gds = Pool::new(GDS_BYTES);
     gds.write(0, &100u32.to_le_bytes()).unwrap();
@@ -87,22 +75,11 @@ fn work_groups_share_a_preloaded_gds() {
 #[test]
 fn gds_outside_its_64_kib_faults_with_the_lane() {
     let w = program(&[mem_gds(MAX_UINT, 0, [0, 1, 4], 2)]);
-    let k = Kernel::from_code("t", &bytes(&w));
+    let k = kernel_from_words(&w);
     let pool = Pool::new(64);
     let gds = Pool::new(GDS_BYTES);
     let cb = vec![vec![0u32; 64]];
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: &pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, &pool, &gds);
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 100);
     for l in 0..64 {
         wave.gpr_mut(0, 0)[l] = 1200 * l as u32; // lane 55 is the first past 64 KiB

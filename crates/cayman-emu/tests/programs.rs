@@ -2,12 +2,11 @@
 //! only touch lightly: group read-before-write, PV, PUSH/ELSE/POP with an
 //! exec-mask PRED_SET, predication by PRED_SEL.
 
+mod common;
+use common::*;
 use risa_cayman_emu::wave::{Env, Wave};
 use risa_cayman_emu::*;
 
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 /// OP2 instruction: ALU_WORD0 + ALU_WORD1_OP2.
 #[allow(clippy::too_many_arguments)]
 fn op2(
@@ -39,22 +38,11 @@ fn cf(inst: u32, addr: u32, pop: u32) -> [u32; 2] {
 }
 
 fn run_wave(words: &[u32], setup: impl Fn(&mut Wave)) -> Wave {
-    let k = Kernel::from_code("t", &bytes(words));
+    let k = kernel_from_words(words);
     let pool = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
     let gds = Pool::new(64);
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: &pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, &pool, &gds);
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     setup(&mut w);
     let mut lds = vec![0u32; 16];
@@ -173,23 +161,15 @@ fn jumptable_picks_an_entry_by_loop_constant_byte() {
             w.extend(op2(MOV, 1, 0, (253, 0), (0, 0), true, WM, 0));
             w.extend([v, 0]);
         }
-        let k = Kernel::from_code("t", &bytes(&w));
+        let k = kernel_from_words(&w);
         let pool = Pool::new(64);
         let cb = vec![vec![0u32; 64]];
         let mut lc = [0u32; 32];
         lc[0] = idx << 8;
         let gds = Pool::new(64);
         let env = Env {
-            prog: &k.program,
-            cb: &cb,
-            global: &pool,
-            text: &k.text,
-            num_gprs: 0,
             loop_consts: lc,
-            bool_consts: 0,
-            waves_in_group: 1,
-            atomics_byte_addressed: false,
-            gds: &gds,
+            ..one_wave_env(&k, &cb, &pool, &gds)
         };
         let mut wave = Wave::new(u64::MAX, [0; 3], 0, 1000);
         let mut lds = vec![0u32; 16];

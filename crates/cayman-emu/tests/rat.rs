@@ -2,12 +2,10 @@
 //! addressing for stores and atomics, `_RTN` results read back through the
 //! return-buffer fetch resource, CMPXCHG's compare value in Z, burst stores.
 
-use risa_cayman_emu::wave::{Env, Wave, RET_RESOURCE};
+mod common;
+use common::*;
+use risa_cayman_emu::wave::{Wave, RET_RESOURCE};
 use risa_cayman_emu::*;
-
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 
 const MEM_RAT: u32 = 86;
 const TC: u32 = 1;
@@ -34,21 +32,10 @@ fn vfetch(buffer: u32, src: u32, sel: u32, dst: u32, offset: u32) -> [u32; 4] {
 }
 
 fn run_prog(words: &[u32], pool: &Pool, setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
-    let k = Kernel::from_code("t", &bytes(words));
+    let k = kernel_from_words(words);
     let cb = vec![vec![0u32; 64]];
     let gds = Pool::new(64);
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, pool, &gds);
     let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
     setup(&mut w);
     let mut lds = vec![0u32; 16];
@@ -57,7 +44,7 @@ fn run_prog(words: &[u32], pool: &Pool, setup: impl Fn(&mut Wave)) -> Result<Wav
 }
 
 fn pool_of(v: &[u32]) -> Pool {
-    Pool::from_bytes(&bytes(v))
+    Pool::from_bytes(&bytes_u32(v))
 }
 
 #[test]

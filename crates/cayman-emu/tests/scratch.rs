@@ -2,12 +2,11 @@
 //! MEM_RD_SCRATCH reads with first_mem = (ARRAY_BASE + index) * (ELEM_SIZE + 1)
 //! dwords, per-thread buffers, ARRAY_SIZE clamping.
 
-use risa_cayman_emu::wave::{Env, Wave, SCRATCH_DWORDS};
+mod common;
+use common::*;
+use risa_cayman_emu::wave::{Wave, SCRATCH_DWORDS};
 use risa_cayman_emu::*;
 
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 const MEM_WR_SCRATCH: u32 = 80;
 const TC: u32 = 1;
 const END: u32 = 32;
@@ -37,21 +36,10 @@ fn run(w: &[u32], setup: impl Fn(&mut Wave)) -> Result<Wave, Fault> {
 }
 
 fn run_pool(w: &[u32], setup: impl Fn(&mut Wave), pool: &Pool) -> Result<Wave, Fault> {
-    let k = Kernel::from_code("t", &bytes(w));
+    let k = kernel_from_words(w);
     let gds = Pool::new(64);
     let cb = vec![vec![0u32; 64]];
-    let env = Env {
-        prog: &k.program,
-        cb: &cb,
-        global: pool,
-        text: &k.text,
-        num_gprs: 0,
-        loop_consts: [0; 32],
-        bool_consts: 0,
-        waves_in_group: 1,
-        atomics_byte_addressed: false,
-        gds: &gds,
-    };
+    let env = one_wave_env(&k, &cb, pool, &gds);
     let mut wave = Wave::new(u64::MAX, [0; 3], 0, 100);
     setup(&mut wave);
     wave.run(&env, &mut [0u32; 4])?;

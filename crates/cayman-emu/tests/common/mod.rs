@@ -145,3 +145,30 @@ pub fn assert_close(got: f32, want: f32, tol: u64, abs: f32, what: &str) {
         ulps(got, want)
     );
 }
+
+/// Kernel `t` from hand-encoded program words.
+pub fn kernel_from_words(w: &[u32]) -> Kernel {
+    Kernel::from_code("t", &bytes_u32(w))
+}
+
+/// The environment of a single wave of `k` in a one-wave group: no loop or
+/// boolean constants, all GPRs, dword-addressed atomics.
+pub fn one_wave_env<'a>(
+    k: &'a Kernel,
+    cb: &'a [Vec<u32>],
+    global: &'a Pool,
+    gds: &'a Pool,
+) -> wave::Env<'a> {
+    wave::Env {
+        prog: &k.program,
+        cb,
+        global,
+        text: &k.text,
+        num_gprs: 0,
+        loop_consts: [0; 32],
+        bool_consts: 0,
+        waves_in_group: 1,
+        atomics_byte_addressed: false,
+        gds,
+    }
+}
