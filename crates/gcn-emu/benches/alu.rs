@@ -2,7 +2,8 @@
 //! default round-to-nearest-even MODE and with MODE.FP_ROUND set to round
 //! toward zero (which takes the rounding-mode handlers).
 //!
-//! `cargo bench -p risa-gcn-emu --bench alu [-- ITERATIONS]`
+//! `cargo bench -p risa-gcn-emu --bench alu [-- ITERATIONS] [nearest|zero]`
+//! (the word picks one of the two modes).
 //!
 //! For instruction counts: `valgrind --tool=cachegrind` on the bench binary
 //! with a small ITERATIONS (see docs/gcn-emulator.md).
@@ -26,9 +27,27 @@ use std::time::Instant;
 ///        s_cbranch_scc1 loop           s_endpgm
 /// ```
 const CODE: [u32; 22] = [
-    0xbe80_0080, 0x0202_0501, 0x0a06_0903, 0xd1cb_0005, 0x041e_0d05, 0x2c10_1509, 0xd280_000c,
-    0x0002_1d0c, 0xd281_0010, 0x0002_1d10, 0x7e24_0b13, 0x6828_2b14, 0xd285_0016, 0x0002_2f16,
-    0xd38f_4018, 0x1802_3318, 0x7e34_151b, 0x3e38_3b1c, 0x8000_8100, 0xbf07_0100, 0xbf85_ffec,
+    0xbe80_0080,
+    0x0202_0501,
+    0x0a06_0903,
+    0xd1cb_0005,
+    0x041e_0d05,
+    0x2c10_1509,
+    0xd280_000c,
+    0x0002_1d0c,
+    0xd281_0010,
+    0x0002_1d10,
+    0x7e24_0b13,
+    0x6828_2b14,
+    0xd285_0016,
+    0x0002_2f16,
+    0xd38f_4018,
+    0x1802_3318,
+    0x7e34_151b,
+    0x3e38_3b1c,
+    0x8000_8100,
+    0xbf07_0100,
+    0xbf85_ffec,
     0xbf81_0000,
 ];
 
@@ -59,7 +78,16 @@ fn main() {
     let bytes: Vec<u8> = CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = Program::new(Gen::Gcn14, &bytes, 0x1000);
     // MODE 0x3f0: nearest-even, denormals on, DX10_CLAMP, IEEE (clang's gfx900 default).
-    for (label, mode) in [("round-to-nearest-even", 0x3f0), ("round-toward-zero", 0x3ff)] {
+    let only = std::env::args()
+        .skip(1)
+        .find(|a| a == "nearest" || a == "zero");
+    for (label, key, mode) in [
+        ("round-to-nearest-even", "nearest", 0x3f0),
+        ("round-toward-zero", "zero", 0x3ff),
+    ] {
+        if only.as_ref().is_some_and(|o| o != key) {
+            continue;
+        }
         let (n, s) = match run(&prog, mode, iters) {
             Ok(r) => r,
             Err(e) => {
