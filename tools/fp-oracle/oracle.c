@@ -200,6 +200,34 @@ static void arith(const char *op, int arity, int w, int nrand) {
     }
 }
 
+/* ldexp: x * 2^n, which rounds only when the result is below the normal
+ * range (and overflows past it). glibc's ldexpf/ldexp round in the current
+ * mode; half goes through double (exact there) and one conversion. Line:
+ * "ldexpW A N : ..." with N as the hex of its 32-bit two's complement. */
+static void ldexp_cases(int w, int nrand) {
+    int ebits = w == 16 ? 5 : w == 32 ? 8 : 11, mbits = w == 16 ? 10 : w == 32 ? 23 : 52;
+    int bias = (1 << (ebits - 1)) - 1;
+    const void *edges = w == 16 ? (const void *)E16 : w == 32 ? (const void *)E32 : (const void *)E64;
+    int ne = w == 16 ? N(E16) : w == 32 ? N(E32) : N(E64);
+    for (int i = 0; i < ne + nrand; i++) {
+        uint64_t a = operand(ebits, mbits, edges, i < ne ? ne : 0, w, i < ne ? i : 0);
+        /* Shifts that reach the denormal range, overflow, or stay put. */
+        int span = 2 * bias + mbits + 4;
+        int n = (int)(next() % (2 * span + 1)) - span;
+        printf("ldexp%d %llx %x :", w, (unsigned long long)a, (unsigned)n);
+        for (int m = 0; m < 4; m++) {
+            fesetround(MODES[m]);
+            uint64_t r;
+            if (w == 32) { volatile float x = f32((uint32_t)a); r = b32(ldexpf(x, n)); }
+            else if (w == 64) { volatile double x = f64(a); r = b64(ldexp(x, n)); }
+            else { volatile double x = h_to_d((uint16_t)a); r = d_to_h(ldexp(x, n)); }
+            fesetround(FE_TONEAREST);
+            printf(" %llx", (unsigned long long)r);
+        }
+        printf("\n");
+    }
+}
+
 /* Conversions: NAME, source kind, count. */
 static void conv(const char *name, int nrand) {
     int from_w = 0; /* float source width, or 0 for integers */
@@ -267,6 +295,7 @@ int main(void) {
         arith("div", 2, w, 300);
         arith("sqrt", 1, w, 300);
         arith("fma", 3, w, 600);
+        ldexp_cases(w, 400);
     }
     static const char *convs[] = {"f64_to_f32", "f64_to_f16", "f32_to_f16", "i32_to_f32", "u32_to_f32",
                                   "i64_to_f32", "u64_to_f32", "i64_to_f64", "u64_to_f64", "i32_to_f16",
