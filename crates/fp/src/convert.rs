@@ -62,18 +62,40 @@ macro_rules! int_to {
             }
         )*
     };
-    (@out f32, $e:expr) => { f32::from_bits($e as u32) };
-    (@out f64, $e:expr) => { f64::from_bits($e) };
     (@out f16, $e:expr) => { $e as u16 };
 }
 
+/// An integer to f32/f64: the host's nearest-even conversion, then one step
+/// toward the mode's direction when the exact integer (compared in i128) lies
+/// on that side.
+macro_rules! int_to_host {
+    ($($name:ident: $t:ty => $out:ty, $fmt:expr;)*) => {
+        $(
+            #[doc = concat!("`", stringify!($t), "` to `", stringify!($out), "`.")]
+            #[inline]
+            pub fn $name(x: $t, r: Round) -> $out {
+                let n = x as $out;
+                if r == Round::NearestEven {
+                    return n;
+                }
+                // |n| <= 2^64: exact in i128 (the float-to-int cast saturates only beyond).
+                let side = (x as i128).cmp(&(n as i128));
+                <$out>::from_bits(directed($fmt, u64::from(n.to_bits()), side, r) as _)
+            }
+        )*
+    };
+}
+
+int_to_host! {
+    i32_to_f32: i32 => f32, F32;
+    u32_to_f32: u32 => f32, F32;
+    i64_to_f32: i64 => f32, F32;
+    u64_to_f32: u64 => f32, F32;
+    i64_to_f64: i64 => f64, F64;
+    u64_to_f64: u64 => f64, F64;
+}
+
 int_to! {
-    i32_to_f32: i32 => f32, F32, f32;
-    u32_to_f32: u32 => f32, F32, f32;
-    i64_to_f32: i64 => f32, F32, f32;
-    u64_to_f32: u64 => f32, F32, f32;
-    i64_to_f64: i64 => f64, F64, f64;
-    u64_to_f64: u64 => f64, F64, f64;
     i32_to_f16: i32 => u16, F16, f16;
     u32_to_f16: u32 => u16, F16, f16;
 }
