@@ -355,8 +355,11 @@ fn isqrt(x: u128) -> u128 {
     if x == 0 {
         return 0;
     }
-    // A float estimate, then Newton steps from above, then an exact fix-up.
-    let mut y = (x as f64).sqrt() as u128 + 1;
+    // A float estimate (relative error near 2^-52) raised by 2^-40 so that it
+    // starts above the root; integer Newton steps from above then descend to
+    // the floor; the fix-up loops only guard the arithmetic.
+    let e = (x as f64).sqrt() as u128;
+    let mut y = e + (e >> 40) + 2;
     loop {
         let z = (y + x / y) / 2;
         if z >= y {
