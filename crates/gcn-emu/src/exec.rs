@@ -4,7 +4,7 @@
 use crate::fault::{Fault, FaultKind};
 use crate::mem::Memory;
 use crate::program::{Cat, Op, Program, Src, CAT_COUNT};
-use crate::sem::GPR_IDX_EN;
+use crate::sem::{GPR_IDX_EN, VSKIP};
 use crate::wave::M0;
 use crate::wave::{Status, Wave};
 use std::io::Write;
@@ -138,8 +138,8 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
-            run_indexed(w, op, ctx)
+        let r = if w.mode & (GPR_IDX_EN | VSKIP) != 0 {
+            run_special(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };
@@ -148,6 +148,21 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         }
     }
     Ok(())
+}
+
+/// An op while VSKIP or VGPR indexing is on (both rare, kept off the hot path).
+#[cold]
+fn run_special(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+    let vector = matches!(op.cat, Cat::Valu | Cat::Vmem | Cat::Lds);
+    if w.mode & VSKIP != 0 && vector {
+        // s_setvskip: vector instructions are not issued (AMD's manuals:
+        // no VOP*, MUBUF/MTBUF/MIMG, DS or FLAT while VSKIP is set).
+        return Ok(());
+    }
+    if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
+        return run_indexed(w, op, ctx);
+    }
+    (op.run)(w, op, ctx)
 }
 
 /// A VALU op while VGPR indexing is on (s_set_gpr_idx_on, GCN 1.2+): the VGPR
@@ -198,8 +213,8 @@ fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
-            run_indexed(w, op, ctx)
+        let r = if w.mode & (GPR_IDX_EN | VSKIP) != 0 {
+            run_special(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };

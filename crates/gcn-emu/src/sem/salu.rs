@@ -372,7 +372,7 @@ const HW_REG_HW_ID: u32 = 4;
 
 fn hwreg_read(w: &Wave, id: u32) -> u32 {
     match id {
-        HW_REG_MODE => w.mode,
+        HW_REG_MODE => w.mode & !super::fork::VSKIP,
         HW_REG_STATUS => {
             w.scc as u32 | ((w.exec() == 0) as u32) << 9 | ((w.vcc() == 0) as u32) << 10
         }
@@ -402,7 +402,8 @@ fn s_getreg_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 fn setreg(w: &mut Wave, k: u32, v: u32) -> R {
     let (id, off, mask) = hwreg_fields(k);
     if id == HW_REG_MODE {
-        let m = mask.checked_shl(off).unwrap_or(0);
+        // VSKIP lives in a MODE bit the hardware leaves unused; s_setreg keeps it.
+        let m = mask.checked_shl(off).unwrap_or(0) & !super::fork::VSKIP;
         w.mode = (w.mode & !m) | ((v << off) & m);
         crate::exec::check_mode(w.mode)?;
     }
@@ -420,7 +421,7 @@ fn s_setreg_imm32_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     setreg(w, op.lit, v)
 }
 
-fn jump(w: &mut Wave, target: u32, c: &Ctx, op: &Op) -> R {
+pub(super) fn jump(w: &mut Wave, target: u32, c: &Ctx, op: &Op) -> R {
     if target == u32::MAX {
         let t = i64::from(op.offset) + 4 + 4 * i64::from(op.lit as u16 as i16);
         return Err(FaultKind::BadPc(c.prog.base.wrapping_add(t as u64)));
@@ -441,7 +442,7 @@ fn s_getpc_b64(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     Ok(())
 }
 
-fn set_pc(w: &mut Wave, c: &Ctx, addr: u64) -> R {
+pub(super) fn set_pc(w: &mut Wave, c: &Ctx, addr: u64) -> R {
     let t = c.prog.op_at_addr(addr);
     if t == u32::MAX {
         return Err(FaultKind::BadPc(addr));
