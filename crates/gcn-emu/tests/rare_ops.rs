@@ -496,3 +496,86 @@ fn mqsad_u32_u8_edge_values() {
         assert_eq!(w.v[8][1], 100, "{gen}: lanes outside EXEC keep their value");
     }
 }
+
+// ---------------------------------------------------------------------------
+// s_scratch_load/store (GCN 1.4, GcnInstrsSmem.md S_SCRATCH_LOAD_DWORD:
+// address = SBASE + (OFFSET & ~3) + (SGPROFFSET & ~3) * 64).
+
+const SCRATCH: u64 = 0x10_0000;
+
+fn scratch_mem() -> SimpleMemory {
+    let m = SimpleMemory::new();
+    m.add(SCRATCH, vec![0u8; 0x1000]);
+    m
+}
+
+fn dword(m: &SimpleMemory, off: usize) -> u32 {
+    let b = m.get(SCRATCH).unwrap();
+    u32::from_le_bytes(b[off..off + 4].try_into().unwrap())
+}
+
+#[test]
+fn scalar_scratch_round_trip_and_addressing() {
+    let mem = scratch_mem();
+    let src = "
+        s_scratch_store_dwordx4 s[8:11], s[2:3], 0x13
+        s_scratch_store_dword s12, s[2:3], s5
+        s_scratch_store_dwordx2 s[14:15], s[2:3], s6
+        s_waitcnt 0
+        s_scratch_load_dwordx4 s[20:23], s[2:3], 0x10
+        s_scratch_load_dword s24, s[2:3], s7
+        s_scratch_load_dwordx2 s[26:27], s[2:3], 0xff8";
+    let (w, r) = run_with(Gen::Gcn14, src, &mem, |w| {
+        w.set_s64(2, SCRATCH);
+        for k in 0..4 {
+            w.s[8 + k] = 0x1111_1111 * (k as u32 + 1);
+        }
+        w.s[12] = 0xdead_beef;
+        w.s[14] = 0x0102_0304;
+        w.s[15] = 0x0506_0708;
+        w.s[5] = 7; // (7 & ~3) * 64 = 256
+        w.s[6] = 0x3c; // 0x3c * 64 = 0xf00
+        w.s[7] = 4; // 256 again
+    });
+    r.unwrap();
+    // OFFSET 0x13 is used as 0x10.
+    for k in 0..4 {
+        assert_eq!(dword(&mem, 0x10 + 4 * k), 0x1111_1111 * (k as u32 + 1));
+        assert_eq!(w.s[20 + k], 0x1111_1111 * (k as u32 + 1));
+    }
+    assert_eq!(dword(&mem, 256), 0xdead_beef);
+    assert_eq!(w.s[24], 0xdead_beef);
+    assert_eq!(
+        (dword(&mem, 0xf00), dword(&mem, 0xf04)),
+        (0x0102_0304, 0x0506_0708)
+    );
+    // The last 8 bytes of the segment (all zero) load without a fault.
+    assert_eq!((w.s[26], w.s[27]), (0, 0));
+}
+
+#[test]
+fn scalar_scratch_outside_the_segment_faults() {
+    for (src, write) in [
+        ("s_scratch_load_dwordx2 s[0:1], s[2:3], 0xffc", false),
+        ("s_scratch_store_dword s0, s[2:3], s5", true),
+    ] {
+        let mem = scratch_mem();
+        let (_, r) = run_with(Gen::Gcn14, src, &mem, |w| {
+            w.set_s64(2, SCRATCH);
+            w.s[5] = 0x40; // 0x40 * 64 = 0x1000: one past the end
+        });
+        match r.unwrap_err().kind {
+            FaultKind::Memory {
+                lane,
+                addr,
+                write: wr,
+                ..
+            } => {
+                assert_eq!((lane, wr), (None, write), "{src}");
+                assert!(addr >= SCRATCH + 0xffc, "{src}: {addr:#x}");
+            }
+            k => panic!("{src}: {k}"),
+        }
+        assert!(mem.get(SCRATCH).unwrap().iter().all(|&b| b == 0));
+    }
+}
