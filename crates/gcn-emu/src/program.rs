@@ -100,6 +100,8 @@ pub struct Program {
     pub errors: Vec<FaultKind>,
     /// SDWA/DPP operand data, indexed by the op's `aux`.
     pub ext: Vec<Ext>,
+    /// VOP3 OP_SEL operand data (GCN 1.4), indexed by the op's `aux`.
+    pub opsel: Vec<sem::opsel::OpSel>,
 }
 
 fn stored_fault(_w: &mut Wave, op: &Op, c: &mut Ctx) -> Result<(), FaultKind> {
@@ -130,6 +132,7 @@ impl Program {
             index: vec![u32::MAX; words.len()],
             errors: Vec::new(),
             ext: Vec::new(),
+            opsel: Vec::new(),
         };
         let mut at = 0usize;
         while at < words.len() {
@@ -201,7 +204,9 @@ impl Program {
             | Enc::Vop1Dpp
             | Enc::Vop2Dpp
             | Enc::VopcDpp => self.lower_ext(i, offset),
-            _ => self.try_lower(i, offset),
+            _ => self
+                .try_lower(i, offset)
+                .and_then(|op| self.lower_opsel(op)),
         };
         match r {
             Ok(op) => op,
@@ -323,11 +328,6 @@ impl Program {
                 op.abs = i.field(Field::Abs) as u8;
                 op.clamp = i.field(Field::Clamp) != 0;
                 op.omod = i.field(Field::Omod) as u8;
-                // GCN 1.4 OP_SEL picks 16-bit halves of VOP3 operands; not modelled yet,
-                // so refuse it rather than compute with the wrong halves.
-                if i.enc != Enc::Vop3p && i.field(Field::OpSel) != 0 {
-                    return Err(FaultKind::Unimplemented("VOP3 op_sel"));
-                }
                 if info.has(flag::VOP3B) {
                     // VOP3b has no ABS field; its bits hold SDST.
                     op.abs = 0;
@@ -370,6 +370,19 @@ impl Program {
 }
 
 impl Program {
+    /// GCN 1.4 VOP3 OP_SEL: ops that select 16-bit halves run through
+    /// `sem::opsel` (ops without OP_SEL are returned unchanged).
+    fn lower_opsel(&mut self, op: Op) -> Result<Op, FaultKind> {
+        let i = op.instr;
+        if i.enc != Enc::Vop3 || !risa_gcn::layout::has(i.enc, self.gen, Field::OpSel) {
+            return Ok(op);
+        }
+        match i.field(Field::OpSel) {
+            0 => Ok(op),
+            bits => sem::opsel::lower(op, i.info(), bits, &mut self.opsel),
+        }
+    }
+
     /// SDWA and DPP: lower as the 32-bit form with temporaries for the
     /// selected/permuted sources and the result (see `sem::sdwa`).
     fn lower_ext(&mut self, i: Instr, offset: u32) -> Result<Op, FaultKind> {

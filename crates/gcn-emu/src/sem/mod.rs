@@ -5,6 +5,7 @@
 
 mod ds;
 mod fork;
+pub mod opsel;
 mod salu;
 mod screen_partition;
 pub mod sdwa;
