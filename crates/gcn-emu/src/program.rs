@@ -108,11 +108,17 @@ fn stored_fault(_w: &mut Wave, op: &Op, c: &mut Ctx) -> Result<(), FaultKind> {
     Err(c.prog.errors[op.lit as usize].clone())
 }
 
-/// Aperture bases (high 32 bits) that FLAT addresses use for LDS and scratch
-/// on GCN 1.4 (`src_shared_base`, `src_private_base`).
+/// Aperture bases (high 32 bits) that FLAT addresses use for LDS and scratch:
+/// on GCN 1.4 `src_shared_base` / `src_private_base` report them; on GCN
+/// 1.1/1.2 the runtime puts them in the HSA queue (`amd_queue_t`
+/// `group_segment_aperture_base_hi` / `private_segment_aperture_base_hi`).
 pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
 /// See [`SHARED_APERTURE_HI`].
 pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
+/// GCN 1.1/1.2: the device address FLAT_SCRATCH offsets count from (the
+/// hardware's SH_HIDDEN_PRIVATE_BASE_VMID). The runtime gives a wave's flat
+/// scratch init as its scratch address minus this base.
+pub const HIDDEN_PRIVATE_BASE: u64 = 0x1_0000_0000;
 
 impl Program {
     /// Decodes `code` (loaded at device address `base`) for `gen`.

@@ -369,6 +369,11 @@ sopk! {
 const HW_REG_MODE: u32 = 1;
 const HW_REG_STATUS: u32 = 2;
 const HW_REG_HW_ID: u32 = 4;
+/// SH_MEM_BASES (GCN 1.4; no other generation defines id 15): the FLAT
+/// aperture bases, bits 63:48 of the private base in [15:0] and of the shared
+/// base in [31:16]. clang-14 reads it to cast __local/private pointers to
+/// generic ones on gfx900.
+const HW_REG_SH_MEM_BASES: u32 = 15;
 
 fn hwreg_read(w: &Wave, id: u32) -> u32 {
     match id {
@@ -377,6 +382,10 @@ fn hwreg_read(w: &Wave, id: u32) -> u32 {
             w.scc as u32 | ((w.exec() == 0) as u32) << 9 | ((w.vcc() == 0) as u32) << 10
         }
         HW_REG_HW_ID => w.id & 0xf,
+        HW_REG_SH_MEM_BASES => {
+            use crate::program::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+            (SHARED_APERTURE_HI >> 16) << 16 | PRIVATE_APERTURE_HI >> 16
+        }
         _ => 0,
     }
 }
