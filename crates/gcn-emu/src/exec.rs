@@ -4,7 +4,7 @@
 use crate::fault::{Fault, FaultKind};
 use crate::mem::Memory;
 use crate::program::{Cat, Op, Program, Src, CAT_COUNT};
-use crate::sem::GPR_IDX_EN;
+use crate::sem::{GPR_IDX_EN, VSKIP};
 use crate::wave::M0;
 use crate::wave::{Status, Wave};
 use std::io::Write;
@@ -106,10 +106,10 @@ fn fault(prog: &Program, w: &Wave, idx: usize, kind: FaultKind) -> Fault {
 /// zero; GcnState.md "MODE register").
 pub const FP_ROUND: u32 = 0xf;
 
-/// MODE bits under which a VALU op leaves the fast path: VGPR indexing, and
-/// a rounding mode other than nearest-even. Testing them costs the loop the
-/// same single AND it always had, so the default mode runs no slower.
-const VALU_SLOW: u32 = GPR_IDX_EN | FP_ROUND;
+/// MODE bits under which an op leaves the fast path: VGPR indexing, a
+/// rounding mode other than nearest-even, VSKIP. Testing them costs the loop
+/// the same single AND it always had, so the default mode runs no slower.
+const SLOW: u32 = GPR_IDX_EN | FP_ROUND | VSKIP;
 
 /// Runs `w` until it ends, reaches a barrier or faults.
 pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
@@ -133,8 +133,8 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & VALU_SLOW != 0 && op.cat == Cat::Valu {
-            run_valu_slow(w, op, ctx)
+        let r = if w.mode & SLOW != 0 {
+            run_special(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };
@@ -145,11 +145,21 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     Ok(())
 }
 
-/// A VALU op under a non-default rounding mode or VGPR indexing: the op's
-/// rounding-mode handler when MODE.FP_ROUND is not nearest-even (the same
-/// handler for ops that do not round), with the operands indexed.
+/// An op while VSKIP, VGPR indexing or a rounding mode other than
+/// nearest-even is on (all rare, kept off the hot path): vector ops are
+/// skipped under VSKIP; a VALU op takes its rounding-mode handler when
+/// MODE.FP_ROUND is set (the same handler for ops that do not round), with
+/// its operands indexed under VGPR indexing.
 #[inline(never)]
-fn run_valu_slow(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+fn run_special(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+    if w.mode & VSKIP != 0 && matches!(op.cat, Cat::Valu | Cat::Vmem | Cat::Lds) {
+        // s_setvskip: vector instructions are not issued (AMD's manuals:
+        // no VOP*, MUBUF/MTBUF/MIMG, DS or FLAT while VSKIP is set).
+        return Ok(());
+    }
+    if op.cat != Cat::Valu {
+        return (op.run)(w, op, ctx);
+    }
     let run = if w.mode & FP_ROUND != 0 {
         // The loop has already moved the pc past this op.
         ctx.prog.round[w.pc as usize - 1]
@@ -211,8 +221,8 @@ fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & VALU_SLOW != 0 && op.cat == Cat::Valu {
-            run_valu_slow(w, op, ctx)
+        let r = if w.mode & SLOW != 0 {
+            run_special(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };

@@ -32,6 +32,8 @@ pub enum FaultKind {
     Trap(u32),
     /// Waves of a work-group wait at different barriers forever.
     Deadlock,
+    /// `s_sethalt 1`: the wave halted and nothing can resume it.
+    Halted,
 }
 
 impl fmt::Display for FaultKind {
@@ -66,6 +68,10 @@ impl fmt::Display for FaultKind {
             FaultKind::Budget(n) => write!(f, "instruction budget of {n} exceeded (endless loop?)"),
             FaultKind::Trap(n) => write!(f, "s_trap {n}"),
             FaultKind::Deadlock => write!(f, "waves of the work-group can never meet at a barrier"),
+            FaultKind::Halted => write!(
+                f,
+                "wave halted (s_sethalt 1); no debugger or host can resume it"
+            ),
         }
     }
 }

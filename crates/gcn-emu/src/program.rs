@@ -104,17 +104,25 @@ pub struct Program {
     /// (the op's own handler when its result does not depend on rounding).
     /// Kept apart from [`Op`] so the default path's ops stay as small as before.
     pub round: Vec<Handler>,
+    /// VOP3 OP_SEL operand data (GCN 1.4), indexed by the op's `aux`.
+    pub opsel: Vec<sem::opsel::OpSel>,
 }
 
 fn stored_fault(_w: &mut Wave, op: &Op, c: &mut Ctx) -> Result<(), FaultKind> {
     Err(c.prog.errors[op.lit as usize].clone())
 }
 
-/// Aperture bases (high 32 bits) that FLAT addresses use for LDS and scratch
-/// on GCN 1.4 (`src_shared_base`, `src_private_base`).
+/// Aperture bases (high 32 bits) that FLAT addresses use for LDS and scratch:
+/// on GCN 1.4 `src_shared_base` / `src_private_base` report them; on GCN
+/// 1.1/1.2 the runtime puts them in the HSA queue (`amd_queue_t`
+/// `group_segment_aperture_base_hi` / `private_segment_aperture_base_hi`).
 pub const SHARED_APERTURE_HI: u32 = 0x0001_0000;
 /// See [`SHARED_APERTURE_HI`].
 pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
+/// GCN 1.1/1.2: the device address FLAT_SCRATCH offsets count from (the
+/// hardware's SH_HIDDEN_PRIVATE_BASE_VMID). The runtime gives a wave's flat
+/// scratch init as its scratch address minus this base.
+pub const HIDDEN_PRIVATE_BASE: u64 = 0x1_0000_0000;
 
 impl Program {
     /// Decodes `code` (loaded at device address `base`) for `gen`.
@@ -135,6 +143,7 @@ impl Program {
             errors: Vec::new(),
             ext: Vec::new(),
             round: Vec::new(),
+            opsel: Vec::new(),
         };
         let mut at = 0usize;
         while at < words.len() {
@@ -200,6 +209,8 @@ impl Program {
         match op.instr.enc {
             Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa => sem::sdwa::run_sdwa::<true>,
             Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp => sem::sdwa::run_dpp::<true>,
+            // Lowered by `lower_opsel` (a refused OP_SEL is a fault op, not VALU).
+            Enc::Vop3 if op.instr.field(Field::OpSel) != 0 => sem::opsel::run_opsel::<true>,
             _ => sem::round_handler(op.instr.info()).unwrap_or(op.run),
         }
     }
@@ -219,7 +230,9 @@ impl Program {
             | Enc::Vop1Dpp
             | Enc::Vop2Dpp
             | Enc::VopcDpp => self.lower_ext(i, offset),
-            _ => self.try_lower(i, offset),
+            _ => self
+                .try_lower(i, offset)
+                .and_then(|op| self.lower_opsel(op)),
         };
         match r {
             Ok(op) => op,
@@ -341,11 +354,6 @@ impl Program {
                 op.abs = i.field(Field::Abs) as u8;
                 op.clamp = i.field(Field::Clamp) != 0;
                 op.omod = i.field(Field::Omod) as u8;
-                // GCN 1.4 OP_SEL picks 16-bit halves of VOP3 operands; not modelled yet,
-                // so refuse it rather than compute with the wrong halves.
-                if i.enc != Enc::Vop3p && i.field(Field::OpSel) != 0 {
-                    return Err(FaultKind::Unimplemented("VOP3 op_sel"));
-                }
                 if info.has(flag::VOP3B) {
                     // VOP3b has no ABS field; its bits hold SDST.
                     op.abs = 0;
@@ -388,6 +396,19 @@ impl Program {
 }
 
 impl Program {
+    /// GCN 1.4 VOP3 OP_SEL: ops that select 16-bit halves run through
+    /// `sem::opsel` (ops without OP_SEL are returned unchanged).
+    fn lower_opsel(&mut self, op: Op) -> Result<Op, FaultKind> {
+        let i = op.instr;
+        if i.enc != Enc::Vop3 || !risa_gcn::layout::has(i.enc, self.gen, Field::OpSel) {
+            return Ok(op);
+        }
+        match i.field(Field::OpSel) {
+            0 => Ok(op),
+            bits => sem::opsel::lower(op, i.info(), bits, &mut self.opsel),
+        }
+    }
+
     /// SDWA and DPP: lower as the 32-bit form with temporaries for the
     /// selected/permuted sources and the result (see `sem::sdwa`).
     fn lower_ext(&mut self, i: Instr, offset: u32) -> Result<Op, FaultKind> {

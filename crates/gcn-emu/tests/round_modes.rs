@@ -417,3 +417,26 @@ fn sdwa_form_and_getreg() {
     assert_eq!(w.v[6][0], 0x3f80_0001, "toward zero");
     assert_eq!(w.s[10], 0xf3);
 }
+
+/// An OP_SEL form (GCN 1.4) runs its rounding-mode semantics on the selected
+/// halves: the high half of v0 plus 2^-12 (between 1 and 1 + 2^-10 in
+/// half), written to the high half of v6 with its low half kept.
+#[test]
+fn op_sel_form_rounds_in_the_mode() {
+    let add = |mode: u32| {
+        let w = run_text(
+            Gen::Gcn14,
+            mode | 0xf0,
+            "v_add_f16_e64 v6, v0, v2 op_sel:[1,0,1]",
+            |w| {
+                w.v[0][0] = 0x3c00_1234; // high half 1.0
+                w.v[2][0] = 0x0c00; // 2^-12
+                w.v[6][0] = 0x0000_beef;
+            },
+        );
+        w.v[6][0]
+    };
+    assert_eq!(add(0x0), 0x3c00_beef, "nearest");
+    assert_eq!(add(0x4), 0x3c01_beef, "toward +inf (bits 3:2)");
+    assert_eq!(add(0xc), 0x3c00_beef, "toward zero");
+}

@@ -137,6 +137,12 @@ pub const HWREG_NAMES: [&str; 8] = [
     "IB_STS",
 ];
 
+/// Hardware registers only GCN 1.4 names (LLVM spelling without `HW_REG_`), by
+/// id. The assembler accepts them (clang-14 writes `hwreg(HW_REG_SH_MEM_BASES,
+/// ...)` for gfx900); the printer writes their number, which every assembler
+/// reads back.
+pub const HWREG_NAMES_GCN14: [(&str, u32); 1] = [("SH_MEM_BASES", 15)];
+
 /// MTBUF data formats by DFMT value (LLVM adds `BUF_DATA_FORMAT_`).
 pub const DFMT_NAMES: [&str; 16] = [
     "INVALID",

@@ -7,6 +7,10 @@
 //! per-CPU-second rates (1.0 = no loss to synchronisation or shared state).
 //!
 //! `cargo bench -p risa-runtime --bench emu`
+//!
+//! For instruction counts under `valgrind --tool=cachegrind`:
+//! `RISA_BENCH_FILTER=alu_loop/gfx900 RISA_BENCH_ONCE=1 valgrind --tool=cachegrind
+//! target/release/deps/emu-*` runs only the matching kernels, once, on one thread.
 
 use risa_runtime::args::ArgValue;
 use risa_runtime::gcn::{launch, GcnObject};
@@ -44,6 +48,16 @@ fn measure(
 }
 
 fn bench(label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
+    if let Ok(f) = std::env::var("RISA_BENCH_FILTER") {
+        if !label.contains(f.as_str()) {
+            return;
+        }
+    }
+    if std::env::var_os("RISA_BENCH_ONCE").is_some() {
+        let one = measure(obj, args, grid, 1, 1);
+        println!("{label:<28} {:>10} wave-instr, 1 thread, one run", one.0);
+        return;
+    }
     let one = measure(obj, args, grid, 1, 3);
     let two = measure(obj, args, grid, 2, 3);
     let rate = |m: (u64, f64, f64), s: f64| m.0 as f64 / s / 1e6;

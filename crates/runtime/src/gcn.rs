@@ -9,7 +9,7 @@ use crate::sched::run_groups;
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_elf::Elf;
 use risa_gcn::Gen;
-use risa_gcn_emu::program::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
 use std::time::Instant;
@@ -403,6 +403,22 @@ fn put(buf: &mut [u8], at: usize, b: &[u8]) {
     }
 }
 
+/// The Flat Scratch Init user SGPRs (AMDGPUUsage "Flat Scratch"): GCN 1.4
+/// ("absolute flat scratch") takes the 64-bit address of the scratch memory;
+/// GCN 1.1/1.2 ("offset flat scratch") take its 32-bit byte offset from the
+/// hidden private base and the private segment size of one work-item.
+fn flat_scratch_init(gen: Gen, scratch: u64, per_item: u32) -> (u32, u32) {
+    match gen {
+        Gen::Gcn14 => (scratch as u32, (scratch >> 32) as u32),
+        _ => {
+            // Scratch lives in the heap, which starts at HIDDEN_PRIVATE_BASE, well
+            // within the 4 GiB a 32-bit offset reaches for any dispatch risa runs.
+            let off = scratch.saturating_sub(HIDDEN_PRIVATE_BASE);
+            (u32::try_from(off).unwrap_or(u32::MAX), per_item)
+        }
+    }
+}
+
 /// Everything that stays the same for every wave of a dispatch.
 struct Setup<'a> {
     kernel: &'a GcnKernel,
@@ -501,7 +517,14 @@ pub fn launch(
     put(&mut pkt, 32, &(base + kernel.desc_offset).to_le_bytes());
     put(&mut pkt, 40, &kernarg.to_le_bytes());
     let packet = dev.alloc_with(&pkt);
-    let queue = dev.alloc(256);
+    // The HSA queue (amd_queue_t): clang's GCN 1.1/1.2 code reads the FLAT
+    // aperture bases from it when it casts __local or private pointers to
+    // generic ones (group_segment_aperture_base_hi at 0x40,
+    // private_segment_aperture_base_hi at 0x44; AMDGPUUsage, "Queue Ptr").
+    let mut q = [0u8; 256];
+    put(&mut q, 0x40, &SHARED_APERTURE_HI.to_le_bytes());
+    put(&mut q, 0x44, &PRIVATE_APERTURE_HI.to_le_bytes());
+    let queue = dev.alloc_with(&q);
     let waves_per_group = block_items.div_ceil(64) as u32;
     let per_wave_scratch = (u64::from(desc.private_segment_fixed_size) * 64).next_multiple_of(256);
     let threads = if cfg.trace.is_some() {
@@ -743,8 +766,9 @@ fn run_one_group(
             push!(w, 0);
         }
         if p & PROP_FLAT_SCRATCH != 0 {
-            push!(w, scratch as u32);
-            push!(w, (scratch >> 32) as u32);
+            let (lo, hi) = flat_scratch_init(s.prog.gen, scratch, desc.private_segment_fixed_size);
+            push!(w, lo);
+            push!(w, hi);
         }
         if p & PROP_PRIVATE_SIZE != 0 {
             push!(w, desc.private_segment_fixed_size);

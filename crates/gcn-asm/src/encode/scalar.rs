@@ -5,7 +5,7 @@ use super::{branch_offset, starts_call, Build, Pending};
 use crate::mods::{bit, Mods, M};
 use crate::opnd::Val;
 use risa_gcn::layout::{self, Enc, Field};
-use risa_gcn::operand::HWREG_NAMES;
+use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
 use risa_gcn::Gen;
 
@@ -131,8 +131,18 @@ impl<'a> Build<'a, '_, '_> {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
                 let u = u.strip_prefix("HW_REG_").unwrap_or(&u);
-                match HWREG_NAMES.iter().position(|n| !n.is_empty() && *n == u) {
-                    Some(p) => p as u64,
+                let named = HWREG_NAMES
+                    .iter()
+                    .position(|n| !n.is_empty() && *n == u)
+                    .map(|p| p as u32)
+                    .or_else(|| {
+                        HWREG_NAMES_GCN14
+                            .iter()
+                            .find(|(n, _)| *n == u)
+                            .map(|&(_, id)| id)
+                    });
+                match named {
+                    Some(p) => u64::from(p),
                     None => {
                         self.c = save;
                         self.asm.abs_expr(&mut self.c)?

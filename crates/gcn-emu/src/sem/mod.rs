@@ -4,17 +4,22 @@
 //! function pointer, so execution never compares names.
 
 mod ds;
+mod fork;
+pub mod opsel;
 mod round;
 mod salu;
+mod screen_partition;
 pub mod sdwa;
 mod smem;
 mod valu;
+mod valu_rare;
 mod vcmp;
 mod vmem;
 mod vop3p;
 
 pub use crate::exec::Handler;
 use crate::fault::FaultKind;
+pub(crate) use fork::VSKIP;
 use risa_gcn::table::{Family, OpInfo, Role};
 use risa_gcn::{Enc, Gen};
 pub(crate) use salu::GPR_IDX_EN;
@@ -37,6 +42,14 @@ const ALIASES: &[(&str, &str)] = &[
     ("v_mad_legacy_i16", "v_mad_i16"),
     ("v_fma_legacy_f16", "v_fma_f16"),
     ("v_div_fixup_legacy_f16", "v_div_fixup_f16"),
+    // The `_regrd`/`_regwr`/`_prsv` variants differ from their base instruction
+    // only in how the hardware orders the register access against pending
+    // writes (the CLRX pages give no other operation; see docs/gcn-emulator.md).
+    ("s_mov_regrd_b32", "s_mov_b32"),
+    ("s_getreg_regrd_b32", "s_getreg_b32"),
+    ("v_readlane_regrd_b32", "v_readlane_b32"),
+    ("v_mov_prsv_b32", "v_mov_b32"),
+    ("v_writelane_regwr_b32", "v_mov_b32"),
 ];
 
 /// The row name whose semantics `name` shares (see [`ALIASES`]).
@@ -97,6 +110,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
                 salu::SOPK,
                 salu::CBRANCH,
                 salu::MISC,
+                fork::FORK,
             ],
             name,
         ),
@@ -107,7 +121,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
             let carry = info.operand(Role::SD).is_some();
             valu::by_gen(name, gen)
                 .or_else(|| valu::by_signature(name, carry))
-                .or_else(|| find(&[valu::VALU, valu::SPECIAL], name))
+                .or_else(|| find(&[valu::VALU, valu::SPECIAL, valu_rare::VALU_RARE], name))
         }
         Family::Ds => return ds::lookup(info),
         Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {

@@ -369,14 +369,23 @@ sopk! {
 const HW_REG_MODE: u32 = 1;
 const HW_REG_STATUS: u32 = 2;
 const HW_REG_HW_ID: u32 = 4;
+/// SH_MEM_BASES (GCN 1.4; no other generation defines id 15): the FLAT
+/// aperture bases, bits 63:48 of the private base in [15:0] and of the shared
+/// base in [31:16]. clang-14 reads it to cast __local/private pointers to
+/// generic ones on gfx900.
+const HW_REG_SH_MEM_BASES: u32 = 15;
 
 fn hwreg_read(w: &Wave, id: u32) -> u32 {
     match id {
-        HW_REG_MODE => w.mode,
+        HW_REG_MODE => w.mode & !super::fork::VSKIP,
         HW_REG_STATUS => {
             w.scc as u32 | ((w.exec() == 0) as u32) << 9 | ((w.vcc() == 0) as u32) << 10
         }
         HW_REG_HW_ID => w.id & 0xf,
+        HW_REG_SH_MEM_BASES => {
+            use crate::program::{PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+            (SHARED_APERTURE_HI >> 16) << 16 | PRIVATE_APERTURE_HI >> 16
+        }
         _ => 0,
     }
 }
@@ -402,7 +411,8 @@ fn s_getreg_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 fn setreg(w: &mut Wave, k: u32, v: u32) -> R {
     let (id, off, mask) = hwreg_fields(k);
     if id == HW_REG_MODE {
-        let m = mask.checked_shl(off).unwrap_or(0);
+        // VSKIP lives in a MODE bit the hardware leaves unused; s_setreg keeps it.
+        let m = mask.checked_shl(off).unwrap_or(0) & !super::fork::VSKIP;
         w.mode = (w.mode & !m) | ((v << off) & m);
     }
     // Other registers are read-only for the emulator (writes are ignored).
@@ -419,7 +429,7 @@ fn s_setreg_imm32_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     setreg(w, op.lit, v)
 }
 
-fn jump(w: &mut Wave, target: u32, c: &Ctx, op: &Op) -> R {
+pub(super) fn jump(w: &mut Wave, target: u32, c: &Ctx, op: &Op) -> R {
     if target == u32::MAX {
         let t = i64::from(op.offset) + 4 + 4 * i64::from(op.lit as u16 as i16);
         return Err(FaultKind::BadPc(c.prog.base.wrapping_add(t as u64)));
@@ -440,7 +450,7 @@ fn s_getpc_b64(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     Ok(())
 }
 
-fn set_pc(w: &mut Wave, c: &Ctx, addr: u64) -> R {
+pub(super) fn set_pc(w: &mut Wave, c: &Ctx, addr: u64) -> R {
     let t = c.prog.op_at_addr(addr);
     if t == u32::MAX {
         return Err(FaultKind::BadPc(addr));

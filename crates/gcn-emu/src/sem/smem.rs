@@ -16,6 +16,16 @@ fn address(w: &Wave, op: &Op) -> u64 {
     base.wrapping_add(off) & !3
 }
 
+/// The byte address of `s_scratch_*` (GCN 1.4, GcnInstrsSmem.md
+/// S_SCRATCH_LOAD_DWORD): SBASE (the wave's scratch base, normally
+/// FLAT_SCRATCH) + OFFSET + SOFFSET * 64, both offsets dword-aligned. The SGPR
+/// offset counts per lane of the swizzled private segment, hence the 64.
+fn scratch_address(w: &Wave, op: &Op) -> u64 {
+    let base = w.s64(op.sd as usize) & 0x0000_ffff_ffff_ffff;
+    let off = u64::from(op.lit & !3) + u64::from(w.sread32(op.src[1]) & !3) * 64;
+    base.wrapping_add(off)
+}
+
 fn dst_range(op: &Op, n: usize) -> Result<usize, FaultKind> {
     let d = op.d as usize;
     if d + n > 128 {
@@ -28,9 +38,20 @@ fn dst_range(op: &Op, n: usize) -> Result<usize, FaultKind> {
 }
 
 fn s_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = address(w, op);
+    load_at(w, op, c, a)
+}
+
+fn s_scratch_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = scratch_address(w, op);
+    load_at(w, op, c, a)
+}
+
+/// Loads `op.aux` dwords at `a` into the destination SGPRs (bounds-checked by
+/// the device memory: an address outside every allocation faults).
+fn load_at(w: &mut Wave, op: &Op, c: &mut Ctx, a: u64) -> R {
     let n = op.aux as usize;
     let d = dst_range(op, n)?;
-    let a = address(w, op);
     let mut buf = [0u8; 64];
     c.mem
         .read(a, &mut buf[..4 * n])
@@ -80,9 +101,19 @@ fn s_buffer_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 }
 
 fn s_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = address(w, op);
+    store_at(w, op, c, a)
+}
+
+fn s_scratch_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = scratch_address(w, op);
+    store_at(w, op, c, a)
+}
+
+/// Stores `op.aux` dwords of the data SGPRs at `a` (bounds-checked).
+fn store_at(w: &mut Wave, op: &Op, c: &mut Ctx, a: u64) -> R {
     let n = op.aux as usize;
     let d = dst_range(op, n)?;
-    let a = address(w, op);
     let mut buf = [0u8; 64];
     for k in 0..n {
         buf[4 * k..4 * k + 4].copy_from_slice(&w.s[d + k].to_le_bytes());
@@ -221,6 +252,10 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
         s_store
     } else if name.starts_with("s_buffer_store_dword") {
         s_buffer_store
+    } else if name.starts_with("s_scratch_load_dword") {
+        s_scratch_load
+    } else if name.starts_with("s_scratch_store_dword") {
+        s_scratch_store
     } else if name == "s_memtime" || name == "s_memrealtime" {
         s_memtime
     } else if name.starts_with("s_dcache_") || name.starts_with("s_atc_probe") {

@@ -9,10 +9,10 @@ use super::{ds, Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
-use crate::program::{Op, Src, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use crate::program::{Op, Src, HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::wave::Wave;
 use risa_gcn::table::{Family, OpInfo};
-use risa_gcn::Field;
+use risa_gcn::{Field, Gen};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Kind {
@@ -167,11 +167,24 @@ fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
     }
 }
 
-/// FLAT_SCRATCH (GCN 1.4) as the base of this wave's private segment.
-const FLAT_SCRATCH: usize = 102;
+/// The device address where this wave's private segment starts, for FLAT and
+/// SCRATCH accesses (AMDGPUUsage "Flat Scratch"): on GCN 1.4 FLAT_SCRATCH
+/// (s[102:103]) holds it; on GCN 1.1/1.2 ("offset flat scratch")
+/// FLAT_SCRATCH_HI (s105 / s103) holds its offset from the hidden private
+/// base in 256-byte units.
+fn flat_scratch_base(w: &Wave, gen: Gen) -> u64 {
+    match gen {
+        Gen::Gcn14 => w.s64(102),
+        Gen::Gcn12 => HIDDEN_PRIVATE_BASE + (u64::from(w.s[103]) << 8),
+        Gen::Gcn11 => HIDDEN_PRIVATE_BASE + (u64::from(w.s[105]) << 8),
+        Gen::Gcn10 => HIDDEN_PRIVATE_BASE,
+    }
+}
 
-fn private_addr(w: &Wave, lane: usize, a: u32) -> u64 {
-    w.s64(FLAT_SCRATCH)
+/// Lane `lane`'s private byte `a`: 4-byte elements interleaved over 64 lanes,
+/// the layout of the swizzled private-segment V# (so FLAT and MUBUF agree).
+fn private_addr(w: &Wave, gen: Gen, lane: usize, a: u32) -> u64 {
+    flat_scratch_base(w, gen)
         .wrapping_add(u64::from(a / 4) * 256 + lane as u64 * 4 + u64::from(a % 4))
 }
 
@@ -182,7 +195,7 @@ fn read_bytes(w: &Wave, c: &mut Ctx, l: usize, t: Target, buf: &mut [u8]) -> R {
         Target::Private(a) => {
             for (i, b) in buf.iter_mut().enumerate() {
                 let mut x = [0u8];
-                let pa = private_addr(w, l, a.wrapping_add(i as u32));
+                let pa = private_addr(w, c.prog.gen, l, a.wrapping_add(i as u32));
                 c.mem.read(pa, &mut x).map_err(|e| mem_fault(l, e, false))?;
                 *b = x[0];
             }
@@ -199,7 +212,7 @@ fn write_bytes(w: &Wave, c: &mut Ctx, l: usize, t: Target, buf: &[u8]) -> R {
         Target::Lds(a) => ds::lds_write(c, a, buf),
         Target::Private(a) => {
             for (i, b) in buf.iter().enumerate() {
-                let pa = private_addr(w, l, a.wrapping_add(i as u32));
+                let pa = private_addr(w, c.prog.gen, l, a.wrapping_add(i as u32));
                 c.mem.write(pa, &[*b]).map_err(|e| mem_fault(l, e, true))?;
             }
         }
