@@ -32,6 +32,12 @@ pub enum FaultKind {
     Trap(u32),
     /// Waves of a work-group wait at different barriers forever.
     Deadlock,
+    /// Every resident wave waits on a GWS resource or its ordered-count turn
+    /// and none that could release them can run (see `gds.rs`).
+    GwsDeadlock(String),
+    /// The wave was parked on a global resource when the dispatch stopped
+    /// for a fault elsewhere (not a fault of this wave; not reported).
+    Cancelled,
 }
 
 impl fmt::Display for FaultKind {
@@ -66,6 +72,8 @@ impl fmt::Display for FaultKind {
             FaultKind::Budget(n) => write!(f, "instruction budget of {n} exceeded (endless loop?)"),
             FaultKind::Trap(n) => write!(f, "s_trap {n}"),
             FaultKind::Deadlock => write!(f, "waves of the work-group can never meet at a barrier"),
+            FaultKind::GwsDeadlock(m) => write!(f, "deadlock: {m}"),
+            FaultKind::Cancelled => write!(f, "stopped by a fault in another work-group"),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! function pointer, so execution never compares names.
 
 mod ds;
+mod gws;
 mod salu;
 pub mod sdwa;
 mod smem;
