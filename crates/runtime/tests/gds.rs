@@ -1,8 +1,8 @@
 //! GDS, GWS and ordered count through the runtime: hand-written kernels
 //! (tests/gds/*.s, CLRX syntax) assembled by risa, whose instruction words
 //! are first checked against llvm-mc's (tests/gds/encodings.txt, made by
-//! tests/gds/regen.sh), then run with several work-groups on 2 worker threads
-//! so that GDS atomics and GWS waits cross threads.
+//! tests/gds/regen.sh), then run, the GDS ones with several work-groups on 2
+//! worker threads so that GDS atomics and GWS waits cross threads.
 
 use risa_runtime::args::ArgValue;
 use risa_runtime::gcn::{launch_with_gds, GcnObject, Gds, GDS_BYTES};
@@ -163,4 +163,29 @@ fn ordered_count_in_dispatch_order() {
     }
     // Counter index 1 lives at GDS dword 1 of the window: 21 waves added 1.
     assert_eq!(words(&gds.bytes()[4..8]), [21]);
+}
+
+/// MUBUF LDS=1 and a packed d16 format load on gfx900, in a kernel: LDS gets
+/// each lane's dword at M0 + 4 lane; the 8_8_8_8 unorm bytes (0, 255) read as
+/// the halves 0x0000 and 0x3c00 (1.0) in one VGPR.
+#[test]
+fn buffer_lds_and_d16_kernel() {
+    let obj = assemble("buffer_lds_d16.s");
+    let k = obj.kernel(None).unwrap();
+    let input: Vec<u32> = (0..64u32).map(|l| 0x0102_ff00 | l << 24).collect();
+    let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let r = risa_runtime::gcn::launch(
+        &obj,
+        k,
+        &[ArgValue::Buffer(bytes), ArgValue::Buffer(vec![0; 512])],
+        &config(64, 64, 2),
+    )
+    .unwrap();
+    let out = words(&r.buffers[1].1);
+    assert_eq!(&out[..64], &input[..]);
+    assert!(
+        out[64..].iter().all(|&v| v == 0x3c00_0000),
+        "{:x?}",
+        &out[64..68]
+    );
 }
