@@ -24,7 +24,7 @@
 
 use crate::fault::FaultKind;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Bytes of global data share per device (GCN: 64 KiB).
@@ -66,8 +66,6 @@ pub(crate) struct State {
     live: usize,
     /// Worker threads asleep in [`Gds::wait_change`].
     asleep: usize,
-    /// Bumped on every change a parked wave may be waiting for.
-    epoch: u64,
     /// Why the dispatch stops (a fault elsewhere or a deadlock).
     cancelled: bool,
 }
@@ -76,6 +74,9 @@ pub(crate) struct State {
 /// Shared by reference between the worker threads of a dispatch.
 pub struct Gds {
     state: Mutex<State>,
+    /// Bumped (under the lock) on every change a parked wave may be waiting
+    /// for; read without the lock before each round of a work-group's waves.
+    epoch: AtomicU64,
     wake: Condvar,
     /// Whether waves must report their end (the program has `ds_ordered_count`).
     track_ends: AtomicBool,
@@ -98,9 +99,9 @@ impl Gds {
                 finished: BTreeMap::new(),
                 live: 1,
                 asleep: 0,
-                epoch: 0,
                 cancelled: false,
             }),
+            epoch: AtomicU64::new(0),
             wake: Condvar::new(),
             track_ends: AtomicBool::new(false),
         }
@@ -135,7 +136,6 @@ impl Gds {
         s.finished.clear();
         s.live = workers.max(1);
         s.asleep = 0;
-        s.epoch = 0;
         s.cancelled = false;
         self.track_ends.store(track_ends, Ordering::Relaxed);
     }
@@ -167,12 +167,12 @@ impl Gds {
 
     /// The current change counter (read before running a round of waves).
     pub fn epoch(&self) -> u64 {
-        self.lock().epoch
+        self.epoch.load(Ordering::Acquire)
     }
 
     /// Records a change that parked waves may be waiting for and wakes sleepers.
-    pub(crate) fn changed(&self, s: &mut State) {
-        s.epoch += 1;
+    pub(crate) fn changed(&self, _locked: &mut State) {
+        self.epoch.fetch_add(1, Ordering::AcqRel);
         self.wake.notify_all();
     }
 
@@ -186,8 +186,9 @@ impl Gds {
             if s.cancelled {
                 break Err(FaultKind::Cancelled);
             }
-            if s.epoch != seen {
-                break Ok(s.epoch);
+            let now = self.epoch.load(Ordering::Acquire);
+            if now != seen {
+                break Ok(now);
             }
             if s.asleep >= s.live {
                 s.cancelled = true;
