@@ -2,6 +2,7 @@
 //! statistics and tracing.
 
 use crate::fault::{Fault, FaultKind};
+use crate::gds::Gds;
 use crate::mem::Memory;
 use crate::program::{Cat, Op, Program, Src, CAT_COUNT};
 use crate::sem::{GPR_IDX_EN, VSKIP};
@@ -61,6 +62,13 @@ pub struct Ctx<'a> {
     pub trace: Option<Box<dyn Write + Send>>,
     /// Prefix for trace lines (e.g. the work-group id).
     pub trace_tag: String,
+    /// The device's global data share (GDS=1 DS instructions, GWS, ordered
+    /// count); `None`: those instructions fault.
+    pub gds: Option<&'a Gds>,
+    /// Linear index of the work-group in dispatch order (for ordered count).
+    pub group: u64,
+    /// Waves in the work-group (set by [`run_group`]).
+    pub group_waves: u32,
 }
 
 impl<'a> Ctx<'a> {
@@ -74,6 +82,9 @@ impl<'a> Ctx<'a> {
             budget: 1 << 40,
             trace: None,
             trace_tag: String::new(),
+            gds: None,
+            group: 0,
+            group_waves: 1,
         }
     }
 }
@@ -263,14 +274,19 @@ fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
 }
 
 /// Runs the waves of one work-group to completion: each wave runs until it
-/// ends or reaches `s_barrier`; when every live wave waits at the barrier,
-/// all are released. Waves run one after another on the calling thread, so
-/// LDS needs no locking and results do not depend on timing.
+/// ends, reaches `s_barrier` or parks on a GDS resource; when every live wave
+/// waits at the barrier, all are released. Waves run one after another on the
+/// calling thread, so LDS needs no locking and results do not depend on
+/// timing. When only parked waves are left, the thread sleeps until another
+/// work-group changes the GDS state (see [`Gds::wait_change`]).
 pub fn run_group(
     waves: &mut [Wave],
     ctx: &mut Ctx,
     mut on_wave_start: impl FnMut(&Wave, &mut Ctx),
 ) -> Result<(), Fault> {
+    let mut seen = ctx.gds.map_or(0, |g| g.epoch());
+    let n = waves.len() as u32;
+    ctx.group_waves = n;
     loop {
         for w in waves.iter_mut() {
             if w.status == Status::Running {
@@ -278,8 +294,25 @@ pub fn run_group(
                 run_wave(w, ctx)?;
                 if w.status == Status::Done {
                     ctx.stats.waves += 1;
+                    if let Some(g) = ctx.gds {
+                        g.wave_ended((ctx.group, w.id), n);
+                    }
                 }
             }
+        }
+        if let Some(w) = waves.iter().find(|w| w.status == Status::Sync) {
+            // Sync is only set by GDS handlers, which need ctx.gds.
+            let Some(g) = ctx.gds else { return Ok(()) };
+            match g.wait_change(seen) {
+                Ok(e) => seen = e,
+                Err(k) => return Err(fault(ctx.prog, w, w.pc as usize, k)),
+            }
+            for w in waves.iter_mut() {
+                if w.status == Status::Sync {
+                    w.status = Status::Running;
+                }
+            }
+            continue;
         }
         let mut waiting = false;
         for w in waves.iter_mut() {

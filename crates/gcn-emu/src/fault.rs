@@ -34,6 +34,12 @@ pub enum FaultKind {
     Deadlock,
     /// `s_sethalt 1`: the wave halted and nothing can resume it.
     Halted,
+    /// Every resident wave waits on a GWS resource or its ordered-count turn
+    /// and none that could release them can run (see `gds.rs`).
+    GwsDeadlock(String),
+    /// The wave was parked on a global resource when the dispatch stopped
+    /// for a fault elsewhere (not a fault of this wave; not reported).
+    Cancelled,
 }
 
 impl fmt::Display for FaultKind {
@@ -72,6 +78,8 @@ impl fmt::Display for FaultKind {
                 f,
                 "wave halted (s_sethalt 1); no debugger or host can resume it"
             ),
+            FaultKind::GwsDeadlock(m) => write!(f, "deadlock: {m}"),
+            FaultKind::Cancelled => write!(f, "stopped by a fault in another work-group"),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! trait is the emulator's only way to memory).
 
 use crate::exec::{run_group, Ctx};
+use crate::gds::Gds;
 use crate::mem::SimpleMemory;
 use crate::program::Program;
 use crate::wave::{Wave, EXEC};
@@ -26,8 +27,13 @@ pub fn run_stream(gen: Gen, code: &[u8], seed: u64, waves: u32, budget: u64) -> 
     let mem = SimpleMemory::new();
     mem.add(FUZZ_BASE, vec![0xa5; FUZZ_SIZE]);
     let mut lds = vec![0u8; 1024];
+    // A GDS so that GDS, GWS and ordered-count instructions run too (one
+    // worker: a wait nothing in the group can satisfy is a deadlock fault).
+    let gds = Gds::new();
+    gds.begin_dispatch(1, true);
     let mut ctx = Ctx::new(&prog, &mem, &mut lds);
     ctx.budget = budget;
+    ctx.gds = Some(&gds);
     let mut x = seed | 1;
     let mut next = || {
         x ^= x << 13;

@@ -29,6 +29,7 @@ pub mod exec;
 pub mod fault;
 pub mod float;
 pub mod fuzz;
+pub mod gds;
 pub mod mem;
 pub mod program;
 mod sem;
@@ -37,6 +38,7 @@ pub mod wave;
 
 pub use exec::{Ctx, Stats};
 pub use fault::{Fault, FaultKind};
+pub use gds::{Gds, GDS_BYTES};
 pub use mem::{AtomicOp, Memory, OutOfRange, SimpleMemory};
 pub use program::Program;
 pub use sem::{coverage, rounded_ops};

@@ -28,6 +28,9 @@ pub enum Status {
     Barrier,
     /// Executed `s_endpgm`.
     Done,
+    /// Parked on a GDS resource (GWS barrier/semaphore, ordered-count turn);
+    /// the PC is on that instruction, which runs again when the state changes.
+    Sync,
 }
 
 /// A wavefront.
@@ -49,6 +52,9 @@ pub struct Wave {
     pub id: u32,
     /// Instructions executed.
     pub count: u64,
+    /// While parked on a GWS resource: 1 + the barrier or release generation
+    /// it waits to change (0 when not parked; see `gds.rs`).
+    pub sync_ticket: u64,
 }
 
 impl Wave {
@@ -63,6 +69,7 @@ impl Wave {
             status: Status::Running,
             id,
             count: 0,
+            sync_ticket: 0,
         }
     }
 
@@ -85,6 +92,7 @@ impl Wave {
         self.status = Status::Running;
         self.id = id;
         self.count = 0;
+        self.sync_ticket = 0;
     }
 
     /// The 64-bit scalar register pair at code `i`.

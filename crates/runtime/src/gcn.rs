@@ -9,6 +9,7 @@ use crate::sched::run_groups;
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_elf::Elf;
 use risa_gcn::Gen;
+pub use risa_gcn_emu::gds::{Gds, GDS_BYTES};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
@@ -433,12 +434,26 @@ struct Setup<'a> {
     per_wave_scratch: u64,
 }
 
-/// Runs kernel `kernel` of `obj` with `args` as `cfg` says.
+/// Runs kernel `kernel` of `obj` with `args` as `cfg` says, with a fresh,
+/// zeroed global data share.
 pub fn launch(
     obj: &GcnObject,
     kernel: &GcnKernel,
     args: &[ArgValue],
     cfg: &LaunchConfig,
+) -> Result<RunResult, RunError> {
+    launch_with_gds(obj, kernel, args, cfg, &Gds::new())
+}
+
+/// [`launch`] with a caller-provided global data share: the host can preload
+/// it ([`Gds::from_bytes`]) and read it back after the dispatch
+/// ([`Gds::bytes`]). Its GWS and ordered-count state is reset first.
+pub fn launch_with_gds(
+    obj: &GcnObject,
+    kernel: &GcnKernel,
+    args: &[ArgValue],
+    cfg: &LaunchConfig,
+    gds: &Gds,
 ) -> Result<RunResult, RunError> {
     check(&kernel.args, args).map_err(RunError::Args)?;
     for d in 0..3 {
@@ -554,6 +569,9 @@ pub fn launch(
         per_wave_scratch,
     };
     let total_groups = groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    // One resident work-group per worker thread (see risa_gcn_emu::gds).
+    let workers = threads.min(total_groups.max(1) as usize);
+    gds.begin_dispatch(workers, risa_gcn_emu::gds::uses_ordered(&setup.prog));
     struct Worker {
         waves: Vec<Wave>,
         lds: Vec<u8>,
@@ -578,6 +596,7 @@ pub fn launch(
             run_one_group(
                 &setup,
                 dev_ref,
+                gds,
                 w.scratch,
                 &mut w.waves,
                 &mut w.lds,
@@ -585,6 +604,12 @@ pub fn launch(
                 &mut w.trace,
                 g,
             )
+        },
+        |_, faulted| {
+            if faulted {
+                gds.cancel();
+            }
+            gds.worker_done();
         },
     );
     let wall = start.elapsed();
@@ -680,6 +705,7 @@ fn fill_hidden(
 fn run_one_group(
     s: &Setup,
     mem: &DeviceMemory,
+    gds: &Gds,
     scratch: u64,
     waves: &mut [Wave],
     lds: &mut [u8],
@@ -687,6 +713,10 @@ fn run_one_group(
     trace: &mut Option<Box<dyn std::io::Write + Send>>,
     g: u64,
 ) -> Result<(), Box<FaultReport>> {
+    if gds.cancelled() {
+        // Another work-group faulted or deadlocked: the dispatch is over.
+        return Ok(());
+    }
     let gx = (g % u64::from(s.groups[0])) as u32;
     let gy = ((g / u64::from(s.groups[0])) % u64::from(s.groups[1])) as u32;
     let gz = (g / (u64::from(s.groups[0]) * u64::from(s.groups[1]))) as u32;
@@ -789,6 +819,8 @@ fn run_one_group(
     }
     let mut ctx = Ctx::new(&s.prog, mem, lds);
     ctx.budget = cfg.max_instructions;
+    ctx.gds = Some(gds);
+    ctx.group = g;
     if trace.is_some() {
         ctx.trace = trace.take();
         ctx.trace_tag = format!("g({gx},{gy},{gz})");
@@ -798,6 +830,12 @@ fn run_one_group(
     if let Some(mut t) = ctx.trace.take() {
         let _ = t.flush();
         *trace = Some(t);
+    }
+    if let Err(f) = &r {
+        if f.kind == FaultKind::Cancelled {
+            // Parked when another work-group stopped the dispatch: not this group's fault.
+            return Ok(());
+        }
     }
     r.map_err(|f| {
         let (lane, addr) = match f.kind {

@@ -18,12 +18,14 @@ pub fn thread_cpu_time() -> Option<std::time::Duration> {
 pub type GroupsOutcome<S, E> = (Vec<S>, Option<(u64, E)>, Option<std::time::Duration>);
 
 /// Runs `work(state, group)` for every group in `0..groups` on `threads`
-/// threads, each with its own state from `make`.
+/// threads, each with its own state from `make`. `leave(state, faulted)` runs
+/// on each worker thread as it stops taking groups (all taken, or a fault).
 pub fn run_groups<S: Send, E: Send>(
     groups: u64,
     threads: usize,
     mut make: impl FnMut(usize) -> S,
     work: impl Fn(&mut S, u64) -> Result<(), E> + Sync,
+    leave: impl Fn(&mut S, bool) + Sync,
 ) -> GroupsOutcome<S, E> {
     let threads = threads.max(1).min(groups.max(1) as usize);
     let next = AtomicU64::new(0);
@@ -33,9 +35,10 @@ pub fn run_groups<S: Send, E: Send>(
     let cpu: Mutex<Option<std::time::Duration>> = Mutex::new(Some(std::time::Duration::ZERO));
     std::thread::scope(|s| {
         for st in states.iter_mut() {
-            let (next, stop, first, work, cpu) = (&next, &stop, &first, &work, &cpu);
+            let (next, stop, first, work, cpu, leave) = (&next, &stop, &first, &work, &cpu, &leave);
             s.spawn(move || {
                 let t0 = thread_cpu_time();
+                let mut faulted = false;
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -50,9 +53,11 @@ pub fn run_groups<S: Send, E: Send>(
                         if f.as_ref().is_none_or(|(fg, _)| g < *fg) {
                             *f = Some((g, e));
                         }
+                        faulted = true;
                         break;
                     }
                 }
+                leave(st, faulted);
                 let used = t0.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
                 let mut c = cpu.lock().unwrap();
                 *c = c.zip(used).map(|(a, b)| a + b);

@@ -8,37 +8,145 @@ use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src};
 use crate::wave::{Wave, M0};
-use risa_gcn::table::{flag, OpInfo};
+use risa_gcn::table::OpInfo;
 use risa_gcn::{Field, Gen};
+
+/// The memory a DS instruction reaches: the work-group's LDS, or the GDS
+/// window M0 gives the wave. Addresses are relative to the window; an access
+/// not wholly inside the window (`limit` bytes) or the memory reads as 0 and
+/// writes nothing (GcnInstrsDs.md: M0 bounds LDS and GDS accesses).
+pub(super) struct Space<'m> {
+    mem: &'m mut [u8],
+    base: u64,
+    limit: u64,
+    /// Bytes moved, for the statistics.
+    moved: u64,
+}
+
+impl<'m> Space<'m> {
+    /// LDS with no window limit (FLAT, MUBUF LDS=1, GCN 1.4 DS).
+    pub(super) fn lds(mem: &'m mut [u8]) -> Space<'m> {
+        Space {
+            mem,
+            base: 0,
+            limit: u64::MAX,
+            moved: 0,
+        }
+    }
+
+    /// The byte range of an access of `size` bytes at window address `a`.
+    #[inline(always)]
+    fn range(&self, a: u32, size: usize) -> Option<std::ops::Range<usize>> {
+        let end = u64::from(a) + size as u64;
+        if end > self.limit {
+            return None;
+        }
+        let start = self.base + u64::from(a);
+        let end = self.base + end;
+        if end > self.mem.len() as u64 {
+            return None;
+        }
+        Some(start as usize..end as usize)
+    }
+
+    /// Whether an access of `size` bytes at `a` reaches memory.
+    #[inline(always)]
+    fn inside(&self, a: u32, size: usize) -> bool {
+        self.range(a, size).is_some()
+    }
+
+    pub(super) fn read(&mut self, a: u32, buf: &mut [u8]) {
+        match self.range(a, buf.len()) {
+            Some(r) => buf.copy_from_slice(&self.mem[r]),
+            None => buf.fill(0),
+        }
+        self.moved += buf.len() as u64;
+    }
+
+    pub(super) fn write(&mut self, a: u32, data: &[u8]) {
+        if let Some(r) = self.range(a, data.len()) {
+            self.mem[r].copy_from_slice(data);
+        }
+        self.moved += data.len() as u64;
+    }
+
+    /// Read-modify-write of a `bits`-wide value; returns the old value.
+    pub(super) fn rmw(&mut self, a: u32, bits: u32, f: impl FnOnce(u64) -> u64) -> u64 {
+        let n = (bits / 8) as usize;
+        let mut b = [0u8; 8];
+        self.read(a, &mut b[..n]);
+        let old = u64::from_le_bytes(b);
+        self.write(a, &f(old).to_le_bytes()[..n]);
+        old
+    }
+
+    pub(super) fn atomic(&mut self, a: u32, bits: u32, op: AtomicOp, data: u64, cmp: u64) -> u64 {
+        self.rmw(a, bits, |old| op.apply(old, data, cmp, bits))
+    }
+}
 
 /// Reads LDS bytes (0 outside the allocation).
 pub(super) fn lds_read(c: &mut Ctx, a: u32, buf: &mut [u8]) {
-    let a = a as usize;
-    match c.lds.get(a..a + buf.len()) {
-        Some(s) => buf.copy_from_slice(s),
-        None => buf.fill(0),
-    }
-    c.stats.lds_bytes += buf.len() as u64;
+    let mut s = Space::lds(c.lds);
+    s.read(a, buf);
+    c.stats.lds_bytes += s.moved;
 }
 
 /// Writes LDS bytes (dropped outside the allocation).
 pub(super) fn lds_write(c: &mut Ctx, a: u32, data: &[u8]) {
-    let a = a as usize;
-    if let Some(s) = c.lds.get_mut(a..a + data.len()) {
-        s.copy_from_slice(data);
-    }
-    c.stats.lds_bytes += data.len() as u64;
+    let mut s = Space::lds(c.lds);
+    s.write(a, data);
+    c.stats.lds_bytes += s.moved;
 }
 
 /// An atomic on LDS (waves of a group run on one thread, so no locking).
 pub(super) fn lds_atomic(c: &mut Ctx, a: u32, bits: u32, op: AtomicOp, data: u64, cmp: u64) -> u64 {
-    let n = (bits / 8) as usize;
-    let mut b = [0u8; 8];
-    lds_read(c, a, &mut b[..n]);
-    let old = u64::from_le_bytes(b);
-    let new = op.apply(old, data, cmp, bits);
-    lds_write(c, a, &new.to_le_bytes()[..n]);
+    let mut s = Space::lds(c.lds);
+    let old = s.atomic(a, bits, op, data, cmp);
+    c.stats.lds_bytes += s.moved;
     old
+}
+
+/// Runs `body` on the memory the instruction addresses: GDS (GDS=1; the lock
+/// is held for the whole instruction, so its lanes are atomic as a group) or
+/// the work-group's LDS.
+fn with_space(
+    w: &mut Wave,
+    op: &Op,
+    c: &mut Ctx,
+    body: impl FnOnce(&mut Wave, &mut Space) -> R,
+) -> R {
+    let m0 = w.s[M0];
+    if op.instr.field(Field::Gds) != 0 {
+        let g = c.gds.ok_or_else(|| {
+            FaultKind::BadOperand("gds: this context has no global data share".into())
+        })?;
+        let mut st = g.lock();
+        let mut s = Space {
+            mem: &mut st.mem,
+            base: u64::from(m0 >> 16),
+            limit: u64::from(m0 & 0xffff),
+            moved: 0,
+        };
+        let r = body(w, &mut s);
+        c.stats.lds_bytes += s.moved;
+        return r;
+    }
+    // GCN 1.0-1.2 clamp LDS addresses to the size in M0 (kernels set M0 = -1).
+    let limit = if m0_limits_lds(op.instr.gen) {
+        u64::from(m0)
+    } else {
+        u64::MAX
+    };
+    let mut s = Space {
+        mem: c.lds,
+        base: 0,
+        limit,
+        moved: 0,
+    };
+    let r = body(w, &mut s);
+    c.stats.lds_bytes += s.moved;
+    r
 }
 
 /// DS operations beyond plain reads and writes.
@@ -50,9 +158,11 @@ enum DsAtomic {
     /// ds_cmpst: compare with DATA0, store DATA1.
     Cmpst,
     FCmpst,
+    /// ds_wrap_rtn_b32.
+    Wrap,
 }
 
-const DS_ATOMICS: [(&str, DsAtomic); 19] = [
+const DS_ATOMICS: [(&str, DsAtomic); 20] = [
     ("add", DsAtomic::Mem(AtomicOp::Add)),
     ("sub", DsAtomic::Mem(AtomicOp::Sub)),
     ("rsub", DsAtomic::Rsub),
@@ -72,6 +182,7 @@ const DS_ATOMICS: [(&str, DsAtomic); 19] = [
     ("wrxchg", DsAtomic::Mem(AtomicOp::Swap)),
     ("add_f", DsAtomic::Mem(AtomicOp::FAdd)),
     ("fcmpst", DsAtomic::FCmpst),
+    ("wrap", DsAtomic::Wrap),
 ];
 
 /// Whether M0 limits LDS addresses in `gen` (GCN 1.0-1.2; GCN 1.4 dropped it).
@@ -87,17 +198,6 @@ fn vreg(s: Src) -> usize {
     }
 }
 
-/// Lane address, or None when M0 (GCN 1.0-1.2) puts it out of range.
-#[inline(always)]
-fn lane_addr(w: &Wave, op: &Op, l: usize, off: u32, size: u32) -> Option<u32> {
-    let a = w.v[vreg(op.src[0])][l].wrapping_add(off);
-    // GCN 1.0-1.2 clamp LDS addresses to the size in M0 (kernels set M0 = -1).
-    if m0_limits_lds(op.instr.gen) && u64::from(a) + u64::from(size) > u64::from(w.s[M0]) {
-        return None;
-    }
-    Some(a)
-}
-
 // aux layout: bits 0-2 kind (0 read, 1 write, 2 read2, 3 write2, 4 atomic, 5 swizzle,
 // 6 permute, 7 bpermute), 3-7 bytes per element, 8 signed, 9-10 d16, 11 st64, 12 rtn,
 // 13-17 atomic index, 18 wide, 19-21 element count.
@@ -109,6 +209,21 @@ fn aux_bytes(a: u32) -> u32 {
 }
 
 fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    match aux_kind(op.aux) {
+        5 => {
+            ds_swizzle(w, op);
+            Ok(())
+        }
+        6 | 7 => {
+            ds_permute(w, op, aux_kind(op.aux) == 7);
+            Ok(())
+        }
+        _ => with_space(w, op, c, |w, s| ds_mem(w, op, s)),
+    }
+}
+
+/// Reads, writes, read2/write2 and atomics on LDS or GDS.
+fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
     let a = op.aux;
     let kind = aux_kind(a);
     let bytes = aux_bytes(a);
@@ -120,6 +235,7 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let n = (a >> 19) & 7;
     let e = w.exec();
     let i = op.instr;
+    let ad = vreg(op.src[0]);
     let d0 = vreg(op.src[1]);
     let d1 = vreg(op.src[2]);
     let vd = op.d as usize;
@@ -131,12 +247,10 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
-                let addr = lane_addr(w, op, l, off, size);
+                let addr = w.v[ad][l].wrapping_add(off);
                 if kind == 0 {
                     let mut buf = [0u8; 16];
-                    if let Some(ad) = addr {
-                        lds_read(c, ad, &mut buf[..size as usize]);
-                    }
+                    sp.read(addr, &mut buf[..size as usize]);
                     if bytes >= 4 {
                         for k in 0..n as usize {
                             w.v[vd + k][l] =
@@ -161,7 +275,7 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                             _ => (old & 0xffff) | (v << 16),
                         };
                     }
-                } else if let Some(ad) = addr {
+                } else {
                     let mut buf = [0u8; 16];
                     if bytes >= 4 {
                         for k in 0..n as usize {
@@ -171,7 +285,7 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                         let v = w.v[d0][l] >> if d16 == 2 { 16 } else { 0 };
                         buf[..4].copy_from_slice(&v.to_le_bytes());
                     }
-                    lds_write(c, ad, &buf[..size as usize]);
+                    sp.write(addr, &buf[..size as usize]);
                 }
             }
         }
@@ -186,32 +300,28 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                     continue;
                 }
                 for (k, o) in [o0, o1].into_iter().enumerate() {
-                    let addr = lane_addr(w, op, l, o, bytes);
+                    let addr = w.v[ad][l].wrapping_add(o);
+                    let mut buf = [0u8; 8];
                     if kind == 2 {
-                        let mut buf = [0u8; 8];
-                        if let Some(ad) = addr {
-                            lds_read(c, ad, &mut buf[..bytes as usize]);
-                        }
+                        sp.read(addr, &mut buf[..bytes as usize]);
                         for j in 0..dw {
                             w.v[vd + k * dw + j][l] =
                                 u32::from_le_bytes(buf[4 * j..4 * j + 4].try_into().unwrap());
                         }
-                    } else if let Some(ad) = addr {
+                    } else {
                         let src = if k == 0 { d0 } else { d1 };
-                        let mut buf = [0u8; 8];
                         for j in 0..dw {
                             buf[4 * j..4 * j + 4].copy_from_slice(&w.v[src + j][l].to_le_bytes());
                         }
-                        lds_write(c, ad, &buf[..bytes as usize]);
+                        sp.write(addr, &buf[..bytes as usize]);
                     }
                 }
             }
         }
-        4 => {
+        _ => {
             let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
             let off = i.field(Field::Offset);
             let bits = if wide { 64 } else { 32 };
-            let k = if wide { 2 } else { 1 };
             for l in 0..64 {
                 if e >> l & 1 == 0 {
                     continue;
@@ -224,20 +334,21 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                     }
                 };
                 let (x, y) = (rd(d0), rd(d1));
-                let Some(ad) = lane_addr(w, op, l, off, bits / 8) else {
-                    if rtn {
-                        w.v[vd][l] = 0;
-                    }
-                    continue;
-                };
-                let mut b = [0u8; 8];
-                lds_read(c, ad, &mut b[..k * 4]);
-                let old = u64::from_le_bytes(b);
+                let addr = w.v[ad][l].wrapping_add(off);
                 let mask = if wide { u64::MAX } else { 0xffff_ffff };
-                let new = match at {
+                let old = sp.rmw(addr, bits, |old| match at {
                     DsAtomic::Mem(m) => m.apply(old, x, 0, bits),
                     DsAtomic::Rsub => x.wrapping_sub(old) & mask,
                     DsAtomic::Mskor => (old & !x) | y,
+                    // GcnInstrsDs.md DS_WRAP_RTN_B32: subtract DATA0 while
+                    // the value is at least DATA0, else add DATA1.
+                    DsAtomic::Wrap => {
+                        if old >= x {
+                            old - x
+                        } else {
+                            old.wrapping_add(y) & mask
+                        }
+                    }
                     DsAtomic::Cmpst => {
                         if old == x {
                             y
@@ -259,8 +370,7 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                             old
                         }
                     }
-                };
-                lds_write(c, ad, &new.to_le_bytes()[..k * 4]);
+                });
                 if rtn {
                     w.v[vd][l] = old as u32;
                     if wide {
@@ -269,15 +379,18 @@ fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                 }
             }
         }
-        5 => ds_swizzle(w, op),
-        _ => ds_permute(w, op, kind == 7),
     }
     Ok(())
 }
 
-/// The less common DS forms, told apart by `aux >> 24`: wrxchg2 (1), src2
-/// atomics (2), append (3), consume (4), read_addtid (5), write_addtid (6).
 fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    with_space(w, op, c, |w, s| ds_misc_mem(w, op, s))
+}
+
+/// The less common DS forms, told apart by `aux >> 24`: wrxchg2 (1), src2
+/// atomics (2), append (3), consume (4), read_addtid (5), write_addtid (6),
+/// condxchg32 (7; element count in bits 19-21).
+fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
     let a = op.aux;
     let form = a >> 24;
     let wide = a >> 18 & 1 != 0;
@@ -307,9 +420,11 @@ fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                 }
                 for (k, o) in offs.into_iter().enumerate() {
                     let new = rd(w, if k == 0 { d0 } else { d1 }, l);
-                    let old = match lane_addr(w, op, l, o, bytes as u32) {
-                        Some(ad) => lds_atomic(c, ad, 8 * bytes as u32, AtomicOp::Swap, new, 0),
-                        None => 0,
+                    let addr = w.v[vreg(op.src[0])][l].wrapping_add(o);
+                    let old = if sp.inside(addr, bytes) {
+                        sp.atomic(addr, 8 * bytes as u32, AtomicOp::Swap, new, 0)
+                    } else {
+                        0
                     };
                     for j in 0..dw {
                         w.v[vd + k * dw + j][l] = (old >> (32 * j)) as u32;
@@ -333,11 +448,11 @@ fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                 };
                 let b = base.wrapping_add(stride.wrapping_mul(bytes as u32));
                 let mut buf = [0u8; 8];
-                lds_read(c, b, &mut buf[..bytes]);
+                sp.read(b, &mut buf[..bytes]);
                 let src = u64::from_le_bytes(buf);
                 match at {
                     DsAtomic::Mem(m) => {
-                        lds_atomic(c, base, 8 * bytes as u32, m, src, 0);
+                        sp.atomic(base, 8 * bytes as u32, m, src, 0);
                     }
                     _ => return Err(FaultKind::Unimplemented(op.instr.info().name)),
                 }
@@ -351,11 +466,11 @@ fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
             } else {
                 AtomicOp::Sub
             };
-            let old = lds_atomic(c, ad, 32, op_kind, n, 0) as u32;
+            let old = sp.atomic(ad, 32, op_kind, n, 0) as u32;
             let d = [old; 64];
             w.vwrite32(vd, &d, e);
         }
-        _ => {
+        5 | 6 => {
             let base = (w.s[M0] & 0xffff).wrapping_add(i.field(Field::Offset));
             for l in 0..64 {
                 if e >> l & 1 == 0 {
@@ -364,11 +479,36 @@ fn ds_misc(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                 let ad = base.wrapping_add(4 * l as u32);
                 if form == 5 {
                     let mut b = [0u8; 4];
-                    lds_read(c, ad, &mut b);
+                    sp.read(ad, &mut b);
                     w.v[vd][l] = u32::from_le_bytes(b);
                 } else {
                     let b = w.v[d0][l].to_le_bytes();
-                    lds_write(c, ad, &b);
+                    sp.write(ad, &b);
+                }
+            }
+        }
+        _ => {
+            // ds_condxchg32_rtn_b64/b128: per dword k at ADDR+OFFSET+4k, return
+            // the old value; if bit 31 of DATA[k] is set, store DATA[k] with
+            // bit 31 cleared (AMD ISA description; not in the CLRX pages).
+            let n = ((a >> 19) & 7) as usize;
+            let off = i.field(Field::Offset);
+            for l in 0..64 {
+                if e >> l & 1 == 0 {
+                    continue;
+                }
+                let base = w.v[vreg(op.src[0])][l].wrapping_add(off);
+                for k in 0..n {
+                    let x = w.v[d0 + k][l];
+                    let addr = base.wrapping_add(4 * k as u32);
+                    let old = sp.rmw(addr, 32, |old| {
+                        if x >> 31 != 0 {
+                            u64::from(x & 0x7fff_ffff)
+                        } else {
+                            old
+                        }
+                    });
+                    w.v[vd + k][l] = old as u32;
                 }
             }
         }
@@ -428,8 +568,12 @@ fn ds_nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
 /// The handler of a DS row and its packed description.
 pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
     let name = info.name;
-    if info.has(flag::GDS) || name.contains("gws") || name.contains("ordered") {
-        return Err(FaultKind::Unsupported(info.name));
+    if let Some(h) = super::gws::lookup(name) {
+        return Ok((h, 0));
+    }
+    if let Some(t) = name.strip_prefix("ds_condxchg32_rtn_") {
+        let n = if t == "b128" { 4 } else { 2 };
+        return Ok((ds_misc, 7 << 24 | n << 19));
     }
     if name == "ds_nop" {
         return Ok((ds_nop, 0));

@@ -5,6 +5,7 @@
 
 mod ds;
 mod fork;
+mod gws;
 pub mod opsel;
 mod round;
 mod salu;

@@ -398,9 +398,6 @@ impl BufAddr {
             ));
         }
         let i = op.instr;
-        if i.field(Field::Lds) != 0 {
-            return Err(FaultKind::Unimplemented("MUBUF LDS=1 (loads into LDS)"));
-        }
         let (v0, v1, num, v3) = (w.s[r], w.s[r + 1], w.s[r + 2], w.s[r + 3]);
         Ok(BufAddr {
             base: u64::from(v0) | u64::from(v1 & 0xffff) << 32,
@@ -476,7 +473,53 @@ fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let sh = Shape::unpack(op.aux);
     let size = u64::from(sh.bytes) * u64::from(sh.n);
     let d = op.d as usize;
+    if op.instr.field(Field::Lds) != 0 {
+        // GcnMemHandling.md: ubyte/sbyte/ushort/sshort/dword loads may go to
+        // LDS instead of VDATA, each lane's value zero-extended to a dword.
+        if sh.kind != Kind::Load || sh.n != 1 || sh.d16 != 0 {
+            return Err(FaultKind::BadOperand(format!(
+                "{} cannot use LDS=1 (only byte, short and dword loads and load_format_x)",
+                op.instr.info().name
+            )));
+        }
+        let e = w.exec();
+        for l in 0..64 {
+            if e >> l & 1 == 0 {
+                continue;
+            }
+            let mut buf = [0u8; 4];
+            read_bytes(w, c, l, b.target(w, l, size), &mut buf[..size as usize])?;
+            ds::lds_write(c, lds_dma_addr(w, l, 0), &buf);
+        }
+        return Ok(());
+    }
     lanes(w, op, c, d, d, |w, l| b.target(w, l, size))
+}
+
+/// The LDS address of lane `l` for MUBUF LDS=1 loads and buffer_store_lds_dword
+/// (GcnMemHandling.md: M0[15:0] + LANEID * 4, plus OFFSET for
+/// buffer_store_lds_dword per its entry in GcnInstrsMubuf.md).
+fn lds_dma_addr(w: &Wave, l: usize, off: u32) -> u32 {
+    (w.s[crate::wave::M0] & 0xffff)
+        .wrapping_add(off)
+        .wrapping_add(4 * l as u32)
+}
+
+/// buffer_store_lds_dword: each lane's dword from LDS to the buffer at
+/// VADDR = 0 (GcnInstrsMubuf.md).
+fn store_lds_dword(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let mut b = BufAddr::new(w, op)?;
+    (b.offen, b.idxen, b.addr64) = (false, false, false);
+    let e = w.exec();
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let mut buf = [0u8; 4];
+        ds::lds_read(c, lds_dma_addr(w, l, op.lit), &mut buf);
+        write_bytes(w, c, l, b.target(w, l, 4), &buf)?;
+    }
+    Ok(())
 }
 
 /// Component bit widths of each DATA_FORMAT (0: invalid or not supported).
@@ -544,12 +587,48 @@ fn pack(v: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
     })
 }
 
+/// Whether `_d16` format instructions pack two 16-bit components per VGPR
+/// (GCN 1.4) rather than one per VGPR in its low half (GCN 1.2).
+fn d16_packed(gen: Gen) -> bool {
+    gen == Gen::Gcn14
+}
+
+/// A component loaded by a `_d16` format instruction as 16 bits: half float
+/// for the float-valued number formats, the low 16 bits of the integer for
+/// UINT/SINT (GcnInstrsMubuf.md BUFFER_LOAD_FORMAT_D16_X).
+fn to_d16(v: u32, nfmt: u32) -> u32 {
+    if nfmt == 4 || nfmt == 5 {
+        v & 0xffff
+    } else {
+        u32::from(crate::float::f32_to_f16(f32::from_bits(v)))
+    }
+}
+
+/// The register value a 16-bit stored component stands for (inverse of [`to_d16`]).
+fn from_d16(h: u32, nfmt: u32) -> u32 {
+    match nfmt {
+        4 => h & 0xffff,
+        5 => h as u16 as i16 as i32 as u32,
+        _ => crate::float::f16_to_f32(h as u16).to_bits(),
+    }
+}
+
 /// buffer_load/store_format_* (format from the V#) and tbuffer_* (format
-/// from the instruction): `aux` = components | store << 3 | tbuffer << 4.
+/// from the instruction): `aux` = components | store << 3 | tbuffer << 4 |
+/// d16 << 5 (0 none, 1 low halves, 2 high half).
 fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let b = BufAddr::new(w, op)?;
     let count = (op.aux & 7) as usize;
     let store = op.aux >> 3 & 1 != 0;
+    let d16 = (op.aux >> 5) & 3;
+    let packed = d16_packed(op.instr.gen);
+    let to_lds = op.instr.info().family == Family::Mubuf && op.instr.field(Field::Lds) != 0;
+    if to_lds && (store || count != 1 || d16 != 0) {
+        return Err(FaultKind::BadOperand(format!(
+            "{} cannot use LDS=1 (only byte, short and dword loads and load_format_x)",
+            op.instr.info().name
+        )));
+    }
     let (dfmt, nfmt) = if op.aux >> 4 & 1 != 0 {
         (op.instr.field(Field::Dfmt), op.instr.field(Field::Nfmt))
     } else {
@@ -562,6 +641,14 @@ fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let bytes = comps.iter().sum::<u32>() as usize / 8;
     let e = w.exec();
     let d = op.d as usize;
+    // Where component k of a d16 access sits: (VGPR, bit shift).
+    let slot = |k: usize| -> (usize, u32) {
+        match (d16, packed) {
+            (2, _) => (d, 16),
+            (_, true) => (d + k / 2, 16 * (k as u32 % 2)),
+            _ => (d + k, 0),
+        }
+    };
     for l in 0..64 {
         if e >> l & 1 == 0 {
             continue;
@@ -572,10 +659,13 @@ fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
             let mut bit = 0u32;
             let mut acc = [0u32; 4];
             for (k, &bits) in comps.iter().enumerate() {
-                let v = if k < count {
-                    pack(w.v[d + k][l], bits, nfmt)?
-                } else {
+                let v = if k >= count {
                     0
+                } else if d16 != 0 {
+                    let (r, sh) = slot(k);
+                    pack(from_d16(w.v[r][l] >> sh, nfmt), bits, nfmt)?
+                } else {
+                    pack(w.v[d + k][l], bits, nfmt)?
                 };
                 let (word, sh) = ((bit / 32) as usize, bit % 32);
                 acc[word] |= v << sh;
@@ -612,7 +702,19 @@ fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                     None if k == 3 => float_one,
                     None => 0,
                 };
-                w.v[d + k][l] = v;
+                if to_lds {
+                    ds::lds_write(c, lds_dma_addr(w, l, 0), &v.to_le_bytes());
+                } else if d16 == 0 {
+                    w.v[d + k][l] = v;
+                } else if d16 == 1 && !packed {
+                    // GCN 1.2: one component per VGPR, zero-extended.
+                    w.v[d + k][l] = to_d16(v, nfmt);
+                } else {
+                    // GCN 1.4: the other half of the VGPR is kept.
+                    let (r, sh) = slot(k);
+                    let old = w.v[r][l] & !(0xffff << sh);
+                    w.v[r][l] = old | to_d16(v, nfmt) << sh;
+                }
             }
         }
     }
@@ -690,10 +792,17 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
         Family::Scratch => (scratch, name.strip_prefix("scratch_").unwrap_or(name)),
         _ => return Err(FaultKind::Unimplemented(info.name)),
     };
+    if name == "buffer_store_lds_dword" {
+        return Ok((store_lds_dword, 0));
+    }
     if info.family == Family::Mtbuf || rest.contains("format") {
-        if rest.contains("d16") {
-            return Err(FaultKind::Unimplemented(info.name));
-        }
+        let d16 = if rest.contains("_d16_hi_") {
+            2
+        } else if rest.contains("_d16_") {
+            1
+        } else {
+            0
+        };
         let count = match rest.rsplit_once('_').map(|(_, c)| c) {
             Some("x") => 1,
             Some("xy") => 2,
@@ -703,7 +812,7 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
         };
         let store = u32::from(rest.contains("store"));
         let tbuf = u32::from(info.family == Family::Mtbuf);
-        return Ok((buffer_format, count | store << 3 | tbuf << 4));
+        return Ok((buffer_format, count | store << 3 | tbuf << 4 | d16 << 5));
     }
     let s = parse_shape(rest).ok_or(FaultKind::Unimplemented(info.name))?;
     Ok((h, s.pack()))
