@@ -29,6 +29,7 @@ pub mod exec;
 pub mod fault;
 pub mod float;
 pub mod fuzz;
+pub mod image;
 pub mod mem;
 pub mod program;
 mod sem;
