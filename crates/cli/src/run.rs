@@ -34,6 +34,13 @@ OPTIONS:
                                              f32 i64 u64 f64); buf:TYPE:A..B holds
                                              A, A+1, ..., B-1
                             local:BYTES      a __local pointer with that much LDS
+                            img2d:W:H:FMT:DATA  a linear 2D image (GCN): FMT one of
+                                             r8 r8ui r16ui r32ui r32i r32f rgba8
+                                             rgba8ui rgba8i rgba16ui rgba16i rgba16f
+                                             rgba32ui rgba32i rgba32f; DATA zeros,
+                                             TYPE:LIST as for buf:, or a file of
+                                             W*H texels (rows W texels apart); --out
+                                             and --print see the texels
     --out DIR             write every buffer argument to DIR/arg<i>.bin (i counts
                           all arguments, scalars included); also after a fault
     --print I[:TYPE]      print buffer argument I after the run as TYPE (f32

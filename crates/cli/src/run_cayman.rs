@@ -128,6 +128,11 @@ fn lay_out(values: &[ArgValue]) -> Result<Layout, String> {
             ArgValue::U64(x) => Arg::U64(*x),
             ArgValue::F64(x) => Arg::U64(x.to_bits()),
             ArgValue::Local(n) => Arg::Local(*n),
+            ArgValue::Image(_) => {
+                return Err(format!(
+                    "argument {i}: Cayman kernels take no images (img2d:)"
+                ))
+            }
             ArgValue::Buffer(bytes) => {
                 pool.resize(pool.len().next_multiple_of(BUFFER_ALIGN), 0);
                 let off = pool.len();

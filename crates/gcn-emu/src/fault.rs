@@ -63,6 +63,12 @@ impl fmt::Display for FaultKind {
             }
             FaultKind::Decode(m) => write!(f, "invalid instruction: {m}"),
             FaultKind::Unimplemented(n) => write!(f, "{n} is not implemented by the emulator"),
+            FaultKind::Unsupported(n) if n.starts_with("image_") => write!(
+                f,
+                "{n} samples an image: it needs a sampler (S#) and the texture unit's \
+                 filtering, which only graphics/sampling hardware provides; risa runs \
+                 image loads, stores and atomics only"
+            ),
             FaultKind::Unsupported(n) => {
                 write!(
                     f,

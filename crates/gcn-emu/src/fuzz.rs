@@ -9,6 +9,7 @@
 
 use crate::exec::{run_group, Ctx};
 use crate::gds::Gds;
+use crate::image::{ImageDesc, Kind};
 use crate::mem::SimpleMemory;
 use crate::program::Program;
 use crate::wave::{Wave, EXEC};
@@ -53,6 +54,31 @@ pub fn run_stream(gen: Gen, code: &[u8], seed: u64, waves: u32, budget: u64) -> 
                     2 => 0,
                     _ => (r >> 16) as u32,
                 };
+            }
+            // Half of the waves get a linear image descriptor (T#) over the
+            // allocation in an aligned SGPR octet, so MIMG gets past its checks.
+            let r = next();
+            if r & 1 == 0 {
+                let kinds = [
+                    Kind::D1,
+                    Kind::D2,
+                    Kind::D3,
+                    Kind::Cube,
+                    Kind::D1Array,
+                    Kind::D2Array,
+                ];
+                let kind = kinds[(r >> 1) as usize % kinds.len()];
+                let dfmt = 1 + (r >> 4) as u32 % 19;
+                let nfmt = (r >> 9) as u32 % 8;
+                let dims = [
+                    1 + (r >> 12) as u32 % 9,
+                    1 + (r >> 16) as u32 % 5,
+                    1 + (r >> 20) as u32 % 3,
+                ];
+                let mut t = ImageDesc::linear(gen, kind, FUZZ_BASE, dfmt, nfmt, dims);
+                t.last_level = (r >> 24) as u32 % 3;
+                let at = 8 * ((r >> 28) as usize % 13);
+                w.s[at..at + 8].copy_from_slice(&t.encode(gen));
             }
             w.s[EXEC] = next() as u32;
             w.s[EXEC + 1] = next() as u32;

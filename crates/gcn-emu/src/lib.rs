@@ -30,6 +30,7 @@ pub mod fault;
 pub mod float;
 pub mod fuzz;
 pub mod gds;
+pub mod image;
 pub mod mem;
 pub mod program;
 mod sem;

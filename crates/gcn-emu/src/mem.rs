@@ -24,6 +24,8 @@ pub enum AtomicOp {
     Add,
     /// Wrapping subtract.
     Sub,
+    /// Reversed wrapping subtract: new value = data - old (GCN 1.0 `*_atomic_rsub`).
+    RSub,
     /// Signed minimum.
     SMin,
     /// Unsigned minimum.
@@ -99,6 +101,7 @@ impl AtomicOp {
             }
             AtomicOp::Add => old.wrapping_add(data),
             AtomicOp::Sub => old.wrapping_sub(data),
+            AtomicOp::RSub => data.wrapping_sub(old),
             AtomicOp::SMin => {
                 if sx(data) < sx(old) {
                     data

@@ -372,6 +372,11 @@ impl Program {
                 op.src[1] = scalar(i.field(Field::Soffset), Ty::U32)?;
                 op.lit = i.field(Field::Offset);
             }
+            Enc::Mimg => {
+                op.d = i.field(Field::Vdata) as u16;
+                op.sd = (i.field(Field::Srsrc) * 4) as u16;
+                op.src[0] = Src::V(i.field(Field::Vaddr) as u16);
+            }
             Enc::Flat => {
                 op.d = i.field(Field::Vdst) as u16;
                 op.src[0] = Src::V(i.field(Field::Addr) as u16);

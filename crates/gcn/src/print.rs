@@ -990,7 +990,9 @@ impl<'a> Printer<'a> {
             n = n.div_ceil(2);
         }
         if let Some(op) = info.operand(Role::V) {
-            if info.has(flag::ATOMIC) {
+            // Atomics: DMASK counts the data dwords (2 for a 64-bit value or a
+            // 32-bit cmpswap pair); without one, the row's data type decides.
+            if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
             push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);

@@ -22,6 +22,85 @@ pub enum ArgValue {
     Buffer(Vec<u8>),
     /// `local:BYTES`: a `__local` pointer argument with that much dynamic LDS.
     Local(u32),
+    /// `img2d:W:H:FORMAT:DATA`: a linear 2D image (see [`ImageArg`]).
+    Image(ImageArg),
+}
+
+/// A 2D image argument: its texels (row-major, rows `width` texels apart)
+/// and its format as the image descriptor's DATA_FORMAT and NUM_FORMAT.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageArg {
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// The format's name in `img2d:` specs.
+    pub format: &'static str,
+    /// DATA_FORMAT of the image descriptor.
+    pub dfmt: u32,
+    /// NUM_FORMAT of the image descriptor.
+    pub nfmt: u32,
+    /// The texels: `width * height * bytes_per_texel` bytes.
+    pub data: Vec<u8>,
+}
+
+/// Image formats `img2d:` accepts: name (OpenCL channel order and type),
+/// DATA_FORMAT, NUM_FORMAT, bytes per texel (`GcnMemHandling.md` tables).
+pub const IMAGE_FORMATS: &[(&str, u32, u32, u32)] = &[
+    ("r8", 1, 0, 1),
+    ("r8ui", 1, 4, 1),
+    ("r16ui", 2, 4, 2),
+    ("r32ui", 4, 4, 4),
+    ("r32i", 4, 5, 4),
+    ("r32f", 4, 7, 4),
+    ("rgba8", 10, 0, 4),
+    ("rgba8ui", 10, 4, 4),
+    ("rgba8i", 10, 5, 4),
+    ("rgba16ui", 12, 4, 8),
+    ("rgba16i", 12, 5, 8),
+    ("rgba16f", 12, 7, 8),
+    ("rgba32ui", 14, 4, 16),
+    ("rgba32i", 14, 5, 16),
+    ("rgba32f", 14, 7, 16),
+];
+
+/// Parses `W:H:FORMAT:DATA` (DATA: `zeros`, `TYPE:LIST` as for `buf:`, or a file path).
+fn image_spec(v: &str) -> Result<ImageArg, String> {
+    let mut it = v.splitn(4, ':');
+    let (Some(w), Some(h), Some(f), Some(data)) = (it.next(), it.next(), it.next(), it.next())
+    else {
+        return Err("expected img2d:WIDTH:HEIGHT:FORMAT:DATA".into());
+    };
+    let (width, height): (u32, u32) = (ranged(w, "a width")?, ranged(h, "a height")?);
+    if !(1..=16384).contains(&width) || !(1..=16384).contains(&height) {
+        return Err(format!("{width}x{height}: sizes are 1 to 16384 texels"));
+    }
+    let &(format, dfmt, nfmt, bpp) = IMAGE_FORMATS.iter().find(|x| x.0 == f).ok_or_else(|| {
+        let names: Vec<&str> = IMAGE_FORMATS.iter().map(|x| x.0).collect();
+        format!("unknown image format {f:?} ({})", names.join(" "))
+    })?;
+    let size = u64::from(width) * u64::from(height) * u64::from(bpp);
+    let data = if data == "zeros" {
+        vec![0; size as usize]
+    } else if let Some((ty, list)) = inline_type(data) {
+        inline_values(ty, list)?
+    } else {
+        std::fs::read(data).map_err(|x| format!("cannot read {data}: {x}"))?
+    };
+    if data.len() as u64 != size {
+        return Err(format!(
+            "a {width}x{height} {format} image holds {size} bytes, the data has {}",
+            data.len()
+        ));
+    }
+    Ok(ImageArg {
+        width,
+        height,
+        format,
+        dfmt,
+        nfmt,
+        data,
+    })
 }
 
 impl ArgValue {
@@ -44,6 +123,7 @@ impl ArgValue {
             ArgValue::I64(_) | ArgValue::U64(_) | ArgValue::F64(_) => "an 8-byte value".into(),
             ArgValue::Buffer(b) => format!("a buffer of {} bytes", b.len()),
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
+            ArgValue::Image(i) => format!("a {}x{} {} image", i.width, i.height, i.format),
         }
     }
 }
@@ -97,6 +177,7 @@ fn inline_values(ty: &str, list: &str) -> Result<Vec<u8>, String> {
 
 /// Parses one SPEC: `i32:V u32:V i64:V u64:V f32:V f64:V buf:PATH buf:zeros:BYTES local:BYTES`,
 /// and `buf:TYPE:V,V,...` / `buf:TYPE:A..B` for small inline buffers. `buf:PATH` reads the file.
+/// `img2d:W:H:FORMAT:DATA` is a 2D image (DATA as for `buf:`, or `zeros`).
 pub fn parse_spec(spec: &str) -> Result<ArgValue, String> {
     let (kind, v) = spec
         .split_once(':')
@@ -132,9 +213,10 @@ pub fn parse_spec(spec: &str) -> Result<ArgValue, String> {
             }
         },
         "local" => ArgValue::Local(ranged(v, "a byte count").map_err(e)?),
+        "img2d" => ArgValue::Image(image_spec(v).map_err(e)?),
         k => {
             return Err(format!(
-                "{spec:?}: unknown kind {k:?} (i32 u32 i64 u64 f32 f64 buf local)"
+                "{spec:?}: unknown kind {k:?} (i32 u32 i64 u64 f32 f64 buf local img2d)"
             ))
         }
     })
@@ -149,6 +231,8 @@ pub enum ArgKind {
     ByValue,
     /// A `__local` pointer: the runtime places dynamic LDS.
     DynamicLds,
+    /// An image (`image2d_t`): a pointer to its descriptor.
+    Image,
     /// A hidden argument filled by the runtime (`hidden_global_offset_x`, ...).
     Hidden(String),
     /// Something risa cannot supply (image, sampler, pipe, queue).
@@ -185,6 +269,7 @@ impl fmt::Display for ArgInfo {
             }
             ArgKind::ByValue => format!("{}-byte value", self.size),
             ArgKind::DynamicLds => "local pointer (local:BYTES)".to_string(),
+            ArgKind::Image => "image (img2d:W:H:FORMAT:DATA)".to_string(),
             ArgKind::Hidden(k) => format!("hidden {k}"),
             ArgKind::Other(k) => format!("unsupported {k}"),
         };
@@ -214,6 +299,7 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
         let ok = match (&a.kind, v) {
             (ArgKind::GlobalBuffer, ArgValue::Buffer(_)) => true,
             (ArgKind::DynamicLds, ArgValue::Local(_)) => true,
+            (ArgKind::Image, ArgValue::Image(_)) => a.type_name.starts_with("image2d"),
             (ArgKind::ByValue, v) => v.scalar_bytes().is_some_and(|b| b.len() as u32 == a.size),
             (ArgKind::Other(k), _) => {
                 return Err(format!(
@@ -235,6 +321,7 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
                     ArgKind::ByValue => format!("{}-byte value", a.size),
                     ArgKind::GlobalBuffer => "buffer".into(),
                     ArgKind::DynamicLds => "local pointer".into(),
+                    ArgKind::Image => a.type_name.clone(),
                     k => format!("{k:?}"),
                 },
                 v.describe(),

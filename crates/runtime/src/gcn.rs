@@ -10,6 +10,7 @@ use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_elf::Elf;
 use risa_gcn::Gen;
 pub use risa_gcn_emu::gds::{Gds, GDS_BYTES};
+use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
@@ -167,6 +168,7 @@ fn arg_info(v: &Value) -> ArgInfo {
             "global_buffer" => ArgKind::GlobalBuffer,
             "by_value" => ArgKind::ByValue,
             "dynamic_shared_pointer" => ArgKind::DynamicLds,
+            "image" => ArgKind::Image,
             k if k.starts_with("hidden_") => ArgKind::Hidden(k.to_string()),
             k => ArgKind::Other(k.to_string()),
         },
@@ -496,6 +498,28 @@ pub fn launch_with_gds(
             ArgValue::Buffer(b) => {
                 let addr = dev.alloc_with(b);
                 put(&mut ka, at, &addr.to_le_bytes());
+                buffers.push((arg_index, addr));
+            }
+            ArgValue::Image(img) => {
+                // The texels, then the image object the kernel argument points
+                // to: the 8-dword T# (linear, one level) at offset 0, which is
+                // what the ROCm device libraries load.
+                let addr = dev.alloc_with(&img.data);
+                let t = ImageDesc::linear(
+                    obj.gen,
+                    Kind::D2,
+                    addr,
+                    img.dfmt,
+                    img.nfmt,
+                    [img.width, img.height, 1],
+                )
+                .encode(obj.gen);
+                let mut object = [0u8; 64];
+                for (k, w) in t.iter().enumerate() {
+                    put(&mut object, 4 * k, &w.to_le_bytes());
+                }
+                let desc = dev.alloc_with(&object);
+                put(&mut ka, at, &desc.to_le_bytes());
                 buffers.push((arg_index, addr));
             }
             ArgValue::Local(n) => {

@@ -215,7 +215,9 @@ impl<'a> Build<'a, '_, '_> {
             if m.flag(M::D16) != 0 && self.gen == Gen::Gcn14 {
                 n = n.div_ceil(2);
             }
-            if info.has(flag::ATOMIC) {
+            // Atomics: DMASK counts the data dwords (2 for a 64-bit value or a
+            // 32-bit cmpswap pair); without one, the row's data type decides.
+            if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
             let v = self.vgpr(&o, n + m.flag(M::Tfe))?;

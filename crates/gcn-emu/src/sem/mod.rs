@@ -5,7 +5,9 @@
 
 mod ds;
 mod fork;
+mod format;
 mod gws;
+mod mimg;
 pub mod opsel;
 mod round;
 mod salu;
@@ -21,6 +23,7 @@ mod vop3p;
 pub use crate::exec::Handler;
 use crate::fault::FaultKind;
 pub(crate) use fork::VSKIP;
+pub(crate) use format::{components, mask};
 use risa_gcn::table::{Family, OpInfo, Role};
 use risa_gcn::{Enc, Gen};
 pub(crate) use salu::GPR_IDX_EN;
@@ -128,7 +131,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
         Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {
             return vmem::lookup(info)
         }
-        Family::Mimg => return Err(FaultKind::Unimplemented(info.name)),
+        Family::Mimg => return mimg::lookup(info),
         Family::Exp | Family::Vintrp => return Err(FaultKind::Unsupported(info.name)),
     };
     h.map(|h| (h, 0)).ok_or(FaultKind::Unimplemented(info.name))

@@ -5,6 +5,7 @@
 //! lane loop then moves the data for every encoding, with the addressing of
 //! the encoding supplied as a closure.
 
+use super::format::{components, pack, unpack};
 use super::{ds, Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -84,7 +85,7 @@ pub(super) const ATOMICS: [(&str, AtomicOp); 18] = [
     ("fmin", AtomicOp::FMin),
     ("fmax", AtomicOp::FMax),
     ("add_f32", AtomicOp::FAdd),
-    ("rsub", AtomicOp::Sub),
+    ("rsub", AtomicOp::RSub),
 ];
 
 /// Parses `load_dwordx2`, `store_byte_d16_hi`, `atomic_add_x2`, ... (the name without its prefix).
@@ -520,71 +521,6 @@ fn store_lds_dword(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         write_bytes(w, c, l, b.target(w, l, 4), &buf)?;
     }
     Ok(())
-}
-
-/// Component bit widths of each DATA_FORMAT (0: invalid or not supported).
-fn components(dfmt: u32) -> &'static [u32] {
-    match dfmt {
-        1 => &[8],
-        2 => &[16],
-        3 => &[8, 8],
-        4 => &[32],
-        5 => &[16, 16],
-        10 => &[8, 8, 8, 8],
-        11 => &[32, 32],
-        12 => &[16, 16, 16, 16],
-        13 => &[32, 32, 32],
-        14 => &[32, 32, 32, 32],
-        _ => &[],
-    }
-}
-
-/// A stored component to its register value by NUM_FORMAT.
-fn unpack(raw: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
-    let max = if bits == 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
-    };
-    let sx = if bits == 32 {
-        raw as i32
-    } else {
-        ((raw << (32 - bits)) as i32) >> (32 - bits)
-    };
-    Ok(match nfmt {
-        0 => (f64::from(raw) / f64::from(max)) as f32,
-        1 => ((f64::from(sx) / f64::from(max >> 1)) as f32).max(-1.0),
-        2 => raw as f32,
-        3 => sx as f32,
-        4 => return Ok(raw),
-        5 => return Ok(sx as u32),
-        7 if bits == 32 => return Ok(raw),
-        7 if bits == 16 => crate::float::f16_to_f32(raw as u16),
-        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
-    }
-    .to_bits())
-}
-
-/// A register value to a stored component by NUM_FORMAT (round to nearest, saturated).
-fn pack(v: u32, bits: u32, nfmt: u32) -> Result<u32, FaultKind> {
-    let max = if bits == 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
-    };
-    let f = f64::from(f32::from_bits(v));
-    let smax = f64::from(max >> 1);
-    Ok(match nfmt {
-        0 => (f.clamp(0.0, 1.0) * f64::from(max)).round_ties_even() as u32,
-        1 => ((f.clamp(-1.0, 1.0) * smax).round_ties_even() as i64) as u32 & max,
-        2 => f.clamp(0.0, f64::from(max)).round_ties_even() as u32,
-        3 => (f.clamp(-smax - 1.0, smax).round_ties_even() as i64) as u32 & max,
-        4 => v.min(max),
-        5 => (i64::from(v as i32).clamp(-(max as i64 >> 1) - 1, max as i64 >> 1)) as u32 & max,
-        7 if bits == 32 => v,
-        7 if bits == 16 => u32::from(crate::float::f32_to_f16(f32::from_bits(v))),
-        _ => return Err(FaultKind::Unimplemented("this buffer data/number format")),
-    })
 }
 
 /// Whether `_d16` format instructions pack two 16-bit components per VGPR

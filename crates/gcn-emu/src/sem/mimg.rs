@@ -1,0 +1,407 @@
+//! MIMG without a sampler: `image_load*`, `image_store*`, `image_get_resinfo`
+//! and `image_atomic_*` on linear images (see [`crate::image`]). Sampling,
+//! gather4 and `image_get_lod` need a sampler and the texture filter, which
+//! risa does not model: they fault as unsupported.
+//!
+//! Behaviour from `reference/clrx-doc/GcnInstrsMimg.md`; where the documents
+//! are silent the choice is stated here and in `docs/gcn-emulator.md`.
+
+use super::format::{components, is_int, join, mask, one, pack, split, unpack};
+use super::vmem::ATOMICS;
+use super::{Handler, R};
+use crate::exec::Ctx;
+use crate::fault::FaultKind;
+use crate::image::{layout, ImageDesc, Kind};
+use crate::mem::AtomicOp;
+use crate::program::{Op, Src};
+use crate::wave::Wave;
+use risa_gcn::table::{flag, OpInfo};
+use risa_gcn::Field;
+
+/// `aux` bits of loads and stores.
+const MIP: u32 = 1;
+/// Raw components, no number-format conversion (`*_pck`).
+const PCK: u32 = 2;
+/// Sign-extend raw components (`*_pck_sgn`).
+const SGN: u32 = 4;
+
+/// The handler of an image row and its `aux`, or why it cannot run.
+pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
+    let name = info.name;
+    if info.has(flag::SAMPLER) || info.has(flag::GATHER4) {
+        return Err(FaultKind::Unsupported(name));
+    }
+    let rest = name.strip_prefix("image_").unwrap_or(name);
+    if let Some(a) = rest.strip_prefix("atomic_") {
+        let i = ATOMICS
+            .iter()
+            .position(|(n, _)| *n == a)
+            .ok_or(FaultKind::Unimplemented(name))?;
+        return Ok((atomic, i as u32));
+    }
+    if rest == "get_resinfo" {
+        return Ok((resinfo, 0));
+    }
+    let (h, t): (Handler, &str) = if let Some(t) = rest.strip_prefix("load") {
+        (load, t)
+    } else if let Some(t) = rest.strip_prefix("store") {
+        (store, t)
+    } else {
+        return Err(FaultKind::Unimplemented(name));
+    };
+    let aux = match t {
+        "" => 0,
+        "_mip" => MIP,
+        "_pck" => PCK,
+        "_pck_sgn" => PCK | SGN,
+        "_mip_pck" => MIP | PCK,
+        "_mip_pck_sgn" => MIP | PCK | SGN,
+        _ => return Err(FaultKind::Unimplemented(name)),
+    };
+    Ok((h, aux))
+}
+
+/// The instruction's fields and its image, decoded once per execution.
+struct Access {
+    img: ImageDesc,
+    kind: Kind,
+    /// First address VGPR.
+    va: usize,
+    /// First data VGPR.
+    vd: usize,
+    dmask: u32,
+    glc: bool,
+    /// TFE or LWE: one more VGPR after the data.
+    status: bool,
+    d16: bool,
+    a16: bool,
+    d16_packed: bool,
+}
+
+fn vgpr(s: Src) -> usize {
+    match s {
+        Src::V(r) => r as usize,
+        _ => 0,
+    }
+}
+
+impl Access {
+    fn new(w: &Wave, op: &Op, c: &Ctx) -> Result<Access, FaultKind> {
+        let gen = c.prog.gen;
+        let lay = layout(gen);
+        let i = op.instr;
+        let bit15 = i.field(Field::R128) != 0;
+        let words = if bit15 && !lay.a16() { 4 } else { 8 };
+        let r = op.sd as usize;
+        if r + words > 128 {
+            return Err(FaultKind::BadOperand(format!(
+                "the image resource s[{r}:{}] is past the scalar registers",
+                r + words - 1
+            )));
+        }
+        let img = ImageDesc::decode(gen, &w.s[r..r + words]);
+        let kind = img.check(gen)?;
+        Ok(Access {
+            img,
+            kind,
+            va: vgpr(op.src[0]),
+            vd: op.d as usize,
+            dmask: i.field(Field::Dmask),
+            glc: i.field(Field::Glc) != 0,
+            status: i.field(Field::Tfe) != 0 || i.field(Field::Lwe) != 0,
+            d16: i.field(Field::D16) != 0,
+            a16: bit15 && lay.a16(),
+            d16_packed: lay.d16_packed(),
+        })
+    }
+
+    /// Address component `k` of lane `l` (16-bit halves with A16).
+    fn addr(&self, w: &Wave, l: usize, k: usize) -> u32 {
+        if self.a16 {
+            (w.v[self.va + k / 2][l] >> (16 * (k % 2))) & 0xffff
+        } else {
+            w.v[self.va + k][l]
+        }
+    }
+
+    /// The texel address of lane `l` (`None`: outside the image).
+    fn target(&self, w: &Wave, l: usize, mip: bool) -> Option<u64> {
+        let n = self.kind.coords();
+        let mut c = [0u32; 3];
+        for (k, v) in c.iter_mut().enumerate().take(n) {
+            *v = self.addr(w, l, k);
+        }
+        let m = if mip { self.addr(w, l, n) } else { 0 };
+        self.img.texel(self.kind, c, m)
+    }
+
+    /// Writes the selected components `vals` to the data VGPRs of lane `l`
+    /// (16-bit with D16), then the TFE/LWE status dword (0: the texel is resident).
+    fn put(&self, w: &mut Wave, l: usize, vals: [u32; 4]) {
+        let mut k = 0usize;
+        for (c, v) in vals.iter().enumerate() {
+            if self.dmask >> c & 1 == 0 {
+                continue;
+            }
+            if !self.d16 {
+                w.v[self.vd + k][l] = *v;
+            } else if self.d16_packed {
+                let r = &mut w.v[self.vd + k / 2][l];
+                let sh = 16 * (k % 2) as u32;
+                *r = (*r & !(0xffff << sh)) | ((v & 0xffff) << sh);
+            } else {
+                w.v[self.vd + k][l] = v & 0xffff;
+            }
+            k += 1;
+        }
+        if self.status {
+            let regs = if self.d16 && self.d16_packed {
+                k.div_ceil(2)
+            } else {
+                k
+            };
+            w.v[self.vd + regs][l] = 0;
+        }
+    }
+
+    /// The data components of lane `l` in RGBA slots (DMASK selects which slots
+    /// the consecutive data VGPRs fill; 16-bit values with D16).
+    fn take(&self, w: &Wave, l: usize) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        let mut k = 0usize;
+        for (c, o) in out.iter_mut().enumerate() {
+            if self.dmask >> c & 1 == 0 {
+                continue;
+            }
+            *o = if !self.d16 {
+                w.v[self.vd + k][l]
+            } else if self.d16_packed {
+                (w.v[self.vd + k / 2][l] >> (16 * (k % 2))) & 0xffff
+            } else {
+                w.v[self.vd + k][l] & 0xffff
+            };
+            k += 1;
+        }
+        out
+    }
+}
+
+fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
+    FaultKind::Memory {
+        lane: Some(l as u32),
+        addr: e.addr,
+        size: e.size,
+        write,
+    }
+}
+
+/// A 32-bit register value as the 16-bit D16 value: f16 for float number
+/// formats, the low bits for integer ones.
+fn to_d16(v: u32, nfmt: u32) -> u32 {
+    if is_int(nfmt) {
+        v & 0xffff
+    } else {
+        u32::from(crate::float::f32_to_f16(f32::from_bits(v)))
+    }
+}
+
+/// The inverse of [`to_d16`]: a D16 data half to the 32-bit register value.
+fn from_d16(h: u32, nfmt: u32) -> u32 {
+    match nfmt {
+        4 => h & 0xffff,
+        5 => h as u16 as i16 as i32 as u32,
+        _ => crate::float::f16_to_f32(h as u16).to_bits(),
+    }
+}
+
+fn load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = Access::new(w, op, c)?;
+    if a.d16 && op.aux & PCK != 0 {
+        return Err(FaultKind::BadOperand("D16 with image_load_*pck*".into()));
+    }
+    let comps = components(a.img.dfmt);
+    let bpp = a.img.texel_bytes() as usize;
+    let nfmt = a.img.nfmt;
+    let e = w.exec();
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let vals = match a.target(w, l, op.aux & MIP != 0) {
+            // Outside the image: every returned component is 0.
+            None => [0; 4],
+            Some(addr) => {
+                let mut buf = [0u8; 16];
+                c.mem
+                    .read(addr, &mut buf[..bpp])
+                    .map_err(|err| mem_fault(l, err, false))?;
+                c.stats.bytes_read += bpp as u64;
+                let raw = split(&buf[..bpp], comps);
+                if op.aux & PCK != 0 {
+                    // Raw components, zero- or sign-extended from their width.
+                    std::array::from_fn(|k| match comps.get(k) {
+                        Some(&b) if op.aux & SGN != 0 && b < 32 => {
+                            (((raw[k] << (32 - b)) as i32) >> (32 - b)) as u32
+                        }
+                        _ => raw[k],
+                    })
+                } else {
+                    // Convert, fill what the format lacks (0, 0, 0, 1), then DST_SEL.
+                    let mut v = [0, 0, 0, one(nfmt)];
+                    for (k, &b) in comps.iter().enumerate() {
+                        v[k] = unpack(raw[k], b, nfmt)?;
+                    }
+                    let s: [u32; 4] = std::array::from_fn(|k| match a.img.dst_sel[k] {
+                        1 => one(nfmt),
+                        s @ 4..=7 => v[s as usize - 4],
+                        _ => 0,
+                    });
+                    if a.d16 {
+                        s.map(|x| to_d16(x, nfmt))
+                    } else {
+                        s
+                    }
+                }
+            }
+        };
+        a.put(w, l, vals);
+    }
+    Ok(())
+}
+
+fn store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = Access::new(w, op, c)?;
+    if a.d16 && op.aux & PCK != 0 {
+        return Err(FaultKind::BadOperand("D16 with image_store_*pck".into()));
+    }
+    let comps = components(a.img.dfmt);
+    let bpp = a.img.texel_bytes() as usize;
+    let nfmt = a.img.nfmt;
+    // Components DMASK leaves out keep their stored bits.
+    let full = a.dmask & mask(comps.len() as u32) == mask(comps.len() as u32);
+    let e = w.exec();
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        // Outside the image: the store is dropped.
+        let Some(addr) = a.target(w, l, op.aux & MIP != 0) else {
+            continue;
+        };
+        let data = a.take(w, l);
+        let mut buf = [0u8; 16];
+        let mut raw = [0u32; 4];
+        if !full {
+            c.mem
+                .read(addr, &mut buf[..bpp])
+                .map_err(|err| mem_fault(l, err, false))?;
+            c.stats.bytes_read += bpp as u64;
+            raw = split(&buf[..bpp], comps);
+        }
+        for (k, &b) in comps.iter().enumerate() {
+            if a.dmask >> k & 1 == 0 {
+                continue;
+            }
+            raw[k] = if op.aux & PCK != 0 {
+                data[k] & mask(b)
+            } else {
+                let v = if a.d16 {
+                    from_d16(data[k], nfmt)
+                } else {
+                    data[k]
+                };
+                pack(v, b, nfmt)?
+            };
+        }
+        join(&raw, comps, &mut buf[..bpp]);
+        c.mem
+            .write(addr, &buf[..bpp])
+            .map_err(|err| mem_fault(l, err, true))?;
+        c.stats.bytes_written += bpp as u64;
+    }
+    Ok(())
+}
+
+fn resinfo(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = Access::new(w, op, c)?;
+    let e = w.exec();
+    for l in 0..64 {
+        if e >> l & 1 != 0 {
+            let mip = w.v[a.va][l];
+            let v = a.img.resinfo(c.prog.gen, a.kind, mip);
+            a.put(w, l, if a.d16 { v.map(|x| x & 0xffff) } else { v });
+        }
+    }
+    Ok(())
+}
+
+fn atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+    let a = Access::new(w, op, c)?;
+    let aop = ATOMICS[op.aux as usize].1;
+    let cmp = matches!(aop, AtomicOp::CmpSwap | AtomicOp::FCmpSwap);
+    // DMASK counts the data dwords: the value (and the comparand for cmpswap).
+    let n = a.dmask.count_ones() / if cmp { 2 } else { 1 };
+    let bits = match (n, a.dmask.count_ones() % if cmp { 2 } else { 1 }) {
+        (1, 0) => 32,
+        (2, 0) => 64,
+        _ => {
+            return Err(FaultKind::BadOperand(format!(
+                "image atomic with DMASK {:#x}: expected 1 or 2 data dwords{}",
+                a.dmask,
+                if cmp {
+                    " and as many comparand dwords"
+                } else {
+                    ""
+                }
+            )))
+        }
+    };
+    if a.d16 {
+        return Err(FaultKind::BadOperand("D16 with an image atomic".into()));
+    }
+    let bpp = a.img.texel_bytes();
+    if bpp * 8 != bits {
+        return Err(FaultKind::BadOperand(format!(
+            "image atomic on {bits} bits needs a {bits}-bit texel; DATA_FORMAT {} has {} bits",
+            a.img.dfmt,
+            bpp * 8
+        )));
+    }
+    let k = (bits / 32) as usize;
+    let e = w.exec();
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let rd = |r: usize| -> u64 {
+            let lo = u64::from(w.v[r][l]);
+            if k == 2 {
+                lo | u64::from(w.v[r + 1][l]) << 32
+            } else {
+                lo
+            }
+        };
+        let val = rd(a.vd);
+        let cv = if cmp { rd(a.vd + k) } else { 0 };
+        // Outside the image: nothing changes and the returned value is 0.
+        let old = match a.target(w, l, false) {
+            None => 0,
+            Some(addr) => {
+                let old = c
+                    .mem
+                    .atomic(addr, bits, aop, val, cv)
+                    .map_err(|err| mem_fault(l, err, true))?;
+                c.stats.bytes_read += u64::from(bpp);
+                c.stats.bytes_written += u64::from(bpp);
+                old
+            }
+        };
+        if a.glc {
+            w.v[a.vd][l] = old as u32;
+            if k == 2 {
+                w.v[a.vd + 1][l] = (old >> 32) as u32;
+            }
+        }
+    }
+    Ok(())
+}
