@@ -7,11 +7,14 @@ use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
 use crate::memory::GlobalMemory;
 use crate::program::*;
+use crate::trace::Tracer;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 mod export;
 mod fetch;
 mod lds;
+mod traced;
 
 pub use export::{RET_DWORDS, RET_RESOURCE, SCRATCH_DWORDS};
 use lds::lds_op;
@@ -118,6 +121,16 @@ pub struct Wave {
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
+    /// CF index registers CF_IDX0/1 (guide 2.x "Index Register": two per
+    /// wavefront), written by SET_CF_IDX0/1 and MOVA_INT.
+    cf_idx: [u32; 2],
+    /// Floating-point exception flags per lane (guide 4.13.2), cleared at
+    /// the start of each ALU clause.
+    flags: Lanes,
+    /// The tracer when the dispatch is traced.
+    trace: Option<Arc<Tracer>>,
+    /// State before the traced instruction (allocated when tracing).
+    snap: Option<Box<traced::Snapshot>>,
     /// Counters.
     pub stats: Stats,
     /// Work-group id (for faults).
@@ -197,6 +210,10 @@ impl Wave {
                     lanes: [0; LANES],
                 },
             })),
+            cf_idx: [0; 2],
+            flags: [0; LANES],
+            trace: None,
+            snap: None,
             stats: Stats::default(),
             workgroup,
             index,
@@ -232,6 +249,8 @@ impl Wave {
         self.scratch_mem.fill(0);
         self.pc = 0;
         self.resume = None;
+        self.cf_idx = [0; 2];
+        self.flags = [0; LANES];
         self.stats = Stats::default();
         self.workgroup = workgroup;
         self.index = index;
@@ -372,6 +391,11 @@ impl Wave {
             })?;
             self.tick()?;
             self.stats.cf_instructions += 1;
+            let traced = self.trace.is_some();
+            let active_before = self.active;
+            if traced {
+                self.trace_cf(pc);
+            }
             let mut next = pc + 1;
             match &op.kind {
                 CfKind::Nop => {}
@@ -611,6 +635,9 @@ impl Wave {
                     return Err(self.fault(format!("invalid CF instruction: {e}")))
                 }
             }
+            if traced {
+                self.trace_cf_after(pc, next, active_before);
+            }
             self.pc = next;
         }
     }
@@ -633,15 +660,11 @@ impl Wave {
             }
         };
         let mut sc = self.scratch.take().expect("scratch present");
-        #[cfg(target_arch = "x86_64")]
-        let r = if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            unsafe { self.clause_groups_avx2(env, lds, clause, &mut ctx, &mut sc) }
+        let r = if self.trace.is_some() {
+            self.clause_groups::<true>(env, lds, clause, &mut ctx, &mut sc)
         } else {
-            self.clause_groups(env, lds, clause, &mut ctx, &mut sc)
+            self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc)
         };
-        #[cfg(not(target_arch = "x86_64"))]
-        let r = self.clause_groups(env, lds, clause, &mut ctx, &mut sc);
         self.scratch = Some(sc);
         let at_barrier = r?;
         if at_barrier {
@@ -650,6 +673,23 @@ impl Wave {
         }
         self.end_clause(&ctx)?;
         Ok(false)
+    }
+
+    /// The untraced clause loop, with AVX2 when the CPU has it.
+    fn clause_groups_fast(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            return unsafe { self.clause_groups_avx2(env, lds, clause, ctx, sc) };
+        }
+        self.clause_groups::<false>(env, lds, clause, ctx, sc)
     }
 
     /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
@@ -663,12 +703,13 @@ impl Wave {
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<bool, Fault> {
-        self.clause_groups(env, lds, clause, ctx, sc)
+        self.clause_groups::<false>(env, lds, clause, ctx, sc)
     }
 
-    /// Runs the groups of a clause from `ctx.group`; true when stopped at a barrier.
+    /// Runs the groups of a clause from `ctx.group`; true when stopped at a
+    /// barrier. `TRACE` writes a trace line per group.
     #[inline(always)]
-    fn clause_groups(
+    fn clause_groups<const TRACE: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -682,16 +723,22 @@ impl Wave {
                 f
             })?;
             let g = &clause.groups[ctx.group];
-            self.exec_group(env, lds, clause, g, ctx, sc)
-                .map_err(|(slot, lane, msg)| {
-                    let mut f = self.fault(msg);
-                    f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
-                    f.at.group = Some(ctx.group as u32);
-                    f.at.slot = slot;
-                    f.at.lane = lane;
-                    f.at.cf = Some(ctx.cf);
-                    f
-                })?;
+            if TRACE {
+                self.trace_snapshot(ctx.exec_new);
+            }
+            let r = self.exec_group(env, lds, clause, g, ctx, sc);
+            if TRACE {
+                self.trace_group(ctx.clause, ctx.group, ctx.exec_new, r.is_err());
+            }
+            r.map_err(|(slot, lane, msg)| {
+                let mut f = self.fault(msg);
+                f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                f.at.group = Some(ctx.group as u32);
+                f.at.slot = slot;
+                f.at.lane = lane;
+                f.at.cf = Some(ctx.cf);
+                f
+            })?;
             self.stats.alu_groups += 1;
             self.stats.alu_instructions += g.len as u64;
             ctx.group += 1;

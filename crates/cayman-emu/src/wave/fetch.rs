@@ -6,8 +6,12 @@ use super::*;
 impl Wave {
     pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
         let clause = &env.prog.fetch[idx as usize];
+        let traced = self.trace.is_some();
         for (k, op) in clause.iter().enumerate() {
             self.stats.fetches += 1;
+            if traced {
+                self.trace_snapshot(0);
+            }
             let r = match op {
                 FetchOp::Vtx { .. } => self.vtx_fetch(env, op, m),
                 FetchOp::ScratchRead { .. } => self.scratch_read(env, op, m),
@@ -17,6 +21,9 @@ impl Wave {
                 }
                 FetchOp::Invalid(e) => Err((None, format!("invalid fetch instruction: {e}"))),
             };
+            if traced {
+                self.trace_fetch(idx, k, r.is_err());
+            }
             r.map_err(|(lane, msg)| {
                 let mut f = self.fault(msg);
                 f.at.clause = env.prog.fetch_addr.get(idx as usize).copied();
