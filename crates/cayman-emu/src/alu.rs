@@ -174,6 +174,14 @@ pub enum Sem {
     Cndne64,
     /// LDS_IDX_OP (the LDS operation is decoded separately).
     Lds,
+    /// SET_CF_IDX0/1: CF index register 0/1 from src0.
+    SetCfIdx(u8),
+    /// SET_LDS_SIZE: src0 = LDS size, src1 = global mode.
+    SetLdsSize,
+    /// STORE_FLAGS: dst = the exception flags (guide 4.13.2).
+    StoreFlags,
+    /// LOAD_STORE_FLAGS: dst = the exception flags, then flags = src0.
+    LoadStoreFlags,
     /// Known to the tables, not implemented: faults when executed.
     Unsupported,
 }
@@ -412,6 +420,11 @@ pub fn sem_op2(name: &str) -> Sem {
         "MBCNT_32LO_ACCUM_PREV_INT" => Mbcnt32LoAccumPrev,
         "SAD_ACCUM_PREV_UINT" => SadAccumPrev,
         "MBCNT_32HI_INT" => Mbcnt32Hi,
+        "SET_CF_IDX0" => SetCfIdx(0),
+        "SET_CF_IDX1" => SetCfIdx(1),
+        "SET_LDS_SIZE" => SetLdsSize,
+        "STORE_FLAGS" => StoreFlags,
+        "LOAD_STORE_FLAGS" => LoadStoreFlags,
         _ => Unsupported,
     }
 }
@@ -1376,6 +1389,130 @@ pub fn flt64_to_flt32(hi: u32, lo: u32) -> u32 {
     b(d(hi, lo) as f32)
 }
 
+// ---- floating-point exception flags (guide 4.13.2) -------------------------
+
+/// Flag bit: invalid operation.
+pub const FLAG_INVALID: u32 = 1;
+/// Flag bit: denormal (an input was a denormal, flushed to zero).
+pub const FLAG_DENORMAL: u32 = 2;
+/// Flag bit: division by zero.
+pub const FLAG_DIV_ZERO: u32 = 4;
+/// Flag bit: overflow.
+pub const FLAG_OVERFLOW: u32 = 8;
+/// Flag bit: underflow.
+pub const FLAG_UNDERFLOW: u32 = 16;
+/// Flag bit: inexact.
+pub const FLAG_INEXACT: u32 = 32;
+
+fn is_denorm(x: u32) -> bool {
+    x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
+}
+
+/// The exception flags (guide 4.13.2) one lane of single-precision op `sem`
+/// raises: sources `s` (the first `n` are read), result `r`.
+///
+/// risa's reading of the six flags (the guide names them, nothing more):
+/// *denormal* when a float source is a denormal (flushed); *invalid* when a
+/// float result is NaN and no source was, and when FLT_TO_INT/UINT (and
+/// their RPI/FLOOR forms) get a NaN or a value outside the integer range;
+/// for the ops with an exact reference (ADD, MUL*, MULADD*, FMA, the
+/// RECIP/RECIPSQRT/SQRT/EXP/LOG transcendentals, INT/UINT_TO_FLT and the
+/// float-to-int conversions) *division by zero* when the exact result is
+/// infinite from finite sources (RECIP*, RECIPSQRT*, LOG* of ±0),
+/// *overflow* when it exceeds the largest float, *underflow* when it is
+/// non-zero and below the smallest normal (the result is flushed), and
+/// *inexact* when the returned value differs from it (always with overflow
+/// and underflow). Integer ops and the ops without a reference (compares,
+/// MIN/MAX, FLOOR/FRACT..., SIN/COS) raise only the denormal flag.
+pub fn fp_flags(sem: Sem, n: usize, s: [u32; 3], r: u32) -> u32 {
+    use Sem::*;
+    let float_in = sem.float_result()
+        && !matches!(sem, IntToFlt | UintToFlt | UbyteFlt(_) | Flt16ToFlt32)
+        || matches!(
+            sem,
+            SetF(..) | FltToInt | FltToUint | FltToIntRpi | FltToIntFloor | Flt32ToFlt16
+        );
+    if !float_in && !matches!(sem, IntToFlt | UintToFlt) {
+        return 0;
+    }
+    let ins = &s[..n.min(3)];
+    let mut fl = 0;
+    if float_in && ins.iter().any(|&x| is_denorm(x)) {
+        fl |= FLAG_DENORMAL;
+    }
+    let v = |x: u32| f32::from_bits(ftz(x)) as f64;
+    let (a, b, c) = (v(s[0]), v(s[1]), v(s[2]));
+    if matches!(sem, FltToInt | FltToUint | FltToIntRpi | FltToIntFloor) {
+        let t = match sem {
+            FltToIntRpi => (a + 0.5).floor(),
+            FltToIntFloor => a.floor(),
+            _ => a.trunc(),
+        };
+        let (lo, hi) = if sem == FltToUint {
+            (0.0, 4_294_967_295.0)
+        } else {
+            (-2_147_483_648.0, 2_147_483_647.0)
+        };
+        if a.is_nan() || t < lo || t > hi {
+            return fl | FLAG_INVALID;
+        }
+        if t != a {
+            fl |= FLAG_INEXACT;
+        }
+        return fl;
+    }
+    let any_nan = float_in && ins.iter().any(|&x| is_nan(x));
+    let rf = f32::from_bits(r);
+    if rf.is_nan() && !any_nan {
+        fl |= FLAG_INVALID;
+    }
+    let exact = match sem {
+        Add => a + b,
+        Mul if a == 0.0 || b == 0.0 => 0.0,
+        Mul | MulIeee => a * b,
+        // legacy: 0 × anything = 0 (table 4.4); the opcode's scale is exact
+        Muladd(k) if a == 0.0 || b == 0.0 => c * [1.0, 2.0, 4.0, 0.5][k as usize & 3],
+        Muladd(k) => a.mul_add(b, c) * [1.0, 2.0, 4.0, 0.5][k as usize & 3],
+        MuladdIeee | Fma => a.mul_add(b, c),
+        SqrtIeee => a.sqrt(),
+        RecipIeee | RecipClamped | RecipFf => 1.0 / a,
+        RecipsqrtIeee | RecipsqrtClamped | RecipsqrtFf => 1.0 / a.sqrt(),
+        ExpIeee => a.exp2(),
+        LogIeee | LogClamped => a.log2(),
+        IntToFlt => s[0] as i32 as f64,
+        UintToFlt => s[0] as f64,
+        _ => return fl,
+    };
+    if any_nan || ins.iter().any(|&x| f32::from_bits(x).is_infinite()) || exact.is_nan() {
+        return fl;
+    }
+    if exact.is_infinite() {
+        if matches!(
+            sem,
+            RecipIeee
+                | RecipClamped
+                | RecipFf
+                | RecipsqrtIeee
+                | RecipsqrtClamped
+                | RecipsqrtFf
+                | LogIeee
+                | LogClamped
+        ) {
+            fl |= FLAG_DIV_ZERO;
+        } else {
+            fl |= FLAG_OVERFLOW | FLAG_INEXACT;
+        }
+    } else if exact.abs() >= f32::MAX as f64 + f32::MAX as f64 / 33_554_432.0 {
+        // at or above MAX + half an ULP: rounds to infinity
+        fl |= FLAG_OVERFLOW | FLAG_INEXACT;
+    } else if exact != 0.0 && exact.abs() < f32::MIN_POSITIVE as f64 {
+        fl |= FLAG_UNDERFLOW | FLAG_INEXACT;
+    } else if rf as f64 != exact {
+        fl |= FLAG_INEXACT;
+    }
+    fl
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1393,8 +1530,7 @@ mod tests {
                 unsupported.push(o.name);
             }
         }
-        // what remains: pixel-shader interpolation, the flags register, CF
-        // index registers, LDS size/global mode, and SET_MODE (only its
+        // what remains: pixel-shader interpolation and SET_MODE (only its
         // default mode runs: decided at decode, see program.rs)
         unsupported.sort();
         assert_eq!(
@@ -1407,12 +1543,7 @@ mod tests {
                 "INTERP_XY",
                 "INTERP_Z",
                 "INTERP_ZW",
-                "LOAD_STORE_FLAGS",
-                "SET_CF_IDX0",
-                "SET_CF_IDX1",
-                "SET_LDS_SIZE",
                 "SET_MODE",
-                "STORE_FLAGS",
             ]
         );
     }

@@ -95,6 +95,8 @@ pub enum Yield {
 struct Scratch {
     res: [Lanes; 4],
     em: ExpandedMask,
+    /// The exception flags the current group raises (clauses with `flags`).
+    flags: Lanes,
 }
 
 /// A wavefront.
@@ -124,6 +126,8 @@ pub struct Wave {
     /// CF index registers CF_IDX0/1 (guide 2.x "Index Register": two per
     /// wavefront), written by SET_CF_IDX0/1 and MOVA_INT.
     cf_idx: [u32; 2],
+    /// SET_LDS_SIZE's limit in bytes (None: the group's whole LDS).
+    lds_limit: Option<u32>,
     /// Floating-point exception flags per lane (guide 4.13.2), cleared at
     /// the start of each ALU clause.
     flags: Lanes,
@@ -209,8 +213,10 @@ impl Wave {
                     of: 0,
                     lanes: [0; LANES],
                 },
+                flags: [0; LANES],
             })),
             cf_idx: [0; 2],
+            lds_limit: None,
             flags: [0; LANES],
             trace: None,
             snap: None,
@@ -250,6 +256,7 @@ impl Wave {
         self.pc = 0;
         self.resume = None;
         self.cf_idx = [0; 2];
+        self.lds_limit = None;
         self.flags = [0; LANES];
         self.stats = Stats::default();
         self.workgroup = workgroup;
@@ -341,23 +348,25 @@ impl Wave {
             m &= self.valid;
         }
         let b = env.bool_consts >> (op.cf_const & 31) & 1 != 0;
+        // CF_WORD1 COND (guide 9.1): 0 CF_COND_ACTIVE, 1 CF_COND_FALSE,
+        // 2 CF_COND_BOOL, 3 CF_COND_NOT_BOOL
         Ok(match op.cond {
             0 => m,
-            1 => {
+            1 => 0,
+            2 => {
                 if b {
                     m
                 } else {
                     0
                 }
             }
-            2 => {
+            _ => {
                 if !b {
                     m
                 } else {
                     0
                 }
             }
-            _ => return Err(self.fault("COND = 3 is reserved")),
         })
     }
 
@@ -369,8 +378,37 @@ impl Wave {
         Ok(())
     }
 
+    /// Resource number `n` under a CF index mode (CF_INDEX_NONE, CF_INDEX_0,
+    /// CF_INDEX_1: add CF_IDX0/1; guide 9.1/9.3 *_INDEX_MODE fields).
+    pub(crate) fn indexed(&self, n: u32, mode: u8) -> Result<u32, String> {
+        match mode {
+            0 => Ok(n),
+            1 | 2 => Ok(n + self.cf_idx[mode as usize - 1]),
+            _ => Err("index mode 3 (CF_INVALID) is invalid".into()),
+        }
+    }
+
+    /// The CF index registers CF_IDX0/1.
+    pub fn cf_idx(&self) -> [u32; 2] {
+        self.cf_idx
+    }
+
+    /// The floating-point exception flags of each lane (guide 4.13.2).
+    pub fn flags(&self) -> &Lanes {
+        &self.flags
+    }
+
     /// Run until END or a barrier. `lds` is the work-group's LDS (dwords).
     pub fn run(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
+        if self.trace.is_some() {
+            self.run_cf::<true>(env, lds)
+        } else {
+            self.run_cf::<false>(env, lds)
+        }
+    }
+
+    /// [`Wave::run`]; `TRACE` writes a trace line per CF instruction.
+    fn run_cf<const TRACE: bool>(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
         if let Some(ctx) = self.resume.take() {
             self.stats.barriers += 1;
             if self.alu_clause(env, lds, ctx)? {
@@ -391,9 +429,8 @@ impl Wave {
             })?;
             self.tick()?;
             self.stats.cf_instructions += 1;
-            let traced = self.trace.is_some();
             let active_before = self.active;
-            if traced {
+            if TRACE {
                 self.trace_cf(pc);
             }
             let mut next = pc + 1;
@@ -420,11 +457,27 @@ impl Wave {
                         _ => {}
                     }
                     let exec = if *w { wqm(self.active) } else { self.active };
+                    // the locks are taken at clause start: an indexed bank
+                    // adds CF_IDX0/1 as they are now (9.1 KCACHE_BANK_INDEX_MODE;
+                    // "indexed locks of banks 14 and 15 are ignored")
+                    let mut kcache = *kcache;
+                    for k in kcache.iter_mut() {
+                        if k.index_mode != 0 && k.bank < 14 {
+                            let b = self
+                                .indexed(k.bank as u32, k.index_mode)
+                                .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
+                            k.bank = b.min(255) as u8;
+                        }
+                    }
+                    if matches!(env.prog.alu.get(*clause as usize), Some(Ok(c)) if c.flags) {
+                        // guide 4.13.2: cleared at the beginning of each ALU clause
+                        self.flags = [0; LANES];
+                    }
                     let ctx = ClauseCtx {
                         cf: pc,
                         clause: *clause,
                         kind: *kind,
-                        kcache: *kcache,
+                        kcache,
                         exec,
                         exec_new: self.active,
                         broken: 0,
@@ -442,7 +495,19 @@ impl Wave {
                 }
                 CfKind::Rat { .. } => {
                     let m = self.cond_mask(env, op)?;
-                    self.rat(env, op, m)?;
+                    if op.res_index_mode != 0 {
+                        // RAT_INDEX_MODE: the RAT id plus CF_IDX0/1
+                        let mut o = op.clone();
+                        if let CfKind::Rat { rat_id, .. } = &mut o.kind {
+                            let id = self
+                                .indexed(*rat_id as u32, op.res_index_mode)
+                                .map_err(|e| self.fault(format!("RAT_INDEX_MODE: {e}")))?;
+                            *rat_id = id.min(255) as u8;
+                        }
+                        self.rat(env, &o, m)?;
+                    } else {
+                        self.rat(env, op, m)?;
+                    }
                 }
                 CfKind::ScratchWrite { .. } => {
                     let m = self.cond_mask(env, op)?;
@@ -545,10 +610,11 @@ impl Wave {
                                 (env.loop_consts[op.cf_const as usize & 31] >> (8 * *sel as u32))
                                     & 0xff
                             }
+                            // CF_JUMPTABLE_SEL_INDEX_0/1: the CF index register
+                            4 | 5 => self.cf_idx[*sel as usize - 4],
                             s => {
                                 return Err(self.fault(format!(
-                                    "JUMPTABLE_SEL {s} (CF index register {}) is not emulated",
-                                    s - 4
+                                    "JUMPTABLE_SEL {s} is reserved (0-3 loop constant bytes, 4/5 CF_IDX0/1)"
                                 )))
                             }
                         };
@@ -635,7 +701,7 @@ impl Wave {
                     return Err(self.fault(format!("invalid CF instruction: {e}")))
                 }
             }
-            if traced {
+            if TRACE {
                 self.trace_cf_after(pc, next, active_before);
             }
             self.pc = next;
@@ -897,6 +963,11 @@ impl Wave {
                 }
                 for (l, o) in out.iter_mut().enumerate() {
                     let d = offset as usize + stride as usize * l;
+                    if self.lds_limit.is_some_and(|lim| d as u64 * 4 >= lim as u64) {
+                        // beyond SET_LDS_SIZE's size: reads return 0
+                        *o = 0;
+                        continue;
+                    }
                     *o = *lds.get(d).ok_or_else(|| {
                         format!(
                             "LDS direct read of dword {d} (lane {l}) outside the group's {} bytes of LDS",
@@ -964,6 +1035,12 @@ impl Wave {
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
         let (mut has_prev, mut quad_done) = (false, false);
+        let mut has_flags = false;
+        let mut new_cf_idx: [Option<u32>; 2] = [None; 2];
+        let mut new_lds_limit: Option<u32> = None;
+        if clause.flags {
+            sc.flags = [0; LANES];
+        }
         let res = &mut sc.res;
         let (rows, pred) = (&self.rows, self.pred);
         let src = |p: u16| -> &Lanes {
@@ -995,16 +1072,34 @@ impl Wave {
                 Class::Nop => {}
                 Class::Plain => {
                     let o = &mut res[slot];
-                    alu::exec_slot_ref(i.sem, src(i.loc[0]), src(i.loc[1]), src(i.loc[2]), o);
+                    let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
+                    alu::exec_slot_ref(i.sem, a, b, c, o);
                     if (i.omod != 0 || i.clamp) && i.sem.float_result() {
                         for v in o.iter_mut() {
                             *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    if clause.flags {
+                        let n = i.nsrc as usize;
+                        for l in lanes_of(m) {
+                            sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
                         }
                     }
                     writes[slot] = true;
                 }
                 Class::Lds => {
                     let op = i.lds.expect("LDS op decoded");
+                    // SET_LDS_SIZE: lanes addressing at or beyond the size
+                    // are left out (writes discarded, reads return 0)
+                    let m = match self.lds_limit {
+                        None => m,
+                        Some(lim) => {
+                            let a = &rows[i.loc[0] as usize];
+                            lanes_of(m)
+                                .filter(|&l| (a[l] & !3) < lim)
+                                .fold(0u64, |acc, l| acc | 1 << l)
+                        }
+                    };
                     lds_op(
                         &mut self.oq,
                         lds,
@@ -1098,8 +1193,67 @@ impl Wave {
                         };
                     }
                     res[slot] = v;
-                    new_ar = Some((slot, m, v));
+                    // MOVA_DST (ALU_WORD1_OP2_MOVA): where the result goes
+                    match i.dst_gpr {
+                        0 => new_ar = Some((slot, m, v)),
+                        // CF_IDX0/1: one register per wave; its nine lsbs
+                        // from the first lane that executes
+                        2 | 3 => {
+                            if m != 0 {
+                                new_cf_idx[i.dst_gpr as usize - 2] =
+                                    Some(v[m.trailing_zeros() as usize] & 0x1ff);
+                            }
+                        }
+                        // CLAUSE_GLOBAL bytes: no instruction of the guide
+                        // reads CLAUSE_GLOBAL, so nothing observes it
+                        4..=7 => {}
+                        1 => {
+                            return Err((
+                                Some(i.slot),
+                                None,
+                                "MOVA_INT to CF_PC (a computed CF jump) is not emulated".into(),
+                            ))
+                        }
+                        d => {
+                            return Err((
+                                Some(i.slot),
+                                None,
+                                format!("MOVA_DST {d} is reserved (0-7 are defined)"),
+                            ))
+                        }
+                    }
                     writes[slot] = true;
+                }
+                Class::WaveState => {
+                    // per-wave registers take the first executing lane's value
+                    if m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        let (a, b) = (src(i.loc[0])[l], src(i.loc[1])[l]);
+                        match i.sem {
+                            Sem::SetCfIdx(k) => new_cf_idx[k as usize & 1] = Some(a & 0x1ff),
+                            _ => {
+                                // SET_LDS_SIZE: src0 = size (bytes), src1 = global mode
+                                if b != 0 {
+                                    return Err((
+                                        Some(i.slot),
+                                        Some(l as u32),
+                                        "SET_LDS_SIZE global mode is not emulated (each work-group has its own LDS in risa)".into(),
+                                    ));
+                                }
+                                new_lds_limit = Some(a);
+                            }
+                        }
+                    }
+                }
+                Class::Flags => {
+                    if slot != 3 {
+                        return Err((
+                            Some(i.slot),
+                            None,
+                            format!("{} is available only in the W slot (guide 8.2)", i.name),
+                        ));
+                    }
+                    has_flags = true;
                 }
                 Class::Reduce => {
                     let o = &mut res[slot];
@@ -1225,6 +1379,20 @@ impl Wave {
                 writes[slot] = true;
             }
         }
+        // STORE_FLAGS / LOAD_STORE_FLAGS (W slot): the flags so far,
+        // "inclusive of the current VLIW"
+        let mut load_flags: Option<(u64, Lanes)> = None;
+        if has_flags {
+            let i = ins.iter().find(|j| j.slot == 3).expect("flags op in W");
+            let m = masks[3];
+            for l in 0..LANES {
+                sc.res[3][l] = self.flags[l] | sc.flags[l];
+            }
+            writes[3] = true;
+            if i.sem == Sem::LoadStoreFlags {
+                load_flags = Some((m, *src(i.loc[0])));
+            }
+        }
         // pass 3: commit PV and GPR writes
         let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs } as i32;
         let ok = |r: i32| (0..ngprs).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r);
@@ -1268,6 +1436,25 @@ impl Wave {
         }
         if let Some(p) = new_pred {
             self.pred = p;
+        }
+        if clause.flags {
+            for l in 0..LANES {
+                self.flags[l] |= sc.flags[l];
+            }
+            if let Some((m, v)) = load_flags {
+                // LOAD_STORE_FLAGS: the working copy becomes src0's six bits
+                for l in lanes_of(m) {
+                    self.flags[l] = v[l] & 0x3f;
+                }
+            }
+        }
+        for k in 0..2 {
+            if let Some(v) = new_cf_idx[k] {
+                self.cf_idx[k] = v;
+            }
+        }
+        if let Some(n) = new_lds_limit {
+            self.lds_limit = Some(n);
         }
         if let Some((c, m, v)) = new_ar {
             merge_into(&mut self.ar[c], &v, m, &mut sc.em);

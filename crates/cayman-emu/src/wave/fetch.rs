@@ -39,6 +39,7 @@ impl Wave {
     fn vtx_fetch(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<(), (Option<u32>, String)> {
         let FetchOp::Vtx {
             buffer,
+            buffer_index_mode,
             src_gpr,
             src_rel,
             src_sel,
@@ -54,6 +55,16 @@ impl Wave {
         } = *op
         else {
             return Ok(());
+        };
+        // BUFFER_INDEX_MODE: BUFFER_ID plus CF_IDX0/1
+        let buffer = match self.indexed(buffer as u32, buffer_index_mode) {
+            Ok(b) => u8::try_from(b).map_err(|_| {
+                (
+                    None,
+                    format!("vertex buffer {b} does not exist (BUFFER_ID + CF index)"),
+                )
+            })?,
+            Err(e) => return Err((None, format!("BUFFER_INDEX_MODE: {e}"))),
         };
         let (ncomp, csize, float) = match format {
             1 => (1, 1, false),
