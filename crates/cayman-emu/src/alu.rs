@@ -182,8 +182,58 @@ pub enum Sem {
     StoreFlags,
     /// LOAD_STORE_FLAGS: dst = the exception flags, then flags = src0.
     LoadStoreFlags,
+    /// INTERP_LOAD_P0 / P10 / P20 (0, 1, 2): a parameter's P0, P1 − P0 or
+    /// P2 − P0 element from LDS.
+    InterpLoad(u8),
+    /// INTERP_XY, INTERP_ZW, INTERP_X, INTERP_Z: P0 + (P1 − P0)·i + (P2 − P0)·j.
+    Interp(InterpKind),
     /// Known to the tables, not implemented: faults when executed.
     Unsupported,
+}
+
+/// Which channels an interpolation instruction produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterpKind {
+    /// INTERP_XY: all four slots; x and y.
+    Xy,
+    /// INTERP_ZW: all four slots; z and w.
+    Zw,
+    /// INTERP_X: slots x and y; x.
+    X,
+    /// INTERP_Z: slots z and w; z.
+    Z,
+}
+
+impl InterpKind {
+    /// The slots the instruction must occupy (bit c = slot c).
+    pub fn slots(self) -> u8 {
+        match self {
+            InterpKind::Xy | InterpKind::Zw => 0b1111,
+            InterpKind::X => 0b0011,
+            InterpKind::Z => 0b1100,
+        }
+    }
+    /// The outputs: (result slot = parameter element, first slot of the
+    /// slot pair whose sources give i (first slot's src0), j (second
+    /// slot's src0) and the parameter (first slot's src1)).
+    pub fn outputs(self) -> &'static [(usize, usize)] {
+        match self {
+            InterpKind::Xy => &[(0, 0), (1, 2)],
+            InterpKind::Zw => &[(2, 2), (3, 0)],
+            InterpKind::X => &[(0, 0)],
+            InterpKind::Z => &[(2, 2)],
+        }
+    }
+}
+
+/// One interpolated element: P0 + P10·i + P20·j. The guide's DOT path adds
+/// the unrounded MULADD result (8.2 INTERP_*: "not an IEEE compliant ADD");
+/// risa computes the sum in double precision and rounds it once to nearest
+/// even, flushing denormal inputs and results.
+pub fn interp(p0: u32, p10: u32, p20: u32, i: u32, j: u32) -> u32 {
+    let v = |x: u32| f32::from_bits(ftz(x)) as f64;
+    let r = v(p0) + v(p10) * v(i) + v(p20) * v(j);
+    ftz((r as f32).to_bits())
 }
 
 /// A comparison.
@@ -425,6 +475,13 @@ pub fn sem_op2(name: &str) -> Sem {
         "SET_LDS_SIZE" => SetLdsSize,
         "STORE_FLAGS" => StoreFlags,
         "LOAD_STORE_FLAGS" => LoadStoreFlags,
+        "INTERP_LOAD_P0" => InterpLoad(0),
+        "INTERP_LOAD_P10" => InterpLoad(1),
+        "INTERP_LOAD_P20" => InterpLoad(2),
+        "INTERP_XY" => Interp(InterpKind::Xy),
+        "INTERP_ZW" => Interp(InterpKind::Zw),
+        "INTERP_X" => Interp(InterpKind::X),
+        "INTERP_Z" => Interp(InterpKind::Z),
         _ => Unsupported,
     }
 }
@@ -1530,21 +1587,9 @@ mod tests {
                 unsupported.push(o.name);
             }
         }
-        // what remains: pixel-shader interpolation and SET_MODE (only its
-        // default mode runs: decided at decode, see program.rs)
+        // what remains: SET_MODE (only its default mode runs: decided at
+        // decode, see program.rs)
         unsupported.sort();
-        assert_eq!(
-            unsupported,
-            [
-                "INTERP_LOAD_P0",
-                "INTERP_LOAD_P10",
-                "INTERP_LOAD_P20",
-                "INTERP_X",
-                "INTERP_XY",
-                "INTERP_Z",
-                "INTERP_ZW",
-                "SET_MODE",
-            ]
-        );
+        assert_eq!(unsupported, ["SET_MODE",]);
     }
 }

@@ -155,6 +155,8 @@ pub enum Class {
     /// STORE_FLAGS, LOAD_STORE_FLAGS: run after the group's other slots
     /// (their flags are included).
     Flags,
+    /// INTERP_*: parameter reads from LDS and interpolation across slots.
+    Interp,
     /// Not implemented: faults when executed.
     Unsupported,
 }
@@ -193,6 +195,7 @@ impl Class {
             Sem::Frexp64 | Sem::Cube | Sem::FltToUint4 => Class::Quad,
             Sem::SetCfIdx(_) | Sem::SetLdsSize => Class::WaveState,
             Sem::StoreFlags | Sem::LoadStoreFlags => Class::Flags,
+            Sem::InterpLoad(_) | Sem::Interp(_) => Class::Interp,
             Sem::Flt32ToFlt64 => Class::F32ToF64,
             Sem::Flt64ToFlt32 => Class::F64ToF32,
             s if crate::alu::is_per_slot(s) => Class::Plain,

@@ -461,17 +461,14 @@ impl Wave {
                     // adds CF_IDX0/1 as they are now (9.1 KCACHE_BANK_INDEX_MODE;
                     // "indexed locks of banks 14 and 15 are ignored")
                     let mut kcache = *kcache;
-                    for k in kcache.iter_mut() {
+                    let indexed = kcache.iter().fold(0, |a, k| a | k.index_mode) != 0;
+                    for k in kcache.iter_mut().filter(|_| indexed) {
                         if k.index_mode != 0 && k.bank < 14 {
                             let b = self
                                 .indexed(k.bank as u32, k.index_mode)
                                 .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
                             k.bank = b.min(255) as u8;
                         }
-                    }
-                    if matches!(env.prog.alu.get(*clause as usize), Some(Ok(c)) if c.flags) {
-                        // guide 4.13.2: cleared at the beginning of each ALU clause
-                        self.flags = [0; LANES];
                     }
                     let ctx = ClauseCtx {
                         cf: pc,
@@ -726,10 +723,17 @@ impl Wave {
             }
         };
         let mut sc = self.scratch.take().expect("scratch present");
-        let r = if self.trace.is_some() {
-            self.clause_groups::<true>(env, lds, clause, &mut ctx, &mut sc)
-        } else {
-            self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc)
+        if clause.flags && ctx.group == 0 {
+            // guide 4.13.2: cleared at the beginning of each ALU clause
+            self.flags = [0; LANES];
+        }
+        // tracing and the exception flags each select a separately compiled
+        // clause loop, so the common one carries neither
+        let r = match (self.trace.is_some(), clause.flags) {
+            (true, true) => self.clause_groups::<true, true>(env, lds, clause, &mut ctx, &mut sc),
+            (true, false) => self.clause_groups::<true, false>(env, lds, clause, &mut ctx, &mut sc),
+            (false, true) => self.clause_groups::<false, true>(env, lds, clause, &mut ctx, &mut sc),
+            (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
         };
         self.scratch = Some(sc);
         let at_barrier = r?;
@@ -755,7 +759,7 @@ impl Wave {
             // SAFETY: the CPU supports the features the function is compiled for.
             return unsafe { self.clause_groups_avx2(env, lds, clause, ctx, sc) };
         }
-        self.clause_groups::<false>(env, lds, clause, ctx, sc)
+        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
     }
 
     /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
@@ -769,13 +773,13 @@ impl Wave {
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<bool, Fault> {
-        self.clause_groups::<false>(env, lds, clause, ctx, sc)
+        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
     }
 
     /// Runs the groups of a clause from `ctx.group`; true when stopped at a
     /// barrier. `TRACE` writes a trace line per group.
     #[inline(always)]
-    fn clause_groups<const TRACE: bool>(
+    fn clause_groups<const TRACE: bool, const FLAGS: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -792,7 +796,7 @@ impl Wave {
             if TRACE {
                 self.trace_snapshot(ctx.exec_new);
             }
-            let r = self.exec_group(env, lds, clause, g, ctx, sc);
+            let r = self.exec_group::<FLAGS>(env, lds, clause, g, ctx, sc);
             if TRACE {
                 self.trace_group(ctx.clause, ctx.group, ctx.exec_new, r.is_err());
             }
@@ -978,6 +982,10 @@ impl Wave {
             }
             SrcKind::Special(sel) => {
                 let v = match sel {
+                    // ALU_SRC_PARAM_BASE_ADDR (LDS_ALLOC_PS): a compute
+                    // wave has no pixel-shader parameter area; parameters
+                    // start at LDS dword 0 (see `interp`)
+                    240 => 0,
                     229 => (self.active >> 32) as u32,
                     230 => self.active as u32,
                     235 => self.index,
@@ -1003,7 +1011,7 @@ impl Wave {
 
     #[allow(clippy::type_complexity)]
     #[inline(always)]
-    fn exec_group(
+    fn exec_group<const FLAGS: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -1038,7 +1046,7 @@ impl Wave {
         let mut has_flags = false;
         let mut new_cf_idx: [Option<u32>; 2] = [None; 2];
         let mut new_lds_limit: Option<u32> = None;
-        if clause.flags {
+        if FLAGS {
             sc.flags = [0; LANES];
         }
         let res = &mut sc.res;
@@ -1079,7 +1087,7 @@ impl Wave {
                             *v = alu::out_mod(*v, i.omod, i.clamp);
                         }
                     }
-                    if clause.flags {
+                    if FLAGS {
                         let n = i.nsrc as usize;
                         for l in lanes_of(m) {
                             sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
@@ -1244,6 +1252,19 @@ impl Wave {
                             }
                         }
                     }
+                }
+                Class::Interp => {
+                    self.interp(
+                        ins,
+                        i,
+                        lds,
+                        &src,
+                        &locs_of,
+                        exec,
+                        res,
+                        &mut writes,
+                        &mut masks,
+                    )?;
                 }
                 Class::Flags => {
                     if slot != 3 {
@@ -1437,7 +1458,7 @@ impl Wave {
         if let Some(p) = new_pred {
             self.pred = p;
         }
-        if clause.flags {
+        if FLAGS {
             for l in 0..LANES {
                 self.flags[l] |= sc.flags[l];
             }
@@ -1458,6 +1479,114 @@ impl Wave {
         }
         if let Some((c, m, v)) = new_ar {
             merge_into(&mut self.ar[c], &v, m, &mut sc.em);
+        }
+        Ok(())
+    }
+}
+
+/// Parameter data of interpolation in LDS (guide 7.3.3): parameter n's P0,
+/// P1 − P0 and P2 − P0 (xyzw each) at dwords 12n .. 12n + 11 after
+/// PARAM_BASE_ADDR. A compute wave is one primitive (Prim# 0,
+/// NumPrimsInVec 1) and its parameter base is 0, so parameter n element c
+/// of Pk is LDS dword 12n + 4k + c.
+fn param_dword(lds: &[u32], n: u32, k: usize, c: usize) -> Result<u32, String> {
+    if n > 32 {
+        return Err(format!(
+            "interpolation parameter {n} is out of range (0-32, guide 8.2)"
+        ));
+    }
+    let d = 12 * n as usize + 4 * k + c;
+    lds.get(d).copied().ok_or_else(|| {
+        format!(
+            "parameter {n} (LDS dwords {}..{}) lies outside the group's {} bytes of LDS",
+            12 * n,
+            12 * n + 11,
+            lds.len() * 4
+        )
+    })
+}
+
+impl Wave {
+    /// INTERP_LOAD_P0/P10/P20 in its slot; INTERP_XY/ZW/X/Z over the slots
+    /// it occupies (the first slot of the op computes every output).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn interp<'s>(
+        &self,
+        ins: &[AluInstr],
+        i: &AluInstr,
+        lds: &[u32],
+        src: &dyn Fn(u16) -> &'s Lanes,
+        locs_of: &dyn Fn(usize) -> [u16; 3],
+        exec: u64,
+        res: &mut [Lanes; 4],
+        writes: &mut [bool; 4],
+        masks: &mut [u64; 4],
+    ) -> Result<(), (Option<u8>, Option<u32>, String)> {
+        let mask_of = |j: &AluInstr| match j.pred_sel {
+            2 => exec & !self.pred,
+            3 => exec & self.pred,
+            _ => exec,
+        };
+        let slot = i.slot as usize;
+        let err = |lane: Option<u32>, e: String| (Some(i.slot), lane, e);
+        match i.sem {
+            Sem::InterpLoad(k) => {
+                // 8.2: "The SRC0 argument contains the parameter number (0 – 32)"
+                let m = mask_of(i);
+                let a = src(i.loc[0]);
+                for l in lanes_of(m) {
+                    res[slot][l] = param_dword(lds, a[l], k as usize, slot)
+                        .map_err(|e| err(Some(l as u32), e))?;
+                }
+                writes[slot] = true;
+                masks[slot] = m;
+            }
+            Sem::Interp(kind) => {
+                let need = kind.slots();
+                let have = ins
+                    .iter()
+                    .filter(|j| j.sem == i.sem)
+                    .fold(0u8, |acc, j| acc | 1 << j.slot);
+                if have != need {
+                    return Err(err(
+                        None,
+                        format!(
+                            "{} must occupy slots {} of its group (guide 8.2)",
+                            i.name,
+                            (0..4)
+                                .filter(|c| need >> c & 1 != 0)
+                                .map(|c| ['x', 'y', 'z', 'w'][c])
+                                .collect::<String>()
+                        ),
+                    ));
+                }
+                // the first slot of the op runs it for all its slots
+                if need.trailing_zeros() as usize != slot {
+                    return Ok(());
+                }
+                for &(out, pair) in kind.outputs() {
+                    let Some(o) = ins.iter().find(|j| j.slot as usize == out) else {
+                        continue;
+                    };
+                    let m = mask_of(o);
+                    let (li, lj) = (locs_of(pair), locs_of(pair + 1));
+                    let (iv, jv, pv) = (src(li[0]), src(lj[0]), src(li[1]));
+                    let mut r = [0u32; LANES];
+                    for l in lanes_of(m) {
+                        let p =
+                            |k| param_dword(lds, pv[l], k, out).map_err(|e| err(Some(l as u32), e));
+                        r[l] = alu::interp(p(0)?, p(1)?, p(2)?, iv[l], jv[l]);
+                        if o.omod != 0 || o.clamp {
+                            r[l] = alu::out_mod(r[l], o.omod, o.clamp);
+                        }
+                    }
+                    res[out] = r;
+                    writes[out] = true;
+                    masks[out] = m;
+                }
+            }
+            _ => {}
         }
         Ok(())
     }
