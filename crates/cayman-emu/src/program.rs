@@ -474,7 +474,9 @@ pub struct CfOp {
     /// WHOLE_QUAD_MODE (for PUSH_WQM etc. and the ALU bit).
     pub wqm: bool,
     /// Resource index mode (RAT_INDEX_MODE of RAT exports): 0 none, 1/2 add
-    /// CF_IDX0/1 to the resource id, 3 invalid.
+    /// CF_IDX0/1 to the resource id, 3 invalid. For ALU clause
+    /// instructions: non-zero when a kcache bank is indexed
+    /// ([`Kcache::index_mode`]).
     pub res_index_mode: u8,
 }
 
@@ -1014,6 +1016,7 @@ impl Program {
                         op.cond = 0;
                         op.vpm = false;
                         op.wqm = wqm;
+                        op.res_index_mode = im[0] | im[1] | e[0].index_mode | e[1].index_mode;
                         op.kind = CfKind::Alu {
                             kind,
                             clause: idx,

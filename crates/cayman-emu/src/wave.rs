@@ -461,8 +461,8 @@ impl Wave {
                     // adds CF_IDX0/1 as they are now (9.1 KCACHE_BANK_INDEX_MODE;
                     // "indexed locks of banks 14 and 15 are ignored")
                     let mut kcache = *kcache;
-                    let indexed = kcache.iter().fold(0, |a, k| a | k.index_mode) != 0;
-                    for k in kcache.iter_mut().filter(|_| indexed) {
+                    // (res_index_mode marks an ALU clause with an indexed bank)
+                    for k in kcache.iter_mut().filter(|_| op.res_index_mode != 0) {
                         if k.index_mode != 0 && k.bank < 14 {
                             let b = self
                                 .indexed(k.bank as u32, k.index_mode)
@@ -746,6 +746,7 @@ impl Wave {
     }
 
     /// The untraced clause loop, with AVX2 when the CPU has it.
+    #[inline(always)]
     fn clause_groups_fast(
         &mut self,
         env: &Env,
@@ -1044,6 +1045,8 @@ impl Wave {
         let mut masks = [0u64; 4];
         let (mut has_prev, mut quad_done) = (false, false);
         let mut has_flags = false;
+        // per-wave registers the group writes (rare: one flag guards the commit)
+        let mut wave_state = false;
         let mut new_cf_idx: [Option<u32>; 2] = [None; 2];
         let mut new_lds_limit: Option<u32> = None;
         if FLAGS {
@@ -1208,6 +1211,7 @@ impl Wave {
                         // from the first lane that executes
                         2 | 3 => {
                             if m != 0 {
+                                wave_state = true;
                                 new_cf_idx[i.dst_gpr as usize - 2] =
                                     Some(v[m.trailing_zeros() as usize] & 0x1ff);
                             }
@@ -1237,6 +1241,7 @@ impl Wave {
                     if m != 0 {
                         let l = m.trailing_zeros() as usize;
                         let (a, b) = (src(i.loc[0])[l], src(i.loc[1])[l]);
+                        wave_state = true;
                         match i.sem {
                             Sem::SetCfIdx(k) => new_cf_idx[k as usize & 1] = Some(a & 0x1ff),
                             _ => {
@@ -1403,7 +1408,7 @@ impl Wave {
         // STORE_FLAGS / LOAD_STORE_FLAGS (W slot): the flags so far,
         // "inclusive of the current VLIW"
         let mut load_flags: Option<(u64, Lanes)> = None;
-        if has_flags {
+        if FLAGS && has_flags {
             let i = ins.iter().find(|j| j.slot == 3).expect("flags op in W");
             let m = masks[3];
             for l in 0..LANES {
@@ -1469,13 +1474,15 @@ impl Wave {
                 }
             }
         }
-        for k in 0..2 {
-            if let Some(v) = new_cf_idx[k] {
-                self.cf_idx[k] = v;
+        if wave_state {
+            for k in 0..2 {
+                if let Some(v) = new_cf_idx[k] {
+                    self.cf_idx[k] = v;
+                }
             }
-        }
-        if let Some(n) = new_lds_limit {
-            self.lds_limit = Some(n);
+            if let Some(n) = new_lds_limit {
+                self.lds_limit = Some(n);
+            }
         }
         if let Some((c, m, v)) = new_ar {
             merge_into(&mut self.ar[c], &v, m, &mut sc.em);
