@@ -101,25 +101,20 @@ fn fault(prog: &Program, w: &Wave, idx: usize, kind: FaultKind) -> Fault {
     }
 }
 
-/// Refuses MODE settings the emulator does not model: rounding modes other
-/// than round-to-nearest-even (FP_ROUND, bits 3:0). Computing with them
-/// silently in round-to-nearest would give wrong results.
-pub fn check_mode(mode: u32) -> Result<(), FaultKind> {
-    if mode & 0xf != 0 {
-        return Err(FaultKind::Unimplemented(
-            "MODE.FP_ROUND other than round-to-nearest-even",
-        ));
-    }
-    Ok(())
-}
+/// MODE.FP_ROUND (bits 3:0): the f32 rounding mode in bits 1:0, the f64/f16
+/// mode in bits 3:2 (0 nearest-even, 1 toward +inf, 2 toward -inf, 3 toward
+/// zero; GcnState.md "MODE register").
+pub const FP_ROUND: u32 = 0xf;
+
+/// MODE bits under which a VALU op leaves the fast path: VGPR indexing, and
+/// a rounding mode other than nearest-even. Testing them costs the loop the
+/// same single AND it always had, so the default mode runs no slower.
+const VALU_SLOW: u32 = GPR_IDX_EN | FP_ROUND;
 
 /// Runs `w` until it ends, reaches a barrier or faults.
 pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     let prog = ctx.prog;
     let ops = &prog.ops[..];
-    if let Err(k) = check_mode(w.mode) {
-        return Err(fault(prog, w, w.pc as usize, k));
-    }
     if ctx.trace.is_some() {
         return run_wave_traced(w, ctx);
     }
@@ -138,8 +133,8 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
-            run_indexed(w, op, ctx)
+        let r = if w.mode & VALU_SLOW != 0 && op.cat == Cat::Valu {
+            run_valu_slow(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };
@@ -150,10 +145,28 @@ pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     Ok(())
 }
 
+/// A VALU op under a non-default rounding mode or VGPR indexing: the op's
+/// rounding-mode handler when MODE.FP_ROUND is not nearest-even (the same
+/// handler for ops that do not round), with the operands indexed.
+#[inline(never)]
+fn run_valu_slow(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+    let run = if w.mode & FP_ROUND != 0 {
+        // The loop has already moved the pc past this op.
+        ctx.prog.round[w.pc as usize - 1]
+    } else {
+        op.run
+    };
+    if w.mode & GPR_IDX_EN != 0 {
+        run_indexed(w, op, run, ctx)
+    } else {
+        run(w, op, ctx)
+    }
+}
+
 /// A VALU op while VGPR indexing is on (s_set_gpr_idx_on, GCN 1.2+): the VGPR
 /// operands M0[15:12] selects (bit 0 src0, 1 src1, 2 src2, 3 dst) are offset by
 /// M0[7:0].
-fn run_indexed(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(), FaultKind> {
     let m0 = w.s[M0];
     let idx = (m0 & 0xff) as u16;
     let mode = (m0 >> 12) & 0xf;
@@ -181,7 +194,7 @@ fn run_indexed(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
     if mode & 8 != 0 && vgpr_dst {
         o.d = shift(o.d)?;
     }
-    (op.run)(w, &o, ctx)
+    run(w, &o, ctx)
 }
 
 fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
@@ -198,8 +211,8 @@ fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
         if w.count > ctx.budget {
             return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
         }
-        let r = if w.mode & GPR_IDX_EN != 0 && op.cat == Cat::Valu {
-            run_indexed(w, op, ctx)
+        let r = if w.mode & VALU_SLOW != 0 && op.cat == Cat::Valu {
+            run_valu_slow(w, op, ctx)
         } else {
             (op.run)(w, op, ctx)
         };

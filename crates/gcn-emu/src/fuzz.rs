@@ -55,8 +55,8 @@ pub fn run_stream(gen: Gen, code: &[u8], seed: u64, waves: u32, budget: u64) -> 
                     *l = (next() >> 20) as u32 % (FUZZ_SIZE as u32);
                 }
             }
-            // Round-to-nearest only (other FP_ROUND modes are refused by design).
-            w.mode = (next() as u32) & 0x3f0;
+            // Any rounding and denormal mode, DX10_CLAMP and IEEE.
+            w.mode = (next() as u32) & 0x3ff;
             w
         })
         .collect();

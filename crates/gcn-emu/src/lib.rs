@@ -39,5 +39,5 @@ pub use exec::{Ctx, Stats};
 pub use fault::{Fault, FaultKind};
 pub use mem::{AtomicOp, Memory, OutOfRange, SimpleMemory};
 pub use program::Program;
-pub use sem::coverage;
+pub use sem::{coverage, rounded_ops};
 pub use wave::Wave;

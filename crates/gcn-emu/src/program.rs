@@ -100,6 +100,10 @@ pub struct Program {
     pub errors: Vec<FaultKind>,
     /// SDWA/DPP operand data, indexed by the op's `aux`.
     pub ext: Vec<Ext>,
+    /// Per op, its handler under a MODE.FP_ROUND other than nearest-even
+    /// (the op's own handler when its result does not depend on rounding).
+    /// Kept apart from [`Op`] so the default path's ops stay as small as before.
+    pub round: Vec<Handler>,
 }
 
 fn stored_fault(_w: &mut Wave, op: &Op, c: &mut Ctx) -> Result<(), FaultKind> {
@@ -130,6 +134,7 @@ impl Program {
             index: vec![u32::MAX; words.len()],
             errors: Vec::new(),
             ext: Vec::new(),
+            round: Vec::new(),
         };
         let mut at = 0usize;
         while at < words.len() {
@@ -154,6 +159,7 @@ impl Program {
                 }
             };
             at += op.instr.len.max(1) as usize;
+            p.round.push(p.round_handler(&op));
             p.ops.push(op);
         }
         // Resolve branch targets now that every op has an index.
@@ -183,6 +189,18 @@ impl Program {
         match addr.checked_sub(self.base) {
             Some(o) if o < i64::MAX as u64 => self.op_at(o as i64),
             _ => u32::MAX,
+        }
+    }
+
+    /// The handler `op` runs under a non-default rounding mode.
+    fn round_handler(&self, op: &Op) -> Handler {
+        if op.cat != Cat::Valu {
+            return op.run;
+        }
+        match op.instr.enc {
+            Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa => sem::sdwa::run_sdwa::<true>,
+            Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp => sem::sdwa::run_dpp::<true>,
+            _ => sem::round_handler(op.instr.info()).unwrap_or(op.run),
         }
     }
 
@@ -429,6 +447,7 @@ impl Program {
         }
         let mut x = Ext {
             inner,
+            inner_round: sem::round_handler(info).unwrap_or(inner),
             src: [src0, if sdwa { src1 } else { Src::None }],
             sel: [6, 6],
             sext: [false, false],
@@ -452,14 +471,14 @@ impl Program {
             op.abs = (field(Field::Src0Abs) | field(Field::Src1Abs) << 1) as u8;
             op.clamp = field(Field::Clamp) != 0;
             op.omod = field(Field::Omod) as u8;
-            op.run = sem::sdwa::run_sdwa;
+            op.run = sem::sdwa::run_sdwa::<false>;
         } else {
             x.dpp_ctrl = field(Field::DppCtrl) as u16;
             x.bound_ctrl = field(Field::BoundCtrl) != 0;
             x.masks = (field(Field::RowMask) | field(Field::BankMask) << 4) as u8;
             op.neg = (field(Field::DppNeg0) | field(Field::DppNeg1) << 1) as u8;
             op.abs = (field(Field::DppAbs0) | field(Field::DppAbs1) << 1) as u8;
-            op.run = sem::sdwa::run_dpp;
+            op.run = sem::sdwa::run_dpp::<false>;
         }
         self.ext.push(x);
         op.aux = (self.ext.len() - 1) as u32;

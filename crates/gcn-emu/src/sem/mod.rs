@@ -4,6 +4,7 @@
 //! function pointer, so execution never compares names.
 
 mod ds;
+mod round;
 mod salu;
 pub mod sdwa;
 mod smem;
@@ -38,6 +39,34 @@ const ALIASES: &[(&str, &str)] = &[
     ("v_div_fixup_legacy_f16", "v_div_fixup_f16"),
 ];
 
+/// The row name whose semantics `name` shares (see [`ALIASES`]).
+fn canonical(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(a, _)| *a == name)
+        .map(|&(_, b)| b)
+        .unwrap_or(name)
+}
+
+/// The handler of a VALU instruction whose result depends on MODE.FP_ROUND,
+/// for waves whose rounding mode is not nearest-even; `None` for every other
+/// instruction (it runs its ordinary handler in every mode).
+pub fn round_handler(info: &OpInfo) -> Option<Handler> {
+    if !matches!(
+        info.family,
+        Family::Vop1 | Family::Vop2 | Family::Vop3 | Family::Vop3p
+    ) {
+        return None;
+    }
+    round::lookup(canonical(info.name))
+}
+
+/// The instructions whose result follows MODE.FP_ROUND (every other VALU op
+/// computes the same in every rounding mode). For tests and documentation.
+pub fn rounded_ops() -> Vec<&'static str> {
+    round::names().collect()
+}
+
 /// The handler of an instruction and its lowering-time data, or why it cannot run.
 pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), FaultKind> {
     if matches!(
@@ -52,12 +81,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
             },
         ));
     }
-    let name = info.name;
-    let name = ALIASES
-        .iter()
-        .find(|(a, _)| *a == name)
-        .map(|&(_, b)| b)
-        .unwrap_or(name);
+    let name = canonical(info.name);
     let h = match info.family {
         Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk | Family::Sopp => find(
             &[

@@ -404,7 +404,6 @@ fn setreg(w: &mut Wave, k: u32, v: u32) -> R {
     if id == HW_REG_MODE {
         let m = mask.checked_shl(off).unwrap_or(0);
         w.mode = (w.mode & !m) | ((v << off) & m);
-        crate::exec::check_mode(w.mode)?;
     }
     // Other registers are read-only for the emulator (writes are ignored).
     Ok(())

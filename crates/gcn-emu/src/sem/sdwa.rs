@@ -24,6 +24,8 @@ pub const TMP_DST: u16 = 258;
 pub struct Ext {
     /// The instruction's ordinary semantics.
     pub inner: Handler,
+    /// Its semantics under a non-default MODE.FP_ROUND (see `sem::round`).
+    pub inner_round: Handler,
     /// The real sources (before selection).
     pub src: [Src; 2],
     /// SDWA source selects (0-3 bytes, 4-5 words, 6 dword) and sign extension.
@@ -69,7 +71,7 @@ fn fill(w: &mut Wave, s: Src, slot: u16, f: impl Fn(usize, &Lanes) -> u32) {
 }
 
 /// SDWA: select the sources, run, place the result.
-pub fn run_sdwa(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+pub fn run_sdwa<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let x = c.prog.ext[op.aux as usize];
     for k in 0..2 {
         if x.src[k] != Src::None {
@@ -80,7 +82,7 @@ pub fn run_sdwa(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         }
     }
     let e = w.exec();
-    (x.inner)(w, op, c)?;
+    (if ROUND { x.inner_round } else { x.inner })(w, op, c)?;
     if x.dst == u16::MAX {
         return Ok(());
     }
@@ -155,7 +157,7 @@ fn dpp_source(l: usize, ctrl: u16) -> Option<usize> {
 }
 
 /// DPP: permute SRC0 across lanes, run with the row/bank write masks, restore EXEC.
-pub fn run_dpp(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+pub fn run_dpp<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let x = c.prog.ext[op.aux as usize];
     if !matches!(x.dpp_ctrl, 0..=0xff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x130 | 0x134 | 0x138 | 0x13c | 0x140..=0x143)
     {
@@ -187,7 +189,7 @@ pub fn run_dpp(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     w.v[TMP_SRC0 as usize] = out;
     let run_exec = e & enable;
     w.set_s64(EXEC, run_exec);
-    let r = (x.inner)(w, op, c);
+    let r = (if ROUND { x.inner_round } else { x.inner })(w, op, c);
     if w.exec() == run_exec {
         w.set_s64(EXEC, e);
     }

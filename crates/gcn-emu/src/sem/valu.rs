@@ -25,7 +25,7 @@ pub(crate) struct Fm {
 
 impl Fm {
     #[inline(always)]
-    fn of(w: &Wave) -> Fm {
+    pub(super) fn of(w: &Wave) -> Fm {
         Fm {
             fi32: w.flush_in32(),
             fo32: w.flush_out32(),
@@ -44,7 +44,7 @@ fn src32(w: &Wave, op: &Op, i: usize) -> Lanes {
 
 /// A source with NEG/ABS applied at sign bit `sign` (31 for f32, 15 for f16).
 #[inline(always)]
-fn fsrc32(w: &Wave, op: &Op, i: usize, sign: u32) -> Lanes {
+pub(super) fn fsrc32(w: &Wave, op: &Op, i: usize, sign: u32) -> Lanes {
     let mut t = src32(w, op, i);
     let abs = op.abs >> i & 1 != 0;
     let neg = op.neg >> i & 1 != 0;
@@ -63,7 +63,7 @@ fn fsrc32(w: &Wave, op: &Op, i: usize, sign: u32) -> Lanes {
 }
 
 #[inline(always)]
-fn fsrc64(w: &Wave, op: &Op, i: usize) -> L64 {
+pub(super) fn fsrc64(w: &Wave, op: &Op, i: usize) -> L64 {
     let mut t = [0u64; 64];
     w.lanes64(op.src[i], &mut t);
     let abs = op.abs >> i & 1 != 0;
@@ -116,7 +116,7 @@ fn clamp01_32(v: f32, dx10: bool) -> f32 {
 }
 
 #[inline(always)]
-fn post64(w: &Wave, op: &Op, d: &mut L64) {
+pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
     if op.omod == 0 && !op.clamp {
         return;
     }
@@ -145,7 +145,7 @@ fn post64(w: &Wave, op: &Op, d: &mut L64) {
 }
 
 #[inline(always)]
-fn finish32(w: &mut Wave, op: &Op, d: &mut Lanes) -> R {
+pub(super) fn finish32(w: &mut Wave, op: &Op, d: &mut Lanes) -> R {
     post32(w, op, d);
     let e = w.exec();
     w.vwrite32(op.d as usize, d, e);
@@ -195,7 +195,7 @@ fn f32_1(w: &mut Wave, op: &Op, f: impl Fn(f32) -> f32) -> R {
 }
 
 #[inline(always)]
-fn f32_2(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) -> R {
+pub(super) fn f32_2(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) -> R {
     let m = Fm::of(w);
     let (mut t0, mut t1) = ([0u32; 64], [0u32; 64]);
     let a = view(w, op, 0, 31, &mut t0);
@@ -218,7 +218,7 @@ fn f32_2(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> f32) -> R {
 }
 
 #[inline(always)]
-fn f32_3(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
+pub(super) fn f32_3(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
     let m = Fm::of(w);
     let (mut t0, mut t1, mut t2) = ([0u32; 64], [0u32; 64], [0u32; 64]);
     let a = view(w, op, 0, 31, &mut t0);
@@ -271,7 +271,7 @@ unsafe fn fma32_x86(w: &mut Wave, op: &Op) -> R {
 
 /// f32 op with a literal K (v_madmk/v_madak): closure gets (src0, src1, K).
 #[inline(always)]
-fn f32_k(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
+pub(super) fn f32_k(w: &mut Wave, op: &Op, f: impl Fn(f32, f32, f32) -> f32) -> R {
     let k = f32::from_bits(op.lit);
     f32_2(w, op, |a, b| f(a, b, k))
 }
@@ -314,7 +314,7 @@ fn u32_3(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) -> R {
 
 /// f32 source(s) to an integer result (conversions, frexp_exp).
 #[inline(always)]
-fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
+pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
     let a = fsrc32(w, op, 0, 31);
     let fi = w.flush_in32();
     let mut d = [0u32; 64];
@@ -330,7 +330,7 @@ fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
 
 /// Integer source to an f32 result (conversions).
 #[inline(always)]
-fn u32_to_f32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> f32) -> R {
+pub(super) fn u32_to_f32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> f32) -> R {
     let a = src32(w, op, 0);
     let fo = w.flush_out32();
     let mut d = [0u32; 64];
@@ -346,7 +346,7 @@ fn u32_to_f32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> f32) -> R {
 
 /// (f32, u32) -> f32, e.g. ldexp and class-like ops.
 #[inline(always)]
-fn f32_u32(w: &mut Wave, op: &Op, f: impl Fn(f32, u32) -> f32) -> R {
+pub(super) fn f32_u32(w: &mut Wave, op: &Op, f: impl Fn(f32, u32) -> f32) -> R {
     let a = fsrc32(w, op, 0, 31);
     let b = src32(w, op, 1);
     let m = Fm::of(w);
@@ -387,7 +387,7 @@ fn f32x2_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> u32) -> R {
 /// Generic lanes with any source widths (16/32/64 bits, 0 = unused) and result
 /// width; float NEG/ABS act on each source's sign bit. Values travel as u64.
 #[inline(always)]
-fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
+pub(super) fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
     w: &mut Wave,
     op: &Op,
     f: impl Fn(u64, u64, u64) -> u64,
@@ -427,7 +427,7 @@ fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
 
 // f64 helpers built on `gen`.
 #[inline(always)]
-fn fl64(m: Fm, x: u64) -> f64 {
+pub(super) fn fl64(m: Fm, x: u64) -> f64 {
     let v = f64::from_bits(x);
     if m.fi64 {
         ftz64(v)
@@ -436,7 +436,7 @@ fn fl64(m: Fm, x: u64) -> f64 {
     }
 }
 #[inline(always)]
-fn out64(m: Fm, v: f64) -> u64 {
+pub(super) fn out64(m: Fm, v: f64) -> u64 {
     if m.fo64 {
         ftz64(v).to_bits()
     } else {
@@ -444,7 +444,7 @@ fn out64(m: Fm, v: f64) -> u64 {
     }
 }
 #[inline(always)]
-fn fl32(m: Fm, x: u64) -> f32 {
+pub(super) fn fl32(m: Fm, x: u64) -> f32 {
     let v = f32::from_bits(x as u32);
     if m.fi32 {
         ftz32(v)
@@ -453,7 +453,7 @@ fn fl32(m: Fm, x: u64) -> f32 {
     }
 }
 #[inline(always)]
-fn out32(m: Fm, v: f32) -> u64 {
+pub(super) fn out32(m: Fm, v: f32) -> u64 {
     u64::from(if m.fo32 { ftz32(v) } else { v }.to_bits())
 }
 /// Half from the low 16 bits, flushed per the f16/f64 mode, as f64.
@@ -529,7 +529,7 @@ fn fract64(x: f64) -> f64 {
 fn cvt_i32_f64(x: f64) -> u32 {
     x as i32 as u32
 }
-fn mul_legacy(a: f32, b: f32) -> f32 {
+pub(super) fn mul_legacy(a: f32, b: f32) -> f32 {
     // DX9 rule: 0 * anything (including inf and NaN) is +0.
     if a == 0.0 || b == 0.0 {
         0.0

@@ -13,7 +13,7 @@ use crate::wave::Wave;
 use risa_gcn::Field;
 
 /// Source lanes and the per-source selection bits.
-fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32) {
+pub(super) fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32) {
     let mut s = [[0u32; 64]; 3];
     for (k, t) in s.iter_mut().enumerate() {
         w.lanes32(op.src[k], t);
@@ -27,7 +27,7 @@ fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32) {
 }
 
 #[inline(always)]
-fn half(v: u32, hi: bool) -> u32 {
+pub(super) fn half(v: u32, hi: bool) -> u32 {
     if hi {
         v >> 16
     } else {
@@ -37,7 +37,7 @@ fn half(v: u32, hi: bool) -> u32 {
 
 /// Runs `f` on the 16-bit operands of each half; `float` applies NEG/NEG_HI to bit 15.
 #[inline(always)]
-fn packed(w: &mut Wave, op: &Op, float: bool, f: impl Fn(u32, u32, u32) -> u32) -> R {
+pub(super) fn packed(w: &mut Wave, op: &Op, float: bool, f: impl Fn(u32, u32, u32) -> u32) -> R {
     let (s, sel, sel_hi, neg, neg_hi) = sources(w, op);
     let mut d = [0u32; 64];
     for l in 0..64 {
