@@ -100,6 +100,11 @@ pub struct AluInstr {
     pub nsrc: u8,
     /// How the engine executes it (derived from `sem`).
     pub class: Class,
+    /// The SET_MODE modes in effect (guide 4.13.1: from the SET_MODE's group
+    /// to the next SET_MODE or the clause's end): single precision
+    /// (SRC0_SEL bits 3:0) and double precision (SRC1_SEL bits 3:0); 0 is
+    /// the default (round to nearest even, denormals flushed).
+    pub mode: [u8; 2],
     /// Nothing observes the result: no GPR write, no side effect, and the
     /// next group of the clause does not read this slot's PV (PV does not
     /// outlive the clause, guide 4.6.2). The engine skips it.
@@ -157,6 +162,11 @@ pub enum Class {
     Flags,
     /// INTERP_*: parameter reads from LDS and interpolation across slots.
     Interp,
+    /// A rounded single-precision op under a non-default SET_MODE mode
+    /// ([`crate::alu::exec_slot_moded`]).
+    Moded,
+    /// An op risa does not emulate under the SET_MODE mode in effect: faults.
+    ModeUnsupported,
     /// Not implemented: faults when executed.
     Unsupported,
 }
@@ -589,6 +599,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
     }
     let mut cl = AluClause::default();
     let mut p = start;
+    let mut mode = [0u8; 2];
     while p < end {
         let gstart = p;
         let mut raw = Vec::with_capacity(4);
@@ -695,13 +706,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 AluForm::Op2 => (
                     // SET_MODE (guide 4.13.1, 8.2): the mode sits in the source
                     // select fields (bits 1:0 round, 2 input, 3 output denorms;
-                    // SRC0 single, SRC1 double). The default (round to nearest
-                    // even, denormals flushed) is what risa computes: a no-op;
-                    // other modes fault when executed.
-                    if i.op.name == "SET_MODE"
-                        && ALU_WORD0::SRC0_SEL.get(w0) & 15 == 0
-                        && ALU_WORD0::SRC1_SEL.get(w0) & 15 == 0
-                    {
+                    // SRC0 single, SRC1 double); it is resolved here for the
+                    // instructions it governs (`AluInstr::mode`), and does
+                    // nothing itself
+                    if i.op.name == "SET_MODE" {
                         Sem::Nop
                     } else {
                         sem_op2(i.op.name)
@@ -744,10 +752,23 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     i.nsrc().max(1).min(i.src_slots()) as u8
                 },
                 class: Class::of(sem),
+                mode: [0; 2],
                 dead: false,
                 pv_live: true,
                 loc: [0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k),
             });
+        }
+        // SET_MODE: the whole group (4.13.1: "affects other instructions in
+        // the current group") and the groups after it in this clause
+        if let Some(sm) = raw.iter().find(|i| i.op.name == "SET_MODE") {
+            mode = [
+                (ALU_WORD0::SRC0_SEL.get(sm.words[0]) & 15) as u8,
+                (ALU_WORD0::SRC1_SEL.get(sm.words[0]) & 15) as u8,
+            ];
+        }
+        for i in &mut cl.instrs[first as usize..] {
+            i.mode = mode;
+            i.class = moded_class(i.class, i.sem, mode);
         }
         cl.groups.push(AluGroup {
             first,
@@ -764,6 +785,54 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
         .any(|i| matches!(i.sem, Sem::StoreFlags | Sem::LoadStoreFlags));
     mark_liveness(&mut cl);
     Ok(cl)
+}
+
+/// The class of an instruction under SET_MODE modes `mode` (single, double).
+/// Under a non-default single-precision mode the rounded ops
+/// ([`crate::alu::is_rounded`]) take the moded path; with only the rounding
+/// changed, the other single-precision ops run as in the default mode (they
+/// are exact, integer, or approximations to 1 ULP whose rounding the guide
+/// does not pin down); when denormals are kept, any other op that reads or
+/// returns floats faults (risa flushes them there). Double-precision ops
+/// fault under a non-default double mode.
+fn moded_class(class: Class, sem: Sem, mode: [u8; 2]) -> Class {
+    let double = matches!(class, Class::Double | Class::F32ToF64 | Class::F64ToF32)
+        || matches!(
+            sem,
+            Sem::Recip64(_) | Sem::Rsq64(_) | Sem::Sqrt64 | Sem::Frexp64
+        );
+    if double {
+        return if mode[1] != 0 {
+            Class::ModeUnsupported
+        } else {
+            class
+        };
+    }
+    if mode[0] == 0 {
+        return class;
+    }
+    if class == Class::Plain && crate::alu::is_rounded(sem) {
+        return Class::Moded;
+    }
+    let floats = sem.float_result()
+        || matches!(
+            sem,
+            Sem::SetF(..)
+                | Sem::PredSetF(_)
+                | Sem::PredSetPushF(_)
+                | Sem::KillF(_)
+                | Sem::FltToInt
+                | Sem::FltToUint
+                | Sem::FltToIntRpi
+                | Sem::FltToIntFloor
+                | Sem::Flt32ToFlt16
+                | Sem::FltToUint4
+        );
+    if mode[0] & 12 != 0 && floats {
+        Class::ModeUnsupported
+    } else {
+        class
+    }
 }
 
 /// Sets `pv_live` and `dead` (see [`AluInstr`]): a slot's PV is live when

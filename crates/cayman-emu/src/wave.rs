@@ -1258,6 +1258,33 @@ impl Wave {
                         }
                     }
                 }
+                Class::Moded => {
+                    let o = &mut res[slot];
+                    let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
+                    alu::exec_slot_moded(i.sem, i.mode[0], a, b, c, o);
+                    if i.omod != 0 || i.clamp {
+                        for v in o.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    if FLAGS {
+                        let n = i.nsrc as usize;
+                        for l in lanes_of(m) {
+                            sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
+                        }
+                    }
+                    writes[slot] = true;
+                }
+                Class::ModeUnsupported => {
+                    return Err((
+                        Some(i.slot),
+                        None,
+                        format!(
+                            "{} under SET_MODE (single mode {}, double mode {}) is not emulated",
+                            i.name, i.mode[0], i.mode[1]
+                        ),
+                    ))
+                }
                 Class::Interp => {
                     self.interp(
                         ins,

@@ -390,3 +390,119 @@ fn set_lds_size_discards_writes_and_zeroes_reads_beyond_the_size() {
     assert_eq!(lds[15], 15);
     assert_eq!(lds[16], 0x5555_5555, "discarded");
 }
+
+/// SET_MODE (guide 4.13.1, 8.2): SRC0_SEL bits 3:0 are the single-precision
+/// mode (1:0 round: 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward
+/// zero; bit 2 keeps denormal inputs, bit 3 denormal results), SRC1_SEL the
+/// double one. Selects 0-15 are GPRs to the assembler, so `R3.x` as SRC0
+/// writes mode 3. The mode covers SET_MODE's whole group and the groups
+/// after it, until the clause ends.
+#[test]
+fn set_mode_rounds_every_way_the_guide_lists() {
+    let one_plus = |k: i32| f32::from_bits(0x3f80_0000) + 2f32.powi(-k);
+    // 1 + 2^-24 lies halfway between 1 and 1 + 2^-23 (the next float up)
+    for (mode, sum, neg_sum, i2f) in [
+        (0, 1.0, -1.0, 16_777_216.0),
+        (1, one_plus(23), -1.0, 16_777_218.0),
+        (2, 1.0, -one_plus(23), 16_777_216.0),
+        (3, 1.0, -1.0, 16_777_216.0),
+    ] {
+        let src = format!(
+            "
+    ALU:
+        0 x: ADD R2.x, R0.x, R0.y
+          y: ADD R2.y, -R0.x, -R0.y
+          z: INT_TO_FLT R2.z, R0.z
+          w: SET_MODE ____, R{mode}.w, R0.w
+        1 x: ADD R3.x, R0.x, R0.y
+    ALU:
+        0 x: ADD R4.x, R0.x, R0.y
+    END:
+"
+        );
+        let w = run(&src, |w| {
+            w.gpr_mut(0, 0).fill(f32::to_bits(1.0));
+            w.gpr_mut(0, 1).fill(2f32.powi(-24).to_bits());
+            w.gpr_mut(0, 2).fill(16_777_217); // 2^24 + 1: halfway again
+        })
+        .unwrap();
+        assert_eq!(f32::from_bits(lane(&w, 2, 0, 0)), sum, "mode {mode}");
+        assert_eq!(f32::from_bits(lane(&w, 2, 1, 0)), neg_sum, "mode {mode}");
+        assert_eq!(f32::from_bits(lane(&w, 2, 2, 0)), i2f, "mode {mode}");
+        // the next group of the clause still rounds so; the next clause is back to the default
+        assert_eq!(f32::from_bits(lane(&w, 3, 0, 0)), sum, "mode {mode}");
+        assert_eq!(f32::from_bits(lane(&w, 4, 0, 0)), 1.0, "mode {mode}");
+    }
+}
+
+#[test]
+fn set_mode_denormal_controls() {
+    // 2^-149 + 2^-149 = 2^-148, both denormal: flushed in (0), kept in but
+    // flushed out (0), kept in and out (2^-148); MUL stays legacy (0 × inf = 0)
+    let tiny = f32::from_bits(1);
+    for (mode, want) in [(0u32, 0u32), (4, 0), (12, 2), (8, 0)] {
+        let src = format!(
+            "
+    ALU:
+        0 w: SET_MODE ____, R{mode}.w, R0.w
+        1 x: ADD R2.x, R0.x, R0.x
+          y: MUL R2.y, R0.z, R0.w
+    END:
+"
+        );
+        let w = run(&src, |w| {
+            w.gpr_mut(0, 0).fill(tiny.to_bits());
+            w.gpr_mut(0, 2).fill(0);
+            w.gpr_mut(0, 3).fill(f32::INFINITY.to_bits());
+        })
+        .unwrap();
+        assert_eq!(lane(&w, 2, 0, 0), want, "mode {mode}");
+        assert_eq!(lane(&w, 2, 1, 0), 0, "mode {mode}");
+    }
+}
+
+#[test]
+fn ops_risa_does_not_round_by_mode_fault_with_their_mode() {
+    // kept denormals reach MAX (risa would flush them): a fault naming it
+    let e = run(
+        "
+    ALU:
+        0 w: SET_MODE ____, R12.w, R0.w
+        1 x: MAX R2.x, R0.x, R0.y
+    END:
+",
+        |_| {},
+    )
+    .err()
+    .expect("a fault");
+    assert!(
+        e.message.contains("MAX under SET_MODE (single mode 12"),
+        "{e}"
+    );
+    // only the rounding changed: exact ops run as in the default mode
+    let w = run(
+        "
+    ALU:
+        0 w: SET_MODE ____, R3.w, R0.w
+        1 x: MAX R2.x, R0.x, R0.y
+    END:
+",
+        |w| w.gpr_mut(0, 1).fill(f32::to_bits(2.5)),
+    )
+    .unwrap();
+    assert_eq!(f32::from_bits(lane(&w, 2, 0, 0)), 2.5);
+    // a double mode reaches ADD_64
+    let e = run(
+        "
+    ALU:
+        0 w: SET_MODE ____, R0.w, R1.w
+        1 x: ADD_64 R2.x, R0.x, R1.x
+          y: ADD_64 R2.y, R0.y, R1.y
+    END:
+",
+        |_| {},
+    )
+    .err()
+    .expect("a fault");
+    assert!(e.message.contains("ADD_64 under SET_MODE"), "{e}");
+}
