@@ -462,12 +462,14 @@ impl Wave {
                     // "indexed locks of banks 14 and 15 are ignored")
                     let mut kcache = *kcache;
                     // (res_index_mode marks an ALU clause with an indexed bank)
-                    for k in kcache.iter_mut().filter(|_| op.res_index_mode != 0) {
-                        if k.index_mode != 0 && k.bank < 14 {
-                            let b = self
-                                .indexed(k.bank as u32, k.index_mode)
-                                .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
-                            k.bank = b.min(255) as u8;
+                    if op.res_index_mode != 0 {
+                        for k in kcache.iter_mut() {
+                            if k.index_mode != 0 && k.bank < 14 {
+                                let b = self
+                                    .indexed(k.bank as u32, k.index_mode)
+                                    .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
+                                k.bank = b.min(255) as u8;
+                            }
                         }
                     }
                     let ctx = ClauseCtx {
