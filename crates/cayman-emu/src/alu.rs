@@ -174,8 +174,66 @@ pub enum Sem {
     Cndne64,
     /// LDS_IDX_OP (the LDS operation is decoded separately).
     Lds,
+    /// SET_CF_IDX0/1: CF index register 0/1 from src0.
+    SetCfIdx(u8),
+    /// SET_LDS_SIZE: src0 = LDS size, src1 = global mode.
+    SetLdsSize,
+    /// STORE_FLAGS: dst = the exception flags (guide 4.13.2).
+    StoreFlags,
+    /// LOAD_STORE_FLAGS: dst = the exception flags, then flags = src0.
+    LoadStoreFlags,
+    /// INTERP_LOAD_P0 / P10 / P20 (0, 1, 2): a parameter's P0, P1 − P0 or
+    /// P2 − P0 element from LDS.
+    InterpLoad(u8),
+    /// INTERP_XY, INTERP_ZW, INTERP_X, INTERP_Z: P0 + (P1 − P0)·i + (P2 − P0)·j.
+    Interp(InterpKind),
     /// Known to the tables, not implemented: faults when executed.
     Unsupported,
+}
+
+/// Which channels an interpolation instruction produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InterpKind {
+    /// INTERP_XY: all four slots; x and y.
+    Xy,
+    /// INTERP_ZW: all four slots; z and w.
+    Zw,
+    /// INTERP_X: slots x and y; x.
+    X,
+    /// INTERP_Z: slots z and w; z.
+    Z,
+}
+
+impl InterpKind {
+    /// The slots the instruction must occupy (bit c = slot c).
+    pub fn slots(self) -> u8 {
+        match self {
+            InterpKind::Xy | InterpKind::Zw => 0b1111,
+            InterpKind::X => 0b0011,
+            InterpKind::Z => 0b1100,
+        }
+    }
+    /// The outputs: (result slot = parameter element, first slot of the
+    /// slot pair whose sources give i (first slot's src0), j (second
+    /// slot's src0) and the parameter (first slot's src1)).
+    pub fn outputs(self) -> &'static [(usize, usize)] {
+        match self {
+            InterpKind::Xy => &[(0, 0), (1, 2)],
+            InterpKind::Zw => &[(2, 2), (3, 0)],
+            InterpKind::X => &[(0, 0)],
+            InterpKind::Z => &[(2, 2)],
+        }
+    }
+}
+
+/// One interpolated element: P0 + P10·i + P20·j. The guide's DOT path adds
+/// the unrounded MULADD result (8.2 INTERP_*: "not an IEEE compliant ADD");
+/// risa computes the sum in double precision and rounds it once to nearest
+/// even, flushing denormal inputs and results.
+pub fn interp(p0: u32, p10: u32, p20: u32, i: u32, j: u32) -> u32 {
+    let v = |x: u32| f32::from_bits(ftz(x)) as f64;
+    let r = v(p0) + v(p10) * v(i) + v(p20) * v(j);
+    ftz((r as f32).to_bits())
 }
 
 /// A comparison.
@@ -412,6 +470,18 @@ pub fn sem_op2(name: &str) -> Sem {
         "MBCNT_32LO_ACCUM_PREV_INT" => Mbcnt32LoAccumPrev,
         "SAD_ACCUM_PREV_UINT" => SadAccumPrev,
         "MBCNT_32HI_INT" => Mbcnt32Hi,
+        "SET_CF_IDX0" => SetCfIdx(0),
+        "SET_CF_IDX1" => SetCfIdx(1),
+        "SET_LDS_SIZE" => SetLdsSize,
+        "STORE_FLAGS" => StoreFlags,
+        "LOAD_STORE_FLAGS" => LoadStoreFlags,
+        "INTERP_LOAD_P0" => InterpLoad(0),
+        "INTERP_LOAD_P10" => InterpLoad(1),
+        "INTERP_LOAD_P20" => InterpLoad(2),
+        "INTERP_XY" => Interp(InterpKind::Xy),
+        "INTERP_ZW" => Interp(InterpKind::Zw),
+        "INTERP_X" => Interp(InterpKind::X),
+        "INTERP_Z" => Interp(InterpKind::Z),
         _ => Unsupported,
     }
 }
@@ -1376,6 +1446,214 @@ pub fn flt64_to_flt32(hi: u32, lo: u32) -> u32 {
     b(d(hi, lo) as f32)
 }
 
+// ---- SET_MODE: rounding and denormal modes (guide 4.13.1, 8.2) -------------
+
+/// The ops SET_MODE's rounding mode changes, computed by [`exec_slot_moded`].
+pub fn is_rounded(sem: Sem) -> bool {
+    use Sem::*;
+    matches!(
+        sem,
+        Add | Mul | MulIeee | Muladd(_) | MuladdIeee | Fma | SqrtIeee | IntToFlt | UintToFlt
+    )
+}
+
+/// [`exec_slot`] for the [`is_rounded`] ops under a SET_MODE single-precision
+/// mode (SRC0_SEL bits 3:0): bits 1:0 round (0 nearest even, 1 toward +inf,
+/// 2 toward -inf, 3 toward zero), bit 2 set = denormal inputs kept (else
+/// flushed), bit 3 set = denormal results kept (else flushed). Every
+/// operation is rounded once in that mode (risa-fp); MUL and MULADD keep
+/// their legacy rule (0 × anything = 0), MULADD/MULADD_IEEE round the
+/// product and then the sum (as risa's default mode does), MULADD_M2/M4/D2
+/// scale the rounded sum (a second rounding only when that under- or
+/// overflows).
+pub fn exec_slot_moded(sem: Sem, mode: u8, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) {
+    use risa_fp::{fp32, Round};
+    use Sem::*;
+    let r = [
+        Round::NearestEven,
+        Round::Up,
+        Round::Down,
+        Round::TowardZero,
+    ][mode as usize & 3];
+    let keep_in = mode & 4 != 0;
+    let keep_out = mode & 8 != 0;
+    let inp = |x: u32| f32::from_bits(if keep_in { x } else { ftz(x) });
+    let out = |v: f32| {
+        if keep_out {
+            v.to_bits()
+        } else {
+            ftz(v.to_bits())
+        }
+    };
+    let legacy_mul = |x: f32, y: f32| {
+        if x == 0.0 || y == 0.0 {
+            0.0
+        } else {
+            fp32::mul(x, y, r)
+        }
+    };
+    for l in 0..LANES {
+        let (x, y, z) = (inp(a[l]), inp(c[l]), inp(e[l]));
+        let v = match sem {
+            Add => fp32::add(x, y, r),
+            Mul => legacy_mul(x, y),
+            MulIeee => fp32::mul(x, y, r),
+            Muladd(k) => {
+                let s = fp32::add(legacy_mul(x, y), z, r);
+                match k {
+                    1 => fp32::mul(s, 2.0, r),
+                    2 => fp32::mul(s, 4.0, r),
+                    3 => fp32::mul(s, 0.5, r),
+                    _ => s,
+                }
+            }
+            MuladdIeee => fp32::add(fp32::mul(x, y, r), z, r),
+            Fma => fp32::fma(x, y, z, r),
+            SqrtIeee => fp32::sqrt(x, r),
+            IntToFlt => {
+                let v = a[l] as i32;
+                f32::from_bits(risa_fp::soft::from_int(
+                    risa_fp::soft::F32,
+                    v < 0,
+                    v.unsigned_abs() as u64,
+                    r,
+                ) as u32)
+            }
+            UintToFlt => {
+                f32::from_bits(
+                    risa_fp::soft::from_int(risa_fp::soft::F32, false, a[l] as u64, r) as u32,
+                )
+            }
+            _ => f32::NAN,
+        };
+        o[l] = out(v);
+    }
+}
+
+// ---- floating-point exception flags (guide 4.13.2) -------------------------
+
+/// Flag bit: invalid operation.
+pub const FLAG_INVALID: u32 = 1;
+/// Flag bit: denormal (an input was a denormal, flushed to zero).
+pub const FLAG_DENORMAL: u32 = 2;
+/// Flag bit: division by zero.
+pub const FLAG_DIV_ZERO: u32 = 4;
+/// Flag bit: overflow.
+pub const FLAG_OVERFLOW: u32 = 8;
+/// Flag bit: underflow.
+pub const FLAG_UNDERFLOW: u32 = 16;
+/// Flag bit: inexact.
+pub const FLAG_INEXACT: u32 = 32;
+
+fn is_denorm(x: u32) -> bool {
+    x & 0x7f80_0000 == 0 && x & 0x007f_ffff != 0
+}
+
+/// The exception flags (guide 4.13.2) one lane of single-precision op `sem`
+/// raises: sources `s` (the first `n` are read), result `r`.
+///
+/// risa's reading of the six flags (the guide names them, nothing more):
+/// *denormal* when a float source is a denormal (flushed); *invalid* when a
+/// float result is NaN and no source was, and when FLT_TO_INT/UINT (and
+/// their RPI/FLOOR forms) get a NaN or a value outside the integer range;
+/// for the ops with an exact reference (ADD, MUL*, MULADD*, FMA, the
+/// RECIP/RECIPSQRT/SQRT/EXP/LOG transcendentals, INT/UINT_TO_FLT and the
+/// float-to-int conversions) *division by zero* when the exact result is
+/// infinite from finite sources (RECIP*, RECIPSQRT*, LOG* of ±0),
+/// *overflow* when it exceeds the largest float, *underflow* when it is
+/// non-zero and below the smallest normal (the result is flushed), and
+/// *inexact* when the returned value differs from it (always with overflow
+/// and underflow). Integer ops and the ops without a reference (compares,
+/// MIN/MAX, FLOOR/FRACT..., SIN/COS) raise only the denormal flag.
+pub fn fp_flags(sem: Sem, n: usize, s: [u32; 3], r: u32) -> u32 {
+    use Sem::*;
+    let float_in = sem.float_result()
+        && !matches!(sem, IntToFlt | UintToFlt | UbyteFlt(_) | Flt16ToFlt32)
+        || matches!(
+            sem,
+            SetF(..) | FltToInt | FltToUint | FltToIntRpi | FltToIntFloor | Flt32ToFlt16
+        );
+    if !float_in && !matches!(sem, IntToFlt | UintToFlt) {
+        return 0;
+    }
+    let ins = &s[..n.min(3)];
+    let mut fl = 0;
+    if float_in && ins.iter().any(|&x| is_denorm(x)) {
+        fl |= FLAG_DENORMAL;
+    }
+    let v = |x: u32| f32::from_bits(ftz(x)) as f64;
+    let (a, b, c) = (v(s[0]), v(s[1]), v(s[2]));
+    if matches!(sem, FltToInt | FltToUint | FltToIntRpi | FltToIntFloor) {
+        let t = match sem {
+            FltToIntRpi => (a + 0.5).floor(),
+            FltToIntFloor => a.floor(),
+            _ => a.trunc(),
+        };
+        let (lo, hi) = if sem == FltToUint {
+            (0.0, 4_294_967_295.0)
+        } else {
+            (-2_147_483_648.0, 2_147_483_647.0)
+        };
+        if a.is_nan() || t < lo || t > hi {
+            return fl | FLAG_INVALID;
+        }
+        if t != a {
+            fl |= FLAG_INEXACT;
+        }
+        return fl;
+    }
+    let any_nan = float_in && ins.iter().any(|&x| is_nan(x));
+    let rf = f32::from_bits(r);
+    if rf.is_nan() && !any_nan {
+        fl |= FLAG_INVALID;
+    }
+    let exact = match sem {
+        Add => a + b,
+        Mul if a == 0.0 || b == 0.0 => 0.0,
+        Mul | MulIeee => a * b,
+        // legacy: 0 × anything = 0 (table 4.4); the opcode's scale is exact
+        Muladd(k) if a == 0.0 || b == 0.0 => c * [1.0, 2.0, 4.0, 0.5][k as usize & 3],
+        Muladd(k) => a.mul_add(b, c) * [1.0, 2.0, 4.0, 0.5][k as usize & 3],
+        MuladdIeee | Fma => a.mul_add(b, c),
+        SqrtIeee => a.sqrt(),
+        RecipIeee | RecipClamped | RecipFf => 1.0 / a,
+        RecipsqrtIeee | RecipsqrtClamped | RecipsqrtFf => 1.0 / a.sqrt(),
+        ExpIeee => a.exp2(),
+        LogIeee | LogClamped => a.log2(),
+        IntToFlt => s[0] as i32 as f64,
+        UintToFlt => s[0] as f64,
+        _ => return fl,
+    };
+    if any_nan || ins.iter().any(|&x| f32::from_bits(x).is_infinite()) || exact.is_nan() {
+        return fl;
+    }
+    if exact.is_infinite() {
+        if matches!(
+            sem,
+            RecipIeee
+                | RecipClamped
+                | RecipFf
+                | RecipsqrtIeee
+                | RecipsqrtClamped
+                | RecipsqrtFf
+                | LogIeee
+                | LogClamped
+        ) {
+            fl |= FLAG_DIV_ZERO;
+        } else {
+            fl |= FLAG_OVERFLOW | FLAG_INEXACT;
+        }
+    } else if exact.abs() >= f32::MAX as f64 + f32::MAX as f64 / 33_554_432.0 {
+        // at or above MAX + half an ULP: rounds to infinity
+        fl |= FLAG_OVERFLOW | FLAG_INEXACT;
+    } else if exact != 0.0 && exact.abs() < f32::MIN_POSITIVE as f64 {
+        fl |= FLAG_UNDERFLOW | FLAG_INEXACT;
+    } else if rf as f64 != exact {
+        fl |= FLAG_INEXACT;
+    }
+    fl
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1393,27 +1671,9 @@ mod tests {
                 unsupported.push(o.name);
             }
         }
-        // what remains: pixel-shader interpolation, the flags register, CF
-        // index registers, LDS size/global mode, and SET_MODE (only its
-        // default mode runs: decided at decode, see program.rs)
+        // what remains: SET_MODE, which program.rs resolves at decode time
+        // into the modes of the instructions it governs (AluInstr::mode)
         unsupported.sort();
-        assert_eq!(
-            unsupported,
-            [
-                "INTERP_LOAD_P0",
-                "INTERP_LOAD_P10",
-                "INTERP_LOAD_P20",
-                "INTERP_X",
-                "INTERP_XY",
-                "INTERP_Z",
-                "INTERP_ZW",
-                "LOAD_STORE_FLAGS",
-                "SET_CF_IDX0",
-                "SET_CF_IDX1",
-                "SET_LDS_SIZE",
-                "SET_MODE",
-                "STORE_FLAGS",
-            ]
-        );
+        assert_eq!(unsupported, ["SET_MODE",]);
     }
 }

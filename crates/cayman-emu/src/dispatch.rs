@@ -6,9 +6,10 @@
 use crate::fault::{Fault, Stats};
 use crate::loader::Kernel;
 use crate::memory::GlobalMemory;
+use crate::trace::{TraceSink, Tracer};
 use crate::wave::{Env, Wave, Yield};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// One kernel argument, in declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +50,9 @@ pub struct Dispatch {
     /// real Cayman its atomics land at four times the intended address. Set
     /// this to run clang-14's atomics where the source meant them.
     pub atomics_byte_addressed: bool,
+    /// Write an execution trace here ([`crate::trace`]); work-groups then
+    /// run one after another on one thread, so the trace is deterministic.
+    pub trace: Option<Arc<TraceSink>>,
 }
 
 impl Dispatch {
@@ -62,6 +66,7 @@ impl Dispatch {
             max_instructions: 100_000_000,
             threads: 1,
             atomics_byte_addressed: false,
+            trace: None,
         }
     }
 }
@@ -171,7 +176,13 @@ pub fn run_with_gds(
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
-    let threads = if d.threads == 0 {
+    let tracer = d.trace.as_ref().map(|sink| {
+        let code = kernel.text.get(kernel.offset as usize..).unwrap_or(&[]);
+        Tracer::new(sink.clone(), code, &kernel.program)
+    });
+    let threads = if tracer.is_some() {
+        1
+    } else if d.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         d.threads
@@ -198,7 +209,7 @@ pub fn run_with_gds(
                 ((g / ng[0] as u64) % ng[1] as u64) as u32,
                 (g / (ng[0] as u64 * ng[1] as u64)) as u32,
             ];
-            match run_group(&env, d, gid, nwaves, lanes, &mut waves, &mut lds) {
+            match run_group(&env, d, gid, nwaves, lanes, &mut waves, &mut lds, &tracer) {
                 Ok(s) => st.add(&s),
                 Err(f) => {
                     let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -213,12 +224,16 @@ pub fn run_with_gds(
         stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
     crate::workers::run_on(threads, &worker);
+    if let Some(s) = &d.trace {
+        s.flush();
+    }
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }
     Ok(stats.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_group(
     env: &Env,
     d: &Dispatch,
@@ -227,6 +242,7 @@ fn run_group(
     lanes: u64,
     waves: &mut Vec<Wave>,
     lds: &mut [u32],
+    tracer: &Option<Arc<Tracer>>,
 ) -> Result<Stats, Fault> {
     lds.fill(0);
     while waves.len() < nwaves as usize {
@@ -237,6 +253,9 @@ fn run_group(
         let n = (lanes - first).min(64);
         let valid = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         wave.reset(valid, gid, w as u32, d.max_instructions);
+        if tracer.is_some() {
+            wave.set_trace(tracer.clone());
+        }
         for l in 0..n as usize {
             let t = (first + l as u64) as u32;
             let lx = t % d.block[0];

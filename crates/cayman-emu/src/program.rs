@@ -100,6 +100,11 @@ pub struct AluInstr {
     pub nsrc: u8,
     /// How the engine executes it (derived from `sem`).
     pub class: Class,
+    /// The SET_MODE modes in effect (guide 4.13.1: from the SET_MODE's group
+    /// to the next SET_MODE or the clause's end): single precision
+    /// (SRC0_SEL bits 3:0) and double precision (SRC1_SEL bits 3:0); 0 is
+    /// the default (round to nearest even, denormals flushed).
+    pub mode: [u8; 2],
     /// Nothing observes the result: no GPR write, no side effect, and the
     /// next group of the clause does not read this slot's PV (PV does not
     /// outlive the clause, guide 4.6.2). The engine skips it.
@@ -150,6 +155,18 @@ pub enum Class {
     /// Four-slot ops (FREXP_64, CUBE, FLT_TO_UINT4): every slot's result
     /// depends on all four slots' sources.
     Quad,
+    /// Writes wave state, not a GPR: SET_CF_IDX0/1, SET_LDS_SIZE.
+    WaveState,
+    /// STORE_FLAGS, LOAD_STORE_FLAGS: run after the group's other slots
+    /// (their flags are included).
+    Flags,
+    /// INTERP_*: parameter reads from LDS and interpolation across slots.
+    Interp,
+    /// A rounded single-precision op under a non-default SET_MODE mode
+    /// ([`crate::alu::exec_slot_moded`]).
+    Moded,
+    /// An op risa does not emulate under the SET_MODE mode in effect: faults.
+    ModeUnsupported,
     /// Not implemented: faults when executed.
     Unsupported,
 }
@@ -186,6 +203,9 @@ impl Class {
             | Sem::SadAccumPrev
             | Sem::Mbcnt32Hi => Class::Prev,
             Sem::Frexp64 | Sem::Cube | Sem::FltToUint4 => Class::Quad,
+            Sem::SetCfIdx(_) | Sem::SetLdsSize => Class::WaveState,
+            Sem::StoreFlags | Sem::LoadStoreFlags => Class::Flags,
+            Sem::InterpLoad(_) | Sem::Interp(_) => Class::Interp,
             Sem::Flt32ToFlt64 => Class::F32ToF64,
             Sem::Flt64ToFlt32 => Class::F64ToF32,
             s if crate::alu::is_per_slot(s) => Class::Plain,
@@ -219,6 +239,10 @@ pub struct AluClause {
     pub groups: Vec<AluGroup>,
     /// Literal and inline constants splatted over 64 lanes.
     pub consts: Vec<[u32; 64]>,
+    /// The clause reads the exception flags (STORE_FLAGS/LOAD_STORE_FLAGS):
+    /// only then are they computed (they are cleared at each clause start,
+    /// guide 4.13.2, so no other clause can observe them).
+    pub flags: bool,
 }
 
 /// One fetch-clause instruction.
@@ -228,6 +252,8 @@ pub enum FetchOp {
     Vtx {
         /// BUFFER_ID.
         buffer: u8,
+        /// BUFFER_INDEX_MODE: 0 none, 1/2 add CF_IDX0/1 to BUFFER_ID, 3 invalid.
+        buffer_index_mode: u8,
         /// FETCH_TYPE (0 vertex, 1 instance, 2 no index offset).
         fetch_type: u8,
         /// Source GPR and element.
@@ -313,6 +339,9 @@ pub struct Kcache {
     pub mode: u8,
     /// KCACHE_ADDR (line = 16 constants).
     pub addr: u8,
+    /// KCACHE_BANK_INDEX_MODE (ALU_EXTENDED only): 0 none, 1/2 add CF_IDX0/1
+    /// to the bank, 3 invalid.
+    pub index_mode: u8,
 }
 
 /// ALU clause initiation variants.
@@ -454,6 +483,11 @@ pub struct CfOp {
     pub vpm: bool,
     /// WHOLE_QUAD_MODE (for PUSH_WQM etc. and the ALU bit).
     pub wqm: bool,
+    /// Resource index mode (RAT_INDEX_MODE of RAT exports): 0 none, 1/2 add
+    /// CF_IDX0/1 to the resource id, 3 invalid. For ALU clause
+    /// instructions: non-zero when a kcache bank is indexed
+    /// ([`Kcache::index_mode`]).
+    pub res_index_mode: u8,
 }
 
 /// A pre-decoded CF program with its clauses.
@@ -565,6 +599,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
     }
     let mut cl = AluClause::default();
     let mut p = start;
+    let mut mode = [0u8; 2];
     while p < end {
         let gstart = p;
         let mut raw = Vec::with_capacity(4);
@@ -634,6 +669,8 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 *s = lower_src(i.src(k), lits)
                     .map_err(|e| format!("group at slot {}: {e}", (gstart - start) / 2))?;
             }
+            // ALU_WORD1_OP2_MOVA: bits 27:21 are MOVA_DST (AR, CF_PC,
+            // CF_IDX0/1, CLAUSE_GLOBAL bytes), not a GPR: no GPR write
             let (sem, write, omod, update_exec, update_pred, exec_op, lds) = match i.form {
                 AluForm::Op3 => (sem_op3(i.op.name), true, 0, false, false, 0, None),
                 AluForm::Lds => (
@@ -657,16 +694,22 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     ALU_WORD1_OP2_EXECUTE_MASK::EXECUTE_MASK_OP.get(w1) as u8,
                     None,
                 ),
-                AluForm::Op2 | AluForm::Mova => (
+                AluForm::Mova => (
+                    sem_op2(i.op.name),
+                    false,
+                    ALU_WORD1_OP2::OMOD.get(w1) as u8,
+                    false,
+                    ALU_WORD1_OP2::UPDATE_PRED.get(w1) != 0,
+                    0,
+                    None,
+                ),
+                AluForm::Op2 => (
                     // SET_MODE (guide 4.13.1, 8.2): the mode sits in the source
                     // select fields (bits 1:0 round, 2 input, 3 output denorms;
-                    // SRC0 single, SRC1 double). The default (round to nearest
-                    // even, denormals flushed) is what risa computes: a no-op;
-                    // other modes fault when executed.
-                    if i.op.name == "SET_MODE"
-                        && ALU_WORD0::SRC0_SEL.get(w0) & 15 == 0
-                        && ALU_WORD0::SRC1_SEL.get(w0) & 15 == 0
-                    {
+                    // SRC0 single, SRC1 double); it is resolved here for the
+                    // instructions it governs (`AluInstr::mode`), and does
+                    // nothing itself
+                    if i.op.name == "SET_MODE" {
                         Sem::Nop
                     } else {
                         sem_op2(i.op.name)
@@ -701,14 +744,31 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 lds,
                 nsrc: if i.form == AluForm::Lds {
                     3
+                } else if sem == Sem::SetLdsSize {
+                    // guide 8.2: "SRC0 = size, SRC1 = global mode" (the
+                    // codec's table lists one source)
+                    2
                 } else {
                     i.nsrc().max(1).min(i.src_slots()) as u8
                 },
                 class: Class::of(sem),
+                mode: [0; 2],
                 dead: false,
                 pv_live: true,
                 loc: [0, 1, 2].map(|k| TMP_ROW + 3 * slot as u16 + k),
             });
+        }
+        // SET_MODE: the whole group (4.13.1: "affects other instructions in
+        // the current group") and the groups after it in this clause
+        if let Some(sm) = raw.iter().find(|i| i.op.name == "SET_MODE") {
+            mode = [
+                (ALU_WORD0::SRC0_SEL.get(sm.words[0]) & 15) as u8,
+                (ALU_WORD0::SRC1_SEL.get(sm.words[0]) & 15) as u8,
+            ];
+        }
+        for i in &mut cl.instrs[first as usize..] {
+            i.mode = mode;
+            i.class = moded_class(i.class, i.sem, mode);
         }
         cl.groups.push(AluGroup {
             first,
@@ -719,8 +779,60 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
         });
         p += need_lit;
     }
+    cl.flags = cl
+        .instrs
+        .iter()
+        .any(|i| matches!(i.sem, Sem::StoreFlags | Sem::LoadStoreFlags));
     mark_liveness(&mut cl);
     Ok(cl)
+}
+
+/// The class of an instruction under SET_MODE modes `mode` (single, double).
+/// Under a non-default single-precision mode the rounded ops
+/// ([`crate::alu::is_rounded`]) take the moded path; with only the rounding
+/// changed, the other single-precision ops run as in the default mode (they
+/// are exact, integer, or approximations to 1 ULP whose rounding the guide
+/// does not pin down); when denormals are kept, any other op that reads or
+/// returns floats faults (risa flushes them there). Double-precision ops
+/// fault under a non-default double mode.
+fn moded_class(class: Class, sem: Sem, mode: [u8; 2]) -> Class {
+    let double = matches!(class, Class::Double | Class::F32ToF64 | Class::F64ToF32)
+        || matches!(
+            sem,
+            Sem::Recip64(_) | Sem::Rsq64(_) | Sem::Sqrt64 | Sem::Frexp64
+        );
+    if double {
+        return if mode[1] != 0 {
+            Class::ModeUnsupported
+        } else {
+            class
+        };
+    }
+    if mode[0] == 0 {
+        return class;
+    }
+    if class == Class::Plain && crate::alu::is_rounded(sem) {
+        return Class::Moded;
+    }
+    let floats = sem.float_result()
+        || matches!(
+            sem,
+            Sem::SetF(..)
+                | Sem::PredSetF(_)
+                | Sem::PredSetPushF(_)
+                | Sem::KillF(_)
+                | Sem::FltToInt
+                | Sem::FltToUint
+                | Sem::FltToIntRpi
+                | Sem::FltToIntFloor
+                | Sem::Flt32ToFlt16
+                | Sem::FltToUint4
+        );
+    if mode[0] & 12 != 0 && floats {
+        Class::ModeUnsupported
+    } else {
+        class
+    }
 }
 
 /// Sets `pv_live` and `dead` (see [`AluInstr`]): a slot's PV is live when
@@ -798,6 +910,7 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 out.push(FetchOp::Vtx {
                     buffer: VTX_WORD0::BUFFER_ID.get(w0) as u8,
+                    buffer_index_mode: VTX_WORD2::BUFFER_INDEX_MODE.get(w2) as u8,
                     fetch_type: VTX_WORD0::FETCH_TYPE.get(w0) as u8,
                     src_gpr: VTX_WORD0::SRC_GPR.get(w0) as u8,
                     src_rel: VTX_WORD0::SRC_REL.get(w0) != 0,
@@ -901,7 +1014,8 @@ impl Program {
         let mut prog = Program::default();
         let mut limit = nslots;
         let mut slot = 0;
-        let mut ext: Option<[Kcache; 2]> = None;
+        // ALU_EXTENDED prefix: kcache banks 2/3 and the bank index modes of banks 0/1
+        let mut ext: Option<([Kcache; 2], [u8; 2])> = None;
         while slot < limit {
             let (w0, w1) = (w[slot * 2], w[slot * 2 + 1]);
             let mut op = CfOp {
@@ -912,24 +1026,35 @@ impl Program {
                 cf_const: CF_WORD1::CF_CONST.get(w1) as u8,
                 vpm: CF_WORD1::VALID_PIXEL_MODE.get(w1) != 0,
                 wqm: false,
+                res_index_mode: 0,
             };
             match decode_cf(w0, w1) {
                 Err(e) => op.kind = CfKind::Invalid(e.to_string()),
                 Ok(i) => match i.form {
                     CfForm::AluExt => {
                         // prefix: kcache banks 2 and 3 for the next ALU instruction
-                        ext = Some([
-                            Kcache {
-                                bank: CF_ALU_WORD0_EXT::KCACHE_BANK2.get(w0) as u8,
-                                mode: CF_ALU_WORD0_EXT::KCACHE_MODE2.get(w0) as u8,
-                                addr: CF_ALU_WORD1_EXT::KCACHE_ADDR2.get(w1) as u8,
-                            },
-                            Kcache {
-                                bank: CF_ALU_WORD0_EXT::KCACHE_BANK3.get(w0) as u8,
-                                mode: CF_ALU_WORD1_EXT::KCACHE_MODE3.get(w1) as u8,
-                                addr: CF_ALU_WORD1_EXT::KCACHE_ADDR3.get(w1) as u8,
-                            },
-                        ]);
+                        ext = Some((
+                            [
+                                Kcache {
+                                    bank: CF_ALU_WORD0_EXT::KCACHE_BANK2.get(w0) as u8,
+                                    mode: CF_ALU_WORD0_EXT::KCACHE_MODE2.get(w0) as u8,
+                                    addr: CF_ALU_WORD1_EXT::KCACHE_ADDR2.get(w1) as u8,
+                                    index_mode: CF_ALU_WORD0_EXT::KCACHE_BANK_INDEX_MODE2.get(w0)
+                                        as u8,
+                                },
+                                Kcache {
+                                    bank: CF_ALU_WORD0_EXT::KCACHE_BANK3.get(w0) as u8,
+                                    mode: CF_ALU_WORD1_EXT::KCACHE_MODE3.get(w1) as u8,
+                                    addr: CF_ALU_WORD1_EXT::KCACHE_ADDR3.get(w1) as u8,
+                                    index_mode: CF_ALU_WORD0_EXT::KCACHE_BANK_INDEX_MODE3.get(w0)
+                                        as u8,
+                                },
+                            ],
+                            [
+                                CF_ALU_WORD0_EXT::KCACHE_BANK_INDEX_MODE0.get(w0) as u8,
+                                CF_ALU_WORD0_EXT::KCACHE_BANK_INDEX_MODE1.get(w0) as u8,
+                            ],
+                        ));
                         op.kind = CfKind::Nop;
                         prog.cf.push(op);
                         slot += 1;
@@ -944,7 +1069,7 @@ impl Program {
                         let idx = prog.alu.len() as u32;
                         prog.alu.push(decode_alu_clause(&w, addr, cnt));
                         prog.alu_addr.push(addr as u32);
-                        let e = ext.take().unwrap_or_default();
+                        let (e, im) = ext.take().unwrap_or_default();
                         let kind = match i.op.name {
                             "ALU_PUSH_BEFORE" => AluKind::PushBefore,
                             "ALU_POP_AFTER" => AluKind::PopAfter,
@@ -960,6 +1085,7 @@ impl Program {
                         op.cond = 0;
                         op.vpm = false;
                         op.wqm = wqm;
+                        op.res_index_mode = im[0] | im[1] | e[0].index_mode | e[1].index_mode;
                         op.kind = CfKind::Alu {
                             kind,
                             clause: idx,
@@ -968,11 +1094,13 @@ impl Program {
                                     bank: CF_ALU_WORD0::KCACHE_BANK0.get(w0) as u8,
                                     mode: CF_ALU_WORD0::KCACHE_MODE0.get(w0) as u8,
                                     addr: CF_ALU_WORD1::KCACHE_ADDR0.get(w1) as u8,
+                                    index_mode: im[0],
                                 },
                                 Kcache {
                                     bank: CF_ALU_WORD0::KCACHE_BANK1.get(w0) as u8,
                                     mode: CF_ALU_WORD1::KCACHE_MODE1.get(w1) as u8,
                                     addr: CF_ALU_WORD1::KCACHE_ADDR1.get(w1) as u8,
+                                    index_mode: im[1],
                                 },
                                 e[0],
                                 e[1],
@@ -987,6 +1115,8 @@ impl Program {
                         op.cf_const = 0;
                         op.cond = 0;
                         if let Some(r) = i.rat {
+                            op.res_index_mode =
+                                CF_ALLOC_EXPORT_WORD0_RAT::RAT_INDEX_MODE.get(w0) as u8;
                             op.kind = CfKind::Rat {
                                 rat_id: CF_ALLOC_EXPORT_WORD0_RAT::RAT_ID.get(w0) as u8,
                                 inst: r.name,

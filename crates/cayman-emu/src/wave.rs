@@ -7,11 +7,14 @@ use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
 use crate::memory::GlobalMemory;
 use crate::program::*;
+use crate::trace::Tracer;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 mod export;
 mod fetch;
 mod lds;
+mod traced;
 
 pub use export::{RET_DWORDS, RET_RESOURCE, SCRATCH_DWORDS};
 use lds::lds_op;
@@ -92,6 +95,8 @@ pub enum Yield {
 struct Scratch {
     res: [Lanes; 4],
     em: ExpandedMask,
+    /// The exception flags the current group raises (clauses with `flags`).
+    flags: Lanes,
 }
 
 /// A wavefront.
@@ -118,6 +123,18 @@ pub struct Wave {
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
+    /// CF index registers CF_IDX0/1 (guide 2.x "Index Register": two per
+    /// wavefront), written by SET_CF_IDX0/1 and MOVA_INT.
+    cf_idx: [u32; 2],
+    /// SET_LDS_SIZE's limit in bytes (None: the group's whole LDS).
+    lds_limit: Option<u32>,
+    /// Floating-point exception flags per lane (guide 4.13.2), cleared at
+    /// the start of each ALU clause.
+    flags: Lanes,
+    /// The tracer when the dispatch is traced.
+    trace: Option<Arc<Tracer>>,
+    /// State before the traced instruction (allocated when tracing).
+    snap: Option<Box<traced::Snapshot>>,
     /// Counters.
     pub stats: Stats,
     /// Work-group id (for faults).
@@ -196,7 +213,13 @@ impl Wave {
                     of: 0,
                     lanes: [0; LANES],
                 },
+                flags: [0; LANES],
             })),
+            cf_idx: [0; 2],
+            lds_limit: None,
+            flags: [0; LANES],
+            trace: None,
+            snap: None,
             stats: Stats::default(),
             workgroup,
             index,
@@ -232,6 +255,9 @@ impl Wave {
         self.scratch_mem.fill(0);
         self.pc = 0;
         self.resume = None;
+        self.cf_idx = [0; 2];
+        self.lds_limit = None;
+        self.flags = [0; LANES];
         self.stats = Stats::default();
         self.workgroup = workgroup;
         self.index = index;
@@ -322,23 +348,25 @@ impl Wave {
             m &= self.valid;
         }
         let b = env.bool_consts >> (op.cf_const & 31) & 1 != 0;
+        // CF_WORD1 COND (guide 9.1): 0 CF_COND_ACTIVE, 1 CF_COND_FALSE,
+        // 2 CF_COND_BOOL, 3 CF_COND_NOT_BOOL
         Ok(match op.cond {
             0 => m,
-            1 => {
+            1 => 0,
+            2 => {
                 if b {
                     m
                 } else {
                     0
                 }
             }
-            2 => {
+            _ => {
                 if !b {
                     m
                 } else {
                     0
                 }
             }
-            _ => return Err(self.fault("COND = 3 is reserved")),
         })
     }
 
@@ -350,8 +378,37 @@ impl Wave {
         Ok(())
     }
 
+    /// Resource number `n` under a CF index mode (CF_INDEX_NONE, CF_INDEX_0,
+    /// CF_INDEX_1: add CF_IDX0/1; guide 9.1/9.3 *_INDEX_MODE fields).
+    pub(crate) fn indexed(&self, n: u32, mode: u8) -> Result<u32, String> {
+        match mode {
+            0 => Ok(n),
+            1 | 2 => Ok(n + self.cf_idx[mode as usize - 1]),
+            _ => Err("index mode 3 (CF_INVALID) is invalid".into()),
+        }
+    }
+
+    /// The CF index registers CF_IDX0/1.
+    pub fn cf_idx(&self) -> [u32; 2] {
+        self.cf_idx
+    }
+
+    /// The floating-point exception flags of each lane (guide 4.13.2).
+    pub fn flags(&self) -> &Lanes {
+        &self.flags
+    }
+
     /// Run until END or a barrier. `lds` is the work-group's LDS (dwords).
     pub fn run(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
+        if self.trace.is_some() {
+            self.run_cf::<true>(env, lds)
+        } else {
+            self.run_cf::<false>(env, lds)
+        }
+    }
+
+    /// [`Wave::run`]; `TRACE` writes a trace line per CF instruction.
+    fn run_cf<const TRACE: bool>(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
         if let Some(ctx) = self.resume.take() {
             self.stats.barriers += 1;
             if self.alu_clause(env, lds, ctx)? {
@@ -372,6 +429,10 @@ impl Wave {
             })?;
             self.tick()?;
             self.stats.cf_instructions += 1;
+            let active_before = self.active;
+            if TRACE {
+                self.trace_cf(pc);
+            }
             let mut next = pc + 1;
             match &op.kind {
                 CfKind::Nop => {}
@@ -396,11 +457,26 @@ impl Wave {
                         _ => {}
                     }
                     let exec = if *w { wqm(self.active) } else { self.active };
+                    // the locks are taken at clause start: an indexed bank
+                    // adds CF_IDX0/1 as they are now (9.1 KCACHE_BANK_INDEX_MODE;
+                    // "indexed locks of banks 14 and 15 are ignored")
+                    let mut kcache = *kcache;
+                    // (res_index_mode marks an ALU clause with an indexed bank)
+                    if op.res_index_mode != 0 {
+                        for k in kcache.iter_mut() {
+                            if k.index_mode != 0 && k.bank < 14 {
+                                let b = self
+                                    .indexed(k.bank as u32, k.index_mode)
+                                    .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
+                                k.bank = b.min(255) as u8;
+                            }
+                        }
+                    }
                     let ctx = ClauseCtx {
                         cf: pc,
                         clause: *clause,
                         kind: *kind,
-                        kcache: *kcache,
+                        kcache,
                         exec,
                         exec_new: self.active,
                         broken: 0,
@@ -418,7 +494,19 @@ impl Wave {
                 }
                 CfKind::Rat { .. } => {
                     let m = self.cond_mask(env, op)?;
-                    self.rat(env, op, m)?;
+                    if op.res_index_mode != 0 {
+                        // RAT_INDEX_MODE: the RAT id plus CF_IDX0/1
+                        let mut o = op.clone();
+                        if let CfKind::Rat { rat_id, .. } = &mut o.kind {
+                            let id = self
+                                .indexed(*rat_id as u32, op.res_index_mode)
+                                .map_err(|e| self.fault(format!("RAT_INDEX_MODE: {e}")))?;
+                            *rat_id = id.min(255) as u8;
+                        }
+                        self.rat(env, &o, m)?;
+                    } else {
+                        self.rat(env, op, m)?;
+                    }
                 }
                 CfKind::ScratchWrite { .. } => {
                     let m = self.cond_mask(env, op)?;
@@ -521,10 +609,11 @@ impl Wave {
                                 (env.loop_consts[op.cf_const as usize & 31] >> (8 * *sel as u32))
                                     & 0xff
                             }
+                            // CF_JUMPTABLE_SEL_INDEX_0/1: the CF index register
+                            4 | 5 => self.cf_idx[*sel as usize - 4],
                             s => {
                                 return Err(self.fault(format!(
-                                    "JUMPTABLE_SEL {s} (CF index register {}) is not emulated",
-                                    s - 4
+                                    "JUMPTABLE_SEL {s} is reserved (0-3 loop constant bytes, 4/5 CF_IDX0/1)"
                                 )))
                             }
                         };
@@ -611,6 +700,9 @@ impl Wave {
                     return Err(self.fault(format!("invalid CF instruction: {e}")))
                 }
             }
+            if TRACE {
+                self.trace_cf_after(pc, next, active_before);
+            }
             self.pc = next;
         }
     }
@@ -633,15 +725,18 @@ impl Wave {
             }
         };
         let mut sc = self.scratch.take().expect("scratch present");
-        #[cfg(target_arch = "x86_64")]
-        let r = if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            unsafe { self.clause_groups_avx2(env, lds, clause, &mut ctx, &mut sc) }
-        } else {
-            self.clause_groups(env, lds, clause, &mut ctx, &mut sc)
+        if clause.flags && ctx.group == 0 {
+            // guide 4.13.2: cleared at the beginning of each ALU clause
+            self.flags = [0; LANES];
+        }
+        // tracing and the exception flags each select a separately compiled
+        // clause loop, so the common one carries neither
+        let r = match (self.trace.is_some(), clause.flags) {
+            (true, true) => self.clause_groups::<true, true>(env, lds, clause, &mut ctx, &mut sc),
+            (true, false) => self.clause_groups::<true, false>(env, lds, clause, &mut ctx, &mut sc),
+            (false, true) => self.clause_groups::<false, true>(env, lds, clause, &mut ctx, &mut sc),
+            (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
         };
-        #[cfg(not(target_arch = "x86_64"))]
-        let r = self.clause_groups(env, lds, clause, &mut ctx, &mut sc);
         self.scratch = Some(sc);
         let at_barrier = r?;
         if at_barrier {
@@ -650,6 +745,24 @@ impl Wave {
         }
         self.end_clause(&ctx)?;
         Ok(false)
+    }
+
+    /// The untraced clause loop, with AVX2 when the CPU has it.
+    #[inline(always)]
+    fn clause_groups_fast(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            return unsafe { self.clause_groups_avx2(env, lds, clause, ctx, sc) };
+        }
+        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
     }
 
     /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
@@ -663,12 +776,13 @@ impl Wave {
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<bool, Fault> {
-        self.clause_groups(env, lds, clause, ctx, sc)
+        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
     }
 
-    /// Runs the groups of a clause from `ctx.group`; true when stopped at a barrier.
+    /// Runs the groups of a clause from `ctx.group`; true when stopped at a
+    /// barrier. `TRACE` writes a trace line per group.
     #[inline(always)]
-    fn clause_groups(
+    fn clause_groups<const TRACE: bool, const FLAGS: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -682,16 +796,22 @@ impl Wave {
                 f
             })?;
             let g = &clause.groups[ctx.group];
-            self.exec_group(env, lds, clause, g, ctx, sc)
-                .map_err(|(slot, lane, msg)| {
-                    let mut f = self.fault(msg);
-                    f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
-                    f.at.group = Some(ctx.group as u32);
-                    f.at.slot = slot;
-                    f.at.lane = lane;
-                    f.at.cf = Some(ctx.cf);
-                    f
-                })?;
+            if TRACE {
+                self.trace_snapshot(ctx.exec_new);
+            }
+            let r = self.exec_group::<FLAGS>(env, lds, clause, g, ctx, sc);
+            if TRACE {
+                self.trace_group(ctx.clause, ctx.group, ctx.exec_new, r.is_err());
+            }
+            r.map_err(|(slot, lane, msg)| {
+                let mut f = self.fault(msg);
+                f.at.clause = env.prog.alu_addr.get(ctx.clause as usize).copied();
+                f.at.group = Some(ctx.group as u32);
+                f.at.slot = slot;
+                f.at.lane = lane;
+                f.at.cf = Some(ctx.cf);
+                f
+            })?;
             self.stats.alu_groups += 1;
             self.stats.alu_instructions += g.len as u64;
             ctx.group += 1;
@@ -850,6 +970,11 @@ impl Wave {
                 }
                 for (l, o) in out.iter_mut().enumerate() {
                     let d = offset as usize + stride as usize * l;
+                    if self.lds_limit.is_some_and(|lim| d as u64 * 4 >= lim as u64) {
+                        // beyond SET_LDS_SIZE's size: reads return 0
+                        *o = 0;
+                        continue;
+                    }
                     *o = *lds.get(d).ok_or_else(|| {
                         format!(
                             "LDS direct read of dword {d} (lane {l}) outside the group's {} bytes of LDS",
@@ -860,6 +985,10 @@ impl Wave {
             }
             SrcKind::Special(sel) => {
                 let v = match sel {
+                    // ALU_SRC_PARAM_BASE_ADDR (LDS_ALLOC_PS): a compute
+                    // wave has no pixel-shader parameter area; parameters
+                    // start at LDS dword 0 (see `interp`)
+                    240 => 0,
                     229 => (self.active >> 32) as u32,
                     230 => self.active as u32,
                     235 => self.index,
@@ -885,7 +1014,7 @@ impl Wave {
 
     #[allow(clippy::type_complexity)]
     #[inline(always)]
-    fn exec_group(
+    fn exec_group<const FLAGS: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -917,6 +1046,14 @@ impl Wave {
         let mut writes = [false; 4];
         let mut masks = [0u64; 4];
         let (mut has_prev, mut quad_done) = (false, false);
+        let mut has_flags = false;
+        // per-wave registers the group writes (rare: one flag guards the commit)
+        let mut wave_state = false;
+        let mut new_cf_idx: [Option<u32>; 2] = [None; 2];
+        let mut new_lds_limit: Option<u32> = None;
+        if FLAGS {
+            sc.flags = [0; LANES];
+        }
         let res = &mut sc.res;
         let (rows, pred) = (&self.rows, self.pred);
         let src = |p: u16| -> &Lanes {
@@ -948,16 +1085,34 @@ impl Wave {
                 Class::Nop => {}
                 Class::Plain => {
                     let o = &mut res[slot];
-                    alu::exec_slot_ref(i.sem, src(i.loc[0]), src(i.loc[1]), src(i.loc[2]), o);
+                    let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
+                    alu::exec_slot_ref(i.sem, a, b, c, o);
                     if (i.omod != 0 || i.clamp) && i.sem.float_result() {
                         for v in o.iter_mut() {
                             *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    if FLAGS {
+                        let n = i.nsrc as usize;
+                        for l in lanes_of(m) {
+                            sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
                         }
                     }
                     writes[slot] = true;
                 }
                 Class::Lds => {
                     let op = i.lds.expect("LDS op decoded");
+                    // SET_LDS_SIZE: lanes addressing at or beyond the size
+                    // are left out (writes discarded, reads return 0)
+                    let m = match self.lds_limit {
+                        None => m,
+                        Some(lim) => {
+                            let a = &rows[i.loc[0] as usize];
+                            lanes_of(m)
+                                .filter(|&l| (a[l] & !3) < lim)
+                                .fold(0u64, |acc, l| acc | 1 << l)
+                        }
+                    };
                     lds_op(
                         &mut self.oq,
                         lds,
@@ -1051,8 +1206,109 @@ impl Wave {
                         };
                     }
                     res[slot] = v;
-                    new_ar = Some((slot, m, v));
+                    // MOVA_DST (ALU_WORD1_OP2_MOVA): where the result goes
+                    match i.dst_gpr {
+                        0 => new_ar = Some((slot, m, v)),
+                        // CF_IDX0/1: one register per wave; its nine lsbs
+                        // from the first lane that executes
+                        2 | 3 => {
+                            if m != 0 {
+                                wave_state = true;
+                                new_cf_idx[i.dst_gpr as usize - 2] =
+                                    Some(v[m.trailing_zeros() as usize] & 0x1ff);
+                            }
+                        }
+                        // CLAUSE_GLOBAL bytes: no instruction of the guide
+                        // reads CLAUSE_GLOBAL, so nothing observes it
+                        4..=7 => {}
+                        1 => {
+                            return Err((
+                                Some(i.slot),
+                                None,
+                                "MOVA_INT to CF_PC (a computed CF jump) is not emulated".into(),
+                            ))
+                        }
+                        d => {
+                            return Err((
+                                Some(i.slot),
+                                None,
+                                format!("MOVA_DST {d} is reserved (0-7 are defined)"),
+                            ))
+                        }
+                    }
                     writes[slot] = true;
+                }
+                Class::WaveState => {
+                    // per-wave registers take the first executing lane's value
+                    if m != 0 {
+                        let l = m.trailing_zeros() as usize;
+                        let (a, b) = (src(i.loc[0])[l], src(i.loc[1])[l]);
+                        wave_state = true;
+                        match i.sem {
+                            Sem::SetCfIdx(k) => new_cf_idx[k as usize & 1] = Some(a & 0x1ff),
+                            _ => {
+                                // SET_LDS_SIZE: src0 = size (bytes), src1 = global mode
+                                if b != 0 {
+                                    return Err((
+                                        Some(i.slot),
+                                        Some(l as u32),
+                                        "SET_LDS_SIZE global mode is not emulated (each work-group has its own LDS in risa)".into(),
+                                    ));
+                                }
+                                new_lds_limit = Some(a);
+                            }
+                        }
+                    }
+                }
+                Class::Moded => {
+                    let o = &mut res[slot];
+                    let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
+                    alu::exec_slot_moded(i.sem, i.mode[0], a, b, c, o);
+                    if i.omod != 0 || i.clamp {
+                        for v in o.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
+                    }
+                    if FLAGS {
+                        let n = i.nsrc as usize;
+                        for l in lanes_of(m) {
+                            sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
+                        }
+                    }
+                    writes[slot] = true;
+                }
+                Class::ModeUnsupported => {
+                    return Err((
+                        Some(i.slot),
+                        None,
+                        format!(
+                            "{} under SET_MODE (single mode {}, double mode {}) is not emulated",
+                            i.name, i.mode[0], i.mode[1]
+                        ),
+                    ))
+                }
+                Class::Interp => {
+                    self.interp(
+                        ins,
+                        i,
+                        lds,
+                        &src,
+                        &locs_of,
+                        exec,
+                        res,
+                        &mut writes,
+                        &mut masks,
+                    )?;
+                }
+                Class::Flags => {
+                    if slot != 3 {
+                        return Err((
+                            Some(i.slot),
+                            None,
+                            format!("{} is available only in the W slot (guide 8.2)", i.name),
+                        ));
+                    }
+                    has_flags = true;
                 }
                 Class::Reduce => {
                     let o = &mut res[slot];
@@ -1178,6 +1434,20 @@ impl Wave {
                 writes[slot] = true;
             }
         }
+        // STORE_FLAGS / LOAD_STORE_FLAGS (W slot): the flags so far,
+        // "inclusive of the current VLIW"
+        let mut load_flags: Option<(u64, Lanes)> = None;
+        if FLAGS && has_flags {
+            let i = ins.iter().find(|j| j.slot == 3).expect("flags op in W");
+            let m = masks[3];
+            for l in 0..LANES {
+                sc.res[3][l] = self.flags[l] | sc.flags[l];
+            }
+            writes[3] = true;
+            if i.sem == Sem::LoadStoreFlags {
+                load_flags = Some((m, *src(i.loc[0])));
+            }
+        }
         // pass 3: commit PV and GPR writes
         let ngprs = if env.num_gprs == 0 { 128 } else { env.num_gprs } as i32;
         let ok = |r: i32| (0..ngprs).contains(&r) || (FIRST_CLAUSE_TEMP as i32..128).contains(&r);
@@ -1222,8 +1492,137 @@ impl Wave {
         if let Some(p) = new_pred {
             self.pred = p;
         }
+        if FLAGS {
+            for l in 0..LANES {
+                self.flags[l] |= sc.flags[l];
+            }
+            if let Some((m, v)) = load_flags {
+                // LOAD_STORE_FLAGS: the working copy becomes src0's six bits
+                for l in lanes_of(m) {
+                    self.flags[l] = v[l] & 0x3f;
+                }
+            }
+        }
+        if wave_state {
+            for k in 0..2 {
+                if let Some(v) = new_cf_idx[k] {
+                    self.cf_idx[k] = v;
+                }
+            }
+            if let Some(n) = new_lds_limit {
+                self.lds_limit = Some(n);
+            }
+        }
         if let Some((c, m, v)) = new_ar {
             merge_into(&mut self.ar[c], &v, m, &mut sc.em);
+        }
+        Ok(())
+    }
+}
+
+/// Parameter data of interpolation in LDS (guide 7.3.3): parameter n's P0,
+/// P1 − P0 and P2 − P0 (xyzw each) at dwords 12n .. 12n + 11 after
+/// PARAM_BASE_ADDR. A compute wave is one primitive (Prim# 0,
+/// NumPrimsInVec 1) and its parameter base is 0, so parameter n element c
+/// of Pk is LDS dword 12n + 4k + c.
+fn param_dword(lds: &[u32], n: u32, k: usize, c: usize) -> Result<u32, String> {
+    if n > 32 {
+        return Err(format!(
+            "interpolation parameter {n} is out of range (0-32, guide 8.2)"
+        ));
+    }
+    let d = 12 * n as usize + 4 * k + c;
+    lds.get(d).copied().ok_or_else(|| {
+        format!(
+            "parameter {n} (LDS dwords {}..{}) lies outside the group's {} bytes of LDS",
+            12 * n,
+            12 * n + 11,
+            lds.len() * 4
+        )
+    })
+}
+
+impl Wave {
+    /// INTERP_LOAD_P0/P10/P20 in its slot; INTERP_XY/ZW/X/Z over the slots
+    /// it occupies (the first slot of the op computes every output).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn interp<'s>(
+        &self,
+        ins: &[AluInstr],
+        i: &AluInstr,
+        lds: &[u32],
+        src: &dyn Fn(u16) -> &'s Lanes,
+        locs_of: &dyn Fn(usize) -> [u16; 3],
+        exec: u64,
+        res: &mut [Lanes; 4],
+        writes: &mut [bool; 4],
+        masks: &mut [u64; 4],
+    ) -> Result<(), (Option<u8>, Option<u32>, String)> {
+        let mask_of = |j: &AluInstr| match j.pred_sel {
+            2 => exec & !self.pred,
+            3 => exec & self.pred,
+            _ => exec,
+        };
+        let slot = i.slot as usize;
+        let err = |lane: Option<u32>, e: String| (Some(i.slot), lane, e);
+        match i.sem {
+            Sem::InterpLoad(k) => {
+                // 8.2: "The SRC0 argument contains the parameter number (0 – 32)"
+                let m = mask_of(i);
+                let a = src(i.loc[0]);
+                for l in lanes_of(m) {
+                    res[slot][l] = param_dword(lds, a[l], k as usize, slot)
+                        .map_err(|e| err(Some(l as u32), e))?;
+                }
+                writes[slot] = true;
+                masks[slot] = m;
+            }
+            Sem::Interp(kind) => {
+                let need = kind.slots();
+                let have = ins
+                    .iter()
+                    .filter(|j| j.sem == i.sem)
+                    .fold(0u8, |acc, j| acc | 1 << j.slot);
+                if have != need {
+                    return Err(err(
+                        None,
+                        format!(
+                            "{} must occupy slots {} of its group (guide 8.2)",
+                            i.name,
+                            (0..4)
+                                .filter(|c| need >> c & 1 != 0)
+                                .map(|c| ['x', 'y', 'z', 'w'][c])
+                                .collect::<String>()
+                        ),
+                    ));
+                }
+                // the first slot of the op runs it for all its slots
+                if need.trailing_zeros() as usize != slot {
+                    return Ok(());
+                }
+                for &(out, pair) in kind.outputs() {
+                    let Some(o) = ins.iter().find(|j| j.slot as usize == out) else {
+                        continue;
+                    };
+                    let m = mask_of(o);
+                    let (li, lj) = (locs_of(pair), locs_of(pair + 1));
+                    let (iv, jv, pv) = (src(li[0]), src(lj[0]), src(li[1]));
+                    let mut r = [0u32; LANES];
+                    for l in lanes_of(m) {
+                        let p =
+                            |k| param_dword(lds, pv[l], k, out).map_err(|e| err(Some(l as u32), e));
+                        r[l] = alu::interp(p(0)?, p(1)?, p(2)?, iv[l], jv[l]);
+                        if o.omod != 0 || o.clamp {
+                            r[l] = alu::out_mod(r[l], o.omod, o.clamp);
+                        }
+                    }
+                    res[out] = r;
+                    writes[out] = true;
+                    masks[out] = m;
+                }
+            }
+            _ => {}
         }
         Ok(())
     }

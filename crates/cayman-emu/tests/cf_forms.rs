@@ -319,8 +319,9 @@ fn alu_pop2_after_closes_two_levels() {
 
 #[test]
 fn loop_break_with_a_bool_condition_and_push_wqm() {
-    // LOOP_BREAK COND=NOT_BOOL (bool constant 0 is false, so the break is taken by every
-    // active lane) ends the DX10 loop after one iteration
+    // LOOP_BREAK COND=NOT_BOOL (3 in CF_WORD1 COND, guide 9.1; bool constant
+    // 0 is false, so the break is taken by every active lane) ends the DX10
+    // loop after one iteration
     let cf = [
         op(LOOP_START_DX10, 4),
         alu(
@@ -332,7 +333,7 @@ fn loop_break_with_a_bool_condition_and_push_wqm() {
             inst: LOOP_BREAK,
             addr: 3,
             pop: 0,
-            cond: 2,
+            cond: 3,
             cf_const: 0,
         },
         op(LOOP_END, 1),

@@ -53,6 +53,7 @@ fn ids() {
         max_instructions: 1 << 20,
         threads: 2,
         atomics_byte_addressed: false,
+        trace: None,
     };
     go(&k, &d, &[Arg::Ptr(po)], &pool);
     let out = read_u32(&pool, po, 8 * n);

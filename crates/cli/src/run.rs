@@ -18,7 +18,7 @@ USAGE:
     r600 ELF object for Cayman (clang -target r600 -mcpu=cayman). r600
     objects carry no argument metadata: the specs alone give the kinds, and
     buffers share one pool (reads past a buffer fault only at the pool's
-    end); --trace is GCN only for now.
+    end).
 
 OPTIONS:
     --kernel NAME         kernel to run (may be left out when FILE has one)
@@ -48,7 +48,8 @@ OPTIONS:
     --stats               waves, instructions by category, bytes moved, wall
                           time and emulation rate (to stderr)
     --trace FILE          every executed instruction per wave with the
-                          registers it wrote (runs on one thread)
+                          registers it wrote (runs on one thread); for Cayman
+                          each CF instruction, ALU group and fetch
     --max-instructions N  per-wave instruction limit (default 100000000)
     --threads N           host threads (default: all cores)
 

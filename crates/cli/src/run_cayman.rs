@@ -7,7 +7,7 @@
 //! argument is the buffer's byte offset in that pool (ABI-NOTES).
 
 use crate::run::{print_buffer, write_out, RunArgs};
-use risa_cayman_emu::{run, Arg, Dispatch, Fault, Kernel, Pool, Stats};
+use risa_cayman_emu::{run, Arg, Dispatch, Fault, Kernel, Pool, Stats, TraceSink};
 use risa_runtime::args::ArgValue;
 use std::time::Instant;
 
@@ -17,9 +17,6 @@ const BUFFER_ALIGN: usize = 256;
 
 /// Runs `a` on the Cayman emulator; returns the process exit code.
 pub fn run_object(a: &RunArgs, bytes: &[u8]) -> Result<u8, String> {
-    if a.trace.is_some() {
-        return Err("--trace is not supported for Cayman kernels yet".into());
-    }
     let kernels = risa_cayman_emu::load(bytes).map_err(|e| format!("{}: {e}", a.file))?;
     let kernel = pick(&kernels, a.kernel.as_deref(), &a.file)?;
     let (args, mut pool_bytes, placed) = lay_out(&a.args)?;
@@ -48,9 +45,18 @@ pub fn run_object(a: &RunArgs, bytes: &[u8]) -> Result<u8, String> {
         d.offset = off;
     }
     d.max_instructions = a.max_instructions;
-    d.threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if let Some(path) = &a.trace {
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        d.trace = Some(TraceSink::new(std::io::BufWriter::new(f)));
+    }
+    // a traced dispatch runs on one thread
+    d.threads = if d.trace.is_some() {
+        1
+    } else {
+        a.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    };
     let start = Instant::now();
     let result = run(kernel, &d, &args, &pool);
     let wall = start.elapsed();

@@ -305,3 +305,78 @@ fn kernels_assembled_by_risa_run() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("2996, 2998] (1000 x f32)"), "{out}");
 }
+
+/// `--trace` on a Cayman object: every CF instruction, ALU group and fetch
+/// of every wave, in execution order, with the registers it changed.
+#[test]
+fn cayman_trace_lists_cf_alu_and_fetch_with_writes() {
+    let d = tmpdir("cayman-trace");
+    let t = d.join("trace.txt");
+    let obj = fixture("cayman/vadd.o");
+    // 70 work-items in groups of 64: group 1 has 6 live lanes
+    let (code, out, err) = risa(&[
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "70",
+        "--block",
+        "64",
+        "--arg",
+        "buf:f32:0..70",
+        "--arg",
+        "buf:f32:0..70",
+        "--arg",
+        "buf:zeros:280",
+        "--arg",
+        "i32:70",
+        "--print",
+        "2",
+        "--trace",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("arg2 = [0, 2, 4,"), "{out}");
+    let text = std::fs::read_to_string(&t).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // CF lines carry the disassembler's text; the first is vadd's first CF instruction
+    assert!(
+        lines[0].starts_with("g(0,0,0) w0 cf 0: ALU_PUSH_BEFORE: ADDR("),
+        "{text}"
+    );
+    // work-groups run in order, each to its END
+    let first_g1 = lines
+        .iter()
+        .position(|l| l.starts_with("g(1,0,0)"))
+        .unwrap();
+    assert!(
+        lines[first_g1 - 1].starts_with("g(0,0,0) w0 cf ")
+            && lines[first_g1 - 1].ends_with("END: BARRIER"),
+        "{text}"
+    );
+    assert!(lines.last().unwrap().ends_with("END: BARRIER"), "{text}");
+    // in group 1, element 64 + l is a[64 + l] + b[64 + l]: lane 0 fetches
+    // 64.0 (0x42800000) from both buffers and adds them to 128.0 (0x43000000);
+    // only the 6 live lanes change
+    let g1 = &lines[first_g1..];
+    let fetch = g1
+        .iter()
+        .find(|l| l.contains("tc ") && l.contains("VFETCH R0.x"))
+        .unwrap();
+    assert!(fetch.ends_with("R0.x[0]=0x42800000 (6 lanes)"), "{fetch}");
+    let add = g1
+        .iter()
+        .find(|l| l.contains("x: ADD R0.x, R0.x, R1.x"))
+        .unwrap();
+    assert!(add.contains(" R0.x[0]=0x43000000 (6 lanes)"), "{add}");
+    // the PUSH_BEFORE clause's predicate leaves lanes 0-5 active
+    assert!(
+        g1.contains(&"g(1,0,0) w0 cf 0 => active=0x000000000000003f"),
+        "{text}"
+    );
+    // the RAT store is listed
+    assert!(
+        g1.iter()
+            .any(|l| l.contains("MEM_RAT_CACHELESS STORE_DWORD")),
+        "{text}"
+    );
+}

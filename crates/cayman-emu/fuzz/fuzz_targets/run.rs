@@ -5,7 +5,8 @@
 //!
 //! The first byte picks the shape: raw CF words, or a fixed CF skeleton
 //! (ALU clause with kcache locked, fetch clause, RAT store, END) around
-//! random clause words, which reaches far deeper into the ALU engine.
+//! random clause words, which reaches far deeper into the ALU engine. The
+//! second bit runs the dispatch traced (into a sink).
 use libfuzzer_sys::fuzz_target;
 use risa_cayman_emu::*;
 
@@ -64,6 +65,10 @@ fuzz_target!(|data: &[u8]| {
     let mut d = Dispatch::linear(64 + (data[7] as u32 & 0x7f), 64);
     d.max_instructions = 5_000;
     d.threads = 1;
+    if mode & 2 != 0 {
+        // the trace path: its listing decodes and prints whatever words the program has
+        d.trace = Some(TraceSink::new(std::io::sink()));
+    }
     let _ = run(
         &k,
         &d,

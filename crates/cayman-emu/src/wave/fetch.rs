@@ -6,8 +6,12 @@ use super::*;
 impl Wave {
     pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
         let clause = &env.prog.fetch[idx as usize];
+        let traced = self.trace.is_some();
         for (k, op) in clause.iter().enumerate() {
             self.stats.fetches += 1;
+            if traced {
+                self.trace_snapshot(0);
+            }
             let r = match op {
                 FetchOp::Vtx { .. } => self.vtx_fetch(env, op, m),
                 FetchOp::ScratchRead { .. } => self.scratch_read(env, op, m),
@@ -17,6 +21,9 @@ impl Wave {
                 }
                 FetchOp::Invalid(e) => Err((None, format!("invalid fetch instruction: {e}"))),
             };
+            if traced {
+                self.trace_fetch(idx, k, r.is_err());
+            }
             r.map_err(|(lane, msg)| {
                 let mut f = self.fault(msg);
                 f.at.clause = env.prog.fetch_addr.get(idx as usize).copied();
@@ -32,6 +39,7 @@ impl Wave {
     fn vtx_fetch(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<(), (Option<u32>, String)> {
         let FetchOp::Vtx {
             buffer,
+            buffer_index_mode,
             src_gpr,
             src_rel,
             src_sel,
@@ -47,6 +55,16 @@ impl Wave {
         } = *op
         else {
             return Ok(());
+        };
+        // BUFFER_INDEX_MODE: BUFFER_ID plus CF_IDX0/1
+        let buffer = match self.indexed(buffer as u32, buffer_index_mode) {
+            Ok(b) => u8::try_from(b).map_err(|_| {
+                (
+                    None,
+                    format!("vertex buffer {b} does not exist (BUFFER_ID + CF index)"),
+                )
+            })?,
+            Err(e) => return Err((None, format!("BUFFER_INDEX_MODE: {e}"))),
         };
         let (ncomp, csize, float) = match format {
             1 => (1, 1, false),
