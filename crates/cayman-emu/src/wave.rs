@@ -97,6 +97,17 @@ struct Scratch {
     em: ExpandedMask,
     /// The exception flags the current group raises (clauses with `flags`).
     flags: Lanes,
+    /// Per-wave registers the current group writes (rare; kept out of the
+    /// group loop's locals so the common path's registers stay free).
+    pending: Pending,
+}
+
+/// Per-wave register writes of one ALU group, committed after its slots.
+#[derive(Default)]
+struct Pending {
+    any: bool,
+    cf_idx: [Option<u32>; 2],
+    lds_limit: Option<u32>,
 }
 
 /// A wavefront.
@@ -214,6 +225,7 @@ impl Wave {
                     lanes: [0; LANES],
                 },
                 flags: [0; LANES],
+                pending: Pending::default(),
             })),
             cf_idx: [0; 2],
             lds_limit: None,
@@ -388,6 +400,22 @@ impl Wave {
         }
     }
 
+    /// Kcache banks under KCACHE_BANK_INDEX_MODE, locked at clause start
+    /// with CF_IDX0/1 as they are now (9.1; "indexed locks of banks 14 and
+    /// 15 are ignored").
+    #[cold]
+    fn index_kcache(&self, kcache: &mut [Kcache; 4]) -> Result<(), Fault> {
+        for k in kcache.iter_mut() {
+            if k.index_mode != 0 && k.bank < 14 {
+                let b = self
+                    .indexed(k.bank as u32, k.index_mode)
+                    .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
+                k.bank = b.min(255) as u8;
+            }
+        }
+        Ok(())
+    }
+
     /// The CF index registers CF_IDX0/1.
     pub fn cf_idx(&self) -> [u32; 2] {
         self.cf_idx
@@ -460,23 +488,11 @@ impl Wave {
                     // the locks are taken at clause start: an indexed bank
                     // adds CF_IDX0/1 as they are now (9.1 KCACHE_BANK_INDEX_MODE;
                     // "indexed locks of banks 14 and 15 are ignored")
-                    let mut kcache = *kcache;
-                    // (res_index_mode marks an ALU clause with an indexed bank)
-                    if op.res_index_mode != 0 {
-                        for k in kcache.iter_mut() {
-                            if k.index_mode != 0 && k.bank < 14 {
-                                let b = self
-                                    .indexed(k.bank as u32, k.index_mode)
-                                    .map_err(|e| self.fault(format!("kcache bank: {e}")))?;
-                                k.bank = b.min(255) as u8;
-                            }
-                        }
-                    }
-                    let ctx = ClauseCtx {
+                    let mut ctx = ClauseCtx {
                         cf: pc,
                         clause: *clause,
                         kind: *kind,
-                        kcache,
+                        kcache: *kcache,
                         exec,
                         exec_new: self.active,
                         broken: 0,
@@ -484,6 +500,10 @@ impl Wave {
                         killed: 0,
                         group: 0,
                     };
+                    // (res_index_mode marks an ALU clause with an indexed bank)
+                    if op.res_index_mode != 0 {
+                        self.index_kcache(&mut ctx.kcache)?;
+                    }
                     if self.alu_clause(env, lds, ctx)? {
                         return Ok(Yield::Barrier);
                     }
@@ -1048,9 +1068,6 @@ impl Wave {
         let (mut has_prev, mut quad_done) = (false, false);
         let mut has_flags = false;
         // per-wave registers the group writes (rare: one flag guards the commit)
-        let mut wave_state = false;
-        let mut new_cf_idx: [Option<u32>; 2] = [None; 2];
-        let mut new_lds_limit: Option<u32> = None;
         if FLAGS {
             sc.flags = [0; LANES];
         }
@@ -1085,14 +1102,16 @@ impl Wave {
                 Class::Nop => {}
                 Class::Plain => {
                     let o = &mut res[slot];
-                    let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
-                    alu::exec_slot_ref(i.sem, a, b, c, o);
+                    // (sources read in the call keep the common loop as it
+                    // was before the flags existed)
+                    alu::exec_slot_ref(i.sem, src(i.loc[0]), src(i.loc[1]), src(i.loc[2]), o);
                     if (i.omod != 0 || i.clamp) && i.sem.float_result() {
                         for v in o.iter_mut() {
                             *v = alu::out_mod(*v, i.omod, i.clamp);
                         }
                     }
                     if FLAGS {
+                        let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
                         let n = i.nsrc as usize;
                         for l in lanes_of(m) {
                             sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
@@ -1213,8 +1232,8 @@ impl Wave {
                         // from the first lane that executes
                         2 | 3 => {
                             if m != 0 {
-                                wave_state = true;
-                                new_cf_idx[i.dst_gpr as usize - 2] =
+                                sc.pending.any = true;
+                                sc.pending.cf_idx[i.dst_gpr as usize - 2] =
                                     Some(v[m.trailing_zeros() as usize] & 0x1ff);
                             }
                         }
@@ -1243,9 +1262,9 @@ impl Wave {
                     if m != 0 {
                         let l = m.trailing_zeros() as usize;
                         let (a, b) = (src(i.loc[0])[l], src(i.loc[1])[l]);
-                        wave_state = true;
+                        sc.pending.any = true;
                         match i.sem {
-                            Sem::SetCfIdx(k) => new_cf_idx[k as usize & 1] = Some(a & 0x1ff),
+                            Sem::SetCfIdx(k) => sc.pending.cf_idx[k as usize & 1] = Some(a & 0x1ff),
                             _ => {
                                 // SET_LDS_SIZE: src0 = size (bytes), src1 = global mode
                                 if b != 0 {
@@ -1255,7 +1274,7 @@ impl Wave {
                                         "SET_LDS_SIZE global mode is not emulated (each work-group has its own LDS in risa)".into(),
                                     ));
                                 }
-                                new_lds_limit = Some(a);
+                                sc.pending.lds_limit = Some(a);
                             }
                         }
                     }
@@ -1292,8 +1311,8 @@ impl Wave {
                         ins,
                         i,
                         lds,
-                        &src,
-                        &locs_of,
+                        src,
+                        locs_of,
                         exec,
                         res,
                         &mut writes,
@@ -1503,13 +1522,14 @@ impl Wave {
                 }
             }
         }
-        if wave_state {
+        if sc.pending.any {
+            let p = std::mem::take(&mut sc.pending);
             for k in 0..2 {
-                if let Some(v) = new_cf_idx[k] {
+                if let Some(v) = p.cf_idx[k] {
                     self.cf_idx[k] = v;
                 }
             }
-            if let Some(n) = new_lds_limit {
+            if let Some(n) = p.lds_limit {
                 self.lds_limit = Some(n);
             }
         }
@@ -1552,8 +1572,8 @@ impl Wave {
         ins: &[AluInstr],
         i: &AluInstr,
         lds: &[u32],
-        src: &dyn Fn(u16) -> &'s Lanes,
-        locs_of: &dyn Fn(usize) -> [u16; 3],
+        src: impl Fn(u16) -> &'s Lanes,
+        locs_of: impl Fn(usize) -> [u16; 3],
         exec: u64,
         res: &mut [Lanes; 4],
         writes: &mut [bool; 4],
