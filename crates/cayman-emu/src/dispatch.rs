@@ -49,6 +49,10 @@ pub struct Dispatch {
     /// real Cayman its atomics land at four times the intended address. Set
     /// this to run clang-14's atomics where the source meant them.
     pub atomics_byte_addressed: bool,
+    /// Fetch resources (VTX buffers, TEX resources) the host binds; ids
+    /// without a binding keep the runtime's defaults (buffer 1 = the global
+    /// pool, 2 = the object's `.text`, 160 = the RAT return buffer).
+    pub resources: crate::resource::Resources,
 }
 
 impl Dispatch {
@@ -62,6 +66,7 @@ impl Dispatch {
             max_instructions: 100_000_000,
             threads: 1,
             atomics_byte_addressed: false,
+            resources: crate::resource::Resources::new(),
         }
     }
 }
@@ -168,6 +173,7 @@ pub fn run_with_gds(
         waves_in_group: nwaves,
         atomics_byte_addressed: d.atomics_byte_addressed,
         gds,
+        resources: &d.resources,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;

@@ -33,6 +33,7 @@ pub mod fault;
 pub mod loader;
 pub mod memory;
 pub mod program;
+pub mod resource;
 pub mod wave;
 mod workers;
 
@@ -40,3 +41,4 @@ pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};
+pub use resource::{Dim, Format, Resource, Resources};

@@ -252,7 +252,24 @@ pub enum FetchOp {
         offset: u32,
         /// ENDIAN_SWAP.
         endian: u8,
+        /// USE_CONST_FIELDS: take the format from the bound resource.
+        use_const: bool,
+        /// FETCH_WHOLE_QUAD.
+        fwq: bool,
     },
+    /// GET_BUFFER_RESINFO (VC_INST 14): the number of elements of buffer `buffer`.
+    BufferResinfo {
+        /// BUFFER_ID.
+        buffer: u8,
+        /// Destination GPR.
+        dst_gpr: u8,
+        /// Destination relative.
+        dst_rel: bool,
+        /// DST_SEL_X..W.
+        dst_sel: [u8; 4],
+    },
+    /// A texture-clause instruction (TEX_WORD0..2).
+    Tex(TexFetch),
     /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5);
     /// with `global`, MEM_RD_SCATTER: read the export memory (the global pool).
     ScratchRead {
@@ -302,6 +319,52 @@ pub enum FetchOp {
     Unsupported(&'static str),
     /// Undecodable words.
     Invalid(String),
+}
+
+/// What a TEX instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexOp {
+    /// LD: unfiltered element at unsigned integer X, Y, Z (W = LOD).
+    Ld,
+    /// GET_TEXTURE_RESINFO: width, height, depth, mip levels.
+    GetTextureResinfo,
+    /// GET_NUMBER_OF_SAMPLES.
+    GetNumberOfSamples,
+    /// SET_TEXTURE_OFFSETS, SET_GRADIENTS_H, SET_GRADIENTS_V: per-lane state
+    /// for later sampling instructions (index into the wave's TEX state).
+    SetState(u8),
+    /// An instruction that needs a sampler (filtering, LOD, gradients):
+    /// faults with its name.
+    NeedsSampler(&'static str),
+}
+
+/// One decoded TEX instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexFetch {
+    /// Operation.
+    pub op: TexOp,
+    /// INST_MOD.
+    pub inst_mod: u8,
+    /// FETCH_WHOLE_QUAD.
+    pub fwq: bool,
+    /// RESOURCE_ID.
+    pub resource: u8,
+    /// RESOURCE_INDEX_MODE.
+    pub rim: u8,
+    /// SRC_GPR.
+    pub src_gpr: u8,
+    /// SRC_REL.
+    pub src_rel: bool,
+    /// SRC_SEL_X..W (0-3 element, 4 zero, 5 one).
+    pub src_sel: [u8; 4],
+    /// DST_GPR.
+    pub dst_gpr: u8,
+    /// DST_REL.
+    pub dst_rel: bool,
+    /// DST_SEL_X..W (0-3 element, 4 zero, 5 one, 7 masked).
+    pub dst_sel: [u8; 4],
+    /// OFFSET_X/Y/Z (texels, -8..7).
+    pub offset: [i8; 3],
 }
 
 /// Kcache lock of one bank: constant buffer, first line, mode.
@@ -815,8 +878,25 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     signed: VTX_WORD1_GPR::FORMAT_COMP_ALL.get(w1) != 0,
                     offset: VTX_WORD2::OFFSET.get(w2),
                     endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
+                    use_const: VTX_WORD1_GPR::USE_CONST_FIELDS.get(w1) != 0,
+                    fwq: VTX_WORD0::FETCH_WHOLE_QUAD.get(w0) != 0,
                 });
             }
+            Ok(i) if i.form == FetchForm::Vtx && i.op.name == "GET_BUFFER_RESINFO" => {
+                let (w0, w1) = (ws[0], ws[1]);
+                out.push(FetchOp::BufferResinfo {
+                    buffer: VTX_WORD0::BUFFER_ID.get(w0) as u8,
+                    dst_gpr: VTX_WORD1_GPR::DST_GPR.get(w1) as u8,
+                    dst_rel: VTX_WORD1_GPR::DST_REL.get(w1) != 0,
+                    dst_sel: [
+                        VTX_WORD1_GPR::DST_SEL_X.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Y.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Z.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_W.get(w1) as u8,
+                    ],
+                });
+            }
+            Ok(i) if i.form == FetchForm::Tex => out.push(FetchOp::Tex(decode_tex(ws, i.op.name))),
             Ok(i) if i.form == FetchForm::MemRd => {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 out.push(FetchOp::ScratchRead {
@@ -844,6 +924,50 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
         }
     }
     out
+}
+
+/// TEX_WORD0..2 (guide 9.4).
+fn decode_tex(ws: [u32; 4], name: &'static str) -> TexFetch {
+    let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+    let op = match name {
+        "LD" => TexOp::Ld,
+        "GET_TEXTURE_RESINFO" => TexOp::GetTextureResinfo,
+        "GET_NUMBER_OF_SAMPLES" => TexOp::GetNumberOfSamples,
+        "SET_TEXTURE_OFFSETS" => TexOp::SetState(0),
+        "SET_GRADIENTS_H" => TexOp::SetState(1),
+        "SET_GRADIENTS_V" => TexOp::SetState(2),
+        other => TexOp::NeedsSampler(other),
+    };
+    // OFFSET_X/Y/Z: 5-bit two's complement texel offsets
+    let off = |v: u32| ((v << 27) as i32 >> 27) as i8;
+    TexFetch {
+        op,
+        inst_mod: TEX_WORD0::INST_MOD.get(w0) as u8,
+        fwq: TEX_WORD0::FETCH_WHOLE_QUAD.get(w0) != 0,
+        resource: TEX_WORD0::RESOURCE_ID.get(w0) as u8,
+        rim: TEX_WORD0::RESOURCE_INDEX_MODE.get(w0) as u8,
+        src_gpr: TEX_WORD0::SRC_GPR.get(w0) as u8,
+        src_rel: TEX_WORD0::SRC_REL.get(w0) != 0,
+        src_sel: [
+            TEX_WORD2::SRC_SEL_X.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_Y.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_Z.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_W.get(w2) as u8,
+        ],
+        dst_gpr: TEX_WORD1::DST_GPR.get(w1) as u8,
+        dst_rel: TEX_WORD1::DST_REL.get(w1) != 0,
+        dst_sel: [
+            TEX_WORD1::DST_SEL_X.get(w1) as u8,
+            TEX_WORD1::DST_SEL_Y.get(w1) as u8,
+            TEX_WORD1::DST_SEL_Z.get(w1) as u8,
+            TEX_WORD1::DST_SEL_W.get(w1) as u8,
+        ],
+        offset: [
+            off(TEX_WORD2::OFFSET_X.get(w2)),
+            off(TEX_WORD2::OFFSET_Y.get(w2)),
+            off(TEX_WORD2::OFFSET_Z.get(w2)),
+        ],
+    }
 }
 
 fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {

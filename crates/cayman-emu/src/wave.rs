@@ -45,6 +45,8 @@ pub struct Env<'a> {
     pub atomics_byte_addressed: bool,
     /// The global data share (64 KiB on Cayman, guide 2.6.3), byte addressed.
     pub gds: &'a dyn GlobalMemory,
+    /// Fetch resources the host bound (VTX buffers, TEX resources).
+    pub resources: &'a crate::resource::Resources,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,6 +117,9 @@ pub struct Wave {
     /// Per-lane scratch buffers (lane l's dword d at l * SCRATCH_DWORDS + d),
     /// allocated on first use.
     scratch_mem: Vec<u32>,
+    /// TEX state rows (SET_TEXTURE_OFFSETS, SET_GRADIENTS_H, _V: 4 rows
+    /// each), allocated on first use.
+    tex_state: Vec<Lanes>,
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
@@ -188,6 +193,7 @@ impl Wave {
             ret: vec![0; RET_DWORDS],
             ret_used: false,
             scratch_mem: Vec::new(),
+            tex_state: Vec::new(),
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
@@ -230,6 +236,7 @@ impl Wave {
             self.ret_used = false;
         }
         self.scratch_mem.fill(0);
+        self.tex_state.fill([0; LANES]);
         self.pc = 0;
         self.resume = None;
         self.stats = Stats::default();
