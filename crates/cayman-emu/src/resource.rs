@@ -295,12 +295,31 @@ pub const POOL_RESOURCE: u8 = 1;
 #[derive(Clone, Debug, Default)]
 pub struct Resources {
     slots: Vec<(u8, Resource)>,
+    /// RATs (UAVs) bound to windows of the pool: (id, base, bytes).
+    rats: Vec<(u8, u64, u64)>,
 }
 
 impl Resources {
     /// No resources bound.
     pub const fn new() -> Resources {
-        Resources { slots: Vec::new() }
+        Resources {
+            slots: Vec::new(),
+            rats: Vec::new(),
+        }
+    }
+    /// Bind RAT (UAV) `id` (0-15) to the `bytes` bytes at byte `base` of the
+    /// global pool: MEM_RAT addresses on it are relative to `base` and
+    /// checked against `bytes`. Unbound, RAT 0 is the whole pool.
+    pub fn bind_rat(&mut self, id: u8, base: u64, bytes: u64) {
+        self.rats.retain(|(i, _, _)| *i != id);
+        self.rats.push((id, base, bytes));
+    }
+    /// The window (base, bytes) the host bound RAT `id` to.
+    pub fn rat(&self, id: u8) -> Option<(u64, u64)> {
+        self.rats
+            .iter()
+            .find(|(i, _, _)| *i == id)
+            .map(|&(_, b, n)| (b, n))
     }
     /// Bind `r` to fetch constant `id` (replacing an earlier binding).
     pub fn bind(&mut self, id: u8, r: Resource) {
