@@ -162,6 +162,7 @@ pub fn run_with_gds(
     }
     let cbs = vec![cb0];
     let nwaves = lanes.div_ceil(64) as u32;
+    let sync = crate::sync::SyncState::new();
     let env = Env {
         prog: &kernel.program,
         cb: &cbs,
@@ -174,9 +175,13 @@ pub fn run_with_gds(
         atomics_byte_addressed: d.atomics_byte_addressed,
         gds,
         resources: &d.resources,
+        sync: &sync,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
+    if kernel.program.uses_sync {
+        return run_resident(&env, d, &ng, nwaves, lanes, lds_bytes);
+    }
     let threads = if d.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -225,16 +230,8 @@ pub fn run_with_gds(
     Ok(stats.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
-fn run_group(
-    env: &Env,
-    d: &Dispatch,
-    gid: [u32; 3],
-    nwaves: u32,
-    lanes: u64,
-    waves: &mut Vec<Wave>,
-    lds: &mut [u32],
-) -> Result<Stats, Fault> {
-    lds.fill(0);
+/// Set up the waves of work-group `gid`: T0.XYZ = local id, T1.XYZ = group id.
+fn launch(d: &Dispatch, gid: [u32; 3], nwaves: u32, lanes: u64, waves: &mut Vec<Wave>) {
     while waves.len() < nwaves as usize {
         waves.push(Wave::new(0, gid, 0, 0));
     }
@@ -256,6 +253,19 @@ fn run_group(
             wave.gpr_mut(1, 2)[l] = gid[2];
         }
     }
+}
+
+fn run_group(
+    env: &Env,
+    d: &Dispatch,
+    gid: [u32; 3],
+    nwaves: u32,
+    lanes: u64,
+    waves: &mut Vec<Wave>,
+    lds: &mut [u32],
+) -> Result<Stats, Fault> {
+    lds.fill(0);
+    launch(d, gid, nwaves, lanes, waves);
     let ws = &mut waves[..nwaves as usize];
     loop {
         let mut waiting = 0;
@@ -263,8 +273,11 @@ fn run_group(
             if w.done {
                 continue;
             }
-            if w.run(env, lds)? == Yield::Barrier {
-                waiting += 1;
+            match w.run(env, lds)? {
+                Yield::Barrier => waiting += 1,
+                Yield::Done => {}
+                // only programs without cross-wave waits run here
+                Yield::Blocked => return Err(w.deadlock()),
             }
         }
         if waiting == 0 {
@@ -278,6 +291,110 @@ fn run_group(
     };
     for w in ws.iter() {
         st.add(&w.stats);
+    }
+    Ok(st)
+}
+
+/// Most waves a dispatch may have when its program waits on other waves
+/// (GWS, ordered append): such programs run with every wave resident.
+pub const MAX_RESIDENT_WAVES: u64 = 512;
+
+/// Every wave of the dispatch resident, run in turns on one thread: a wave
+/// that has to wait (GWS, ordered append, GROUP_BARRIER) yields to the
+/// others; waves at a GROUP_BARRIER go on once every unfinished wave of
+/// their group is there; a round in which no wave moves is a deadlock and
+/// faults at the first waiting wave.
+fn run_resident(
+    env: &Env,
+    d: &Dispatch,
+    ng: &[u32],
+    nwaves: u32,
+    lanes: u64,
+    lds_bytes: u32,
+) -> Result<Stats, Fault> {
+    let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
+    if total * nwaves as u64 > MAX_RESIDENT_WAVES {
+        return Err(Fault::new(format!(
+            "the program waits on other waves (GWS or ordered append), so all {} waves of the \
+             dispatch must be resident; risa keeps at most {MAX_RESIDENT_WAVES}",
+            total * nwaves as u64
+        )));
+    }
+    struct Group {
+        waves: Vec<Wave>,
+        lds: Vec<u32>,
+        at_barrier: Vec<bool>,
+    }
+    let mut groups: Vec<Group> = (0..total)
+        .map(|g| {
+            let gid = [
+                (g % ng[0] as u64) as u32,
+                ((g / ng[0] as u64) % ng[1] as u64) as u32,
+                (g / (ng[0] as u64 * ng[1] as u64)) as u32,
+            ];
+            let mut waves = Vec::new();
+            launch(d, gid, nwaves, lanes, &mut waves);
+            for (w, wave) in waves.iter_mut().enumerate() {
+                wave.dispatch_index = (g * nwaves as u64) as usize + w;
+            }
+            Group {
+                waves,
+                lds: vec![0u32; (lds_bytes as usize).div_ceil(4)],
+                at_barrier: vec![false; nwaves as usize],
+            }
+        })
+        .collect();
+    loop {
+        let mut progress = false;
+        let mut left = false;
+        for g in groups.iter_mut() {
+            let open: Vec<usize> = (0..g.waves.len()).filter(|&w| !g.waves[w].done).collect();
+            if !open.is_empty() && open.iter().all(|&w| g.at_barrier[w]) {
+                g.at_barrier.fill(false);
+                progress = true;
+            }
+            for &w in &open {
+                if g.at_barrier[w] {
+                    continue;
+                }
+                let wave = &mut g.waves[w];
+                let before = wave.budget;
+                match wave.run(env, &mut g.lds)? {
+                    Yield::Done => {
+                        env.sync.wave_ended(wave.dispatch_index);
+                        progress = true;
+                    }
+                    Yield::Barrier => {
+                        g.at_barrier[w] = true;
+                        progress = true;
+                    }
+                    Yield::Blocked => progress |= wave.budget != before,
+                }
+            }
+            left |= g.waves.iter().any(|w| !w.done);
+        }
+        if !left {
+            break;
+        }
+        if !progress {
+            let w = groups
+                .iter()
+                .flat_map(|g| g.waves.iter())
+                .find(|w| !w.done && w.blocked_on.is_some())
+                .or_else(|| groups.iter().flat_map(|g| g.waves.iter()).find(|w| !w.done));
+            return Err(match w {
+                Some(w) => w.deadlock(),
+                None => Fault::new("deadlock"),
+            });
+        }
+    }
+    let mut st = Stats::default();
+    for g in &groups {
+        st.workgroups += 1;
+        st.waves += g.waves.len() as u64;
+        for w in &g.waves {
+            st.add(&w.stats);
+        }
     }
     Ok(st)
 }

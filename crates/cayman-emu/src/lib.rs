@@ -34,6 +34,7 @@ pub mod loader;
 pub mod memory;
 pub mod program;
 pub mod resource;
+pub mod sync;
 pub mod wave;
 mod workers;
 
@@ -42,3 +43,4 @@ pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};
 pub use resource::{Dim, Format, Resource, Resources};
+pub use sync::SyncState;

@@ -93,6 +93,55 @@ impl Wave {
         Ok(())
     }
 
+    /// MEM_EXPORT_COMBINED (guide 8.1): per lane, X to export dword
+    /// ARRAY_BASE + W and Y (if COMP_MASK.y) to the next; export memory is
+    /// the global pool at byte 0, as for MEM_EXPORT. Nothing is written at or
+    /// past ARRAY_BASE + ARRAY_SIZE dwords (COMP_MASK.x clear skips X).
+    pub(super) fn export_combined(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
+        let CfKind::ExportCombined {
+            base,
+            size,
+            rw_gpr,
+            rw_rel,
+            comp_mask,
+            burst,
+            ty,
+        } = op.kind
+        else {
+            return Ok(());
+        };
+        if burst != 0 || ty & 1 != 0 {
+            return Err(self.fault(
+                "MEM_EXPORT_COMBINED must have BURST_COUNT 0 and a non-indexed TYPE (guide 8.1)",
+            ));
+        }
+        let rg = rw_gpr as i32 + if rw_rel { self.al } else { 0 };
+        if !(0..128).contains(&rg) {
+            return Err(self.fault(format!("RW_GPR {rg} out of range")));
+        }
+        let rg = rg as usize;
+        let end = base as u64 + size as u64;
+        for l in lanes_of(m) {
+            let first = base as u64 + self.rows[gi(rg, 3)][l] as u64;
+            for c in 0..2 {
+                let d = first + c as u64;
+                if comp_mask >> c & 1 == 0 || d >= end {
+                    continue;
+                }
+                let v = self.rows[gi(rg, c)][l];
+                env.global.write(d * 4, &v.to_le_bytes()).map_err(|e| {
+                    let mut f = self.fault(format!(
+                        "MEM_EXPORT_COMBINED at byte 0x{:x} outside the global pool ({} bytes)",
+                        e.addr, e.limit
+                    ));
+                    f.at.lane = Some(l as u32);
+                    f
+                })?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn rat(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
         let CfKind::Rat {
             rat_id,

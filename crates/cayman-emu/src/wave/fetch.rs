@@ -5,16 +5,27 @@ use super::*;
 use crate::resource::Format;
 
 impl Wave {
-    pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
+    /// Runs a fetch or GDS clause from instruction `self.fetch_resume`
+    /// (0 unless an earlier call had to wait); returns false when the wave
+    /// has to wait at instruction k (kept in `fetch_resume`).
+    pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<bool, Fault> {
         let clause = &env.prog.fetch[idx as usize];
-        for (k, op) in clause.iter().enumerate() {
+        let first = self.fetch_resume.take().unwrap_or(0);
+        for (k, op) in clause.iter().enumerate().skip(first) {
             self.stats.fetches += 1;
             let r = match op {
                 FetchOp::Vtx { .. } => self.vtx_fetch(env, op, m),
                 FetchOp::BufferResinfo { .. } => self.buffer_resinfo(env, op, m),
                 FetchOp::Tex(t) => self.tex_fetch(env, t, m),
                 FetchOp::ScratchRead { .. } => self.scratch_read(env, op, m),
-                FetchOp::Gds { .. } => self.gds_op(env, op, m),
+                FetchOp::Gds { .. } => match self.gds_op(env, op, m) {
+                    Ok(false) => {
+                        self.stats.fetches -= 1;
+                        self.fetch_resume = Some(k);
+                        return Ok(false);
+                    }
+                    r => r.map(|_| ()),
+                },
                 FetchOp::Unsupported(n) => {
                     Err((None, format!("fetch instruction {n} is not supported")))
                 }
@@ -28,7 +39,7 @@ impl Wave {
                 f
             })?;
         }
-        Ok(())
+        Ok(true)
     }
 
     /// VFETCH (guide 9.3): from a resource the host bound to BUFFER_ID
@@ -444,8 +455,10 @@ impl Wave {
         Ok(())
     }
 
-    /// MEM_GDS: one global data share operation over the active lanes.
-    fn gds_op(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<(), (Option<u32>, String)> {
+    /// MEM_GDS: one global data share operation over the active lanes
+    /// (guide 9.6; the operations of the DS_INST table). Returns false when
+    /// the wave has to wait (ATOMIC_ORDERED_ALLOC_RET before earlier waves).
+    fn gds_op(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<bool, (Option<u32>, String)> {
         let FetchOp::Gds {
             op: name,
             src_gpr,
@@ -454,10 +467,19 @@ impl Wave {
             dst_gpr,
             dst_rel,
             dst_sel,
+            offset,
+            bcast_first,
+            alloc_consume,
         } = *op
         else {
-            return Ok(());
+            return Ok(true);
         };
+        if alloc_consume {
+            return Err((
+                None,
+                format!("GDS {name} with ALLOC_CONSUME (append/consume counters) is not emulated"),
+            ));
+        }
         let rel = |g: u8, r: bool| {
             let v = g as i32 + if r { self.al } else { 0 };
             (0..128).contains(&v).then_some(v as usize)
@@ -467,8 +489,11 @@ impl Wave {
         };
         let ret = name.ends_with("_RET");
         let base = name.strip_suffix("_RET").unwrap_or(name);
-        let mut out = [0u32; LANES];
-        for l in lanes_of(m) {
+        // BCAST_FIRST_REQ: the first active lane's request only, its result to every lane
+        let lanes = if bcast_first { m & m.wrapping_neg() } else { m };
+        let mut out = [[0u32; LANES]; 2];
+        let g = env.gds;
+        for l in lanes_of(lanes) {
             let mut v = [0u32; 3];
             for (k, &sel) in src_sel.iter().enumerate() {
                 v[k] = match sel {
@@ -478,49 +503,120 @@ impl Wave {
                     s => return Err((None, format!("GDS source select {s} is reserved"))),
                 };
             }
-            let (a, x, y) = (v[0] as u64, v[1], v[2]);
-            let bad = |msg: String| (Some(l as u32), msg);
-            if a & 3 != 0 {
-                return Err(bad(format!("GDS {name} at unaligned byte 0x{a:x}")));
-            }
-            let r = match base {
-                "READ" => env.gds.load_u32(a),
-                "WRITE" | "XCHG" => env.gds.atomic(a, &mut |_| x),
-                "CMP_STORE" | "CMP_XCHG" => env.gds.atomic(a, &mut |o| if o == x { y } else { o }),
-                "MSKOR" => env.gds.atomic(a, &mut |o| (o & !x) | y),
-                "ADD" => env.gds.atomic(a, &mut |o| o.wrapping_add(x)),
-                "SUB" => env.gds.atomic(a, &mut |o| o.wrapping_sub(x)),
-                "RSUB" => env.gds.atomic(a, &mut |o| x.wrapping_sub(o)),
-                "INC" => env.gds.atomic(a, &mut |o| if o >= x { 0 } else { o + 1 }),
-                "DEC" => env.gds.atomic(a, &mut |o| {
-                    if o == 0 || o > x {
-                        x
-                    } else {
-                        o - 1
-                    }
-                }),
-                "MIN_INT" => env.gds.atomic(a, &mut |o| (o as i32).min(x as i32) as u32),
-                "MAX_INT" => env.gds.atomic(a, &mut |o| (o as i32).max(x as i32) as u32),
-                "MIN_UINT" => env.gds.atomic(a, &mut |o| o.min(x)),
-                "MAX_UINT" => env.gds.atomic(a, &mut |o| o.max(x)),
-                "AND" => env.gds.atomic(a, &mut |o| o & x),
-                "OR" => env.gds.atomic(a, &mut |o| o | x),
-                "XOR" => env.gds.atomic(a, &mut |o| o ^ x),
-                other => return Err((None, format!("GDS operation {other} is not supported"))),
+            let (a, x, y) = (v[0], v[1], v[2]);
+            let bad = |e: crate::memory::MemError| {
+                (
+                    Some(l as u32),
+                    format!(
+                        "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
+                        e.addr, e.limit
+                    ),
+                )
             };
-            out[l] = r.map_err(|e| {
-                bad(format!(
-                    "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
-                    e.addr, e.limit
-                ))
-            })?;
+            let narrow = matches!(
+                base,
+                "BYTE_WRITE"
+                    | "SHORT_WRITE"
+                    | "BYTE_READ"
+                    | "UBYTE_READ"
+                    | "SHORT_READ"
+                    | "USHORT_READ"
+            );
+            if a & 3 != 0 && !narrow && base != "ATOMIC_ORDERED_ALLOC" {
+                return Err((
+                    Some(l as u32),
+                    format!("GDS {name} at unaligned byte 0x{a:x}"),
+                ));
+            }
+            let (a64, byte) = ((a & !3) as u64, a & 3);
+            // the second address of the two-address operations (dwords: offset, offset × 64)
+            let rel2 = a64 + 4 * offset as u64;
+            let two = a64 + 4 * 64 * offset as u64;
+            let (r0, r1) = match base {
+                "READ" | "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => (
+                    crate::wave::lds::read_ext(base, g.load_u32(a64).map_err(bad)?, byte),
+                    0,
+                ),
+                "WRITE_REL" | "XCHG_REL" | "WRITE2" | "XCHG2" => {
+                    let a2 = if base.ends_with('2') { two } else { rel2 };
+                    let o0 = g.atomic(a64, &mut |_| x).map_err(bad)?;
+                    let o1 = g.atomic(a2, &mut |_| y).map_err(bad)?;
+                    (o0, o1)
+                }
+                "READ_REL" => (
+                    g.load_u32(a64).map_err(bad)?,
+                    g.load_u32(rel2).map_err(bad)?,
+                ),
+                "READ2" => {
+                    if x & 3 != 0 {
+                        return Err((
+                            Some(l as u32),
+                            format!("GDS {name} at unaligned byte 0x{x:x}"),
+                        ));
+                    }
+                    (
+                        g.load_u32(a64).map_err(bad)?,
+                        g.load_u32(x as u64).map_err(bad)?,
+                    )
+                }
+                "READWRITE" => {
+                    if x & 3 != 0 {
+                        return Err((
+                            Some(l as u32),
+                            format!("GDS {name} at unaligned byte 0x{x:x}"),
+                        ));
+                    }
+                    let o = g.load_u32(a64).map_err(bad)?;
+                    g.atomic(x as u64, &mut |_| y).map_err(bad)?;
+                    (o, 0)
+                }
+                "ATOMIC_ORDERED_ALLOC" => {
+                    // guide 9.6: "adds the 7 lsb of 1a to a hidden ordered append
+                    // count in wave order"; only with broadcast-first set
+                    if !bcast_first {
+                        return Err((
+                            None,
+                            "GDS ATOMIC_ORDERED_ALLOC_RET needs BCAST_FIRST_REQ (guide 9.6)".into(),
+                        ));
+                    }
+                    match env.sync.ordered_alloc(self.dispatch_index, a & 0x7f) {
+                        Some(o) => (o, 0),
+                        None => {
+                            self.blocked_on = Some(format!(
+                                "GDS ATOMIC_ORDERED_ALLOC_RET waits for the waves before wave {} of the dispatch",
+                                self.dispatch_index
+                            ));
+                            return Ok(false);
+                        }
+                    }
+                }
+                b => match crate::wave::lds::rmw(b, 0, x, y, byte) {
+                    Some(_) => {
+                        let o = g
+                            .atomic(a64, &mut |o| {
+                                crate::wave::lds::rmw(b, o, x, y, byte).unwrap_or(o)
+                            })
+                            .map_err(bad)?;
+                        (o, 0)
+                    }
+                    None => return Err((None, format!("GDS operation {name} is not supported"))),
+                },
+            };
+            out[0][l] = r0;
+            out[1][l] = r1;
+        }
+        if bcast_first && lanes != 0 {
+            let f = lanes.trailing_zeros() as usize;
+            let (v0, v1) = (out[0][f], out[1][f]);
+            out[0] = [v0; LANES];
+            out[1] = [v1; LANES];
         }
         if ret {
-            // one returned value: DST_SEL 0 picks it (guide 9.6 MEM_GDS_WORD1/2)
+            // one or two returned values: DST_SEL 0 and 1 pick them (guide 9.6 MEM_GDS_WORD1/2)
             for (c, &ds) in dst_sel.iter().enumerate() {
                 let src = match ds {
-                    0 => out,
-                    4 => [0; LANES],
+                    0 | 1 => out[ds as usize],
+                    2..=4 => [0; LANES],
                     5 => [0x3f80_0000; LANES],
                     _ => continue,
                 };
@@ -528,7 +624,7 @@ impl Wave {
                 merge(&mut self.rows[gi(dg, c)], &src, m);
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 

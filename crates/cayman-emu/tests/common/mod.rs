@@ -171,11 +171,14 @@ pub fn one_wave_env<'a>(
         atomics_byte_addressed: false,
         gds,
         resources: &NO_RESOURCES,
+        sync: &NO_SYNC,
     }
 }
 
 /// No host-bound fetch resources (the runtime defaults apply).
 pub static NO_RESOURCES: Resources = Resources::new();
+/// Shared GWS/ordered-append state for single-wave tests that do not use them.
+pub static NO_SYNC: SyncState = SyncState::new();
 
 /// Kernel `t` from Cayman assembly (risa's assembler); panics with the
 /// assembler's diagnostics on errors.
