@@ -118,7 +118,7 @@ fn every_gds_op_against_the_ds_inst_table() {
             // data 0: the second address of READ2/READWRITE, a value otherwise
             let x = match o.name {
                 "READ2_RET" | "READWRITE_RET" => 4 * (512 + l as u32),
-                _ if l % 3 == 0 => init[l + 1],
+                _ if l.is_multiple_of(3) => init[l + 1],
                 _ if l % 3 == 1 => (l as f32).to_bits(),
                 _ => l as u32 * 7,
             };
