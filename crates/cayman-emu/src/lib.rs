@@ -30,6 +30,8 @@
 pub mod alu;
 pub mod dispatch;
 pub mod fault;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod loader;
 pub mod memory;
 pub mod program;
