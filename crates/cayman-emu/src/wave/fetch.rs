@@ -116,9 +116,6 @@ impl Wave {
                         )
                     })?;
             }
-            for c in ncomp..4 {
-                vals[c] = [if c == 3 { fmt.one() } else { 0 }; LANES];
-            }
         }
         for l in lanes_of(if fast { 0 } else { m }) {
             let index = self.rows[gi(sg, sel)][l];
@@ -129,7 +126,7 @@ impl Wave {
                 (Some(res), _) => match res.address(layout, [index as i64, 0, 0]) {
                     // past the bound resource: zeros (as texture loads, see README)
                     None => {
-                        for c in 0..4 {
+                        for c in 0..ncomp {
                             vals[c][l] = 0;
                         }
                         continue;
@@ -184,11 +181,11 @@ impl Wave {
             r.map_err(|e| (Some(l as u32), e))?;
             swap_endian(&mut raw[..nbytes], endian)?;
             let v = fmt.unpack(layout, &raw);
-            for c in 0..4 {
+            for c in 0..ncomp {
                 vals[c][l] = v[c];
             }
         }
-        self.write_fetched(dg, dst_sel, &vals, fmt.one(), m);
+        self.write_fetched(dg, dst_sel, &vals, ncomp, fmt.one(), m);
         Ok(())
     }
 
@@ -202,17 +199,27 @@ impl Wave {
     }
 
     /// Write fetched components through DST_SEL (0-3 component, 4 zero, 5
-    /// `one`, 6/7 masked) to GPR `dg` on lanes `m`.
-    fn write_fetched(&mut self, dg: usize, dst_sel: [u8; 4], vals: &[Lanes; 4], one: u32, m: u64) {
+    /// `one`, 6/7 masked) to GPR `dg` on lanes `m`. Components at or past
+    /// `ncomp` (the format has fewer) read 0, W reads `one`.
+    fn write_fetched(
+        &mut self,
+        dg: usize,
+        dst_sel: [u8; 4],
+        vals: &[Lanes; 4],
+        ncomp: usize,
+        one: u32,
+        m: u64,
+    ) {
         for (c, &ds) in dst_sel.iter().enumerate() {
-            let v = match ds {
-                0..=3 => vals[ds as usize],
-                4 => [0; LANES],
-                5 => [one; LANES],
+            let k = ds as usize;
+            let row = gi(dg, c);
+            match ds {
+                0..=3 if k < ncomp => merge(&mut self.rows[row], &vals[k], m),
+                0..=2 | 4 => merge(&mut self.rows[row], &[0; LANES], m),
+                3 | 5 => merge(&mut self.rows[row], &[one; LANES], m),
                 _ => continue,
-            };
+            }
             self.touched |= 1 << dg;
-            merge(&mut self.rows[gi(dg, c)], &v, m);
         }
     }
 
@@ -241,7 +248,7 @@ impl Wave {
         };
         let dg = self.fetch_dst(dst_gpr, dst_rel)?;
         let vals = [[n; LANES], [0; LANES], [0; LANES], [0; LANES]];
-        self.write_fetched(dg, dst_sel, &vals, 0x3f80_0000, m);
+        self.write_fetched(dg, dst_sel, &vals, 4, 0x3f80_0000, m);
         Ok(())
     }
 
@@ -376,7 +383,7 @@ impl Wave {
             }
             TexOp::SetState(_) | TexOp::NeedsSampler(_) => {}
         }
-        self.write_fetched(dg, t.dst_sel, &vals, one, m);
+        self.write_fetched(dg, t.dst_sel, &vals, 4, one, m);
         Ok(())
     }
 
