@@ -418,3 +418,65 @@ fn mem_export_combined_writes_x_and_y_at_w() {
     }
     assert_eq!(out, want);
 }
+
+#[test]
+fn resident_waves_keep_group_barriers_and_lds_per_group() {
+    // two groups of two waves: every work-item writes LDS[lid] = lid + 1,
+    // meets its group at GROUP_BARRIER, reads LDS[127 - lid], then all four
+    // waves meet at a GWS barrier before storing. Wave 1 of group 0 first
+    // waits at GWS_SEMA_P for wave 0 of group 1, so group 0's barrier must
+    // hold wave 0 (already there) until wave 1 has written its half.
+    let out = risa_cayman_asm::assemble(
+        "t.s",
+        "
+        .lds_size 512
+        k:
+        ALU:
+            0 x: SETGE_UINT R5.x, R0.x, (64)
+            1 y: SETE_INT R5.y, R1.x, 0.0f
+            2 x: AND_INT R5.x, R5.x, R5.y
+            3 z: SETGT_UINT R5.z, (64), R0.x
+            4 w: SETE_INT R5.w, R1.x, 1
+            5 z: AND_INT R5.z, R5.z, R5.w
+        ALU_PUSH_BEFORE:
+            0 x: PRED_SETNE_INT ____, R5.x, 0.0f UPDATE_EXEC_MASK UPDATE_PRED
+        JUMP: ADDR(a) POP_CNT(1)
+        GWS_SEMA_P: RESOURCE(1)
+        POP: ADDR(a) POP_CNT(1)
+    a:
+        ALU_PUSH_BEFORE:
+            0 x: PRED_SETNE_INT ____, R5.z, 0.0f UPDATE_EXEC_MASK UPDATE_PRED
+        JUMP: ADDR(b) POP_CNT(1)
+        GWS_SEMA_V: RESOURCE(1)
+        POP: ADDR(b) POP_CNT(1)
+    b:
+        ALU:
+            0 x: LSHL_INT R2.x, R0.x, (2)
+            1 y: ADD_INT R2.y, R0.x, 1
+            2 x: LDS_WRITE R2.x, R2.y
+            3 x: GROUP_BARRIER ____
+            4 z: SUB_INT R2.z, (508), R2.x
+            5 x: LDS_READ_RET R2.z
+            6 x: MOV R3.x, OQAP
+        GWS_BARRIER: VALUE(4) RESOURCE(3)
+        ALU:
+            0 z: LSHL_INT R4.z, R1.x, (7)
+            1 x: ADD_INT R4.x, R4.z, R0.x
+        MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R4], R3.x___
+        END:
+    ",
+        Default::default(),
+    );
+    assert!(!out.has_errors(), "{}", out.diagnostics());
+    let k = load(&out.object().unwrap()).unwrap().remove(0);
+    assert_eq!(k.lds_bytes, 512);
+    let pool = Pool::new(4 * 256);
+    let mut d = Dispatch::linear(256, 128);
+    d.max_instructions = 10_000;
+    let st = run(&k, &d, &[], &pool).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!((st.workgroups, st.waves), (2, 4));
+    let got = read_u32(&pool, 0, 256);
+    for i in 0..256u32 {
+        assert_eq!(got[i as usize], 128 - i % 128, "work-item {i}");
+    }
+}
