@@ -7,8 +7,13 @@
 //! * [`alu`] — the semantics of the OP2/OP3 instructions over 64 lanes;
 //! * [`wave`] — a 64-thread wavefront: CF execution with the branch-loop
 //!   stack, ALU groups (all slots read before any writes), vertex fetches,
-//!   RAT writes and atomics, LDS through LDS_IDX_OP and its output queues;
+//!   texture loads, RAT writes and atomics, LDS through LDS_IDX_OP and its
+//!   output queues, GDS, GWS;
 //! * [`memory`] — the guest's global pool ([`GlobalMemory`], [`Pool`]);
+//! * [`resource`] — the fetch resources and RAT windows the host binds
+//!   (buffers, linear textures) and the data formats VTX and TEX share;
+//! * [`sync`] — GWS resources and the GDS ordered-append counter, shared
+//!   by the waves of a dispatch;
 //! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
 //!   `.rel.text`);
 //! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel

@@ -940,6 +940,9 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                 });
             }
             Ok(i) if i.form == FetchForm::Tex => out.push(FetchOp::Tex(decode_tex(ws, i.op.name))),
+            Ok(i) if i.form == FetchForm::VtxSem => out.push(FetchOp::Unsupported(
+                "VFETCH_SEMANTIC (semantic ids name vertex-shader inputs; compute programs have none)",
+            )),
             Ok(i) if i.form == FetchForm::MemRd => {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 out.push(FetchOp::ScratchRead {

@@ -33,47 +33,54 @@ pub(super) fn lds_op(
         let old = lds[w];
         let base = name.strip_suffix("_RET").unwrap_or(name);
         let ret = name.ends_with("_RET");
-        let new = match base {
-            b if rmw(b, old, x, y, a & 3).is_some() => rmw(b, old, x, y, a & 3),
-            "WRITE_REL" | "XCHG_REL" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                if ret {
+        let new =
+            match base {
+                b if rmw(b, old, x, y, a & 3).is_some() => rmw(b, old, x, y, a & 3),
+                "WRITE_REL" | "XCHG_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "WRITE2" | "XCHG2" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "READ" => None,
+                "READ_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
                     qb[l] = lds[w2];
                     push_b = true;
+                    None
                 }
-                lds[w2] = y;
-                Some(x)
-            }
-            "WRITE2" | "XCHG2" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
-                if ret {
+                "READ2" => {
+                    let w2 = chk(l, x & !3)?;
                     qb[l] = lds[w2];
                     push_b = true;
+                    None
                 }
-                lds[w2] = y;
-                Some(x)
-            }
-            "READ" => None,
-            "READ_REL" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                qb[l] = lds[w2];
-                push_b = true;
-                None
-            }
-            "READ2" => {
-                let w2 = chk(l, x & !3)?;
-                qb[l] = lds[w2];
-                push_b = true;
-                None
-            }
-            "READWRITE" => {
-                let w2 = chk(l, x & !3)?;
-                lds[w2] = y;
-                None
-            }
-            "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
-            other => return Err((None, format!("LDS_{other} is not supported"))),
-        };
+                "READWRITE" => {
+                    let w2 = chk(l, x & !3)?;
+                    lds[w2] = y;
+                    None
+                }
+                "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
+                // guide 9.6: "GDS-only (intercepted by ordered alloc unit)"
+                "ATOMIC_ORDERED_ALLOC" => return Err((
+                    None,
+                    "LDS_ATOMIC_ORDERED_ALLOC_RET is GDS-only (guide 9.6); use it in a GDS clause"
+                        .into(),
+                )),
+                other => return Err((None, format!("LDS_{other} is not supported"))),
+            };
         if ret {
             qa[l] = read_ext(base, old, a & 3);
             push_a = true;
