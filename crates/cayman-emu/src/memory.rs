@@ -195,7 +195,7 @@ pub struct Window<'a> {
 impl Window<'_> {
     fn at(&self, addr: u64, size: u32) -> Result<u64, MemError> {
         match addr.checked_add(size as u64) {
-            Some(e) if e <= self.len => Ok(self.base + addr),
+            Some(e) if e <= self.len => Ok(self.base.saturating_add(addr)),
             _ => Err(MemError {
                 addr,
                 size,

@@ -229,12 +229,12 @@ impl Resource {
             self.stride as u64
         };
         let r = if self.row_pitch == 0 {
-            e * self.width as u64
+            e.saturating_mul(self.width as u64)
         } else {
             self.row_pitch as u64
         };
         let s = if self.slice_pitch == 0 {
-            r * self.height as u64
+            r.saturating_mul(self.height as u64)
         } else {
             self.slice_pitch as u64
         };
@@ -262,7 +262,8 @@ impl Resource {
             if v < 0 || v >= ext[k] as i64 {
                 return None;
             }
-            a = a.checked_add(v as u64 * [e, r, s][k])?;
+            // saturating: an address past 2^64 reads outside the pool (a fault)
+            a = a.saturating_add((v as u64).saturating_mul([e, r, s][k]));
         }
         Some(a)
     }

@@ -370,3 +370,53 @@ fn dispatch_binds_resources_for_every_wave() {
         assert_eq!(out[g as usize], g * g + 1, "work-item {g}");
     }
 }
+
+#[test]
+fn huge_resources_fault_instead_of_overflowing() {
+    let pool = Pool::new(64);
+    let mut res = Resources::new();
+    res.bind(
+        1,
+        Resource {
+            row_pitch: u32::MAX,
+            slice_pitch: u32::MAX,
+            ..Resource::texture(
+                Dim::Tex3D,
+                u64::MAX - 3,
+                [u32::MAX, u32::MAX, u32::MAX],
+                Format::U32,
+            )
+        },
+    );
+    res.bind(
+        2,
+        Resource {
+            stride: u32::MAX,
+            ..Resource::buffer(u64::MAX / 2, u32::MAX, Format::U32)
+        },
+    );
+    for src in [
+        "TC:\n LD R1.xyzw, R0.xyzw, t1, s0\nEND:\n",
+        "TC:\n VFETCH R1.x___, R0.x, fc2 FMT_32 OFFSET(65535)\nEND:\n",
+    ] {
+        let f = run_wave(src, &pool, &res, |wv| {
+            for c in 0..3 {
+                wv.gpr_mut(0, c).fill(u32::MAX - 1);
+            }
+            wv.gpr_mut(0, 3).fill(0);
+        })
+        .err()
+        .expect("a fault");
+        assert!(f.message.contains("outside the global pool"), "{f}");
+    }
+    res.bind_rat(0, u64::MAX - 10, u64::MAX);
+    let f = run_wave(
+        "MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R0], R1.x___\nEND:\n",
+        &pool,
+        &res,
+        |wv| wv.gpr_mut(0, 0).fill(1000),
+    )
+    .err()
+    .expect("a fault");
+    assert!(f.message.contains("MEM_RAT STORE_DWORD"), "{f}");
+}

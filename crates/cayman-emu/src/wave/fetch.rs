@@ -132,7 +132,7 @@ impl Wave {
                         continue;
                     }
                     Some(a) => {
-                        let a = a + offset as u64;
+                        let a = a.saturating_add(offset as u64);
                         env.global.read(a, &mut raw[..nbytes]).map_err(|e| {
                             format!(
                                 "vertex fetch of {nbytes} bytes at 0x{:x} (resource {buffer}) outside the global pool ({} bytes)",
