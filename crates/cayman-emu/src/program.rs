@@ -1253,7 +1253,12 @@ impl Program {
                                     limit = limit.min(addr);
                                 }
                                 let idx = prog.fetch.len() as u32;
-                                prog.fetch.push(decode_gds_clause(&w, addr, cnt));
+                                let clause = decode_gds_clause(&w, addr, cnt);
+                                // ordered append waits for earlier waves
+                                prog.uses_sync |= clause.iter().any(|f| {
+                                    matches!(f, FetchOp::Gds { op, .. } if *op == "ATOMIC_ORDERED_ALLOC_RET")
+                                });
+                                prog.fetch.push(clause);
                                 prog.fetch_addr.push(addr as u32);
                                 CfKind::Gds(idx)
                             }

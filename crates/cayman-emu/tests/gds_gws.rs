@@ -480,3 +480,34 @@ fn resident_waves_keep_group_barriers_and_lds_per_group() {
         assert_eq!(got[i as usize], 128 - i % 128, "work-item {i}");
     }
 }
+
+#[test]
+fn ordered_alloc_alone_runs_resident_in_wave_order() {
+    // no GWS: the ordered-append instruction alone puts the dispatch on the
+    // all-resident path, whatever the thread count asked for
+    let src = "
+        ALU:
+            0 x: ADD_INT R2.x, R1.x, 1
+            1 z: LSHL_INT R3.z, R1.x, (6)
+            2 x: ADD_INT R3.x, R3.z, R0.x
+        GDS:
+            MEM_GDS ATOMIC_ORDERED_ALLOC_RET R4.x___, R2.x00, R0 BCAST_FIRST_REQ
+        MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R3], R4.x___
+        END:
+    ";
+    let k = kernel_from_asm(src);
+    assert!(k.program.uses_sync);
+    let pool = Pool::new(4 * 64 * 6);
+    let mut d = Dispatch::linear(64 * 6, 64);
+    d.threads = 2;
+    run(&k, &d, &[], &pool).unwrap_or_else(|f| panic!("{f}"));
+    let out = read_u32(&pool, 0, 64 * 6);
+    for g in 0..6u32 {
+        assert!(
+            out[64 * g as usize..64 * (g as usize + 1)]
+                .iter()
+                .all(|&v| v == g * (g + 1) / 2),
+            "group {g}"
+        );
+    }
+}
