@@ -358,6 +358,8 @@ pub struct TexFetch {
     pub resource: u8,
     /// RESOURCE_INDEX_MODE.
     pub rim: u8,
+    /// SAMPLER_ID (only the sampling instructions, which fault, use it).
+    pub sampler: u8,
     /// SRC_GPR.
     pub src_gpr: u8,
     /// SRC_REL.
@@ -992,6 +994,7 @@ fn decode_tex(ws: [u32; 4], name: &'static str) -> TexFetch {
         fwq: TEX_WORD0::FETCH_WHOLE_QUAD.get(w0) != 0,
         resource: TEX_WORD0::RESOURCE_ID.get(w0) as u8,
         rim: TEX_WORD0::RESOURCE_INDEX_MODE.get(w0) as u8,
+        sampler: TEX_WORD2::SAMPLER_ID.get(w2) as u8,
         src_gpr: TEX_WORD0::SRC_GPR.get(w0) as u8,
         src_rel: TEX_WORD0::SRC_REL.get(w0) != 0,
         src_sel: [

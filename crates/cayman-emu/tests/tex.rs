@@ -420,3 +420,89 @@ fn huge_resources_fault_instead_of_overflowing() {
     .expect("a fault");
     assert!(f.message.contains("MEM_RAT STORE_DWORD"), "{f}");
 }
+
+#[test]
+fn llc_sampling_instructions_decode_as_llc_prints_them_and_fault() {
+    // tests/data/tex_llc (build.sh): the TEX instructions llc-14 selects for
+    // r600 kernels, with llc's text and encodings
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tex_llc");
+    let s = std::fs::read_to_string(dir.join("sample.s")).unwrap();
+    let obj = std::fs::read(dir.join("sample.o")).unwrap();
+    let kernels = load(&obj).unwrap();
+    // "TEX_SAMPLE_C T0.XYZW, T0.XYZW RID:12 SID:5 CT:NNUU ; encoding: [0x18,...]"
+    let lines: Vec<&str> = s
+        .lines()
+        .filter(|l| l.trim_start().starts_with("TEX_"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, k) in lines.iter().zip(&kernels) {
+        let name = line
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .trim_start_matches("TEX_");
+        let field = |key: &str| -> u8 {
+            let f = line
+                .split_whitespace()
+                .find(|t| t.starts_with(key))
+                .unwrap();
+            f[key.len()..].parse().unwrap()
+        };
+        let enc: Vec<u8> = line[line.find('[').unwrap() + 1..line.find(']').unwrap()]
+            .split(',')
+            .map(|b| u8::from_str_radix(b.trim_start_matches("0x"), 16).unwrap())
+            .collect();
+        let tex: Vec<&risa_cayman_emu::program::TexFetch> = k
+            .program
+            .fetch
+            .iter()
+            .flatten()
+            .filter_map(|f| match f {
+                risa_cayman_emu::program::FetchOp::Tex(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tex.len(), 1, "{}", k.name);
+        let t = tex[0];
+        assert_eq!(
+            t.op,
+            risa_cayman_emu::program::TexOp::NeedsSampler(if name == "SAMPLE" {
+                "SAMPLE"
+            } else {
+                "SAMPLE_C"
+            }),
+            "{line}"
+        );
+        assert_eq!(
+            (t.resource, t.sampler),
+            (field("RID:"), field("SID:")),
+            "{line}"
+        );
+        // OFFSET_X/Y/Z of the .ll calls, 5-bit two's complement in TEX_WORD2
+        let want_off = if name == "SAMPLE" {
+            [1, 2, 3]
+        } else {
+            [-1, 0, -8]
+        };
+        assert_eq!(t.offset, want_off, "{line}");
+        let w2 = u32::from_le_bytes([enc[8], enc[9], enc[10], enc[11]]);
+        assert_eq!(
+            w2 & 0x1f,
+            (want_off[0] as u32) & 0x1f,
+            "llc's OFFSET_X bits"
+        );
+        let pool = Pool::new(256);
+        let f = run(
+            k,
+            &Dispatch::linear(64, 64),
+            &[Arg::Ptr(0), Arg::F32(0.0)],
+            &pool,
+        )
+        .err()
+        .expect("a fault");
+        assert!(
+            f.message.contains(&format!("TEX {name} needs a sampler")),
+            "{f}"
+        );
+    }
+}
