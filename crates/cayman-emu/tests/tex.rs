@@ -498,8 +498,7 @@ fn llc_sampling_instructions_decode_as_llc_prints_them_and_fault() {
             &[Arg::Ptr(0), Arg::F32(0.0)],
             &pool,
         )
-        .err()
-        .expect("a fault");
+        .expect_err("a fault");
         assert!(
             f.message.contains(&format!("TEX {name} needs a sampler")),
             "{f}"
