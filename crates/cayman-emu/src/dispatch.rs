@@ -53,6 +53,10 @@ pub struct Dispatch {
     /// Write an execution trace here ([`crate::trace`]); work-groups then
     /// run one after another on one thread, so the trace is deterministic.
     pub trace: Option<Arc<TraceSink>>,
+    /// Fetch resources (VTX buffers, TEX resources) the host binds; ids
+    /// without a binding keep the runtime's defaults (buffer 1 = the global
+    /// pool, 2 = the object's `.text`, 160 = the RAT return buffer).
+    pub resources: crate::resource::Resources,
 }
 
 impl Dispatch {
@@ -67,6 +71,7 @@ impl Dispatch {
             threads: 1,
             atomics_byte_addressed: false,
             trace: None,
+            resources: crate::resource::Resources::new(),
         }
     }
 }
@@ -162,6 +167,7 @@ pub fn run_with_gds(
     }
     let cbs = vec![cb0];
     let nwaves = lanes.div_ceil(64) as u32;
+    let sync = crate::sync::SyncState::new();
     let env = Env {
         prog: &kernel.program,
         cb: &cbs,
@@ -173,6 +179,8 @@ pub fn run_with_gds(
         waves_in_group: nwaves,
         atomics_byte_addressed: d.atomics_byte_addressed,
         gds,
+        resources: &d.resources,
+        sync: &sync,
     };
     let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
@@ -180,6 +188,13 @@ pub fn run_with_gds(
         let code = kernel.text.get(kernel.offset as usize..).unwrap_or(&[]);
         Tracer::new(sink.clone(), code, &kernel.program)
     });
+    if kernel.program.uses_sync {
+        let r = run_resident(&env, d, &ng, nwaves, lanes, lds_bytes, &tracer);
+        if let Some(s) = &d.trace {
+            s.flush();
+        }
+        return r;
+    }
     let threads = if tracer.is_some() {
         1
     } else if d.threads == 0 {
@@ -233,18 +248,15 @@ pub fn run_with_gds(
     Ok(stats.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_group(
-    env: &Env,
+/// Set up the waves of work-group `gid`: T0.XYZ = local id, T1.XYZ = group id.
+fn launch(
     d: &Dispatch,
     gid: [u32; 3],
     nwaves: u32,
     lanes: u64,
     waves: &mut Vec<Wave>,
-    lds: &mut [u32],
     tracer: &Option<Arc<Tracer>>,
-) -> Result<Stats, Fault> {
-    lds.fill(0);
+) {
     while waves.len() < nwaves as usize {
         waves.push(Wave::new(0, gid, 0, 0));
     }
@@ -269,6 +281,21 @@ fn run_group(
             wave.gpr_mut(1, 2)[l] = gid[2];
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_group(
+    env: &Env,
+    d: &Dispatch,
+    gid: [u32; 3],
+    nwaves: u32,
+    lanes: u64,
+    waves: &mut Vec<Wave>,
+    lds: &mut [u32],
+    tracer: &Option<Arc<Tracer>>,
+) -> Result<Stats, Fault> {
+    lds.fill(0);
+    launch(d, gid, nwaves, lanes, waves, tracer);
     let ws = &mut waves[..nwaves as usize];
     loop {
         let mut waiting = 0;
@@ -276,8 +303,11 @@ fn run_group(
             if w.done {
                 continue;
             }
-            if w.run(env, lds)? == Yield::Barrier {
-                waiting += 1;
+            match w.run(env, lds)? {
+                Yield::Barrier => waiting += 1,
+                Yield::Done => {}
+                // only programs without cross-wave waits run here
+                Yield::Blocked => return Err(w.deadlock()),
             }
         }
         if waiting == 0 {
@@ -291,6 +321,111 @@ fn run_group(
     };
     for w in ws.iter() {
         st.add(&w.stats);
+    }
+    Ok(st)
+}
+
+/// Most waves a dispatch may have when its program waits on other waves
+/// (GWS, ordered append): such programs run with every wave resident.
+pub const MAX_RESIDENT_WAVES: u64 = 512;
+
+/// Every wave of the dispatch resident, run in turns on one thread: a wave
+/// that has to wait (GWS, ordered append, GROUP_BARRIER) yields to the
+/// others; waves at a GROUP_BARRIER go on once every unfinished wave of
+/// their group is there; a round in which no wave moves is a deadlock and
+/// faults at the first waiting wave.
+fn run_resident(
+    env: &Env,
+    d: &Dispatch,
+    ng: &[u32],
+    nwaves: u32,
+    lanes: u64,
+    lds_bytes: u32,
+    tracer: &Option<Arc<Tracer>>,
+) -> Result<Stats, Fault> {
+    let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
+    if total * nwaves as u64 > MAX_RESIDENT_WAVES {
+        return Err(Fault::new(format!(
+            "the program waits on other waves (GWS or ordered append), so all {} waves of the \
+             dispatch must be resident; risa keeps at most {MAX_RESIDENT_WAVES}",
+            total * nwaves as u64
+        )));
+    }
+    struct Group {
+        waves: Vec<Wave>,
+        lds: Vec<u32>,
+        at_barrier: Vec<bool>,
+    }
+    let mut groups: Vec<Group> = (0..total)
+        .map(|g| {
+            let gid = [
+                (g % ng[0] as u64) as u32,
+                ((g / ng[0] as u64) % ng[1] as u64) as u32,
+                (g / (ng[0] as u64 * ng[1] as u64)) as u32,
+            ];
+            let mut waves = Vec::new();
+            launch(d, gid, nwaves, lanes, &mut waves, tracer);
+            for (w, wave) in waves.iter_mut().enumerate() {
+                wave.dispatch_index = (g * nwaves as u64) as usize + w;
+            }
+            Group {
+                waves,
+                lds: vec![0u32; (lds_bytes as usize).div_ceil(4)],
+                at_barrier: vec![false; nwaves as usize],
+            }
+        })
+        .collect();
+    loop {
+        let mut progress = false;
+        let mut left = false;
+        for g in groups.iter_mut() {
+            let open: Vec<usize> = (0..g.waves.len()).filter(|&w| !g.waves[w].done).collect();
+            if !open.is_empty() && open.iter().all(|&w| g.at_barrier[w]) {
+                g.at_barrier.fill(false);
+                progress = true;
+            }
+            for &w in &open {
+                if g.at_barrier[w] {
+                    continue;
+                }
+                let wave = &mut g.waves[w];
+                let before = wave.budget;
+                match wave.run(env, &mut g.lds)? {
+                    Yield::Done => {
+                        env.sync.wave_ended(wave.dispatch_index);
+                        progress = true;
+                    }
+                    Yield::Barrier => {
+                        g.at_barrier[w] = true;
+                        progress = true;
+                    }
+                    Yield::Blocked => progress |= wave.budget != before,
+                }
+            }
+            left |= g.waves.iter().any(|w| !w.done);
+        }
+        if !left {
+            break;
+        }
+        if !progress {
+            let w = groups
+                .iter()
+                .flat_map(|g| g.waves.iter())
+                .find(|w| !w.done && w.blocked_on.is_some())
+                .or_else(|| groups.iter().flat_map(|g| g.waves.iter()).find(|w| !w.done));
+            return Err(match w {
+                Some(w) => w.deadlock(),
+                None => Fault::new("deadlock"),
+            });
+        }
+    }
+    let mut st = Stats::default();
+    for g in &groups {
+        st.workgroups += 1;
+        st.waves += g.waves.len() as u64;
+        for w in &g.waves {
+            st.add(&w.stats);
+        }
     }
     Ok(st)
 }

@@ -7,8 +7,13 @@
 //! * [`alu`] — the semantics of the OP2/OP3 instructions over 64 lanes;
 //! * [`wave`] — a 64-thread wavefront: CF execution with the branch-loop
 //!   stack, ALU groups (all slots read before any writes), vertex fetches,
-//!   RAT writes and atomics, LDS through LDS_IDX_OP and its output queues;
+//!   texture loads, RAT writes and atomics, LDS through LDS_IDX_OP and its
+//!   output queues, GDS, GWS;
 //! * [`memory`] — the guest's global pool ([`GlobalMemory`], [`Pool`]);
+//! * [`resource`] — the fetch resources and RAT windows the host binds
+//!   (buffers, linear textures) and the data formats VTX and TEX share;
+//! * [`sync`] — GWS resources and the GDS ordered-append counter, shared
+//!   by the waves of a dispatch;
 //! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
 //!   `.rel.text`);
 //! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel
@@ -30,9 +35,13 @@
 pub mod alu;
 pub mod dispatch;
 pub mod fault;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod loader;
 pub mod memory;
 pub mod program;
+pub mod resource;
+pub mod sync;
 pub mod trace;
 pub mod wave;
 mod workers;
@@ -41,4 +50,6 @@ pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};
+pub use resource::{Dim, Format, Resource, Resources};
+pub use sync::SyncState;
 pub use trace::TraceSink;

@@ -179,3 +179,56 @@ impl GlobalMemory for Pool {
         }
     }
 }
+
+/// A window of `len` bytes at byte `base` of another memory: addresses are
+/// relative to `base` and checked against `len` (a RAT the host binds to a
+/// part of the global pool).
+pub struct Window<'a> {
+    /// The memory underneath.
+    pub mem: &'a dyn GlobalMemory,
+    /// First byte of the window in `mem`.
+    pub base: u64,
+    /// Bytes in the window.
+    pub len: u64,
+}
+
+impl Window<'_> {
+    fn at(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+        match addr.checked_add(size as u64) {
+            Some(e) if e <= self.len => Ok(self.base.saturating_add(addr)),
+            _ => Err(MemError {
+                addr,
+                size,
+                limit: self.len,
+            }),
+        }
+    }
+    fn rel(&self, e: MemError) -> MemError {
+        MemError {
+            addr: e.addr.wrapping_sub(self.base),
+            ..e
+        }
+    }
+}
+
+impl GlobalMemory for Window<'_> {
+    fn size(&self) -> u64 {
+        self.len
+    }
+    fn load_u32(&self, addr: u64) -> Result<u32, MemError> {
+        let a = self.at(addr, 4)?;
+        self.mem.load_u32(a).map_err(|e| self.rel(e))
+    }
+    fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemError> {
+        let a = self.at(addr, buf.len() as u32)?;
+        self.mem.read(a, buf).map_err(|e| self.rel(e))
+    }
+    fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemError> {
+        let a = self.at(addr, data.len() as u32)?;
+        self.mem.write(a, data).map_err(|e| self.rel(e))
+    }
+    fn atomic(&self, addr: u64, f: &mut dyn FnMut(u32) -> u32) -> Result<u32, MemError> {
+        let a = self.at(addr, 4)?;
+        self.mem.atomic(a, f).map_err(|e| self.rel(e))
+    }
+}

@@ -32,7 +32,7 @@ pub enum SrcKind {
         offset: u16,
         /// STRIDE_A/B (dwords per lane).
         stride: u8,
-        /// THREAD_REL_A/B (not emulated: faults).
+        /// THREAD_REL_A/B (the same dwords as absolute addresses in risa).
         thread_rel: bool,
     },
     /// Thread position based values and other special selects.
@@ -278,7 +278,24 @@ pub enum FetchOp {
         offset: u32,
         /// ENDIAN_SWAP.
         endian: u8,
+        /// USE_CONST_FIELDS: take the format from the bound resource.
+        use_const: bool,
+        /// FETCH_WHOLE_QUAD.
+        fwq: bool,
     },
+    /// GET_BUFFER_RESINFO (VC_INST 14): the number of elements of buffer `buffer`.
+    BufferResinfo {
+        /// BUFFER_ID.
+        buffer: u8,
+        /// Destination GPR.
+        dst_gpr: u8,
+        /// Destination relative.
+        dst_rel: bool,
+        /// DST_SEL_X..W.
+        dst_sel: [u8; 4],
+    },
+    /// A texture-clause instruction (TEX_WORD0..2).
+    Tex(TexFetch),
     /// MEM_RD_SCRATCH: read the thread's scratch buffer (guide 3.4.3, 9.5);
     /// with `global`, MEM_RD_SCATTER: read the export memory (the global pool).
     ScratchRead {
@@ -313,7 +330,7 @@ pub enum FetchOp {
         op: &'static str,
         /// SRC_GPR.
         src_gpr: u8,
-        /// SRC_REL_MODE is REL_LOOP.
+        /// SRC_REL_MODE is REL_LOOP (REL_GLOBAL reads as REL_NONE: see README).
         src_rel: bool,
         /// SRC_SEL_X/Y/Z: address, data 0, data 1 (0-3 element, 4 zero, 5 one).
         src_sel: [u8; 3],
@@ -321,13 +338,68 @@ pub enum FetchOp {
         dst_gpr: u8,
         /// DST_REL_MODE is REL_LOOP.
         dst_rel: bool,
-        /// DST_SEL_X..W (0 the returned value, 4 zero, 5 one, 7 masked).
+        /// DST_SEL_X..W (0 the first returned value, 1 the second, 4 zero,
+        /// 5 one, 7 masked).
         dst_sel: [u8; 4],
+        /// MEM_GDS_WORD1 [22:16]: the dword offset of the `_REL` / `2` ops.
+        offset: u8,
+        /// BCAST_FIRST_REQ: only the first active lane's request; its result goes to all lanes.
+        bcast_first: bool,
+        /// ALLOC_CONSUME (the append/consume counter UAV_ID).
+        alloc_consume: bool,
     },
     /// Anything else a TC clause may hold: faults with its name.
     Unsupported(&'static str),
     /// Undecodable words.
     Invalid(String),
+}
+
+/// What a TEX instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexOp {
+    /// LD: unfiltered element at unsigned integer X, Y, Z (W = LOD).
+    Ld,
+    /// GET_TEXTURE_RESINFO: width, height, depth, mip levels.
+    GetTextureResinfo,
+    /// GET_NUMBER_OF_SAMPLES.
+    GetNumberOfSamples,
+    /// SET_TEXTURE_OFFSETS, SET_GRADIENTS_H, SET_GRADIENTS_V: per-lane state
+    /// for later sampling instructions (index into the wave's TEX state).
+    SetState(u8),
+    /// An instruction that needs a sampler (filtering, LOD, gradients):
+    /// faults with its name.
+    NeedsSampler(&'static str),
+}
+
+/// One decoded TEX instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexFetch {
+    /// Operation.
+    pub op: TexOp,
+    /// INST_MOD.
+    pub inst_mod: u8,
+    /// FETCH_WHOLE_QUAD.
+    pub fwq: bool,
+    /// RESOURCE_ID.
+    pub resource: u8,
+    /// RESOURCE_INDEX_MODE.
+    pub rim: u8,
+    /// SAMPLER_ID (only the sampling instructions, which fault, use it).
+    pub sampler: u8,
+    /// SRC_GPR.
+    pub src_gpr: u8,
+    /// SRC_REL.
+    pub src_rel: bool,
+    /// SRC_SEL_X..W (0-3 element, 4 zero, 5 one).
+    pub src_sel: [u8; 4],
+    /// DST_GPR.
+    pub dst_gpr: u8,
+    /// DST_REL.
+    pub dst_rel: bool,
+    /// DST_SEL_X..W (0-3 element, 4 zero, 5 one, 7 masked).
+    pub dst_sel: [u8; 4],
+    /// OFFSET_X/Y/Z (texels, -8..7).
+    pub offset: [i8; 3],
 }
 
 /// Kcache lock of one bank: constant buffer, first line, mode.
@@ -460,6 +532,39 @@ pub enum CfKind {
         /// BURST_COUNT.
         burst: u8,
     },
+    /// MEM_EXPORT_COMBINED: X (and Y unless COMP_MASK.y is clear) to export
+    /// dwords ARRAY_BASE + RW_GPR.W and the next (guide 8.1).
+    ExportCombined {
+        /// ARRAY_BASE (dwords).
+        base: u16,
+        /// ARRAY_SIZE (dwords; writes at or past base + size are dropped).
+        size: u16,
+        /// RW_GPR.
+        rw_gpr: u8,
+        /// RW_REL.
+        rw_rel: bool,
+        /// COMP_MASK.
+        comp_mask: u8,
+        /// BURST_COUNT (must be 0).
+        burst: u8,
+        /// TYPE (must not be indexed).
+        ty: u8,
+    },
+    /// GWS_SEMA_V / GWS_SEMA_P / GWS_BARRIER / GWS_INIT (guide 8.1, CF_GWS_WORD0).
+    Gws {
+        /// GWS_OPCODE: 0 SEMA_V, 1 SEMA_P, 2 BARRIER, 3 INIT.
+        op: u8,
+        /// RESOURCE (0-31).
+        resource: u8,
+        /// VALUE (10 bits): the barrier's wave count, INIT's value.
+        value: u16,
+        /// SIGN: the resource counts -512..511 instead of 0..1023.
+        sign: bool,
+        /// VAL_INDEX_MODE and RSRC_INDEX_MODE (CF index registers).
+        index_modes: u8,
+    },
+    /// A CF instruction compute programs cannot use: faults with the reason.
+    Illegal(&'static str, &'static str),
     /// A CF instruction compute programs cannot use (exports, GWS, ...).
     Unsupported(&'static str),
     /// Undecodable words.
@@ -503,6 +608,9 @@ pub struct Program {
     pub fetch: Vec<Vec<FetchOp>>,
     /// Clause start slot of each fetch clause.
     pub fetch_addr: Vec<u32>,
+    /// The program waits on other waves of the dispatch (GWS instructions,
+    /// GDS ATOMIC_ORDERED_ALLOC_RET): it runs with every wave resident.
+    pub uses_sync: bool,
 }
 
 fn words(code: &[u8]) -> Vec<u32> {
@@ -928,8 +1036,28 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     signed: VTX_WORD1_GPR::FORMAT_COMP_ALL.get(w1) != 0,
                     offset: VTX_WORD2::OFFSET.get(w2),
                     endian: VTX_WORD2::ENDIAN_SWAP.get(w2) as u8,
+                    use_const: VTX_WORD1_GPR::USE_CONST_FIELDS.get(w1) != 0,
+                    fwq: VTX_WORD0::FETCH_WHOLE_QUAD.get(w0) != 0,
                 });
             }
+            Ok(i) if i.form == FetchForm::Vtx && i.op.name == "GET_BUFFER_RESINFO" => {
+                let (w0, w1) = (ws[0], ws[1]);
+                out.push(FetchOp::BufferResinfo {
+                    buffer: VTX_WORD0::BUFFER_ID.get(w0) as u8,
+                    dst_gpr: VTX_WORD1_GPR::DST_GPR.get(w1) as u8,
+                    dst_rel: VTX_WORD1_GPR::DST_REL.get(w1) != 0,
+                    dst_sel: [
+                        VTX_WORD1_GPR::DST_SEL_X.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Y.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_Z.get(w1) as u8,
+                        VTX_WORD1_GPR::DST_SEL_W.get(w1) as u8,
+                    ],
+                });
+            }
+            Ok(i) if i.form == FetchForm::Tex => out.push(FetchOp::Tex(decode_tex(ws, i.op.name))),
+            Ok(i) if i.form == FetchForm::VtxSem => out.push(FetchOp::Unsupported(
+                "VFETCH_SEMANTIC (semantic ids name vertex-shader inputs; compute programs have none)",
+            )),
             Ok(i) if i.form == FetchForm::MemRd => {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 out.push(FetchOp::ScratchRead {
@@ -959,6 +1087,67 @@ fn decode_fetch_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
     out
 }
 
+/// TEX_WORD0..2 (guide 9.4).
+fn decode_tex(ws: [u32; 4], name: &'static str) -> TexFetch {
+    let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
+    let op = match name {
+        "LD" => TexOp::Ld,
+        "GET_TEXTURE_RESINFO" => TexOp::GetTextureResinfo,
+        "GET_NUMBER_OF_SAMPLES" => TexOp::GetNumberOfSamples,
+        "SET_TEXTURE_OFFSETS" => TexOp::SetState(0),
+        "SET_GRADIENTS_H" => TexOp::SetState(1),
+        "SET_GRADIENTS_V" => TexOp::SetState(2),
+        other => TexOp::NeedsSampler(other),
+    };
+    // OFFSET_X/Y/Z: 5-bit two's complement texel offsets
+    let off = |v: u32| ((v << 27) as i32 >> 27) as i8;
+    TexFetch {
+        op,
+        inst_mod: TEX_WORD0::INST_MOD.get(w0) as u8,
+        fwq: TEX_WORD0::FETCH_WHOLE_QUAD.get(w0) != 0,
+        resource: TEX_WORD0::RESOURCE_ID.get(w0) as u8,
+        rim: TEX_WORD0::RESOURCE_INDEX_MODE.get(w0) as u8,
+        sampler: TEX_WORD2::SAMPLER_ID.get(w2) as u8,
+        src_gpr: TEX_WORD0::SRC_GPR.get(w0) as u8,
+        src_rel: TEX_WORD0::SRC_REL.get(w0) != 0,
+        src_sel: [
+            TEX_WORD2::SRC_SEL_X.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_Y.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_Z.get(w2) as u8,
+            TEX_WORD2::SRC_SEL_W.get(w2) as u8,
+        ],
+        dst_gpr: TEX_WORD1::DST_GPR.get(w1) as u8,
+        dst_rel: TEX_WORD1::DST_REL.get(w1) != 0,
+        dst_sel: [
+            TEX_WORD1::DST_SEL_X.get(w1) as u8,
+            TEX_WORD1::DST_SEL_Y.get(w1) as u8,
+            TEX_WORD1::DST_SEL_Z.get(w1) as u8,
+            TEX_WORD1::DST_SEL_W.get(w1) as u8,
+        ],
+        offset: [
+            off(TEX_WORD2::OFFSET_X.get(w2)),
+            off(TEX_WORD2::OFFSET_Y.get(w2)),
+            off(TEX_WORD2::OFFSET_Z.get(w2)),
+        ],
+    }
+}
+
+/// Why a non-RAT export cannot run in a compute program (guide 3.4.1, 3.4.2).
+fn illegal_export(name: &str) -> &'static str {
+    match name {
+        "EXPORT" | "EXPORT_DONE" => {
+            "pixel, position and parameter exports can be used only by VS and PS programs (guide 3.4.1)"
+        }
+        n if n.starts_with("MEM_STREAM") => {
+            "stream buffers are available only to VS programs (guide 3.4.2)"
+        }
+        n if n.starts_with("MEM_RING") => {
+            "ring buffers are available to GS, DC, PS and VS programs, not compute (guide 3.4.2)"
+        }
+        _ => "not available to compute programs",
+    }
+}
+
 fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
     let mut out = Vec::with_capacity(count);
     for k in 0..count {
@@ -975,8 +1164,10 @@ fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                 let (w0, w1, w2) = (ws[0], ws[1], ws[2]);
                 let srm = MEM_GDS_WORD0::SRC_REL_MODE.get(w0);
                 let drm = MEM_GDS_WORD1::DST_REL_MODE.get(w1);
-                if srm > 1 || drm > 1 {
-                    out.push(FetchOp::Unsupported("GDS REL_GLOBAL addressing"));
+                if srm == 3 || drm == 3 {
+                    out.push(FetchOp::Invalid(
+                        "MEM_GDS SRC_REL_MODE/DST_REL_MODE 3 is reserved".into(),
+                    ));
                     continue;
                 }
                 out.push(FetchOp::Gds {
@@ -996,8 +1187,14 @@ fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                         MEM_GDS_WORD2::DST_SEL_Z.get(w2) as u8,
                         MEM_GDS_WORD2::DST_SEL_W.get(w2) as u8,
                     ],
+                    offset: MEM_GDS_WORD1::SRC_GPR.get(w1) as u8,
+                    bcast_first: MEM_GDS_WORD1::BCAST_FIRST_REQ.get(w1) != 0,
+                    alloc_consume: MEM_GDS_WORD1::ALLOC_CONSUME.get(w1) != 0,
                 });
             }
+            Ok(i) if i.op.name == "MEM_TF_WRITE" => out.push(FetchOp::Unsupported(
+                "MEM_TF_WRITE (tessellation-factor writes belong to hull shaders)",
+            )),
             Ok(i) => out.push(FetchOp::Unsupported(i.op.name)),
             Err(e) => out.push(FetchOp::Invalid(e.to_string())),
         }
@@ -1141,12 +1338,33 @@ impl Program {
                                 comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
                                 burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
                             };
+                        } else if i.op.name == "MEM_EXPORT_COMBINED" {
+                            op.kind = CfKind::ExportCombined {
+                                base: CF_ALLOC_EXPORT_WORD0::ARRAY_BASE.get(w0) as u16,
+                                size: CF_ALLOC_EXPORT_WORD1_BUF::ARRAY_SIZE.get(w1) as u16,
+                                rw_gpr: CF_ALLOC_EXPORT_WORD0::RW_GPR.get(w0) as u8,
+                                rw_rel: CF_ALLOC_EXPORT_WORD0::RW_REL.get(w0) != 0,
+                                comp_mask: CF_ALLOC_EXPORT_WORD1_BUF::COMP_MASK.get(w1) as u8,
+                                burst: CF_ALLOC_EXPORT_WORD1_BUF::BURST_COUNT.get(w1) as u8,
+                                ty: CF_ALLOC_EXPORT_WORD0::TYPE.get(w0) as u8,
+                            };
                         } else {
-                            op.kind = CfKind::Unsupported(i.op.name);
+                            op.kind = CfKind::Illegal(i.op.name, illegal_export(i.op.name));
                         }
                         op.vpm = CF_ALLOC_EXPORT_WORD1_BUF::VALID_PIXEL_MODE.get(w1) != 0;
                     }
-                    CfForm::Gws => op.kind = CfKind::Unsupported(i.op.name),
+                    CfForm::Gws => {
+                        op.kind = CfKind::Gws {
+                            op: CF_GWS_WORD0::GWS_OPCODE.get(w0) as u8,
+                            resource: CF_GWS_WORD0::RESOURCE.get(w0) as u8,
+                            value: CF_GWS_WORD0::VALUE.get(w0) as u16,
+                            sign: CF_GWS_WORD0::SIGN.get(w0) != 0,
+                            index_modes: (CF_GWS_WORD0::VAL_INDEX_MODE.get(w0)
+                                | CF_GWS_WORD0::RSRC_INDEX_MODE.get(w0) << 2)
+                                as u8,
+                        };
+                        prog.uses_sync = true;
+                    }
                     CfForm::Cf => {
                         op.kind = match i.op.name {
                             "NOP" | "WAIT_ACK" | "LDS_DEALLOC" | "SET_PRIORITY" => CfKind::Nop,
@@ -1168,7 +1386,12 @@ impl Program {
                                     limit = limit.min(addr);
                                 }
                                 let idx = prog.fetch.len() as u32;
-                                prog.fetch.push(decode_gds_clause(&w, addr, cnt));
+                                let clause = decode_gds_clause(&w, addr, cnt);
+                                // ordered append waits for earlier waves
+                                prog.uses_sync |= clause.iter().any(|f| {
+                                    matches!(f, FetchOp::Gds { op, .. } if *op == "ATOMIC_ORDERED_ALLOC_RET")
+                                });
+                                prog.fetch.push(clause);
                                 prog.fetch_addr.push(addr as u32);
                                 CfKind::Gds(idx)
                             }
@@ -1192,6 +1415,16 @@ impl Program {
                             "KILL" => CfKind::Kill,
                             "REACTIVATE" | "REACTIVATE_WQM" => CfKind::Reactivate,
                             "END" => CfKind::End,
+                            // guide 3.7.6 / 2.1: "Only a vertex shader (VS)
+                            // program can call an FS subroutine"
+                            "CALL_FS" => CfKind::Illegal(
+                                "CALL_FS",
+                                "only a vertex shader can call a fetch subroutine (guide 3.7.6)",
+                            ),
+                            "EMIT_VERTEX" | "EMIT_CUT_VERTEX" | "CUT_VERTEX" => CfKind::Illegal(
+                                i.op.name,
+                                "vertex emission belongs to geometry shaders (guide 2.1.3)",
+                            ),
                             other => CfKind::Unsupported(other),
                         };
                     }

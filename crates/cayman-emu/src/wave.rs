@@ -48,6 +48,10 @@ pub struct Env<'a> {
     pub atomics_byte_addressed: bool,
     /// The global data share (64 KiB on Cayman, guide 2.6.3), byte addressed.
     pub gds: &'a dyn GlobalMemory,
+    /// Fetch resources the host bound (VTX buffers, TEX resources).
+    pub resources: &'a crate::resource::Resources,
+    /// GWS resources and the ordered-append counter of the dispatch.
+    pub sync: &'a crate::sync::SyncState,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +94,9 @@ pub enum Yield {
     Done,
     /// Waiting at a GROUP_BARRIER.
     Barrier,
+    /// Waiting for other waves of the dispatch (GWS, ordered append); run
+    /// again to retry. [`Wave::blocked_on`] says on what.
+    Blocked,
 }
 
 struct Scratch {
@@ -131,6 +138,18 @@ pub struct Wave {
     /// Per-lane scratch buffers (lane l's dword d at l * SCRATCH_DWORDS + d),
     /// allocated on first use.
     scratch_mem: Vec<u32>,
+    /// TEX state rows (SET_TEXTURE_OFFSETS, SET_GRADIENTS_H, _V: 4 rows
+    /// each), allocated on first use.
+    tex_state: Vec<Lanes>,
+    /// Fetch/GDS clause instruction to resume at after a wait.
+    fetch_resume: Option<usize>,
+    /// Where the wave stands at a GWS barrier.
+    gws_ticket: crate::sync::GwsTicket,
+    /// What the wave waits for after [`Yield::Blocked`].
+    pub blocked_on: Option<String>,
+    /// The wave's position in the dispatch (group-linear × waves per group
+    /// + index), the order of ordered-append allocations.
+    pub dispatch_index: usize,
     pc: u32,
     resume: Option<ClauseCtx>,
     scratch: Option<Box<Scratch>>,
@@ -216,6 +235,11 @@ impl Wave {
             ret: vec![0; RET_DWORDS],
             ret_used: false,
             scratch_mem: Vec::new(),
+            tex_state: Vec::new(),
+            fetch_resume: None,
+            gws_ticket: None,
+            blocked_on: None,
+            dispatch_index: 0,
             pc: 0,
             resume: None,
             scratch: Some(Box::new(Scratch {
@@ -265,6 +289,10 @@ impl Wave {
             self.ret_used = false;
         }
         self.scratch_mem.fill(0);
+        self.tex_state.fill([0; LANES]);
+        self.fetch_resume = None;
+        self.gws_ticket = None;
+        self.blocked_on = None;
         self.pc = 0;
         self.resume = None;
         self.cf_idx = [0; 2];
@@ -382,6 +410,22 @@ impl Wave {
         })
     }
 
+    /// Stop at the current CF instruction to retry it later: the attempt
+    /// does not count against the budget.
+    fn wait(&mut self) -> Yield {
+        self.budget += 1;
+        self.stats.cf_instructions -= 1;
+        Yield::Blocked
+    }
+
+    /// The fault of a wave that waits for something no wave will do.
+    pub fn deadlock(&self) -> Fault {
+        self.fault(format!(
+            "{} can never be met: every wave of the dispatch is waiting or done (deadlock)",
+            self.blocked_on.as_deref().unwrap_or("a wait")
+        ))
+    }
+
     fn tick(&mut self) -> Result<(), Fault> {
         if self.budget == 0 {
             return Err(self.fault("instruction budget exhausted (endless loop?)"));
@@ -428,6 +472,7 @@ impl Wave {
 
     /// Run until END or a barrier. `lds` is the work-group's LDS (dwords).
     pub fn run(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
+        self.blocked_on = None;
         if self.trace.is_some() {
             self.run_cf::<true>(env, lds)
         } else {
@@ -508,9 +553,44 @@ impl Wave {
                         return Ok(Yield::Barrier);
                     }
                 }
-                CfKind::Tc(idx) => {
+                CfKind::Tc(idx) | CfKind::Gds(idx) => {
                     let m = self.cond_mask(env, op)?;
-                    self.fetch_clause(env, *idx, m)?;
+                    if !self.fetch_clause(env, *idx, m)? {
+                        return Ok(self.wait());
+                    }
+                }
+                CfKind::Gws {
+                    op: gop,
+                    resource,
+                    value,
+                    sign,
+                    index_modes,
+                } => {
+                    if *index_modes != 0 {
+                        return Err(self.fault(
+                            "GWS VAL_INDEX_MODE/RSRC_INDEX_MODE (CF index registers) are not emulated",
+                        ));
+                    }
+                    if self.cond_mask(env, op)? != 0
+                        && !env
+                            .sync
+                            .gws(*gop, *resource, *value, *sign, &mut self.gws_ticket)
+                    {
+                        self.blocked_on = Some(format!(
+                            "{} on GWS resource {resource} (value {})",
+                            ["GWS_SEMA_V", "GWS_SEMA_P", "GWS_BARRIER", "GWS_INIT"]
+                                [*gop as usize & 3],
+                            env.sync.gws_value(*resource as usize)
+                        ));
+                        return Ok(self.wait());
+                    }
+                }
+                CfKind::ExportCombined { .. } => {
+                    let m = self.cond_mask(env, op)?;
+                    self.export_combined(env, op, m)?;
+                }
+                CfKind::Illegal(n, why) => {
+                    return Err(self.fault(format!("{n} cannot run in a compute program: {why}")))
                 }
                 CfKind::Rat { .. } => {
                     let m = self.cond_mask(env, op)?;
@@ -709,10 +789,6 @@ impl Wave {
                     ));
                 }
                 CfKind::Reactivate => self.reactivate()?,
-                CfKind::Gds(idx) => {
-                    let m = self.cond_mask(env, op)?;
-                    self.fetch_clause(env, *idx, m)?;
-                }
                 CfKind::Unsupported(n) => {
                     return Err(self.fault(format!("{n} is not supported in compute programs")))
                 }
@@ -980,14 +1056,10 @@ impl Wave {
                 }
             }
             SrcKind::LoopIdx => out.fill(self.al as u32),
-            SrcKind::LdsDirect {
-                offset,
-                stride,
-                thread_rel,
-            } => {
-                if thread_rel {
-                    return Err("LDS direct reads with THREAD_REL are not emulated".into());
-                }
+            // THREAD_REL (relative to the wave's LDS allocation) reads the
+            // same dwords as an absolute address: risa places every
+            // work-group's LDS at address 0 (README, Decisions)
+            SrcKind::LdsDirect { offset, stride, .. } => {
                 for (l, o) in out.iter_mut().enumerate() {
                     let d = offset as usize + stride as usize * l;
                     if self.lds_limit.is_some_and(|lim| d as u64 * 4 >= lim as u64) {

@@ -121,3 +121,28 @@ fn out_of_pool_store_faults_with_location() {
     assert!(f.message.contains("outside the global pool"), "{f}");
     assert!(pool.to_bytes().iter().all(|&b| b == 0));
 }
+
+/// Random fetch, TEX, GDS, GWS, export and RAT words in a memory skeleton
+/// (`fuzzing::memory_program`) with random resources: faults are fine, panics,
+/// hangs and accesses outside the pool are not.
+#[test]
+fn random_memory_programs_never_panic_or_hang() {
+    let mut r = Rng(0xc0ffee);
+    let mut faults = 0;
+    for _ in 0..2000 {
+        let body: Vec<u32> = (0..96).map(|_| r.u32()).collect();
+        let (code, res) = risa_cayman_emu::fuzzing::memory_program(&body, r.u32());
+        let k = Kernel::from_code("fuzz", &bytes_u32(&code));
+        let pool = Pool::new(4096);
+        let mut d = Dispatch::linear(64 * (1 + r.u32() % 4), 64);
+        d.max_instructions = 2_000;
+        d.resources = res;
+        if let Err(f) = run(&k, &d, &[Arg::Ptr(0), Arg::U32(r.u32() % 4096)], &pool) {
+            if std::env::var("FUZZ_SHOW").is_ok() {
+                eprintln!("FAULT {}", f.message);
+            }
+            faults += 1;
+        }
+    }
+    assert!(faults > 0 && faults < 2000, "faults {faults}");
+}

@@ -52,8 +52,7 @@ fn ids() {
         work_dim: 3,
         max_instructions: 1 << 20,
         threads: 2,
-        atomics_byte_addressed: false,
-        trace: None,
+        ..Dispatch::linear(1, 1)
     };
     go(&k, &d, &[Arg::Ptr(po)], &pool);
     let out = read_u32(&pool, po, 8 * n);

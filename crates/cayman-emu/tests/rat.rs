@@ -2,6 +2,8 @@
 //! addressing for stores and atomics, `_RTN` results read back through the
 //! return-buffer fetch resource, CMPXCHG's compare value in Z, burst stores.
 
+#![allow(clippy::needless_range_loop)]
+
 mod common;
 use common::*;
 use risa_cayman_emu::wave::{Wave, RET_RESOURCE};
@@ -264,6 +266,136 @@ fn every_rat_atomic_against_the_guide_formulas() {
             } else {
                 assert_eq!(back, 0, "{}: nothing returned, lane {l}", o.name);
             }
+        }
+    }
+}
+
+/// One wave of assembly on `pool` with host-bound `res`.
+fn run_asm(
+    src: &str,
+    pool: &Pool,
+    res: &Resources,
+    setup: impl Fn(&mut Wave),
+) -> Result<Wave, Fault> {
+    let k = kernel_from_asm(src);
+    let cb = vec![vec![0u32; 64]];
+    let gds = Pool::new(64);
+    let env = wave::Env {
+        resources: res,
+        ..one_wave_env(&k, &cb, pool, &gds)
+    };
+    let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
+    setup(&mut w);
+    w.run(&env, &mut [0u32; 16])?;
+    Ok(w)
+}
+
+#[test]
+fn store_byte_and_store_short_write_their_low_bits_at_byte_and_short_indices() {
+    // README decision: INDEX_GPR.X counts bytes (STORE_BYTE) or 16-bit units
+    // (STORE_SHORT); X of each of the BURST_COUNT + 1 GPRs goes to consecutive elements
+    let src = "
+        MEM_RAT STORE_BYTE: WRITE_IND RAT(0) [R0], R1.x___ BURST_COUNT(1)
+        MEM_RAT STORE_SHORT: WRITE_IND RAT(0) [R3], R1.x___
+        MEM_RAT STORE_BYTE: WRITE_IND RAT(0) [R4], R1.____
+        END:
+    ";
+    let pool = Pool::from_bytes(&vec![0xeeu8; 512]);
+    run_asm(src, &pool, &Resources::new(), |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = 2 * l as u32; // bytes 0..127, burst fills the odd ones
+            wv.gpr_mut(1, 0)[l] = 0x1234_5600 + l as u32;
+            wv.gpr_mut(2, 0)[l] = 0xabcd_ef80 + l as u32;
+            wv.gpr_mut(3, 0)[l] = 64 + l as u32; // shorts 64.. = bytes 128..255
+            wv.gpr_mut(4, 0)[l] = 300 + l as u32; // COMP_MASK 0: nothing written
+        }
+    })
+    .unwrap_or_else(|f| panic!("{f}"));
+    let out = pool.to_bytes();
+    for l in 0..64usize {
+        assert_eq!(out[2 * l], l as u8, "byte {}", 2 * l);
+        assert_eq!(out[2 * l + 1], 0x80 + l as u8, "burst byte {}", 2 * l + 1);
+        let s = u16::from_le_bytes([out[128 + 2 * l], out[129 + 2 * l]]);
+        assert_eq!(s, 0x5600 + l as u16, "short {}", 64 + l);
+    }
+    assert!(
+        out[256..].iter().all(|&b| b == 0xee),
+        "nothing else written"
+    );
+}
+
+#[test]
+fn every_rat_op_on_a_host_bound_rat_window() {
+    // RAT 3 = 256 bytes at byte 256: element indices are relative to the
+    // window, and an index past the window faults although the pool goes on
+    let dst: Vec<u32> = (0..64).map(|i| 3 * i + 1).collect();
+    for o in risa_cayman::ops::RAT_OPS {
+        let src = format!("MEM_RAT {}: WRITE_IND RAT(3) [R0], R1.x___\nEND:\n", o.name);
+        let mut init = vec![0u32; 64];
+        init.extend(&dst);
+        init.extend(vec![0u32; 64]);
+        let pool = pool_of(&init);
+        let mut res = Resources::new();
+        res.bind_rat(3, 256, 256);
+        let setup = |wv: &mut Wave| {
+            for l in 0..64 {
+                wv.gpr_mut(0, 0)[l] = l as u32;
+                wv.gpr_mut(1, 0)[l] = 0x100 + l as u32;
+                wv.gpr_mut(1, 1)[l] = 4000; // return address: past the return buffer, dropped
+                wv.gpr_mut(1, 2)[l] = if l % 2 == 0 { dst[l] } else { 7 };
+                wv.gpr_mut(1, 3)[l] = 0x0f0f_0f0f;
+            }
+        };
+        run_asm(&src, &pool, &res, setup).unwrap_or_else(|f| panic!("{}: {f}", o.name));
+        let got = read_u32(&pool, 0, 192);
+        // byte model of the window for the narrow stores
+        let mut model: Vec<u8> = dst.iter().flat_map(|v| v.to_le_bytes()).collect();
+        for l in 0..64usize {
+            let x = (0x100 + l as u32).to_le_bytes();
+            match o.name {
+                "STORE_BYTE" => model[l] = x[0],
+                "STORE_SHORT" => model[2 * l..2 * l + 2].copy_from_slice(&x[..2]),
+                _ => {}
+            }
+        }
+        for l in 0..64 {
+            let d = dst[l];
+            let x = 0x100 + l as u32;
+            let want = match o.name {
+                "NOP" | "NOP_RTN" => d,
+                "STORE_DWORD" | "STORE_TYPED" => x,
+                // one byte / one short at byte / short index l of the window
+                "STORE_BYTE" | "STORE_SHORT" => {
+                    u32::from_le_bytes(model[4 * l..4 * l + 4].try_into().unwrap())
+                }
+                n => reference(n, d, x, if l % 2 == 0 { d } else { 7 }, 0x0f0f_0f0f),
+            };
+            assert_eq!(got[64 + l], want, "{} element {l}", o.name);
+            assert_eq!(got[l], 0, "{}: below the window untouched", o.name);
+            assert_eq!(got[128 + l], 0, "{}: above the window untouched", o.name);
+        }
+        // the first element past the 256-byte window, inside the 2 KiB pool
+        if o.name != "NOP" {
+            let pool = Pool::new(2048);
+            let first = match o.name {
+                "STORE_BYTE" => 256,
+                "STORE_SHORT" => 128,
+                _ => 64,
+            };
+            let f = run_asm(&src, &pool, &res, |wv| {
+                setup(wv);
+                for l in 0..64 {
+                    wv.gpr_mut(0, 0)[l] = first + l as u32;
+                }
+            })
+            .err()
+            .unwrap_or_else(|| panic!("{}: no fault", o.name));
+            assert_eq!(f.at.lane, Some(0), "{}: {f}", o.name);
+            assert!(
+                f.message.contains("outside RAT 3 (256 bytes)"),
+                "{}: {f}",
+                o.name
+            );
         }
     }
 }

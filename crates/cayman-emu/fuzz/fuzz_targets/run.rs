@@ -3,10 +3,13 @@
 //! wave has an instruction budget) and never touch memory outside the guest
 //! pool (the pool checks each access; faults are fine outcomes).
 //!
-//! The first byte picks the shape: raw CF words, or a fixed CF skeleton
-//! (ALU clause with kcache locked, fetch clause, RAT store, END) around
-//! random clause words, which reaches far deeper into the ALU engine. The
-//! second bit runs the dispatch traced (into a sink).
+//! The first byte picks the shape: raw CF words; a fixed CF skeleton (ALU
+//! clause with kcache locked, fetch clause, RAT store, END) around random
+//! clause words, which reaches far deeper into the ALU engine; or a memory
+//! skeleton (`memory_program`: random TEX/VTX/MEM_RD clause words, random
+//! GDS clause words, a random CF word — GWS, exports, … — and a random RAT
+//! op) run with host-bound resources and a RAT window.
+//! Bit 2 of the first byte runs the dispatch traced (into a sink).
 use libfuzzer_sys::fuzz_target;
 use risa_cayman_emu::*;
 
@@ -27,6 +30,20 @@ fuzz_target!(|data: &[u8]| {
     let mode = data[0];
     let arg = u32::from_le_bytes([data[1], data[2], data[3], data[4]]);
     let body = words(&data[8..]);
+    if mode & 3 == 2 {
+        let (code, res) = risa_cayman_emu::fuzzing::memory_program(&body, arg);
+        let k = Kernel::from_code("fuzz", &bytes(&code));
+        let pool = Pool::new(4096);
+        let mut d = Dispatch::linear(64 * (1 + (data[7] as u32 & 3)), 64);
+        d.max_instructions = 5_000;
+        d.threads = 1;
+        d.resources = res;
+        if mode & 4 != 0 {
+            d.trace = Some(TraceSink::new(std::io::sink()));
+        }
+        let _ = run(&k, &d, &[Arg::Ptr(0), Arg::U32(arg % 8192)], &pool);
+        return;
+    }
     let code = if mode & 1 == 0 {
         bytes(&body)
     } else {
@@ -65,7 +82,7 @@ fuzz_target!(|data: &[u8]| {
     let mut d = Dispatch::linear(64 + (data[7] as u32 & 0x7f), 64);
     d.max_instructions = 5_000;
     d.threads = 1;
-    if mode & 2 != 0 {
+    if mode & 4 != 0 {
         // the trace path: its listing decodes and prints whatever words the program has
         d.trace = Some(TraceSink::new(std::io::sink()));
     }

@@ -93,6 +93,55 @@ impl Wave {
         Ok(())
     }
 
+    /// MEM_EXPORT_COMBINED (guide 8.1): per lane, X to export dword
+    /// ARRAY_BASE + W and Y (if COMP_MASK.y) to the next; export memory is
+    /// the global pool at byte 0, as for MEM_EXPORT. Nothing is written at or
+    /// past ARRAY_BASE + ARRAY_SIZE dwords (COMP_MASK.x clear skips X).
+    pub(super) fn export_combined(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
+        let CfKind::ExportCombined {
+            base,
+            size,
+            rw_gpr,
+            rw_rel,
+            comp_mask,
+            burst,
+            ty,
+        } = op.kind
+        else {
+            return Ok(());
+        };
+        if burst != 0 || ty & 1 != 0 {
+            return Err(self.fault(
+                "MEM_EXPORT_COMBINED must have BURST_COUNT 0 and a non-indexed TYPE (guide 8.1)",
+            ));
+        }
+        let rg = rw_gpr as i32 + if rw_rel { self.al } else { 0 };
+        if !(0..128).contains(&rg) {
+            return Err(self.fault(format!("RW_GPR {rg} out of range")));
+        }
+        let rg = rg as usize;
+        let end = base as u64 + size as u64;
+        for l in lanes_of(m) {
+            let first = base as u64 + self.rows[gi(rg, 3)][l] as u64;
+            for c in 0..2 {
+                let d = first + c as u64;
+                if comp_mask >> c & 1 == 0 || d >= end {
+                    continue;
+                }
+                let v = self.rows[gi(rg, c)][l];
+                env.global.write(d * 4, &v.to_le_bytes()).map_err(|e| {
+                    let mut f = self.fault(format!(
+                        "MEM_EXPORT_COMBINED at byte 0x{:x} outside the global pool ({} bytes)",
+                        e.addr, e.limit
+                    ));
+                    f.at.lane = Some(l as u32);
+                    f
+                })?;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn rat(&mut self, env: &Env, op: &CfOp, m: u64) -> Result<(), Fault> {
         let CfKind::Rat {
             rat_id,
@@ -109,11 +158,24 @@ impl Wave {
             return Ok(());
         };
         self.stats.rat_ops += 1;
-        if rat_id != 0 {
+        // RAT 0 is the global pool unless the host bound it (or another id) to a window
+        let window = env
+            .resources
+            .rat(rat_id)
+            .map(|(base, len)| crate::memory::Window {
+                mem: env.global,
+                base,
+                len,
+            });
+        if window.is_none() && rat_id != 0 {
             return Err(self.fault(format!(
                 "RAT {rat_id} is not bound (the global pool is RAT 0)"
             )));
         }
+        let what = match window {
+            Some(_) => format!("RAT {rat_id}"),
+            None => "the global pool".to_string(),
+        };
         if elem_size == 2 {
             return Err(self.fault("ELEM_SIZE = 2 (three dwords) is not supported (guide 9.2)"));
         }
@@ -126,10 +188,19 @@ impl Wave {
             return Err(self.fault(format!("RW_GPR {rg} (+ BURST_COUNT {burst}) out of range")));
         }
         let rg = rg as usize;
-        let g = env.global;
+        let g: &dyn GlobalMemory = match &window {
+            Some(w) => w,
+            None => env.global,
+        };
         let ret = inst.ends_with("_RTN");
         let base = inst.strip_suffix("_RTN").unwrap_or(inst);
         let store = base.starts_with("STORE") || base == "MSKOR";
+        // STORE_BYTE / STORE_SHORT address bytes / 16-bit units (see README)
+        let narrow = match base {
+            "STORE_BYTE" => 1,
+            "STORE_SHORT" => 2,
+            _ => 0,
+        };
         if burst != 0 && !store {
             return Err(self.fault(format!(
                 "MEM_RAT {inst} with BURST_COUNT {burst}: only stores write bursts"
@@ -146,7 +217,9 @@ impl Wave {
             // guide 9.2 INDEX_GPR: the X component is the element address in
             // the 1-D surface, for stores and atomics alike (Mesa's r600
             // back end shifts byte offsets right by 2 for both).
-            let addr = if env.atomics_byte_addressed && !store {
+            let addr = if narrow != 0 {
+                index as u64 * narrow
+            } else if env.atomics_byte_addressed && !store {
                 index as u64
             } else {
                 index as u64 * es * 4
@@ -154,7 +227,7 @@ impl Wave {
             let d = |c: usize| self.rows[gi(rg, c)][l];
             let bad = |w: &Wave, e: crate::memory::MemError| {
                 let mut f = w.fault(format!(
-                    "MEM_RAT {inst} at byte 0x{:x} outside the global pool ({} bytes)",
+                    "MEM_RAT {inst} at byte 0x{:x} outside {what} ({} bytes)",
                     e.addr, e.limit
                 ));
                 f.at.lane = Some(l as u32);
@@ -176,6 +249,18 @@ impl Wave {
                                 let a = addr + 4 * (es * b as u64 + c as u64);
                                 g.write(a, &v.to_le_bytes()).map_err(|e| bad(self, e))?;
                             }
+                        }
+                    }
+                    Ok(0)
+                }
+                "STORE_BYTE" | "STORE_SHORT" => {
+                    // the low 8 / 16 bits of X of each burst GPR, to consecutive elements
+                    if comp_mask & 1 != 0 {
+                        for b in 0..=burst as usize {
+                            let v = self.rows[gi(rg + b, 0)][l].to_le_bytes();
+                            let a = addr + narrow * b as u64;
+                            g.write(a, &v[..narrow as usize])
+                                .map_err(|e| bad(self, e))?;
                         }
                     }
                     Ok(0)

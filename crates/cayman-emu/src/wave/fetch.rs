@@ -2,20 +2,34 @@
 //! the bound buffers, scratch and scatter reads, global data share ops.
 
 use super::*;
+use crate::resource::Format;
 
 impl Wave {
-    pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<(), Fault> {
+    /// Runs a fetch or GDS clause from instruction `self.fetch_resume`
+    /// (0 unless an earlier call had to wait); returns false when the wave
+    /// has to wait at instruction k (kept in `fetch_resume`).
+    pub(super) fn fetch_clause(&mut self, env: &Env, idx: u32, m: u64) -> Result<bool, Fault> {
         let clause = &env.prog.fetch[idx as usize];
         let traced = self.trace.is_some();
-        for (k, op) in clause.iter().enumerate() {
+        let first = self.fetch_resume.take().unwrap_or(0);
+        for (k, op) in clause.iter().enumerate().skip(first) {
             self.stats.fetches += 1;
             if traced {
                 self.trace_snapshot(0);
             }
             let r = match op {
                 FetchOp::Vtx { .. } => self.vtx_fetch(env, op, m),
+                FetchOp::BufferResinfo { .. } => self.buffer_resinfo(env, op, m),
+                FetchOp::Tex(t) => self.tex_fetch(env, t, m),
                 FetchOp::ScratchRead { .. } => self.scratch_read(env, op, m),
-                FetchOp::Gds { .. } => self.gds_op(env, op, m),
+                FetchOp::Gds { .. } => match self.gds_op(env, op, m) {
+                    Ok(false) => {
+                        self.stats.fetches -= 1;
+                        self.fetch_resume = Some(k);
+                        return Ok(false);
+                    }
+                    r => r.map(|_| ()),
+                },
                 FetchOp::Unsupported(n) => {
                     Err((None, format!("fetch instruction {n} is not supported")))
                 }
@@ -32,10 +46,13 @@ impl Wave {
                 f
             })?;
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// VFETCH from buffer 1 (the global pool), 2 (the code object's data) or the RAT return buffer.
+    /// VFETCH (guide 9.3): from a resource the host bound to BUFFER_ID
+    /// (element index × stride + OFFSET; indices past the resource read 0),
+    /// else buffer 1 (the global pool, byte addressed), 2 (the code
+    /// object's data) or the RAT return buffer.
     fn vtx_fetch(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<(), (Option<u32>, String)> {
         let FetchOp::Vtx {
             buffer,
@@ -51,6 +68,8 @@ impl Wave {
             signed,
             offset,
             endian,
+            use_const,
+            fwq,
             ..
         } = *op
         else {
@@ -66,37 +85,21 @@ impl Wave {
             })?,
             Err(e) => return Err((None, format!("BUFFER_INDEX_MODE: {e}"))),
         };
-        let (ncomp, csize, float) = match format {
-            1 => (1, 1, false),
-            5 => (1, 2, false),
-            6 => (1, 2, true),
-            7 => (2, 1, false),
-            13 => (1, 4, false),
-            14 => (1, 4, true),
-            15 => (2, 2, false),
-            16 => (2, 2, true),
-            26 => (4, 1, false),
-            29 => (2, 4, false),
-            30 => (2, 4, true),
-            31 => (4, 2, false),
-            32 => (4, 2, true),
-            34 => (4, 4, false),
-            35 => (4, 4, true),
-            44 => (3, 1, false),
-            45 => (3, 2, false),
-            46 => (3, 2, true),
-            47 => (3, 4, false),
-            48 => (3, 4, true),
-            f => {
-                return Err((
-                    None,
-                    format!(
-                        "vertex fetch data format {} is not supported",
-                        risa_cayman::print::DATA_FORMATS[f as usize & 63]
-                    ),
-                ))
-            }
+        let m = if fwq { wqm(m) & self.valid } else { m };
+        let bound = env.resources.bound(buffer).copied();
+        let fmt = match (use_const, bound) {
+            // USE_CONST_FIELDS: the format comes from the fetch constant
+            (true, Some(r)) => r.format,
+            _ => Format {
+                data: format,
+                num: num_format,
+                signed,
+            },
         };
+        let layout = fmt
+            .layout()
+            .map_err(|e| (None, format!("vertex fetch: {e}")))?;
+        let (ncomp, csize) = (layout.ncomp, layout.csize);
         let sg = if src_rel {
             src_gpr as i32 + self.al
         } else {
@@ -107,19 +110,11 @@ impl Wave {
         } else {
             0
         };
-        let dg = if dst_rel {
-            dst_gpr as i32 + self.al
-        } else {
-            dst_gpr as i32
-        };
-        if !(0..128).contains(&dg) {
-            return Err((None, format!("destination GPR {dg} out of range")));
-        }
-        let dg = dg as usize;
+        let dg = self.fetch_dst(dst_gpr, dst_rel)?;
         let sel = (src_sel & 3) as usize;
         let mut vals = [[0u32; LANES]; 4];
         // dword components from the global pool: one gather per component
-        let fast = buffer == 1 && csize == 4 && endian == 0;
+        let fast = buffer == 1 && bound.is_none() && csize == 4 && endian == 0;
         if fast {
             let base = &self.rows[gi(sg, sel)];
             let mut addr = [0u64; LANES];
@@ -141,97 +136,272 @@ impl Wave {
             }
         }
         for l in lanes_of(if fast { 0 } else { m }) {
-            let addr = self.rows[gi(sg, sel)][l] as u64 + offset as u64;
-            let nbytes = ncomp * csize;
+            let index = self.rows[gi(sg, sel)][l];
+            let addr = index as u64 + offset as u64;
+            let nbytes = layout.bytes();
             let mut raw = [0u8; 16];
-            let r = match buffer {
-                    1 => env.global.read(addr, &mut raw[..nbytes]).map_err(|e| {
-                        format!(
-                            "vertex fetch of {nbytes} bytes at 0x{:x} outside the global pool ({} bytes)",
-                            e.addr, e.limit
-                        )
-                    }),
-                    2 => {
-                        let a = addr as usize;
-                        match env.text.get(a..a + nbytes) {
-                            Some(b) => {
-                                raw[..nbytes].copy_from_slice(b);
-                                Ok(())
-                            }
-                            None => Err(format!(
-                                "vertex fetch of {nbytes} bytes at 0x{addr:x} outside the code object's constant data ({} bytes)",
-                                env.text.len()
-                            )),
+            let r = match (bound, buffer) {
+                (Some(res), _) => match res.address(layout, [index as i64, 0, 0]) {
+                    // past the bound resource: zeros (as texture loads, see README)
+                    None => {
+                        for c in 0..ncomp {
+                            vals[c][l] = 0;
                         }
+                        continue;
                     }
-                    RET_RESOURCE => {
-                        // the RAT return buffer: dword-indexed (stride 4)
-                        let a = (self.rows[gi(sg, sel)][l] as u64) * 4 + offset as u64;
-                        let bytes = self.ret.len() as u64 * 4;
-                        if a + nbytes as u64 <= bytes {
-                            for k in 0..nbytes {
-                                let b = a as usize + k;
-                                raw[k] = (self.ret[b / 4] >> (8 * (b % 4))) as u8;
-                            }
+                    Some(a) => {
+                        let a = a.saturating_add(offset as u64);
+                        env.global.read(a, &mut raw[..nbytes]).map_err(|e| {
+                            format!(
+                                "vertex fetch of {nbytes} bytes at 0x{:x} (resource {buffer}) outside the global pool ({} bytes)",
+                                e.addr, e.limit
+                            )
+                        })
+                    }
+                },
+                (None, 1) => env.global.read(addr, &mut raw[..nbytes]).map_err(|e| {
+                    format!(
+                        "vertex fetch of {nbytes} bytes at 0x{:x} outside the global pool ({} bytes)",
+                        e.addr, e.limit
+                    )
+                }),
+                (None, 2) => {
+                    let a = addr as usize;
+                    match env.text.get(a..a + nbytes) {
+                        Some(b) => {
+                            raw[..nbytes].copy_from_slice(b);
                             Ok(())
-                        } else {
-                            Err(format!(
-                                "vertex fetch of {nbytes} bytes at 0x{a:x} outside the RAT return buffer ({bytes} bytes)"
-                            ))
                         }
+                        None => Err(format!(
+                            "vertex fetch of {nbytes} bytes at 0x{addr:x} outside the code object's constant data ({} bytes)",
+                            env.text.len()
+                        )),
                     }
-                    b => Err(format!("vertex buffer {b} is not bound")),
-                };
-            r.map_err(|e| (Some(l as u32), e))?;
-            if endian != 0 {
-                // guide 9.3 ENDIAN_SWAP: 1 = 8IN16, 2 = 8IN32 (3 is not defined)
-                let unit = 1usize << endian;
-                if endian == 3 {
-                    return Err((None, "ENDIAN_SWAP = 3 is reserved".into()));
                 }
-                if nbytes % unit != 0 {
+                (None, RET_RESOURCE) => {
+                    // the RAT return buffer: dword-indexed (stride 4)
+                    let a = (index as u64) * 4 + offset as u64;
+                    let bytes = self.ret.len() as u64 * 4;
+                    if a + nbytes as u64 <= bytes {
+                        for k in 0..nbytes {
+                            let b = a as usize + k;
+                            raw[k] = (self.ret[b / 4] >> (8 * (b % 4))) as u8;
+                        }
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "vertex fetch of {nbytes} bytes at 0x{a:x} outside the RAT return buffer ({bytes} bytes)"
+                        ))
+                    }
+                }
+                (None, b) => Err(format!("vertex buffer {b} is not bound")),
+            };
+            r.map_err(|e| (Some(l as u32), e))?;
+            swap_endian(&mut raw[..nbytes], endian)?;
+            let v = fmt.unpack(layout, &raw);
+            for c in 0..ncomp {
+                vals[c][l] = v[c];
+            }
+        }
+        self.write_fetched(dg, dst_sel, &vals, ncomp, fmt.one(), m);
+        Ok(())
+    }
+
+    /// The destination GPR of a fetch (DST_REL adds the loop index).
+    fn fetch_dst(&self, gpr: u8, rel: bool) -> Result<usize, (Option<u32>, String)> {
+        let dg = gpr as i32 + if rel { self.al } else { 0 };
+        if !(0..128).contains(&dg) {
+            return Err((None, format!("destination GPR {dg} out of range")));
+        }
+        Ok(dg as usize)
+    }
+
+    /// Write fetched components through DST_SEL (0-3 component, 4 zero, 5
+    /// `one`, 6/7 masked) to GPR `dg` on lanes `m`. Components at or past
+    /// `ncomp` (the format has fewer) read 0, W reads `one`.
+    fn write_fetched(
+        &mut self,
+        dg: usize,
+        dst_sel: [u8; 4],
+        vals: &[Lanes; 4],
+        ncomp: usize,
+        one: u32,
+        m: u64,
+    ) {
+        for (c, &ds) in dst_sel.iter().enumerate() {
+            let k = ds as usize;
+            let row = gi(dg, c);
+            match ds {
+                0..=3 if k < ncomp => merge(&mut self.rows[row], &vals[k], m),
+                0..=2 | 4 => merge(&mut self.rows[row], &[0; LANES], m),
+                3 | 5 => merge(&mut self.rows[row], &[one; LANES], m),
+                _ => continue,
+            }
+            self.touched |= 1 << dg;
+        }
+    }
+
+    /// GET_BUFFER_RESINFO (VC_INST 14): X = the number of elements of the
+    /// buffer (for the default buffer 1, the pool's size in bytes); Y, Z, W = 0.
+    fn buffer_resinfo(
+        &mut self,
+        env: &Env,
+        op: &FetchOp,
+        m: u64,
+    ) -> Result<(), (Option<u32>, String)> {
+        let FetchOp::BufferResinfo {
+            buffer,
+            dst_gpr,
+            dst_rel,
+            dst_sel,
+        } = *op
+        else {
+            return Ok(());
+        };
+        let n = match (env.resources.get(buffer, env.global.size()), buffer) {
+            (Some(r), _) => r.width,
+            (None, 2) => env.text.len() as u32,
+            (None, RET_RESOURCE) => self.ret.len() as u32,
+            (None, b) => return Err((None, format!("vertex buffer {b} is not bound"))),
+        };
+        let dg = self.fetch_dst(dst_gpr, dst_rel)?;
+        let vals = [[n; LANES], [0; LANES], [0; LANES], [0; LANES]];
+        self.write_fetched(dg, dst_sel, &vals, 4, 0x3f80_0000, m);
+        Ok(())
+    }
+
+    /// A TEX instruction (guide 8.3, 9.4) on a bound resource.
+    fn tex_fetch(&mut self, env: &Env, t: &TexFetch, m: u64) -> Result<(), (Option<u32>, String)> {
+        if let TexOp::NeedsSampler(n) = t.op {
+            return Err((
+                None,
+                format!(
+                    "TEX {n} needs a sampler and graphics state (filtering, LOD or pixel-quad derivatives); \
+                     risa runs compute programs without samplers"
+                ),
+            ));
+        }
+        if t.rim != 0 {
+            return Err((
+                None,
+                format!(
+                    "TEX RESOURCE_INDEX_MODE {} (CF index registers) is not emulated",
+                    t.rim
+                ),
+            ));
+        }
+        let m = if t.fwq { wqm(m) & self.valid } else { m };
+        let sg = t.src_gpr as i32 + if t.src_rel { self.al } else { 0 };
+        let sg = if (0..128).contains(&sg) {
+            sg as usize
+        } else {
+            0
+        };
+        // the source swizzle: SEL_0 = 0.0, SEL_1 = 1.0 (guide 9.4 TEX_WORD2)
+        let src = |w: &Wave, k: usize, l: usize| match t.src_sel[k] {
+            s @ 0..=3 => w.rows[gi(sg, s as usize)][l],
+            5 => 0x3f80_0000,
+            _ => 0,
+        };
+        if let TexOp::SetState(k) = t.op {
+            // SET_TEXTURE_OFFSETS / SET_GRADIENTS_H / SET_GRADIENTS_V keep
+            // per-lane state for the sampling instructions; nothing is written
+            if self.tex_state.is_empty() {
+                self.tex_state = vec![[0; LANES]; 12];
+            }
+            for l in lanes_of(m) {
+                for c in 0..4 {
+                    self.tex_state[4 * k as usize + c][l] = src(self, c, l);
+                }
+            }
+            return Ok(());
+        }
+        let res = env
+            .resources
+            .get(t.resource, env.global.size())
+            .ok_or_else(|| {
+                (
+                    None,
+                    format!("texture resource {} is not bound", t.resource),
+                )
+            })?;
+        let dg = self.fetch_dst(t.dst_gpr, t.dst_rel)?;
+        let mut vals = [[0u32; LANES]; 4];
+        let mut one = 0x3f80_0000;
+        match t.op {
+            TexOp::Ld => {
+                if t.inst_mod != 0 {
                     return Err((
                         None,
-                        format!("ENDIAN_SWAP over {unit}-byte units on a {nbytes}-byte element"),
+                        format!(
+                            "LD with INST_MOD {} (fragment pointers of an MSAA surface) needs an MSAA resource",
+                            t.inst_mod
+                        ),
                     ));
                 }
-                for ch in raw[..nbytes].chunks_exact_mut(unit) {
-                    ch.reverse();
-                }
-            }
-            for c in 0..ncomp {
-                let p = c * csize;
-                let v = match csize {
-                    1 => raw[p] as u32,
-                    2 => u16::from_le_bytes([raw[p], raw[p + 1]]) as u32,
-                    _ => u32::from_le_bytes([raw[p], raw[p + 1], raw[p + 2], raw[p + 3]]),
-                };
-                vals[c][l] = convert(v, csize, float, num_format, signed);
-            }
-        }
-        for (c, &ds) in dst_sel.iter().enumerate() {
-            let v: Option<u32> = match ds {
-                0..=3 => None,
-                4 => Some(0),
-                5 => Some(if num_format == 1 { 1 } else { 0x3f80_0000 }),
-                _ => continue,
-            };
-            let src = match v {
-                Some(v) => [v; LANES],
-                None => {
-                    let k = ds as usize;
-                    if k < ncomp {
-                        vals[k]
-                    } else if k == 3 {
-                        [if num_format == 1 { 1 } else { 0x3f80_0000 }; LANES]
+                let fmt = res.format;
+                let layout = fmt
+                    .layout()
+                    .map_err(|e| (None, format!("texture resource {}: {e}", t.resource)))?;
+                one = fmt.one();
+                let n = layout.bytes();
+                for l in lanes_of(m) {
+                    // unsigned X, Y, Z plus the instruction's texel offsets; W = LOD
+                    let c: [i64; 3] =
+                        std::array::from_fn(|k| src(self, k, l) as i64 + t.offset[k] as i64);
+                    let lod = src(self, 3, l);
+                    let addr = if lod == 0 {
+                        res.address(layout, c)
                     } else {
-                        [0; LANES]
+                        None
+                    };
+                    let v = match addr {
+                        // outside the resource (or a missing mip level): zeros
+                        None => [0; 4],
+                        Some(a) => {
+                            let mut raw = [0u8; 16];
+                            env.global.read(a, &mut raw[..n]).map_err(|e| {
+                                (
+                                    Some(l as u32),
+                                    format!(
+                                        "LD of {n} bytes at 0x{:x} (resource {}) outside the global pool ({} bytes)",
+                                        e.addr, t.resource, e.limit
+                                    ),
+                                )
+                            })?;
+                            let u = fmt.unpack(layout, &raw);
+                            res.swizzle.map(|s| match s {
+                                0..=3 => u[s as usize],
+                                5 => one,
+                                _ => 0,
+                            })
+                        }
+                    };
+                    for k in 0..4 {
+                        vals[k][l] = v[k];
                     }
                 }
-            };
-            self.touched |= 1 << dg;
-            merge(&mut self.rows[gi(dg, c)], &src, m);
+            }
+            TexOp::GetTextureResinfo | TexOp::GetNumberOfSamples => {
+                // integers: (width, height, depth or layers, mip levels /
+                // samples); risa's resources have one level and one sample.
+                // A LOD past the last level reads 0 in X, Y, Z.
+                let d = res.dims();
+                for l in lanes_of(m) {
+                    let lod = if t.op == TexOp::GetTextureResinfo {
+                        src(self, 0, l)
+                    } else {
+                        0
+                    };
+                    for k in 0..3 {
+                        vals[k][l] = if lod == 0 { d[k] } else { 0 };
+                    }
+                    vals[3][l] = 1;
+                }
+            }
+            TexOp::SetState(_) | TexOp::NeedsSampler(_) => {}
         }
+        self.write_fetched(dg, t.dst_sel, &vals, 4, one, m);
         Ok(())
     }
 
@@ -310,8 +480,10 @@ impl Wave {
         Ok(())
     }
 
-    /// MEM_GDS: one global data share operation over the active lanes.
-    fn gds_op(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<(), (Option<u32>, String)> {
+    /// MEM_GDS: one global data share operation over the active lanes
+    /// (guide 9.6; the operations of the DS_INST table). Returns false when
+    /// the wave has to wait (ATOMIC_ORDERED_ALLOC_RET before earlier waves).
+    fn gds_op(&mut self, env: &Env, op: &FetchOp, m: u64) -> Result<bool, (Option<u32>, String)> {
         let FetchOp::Gds {
             op: name,
             src_gpr,
@@ -320,10 +492,19 @@ impl Wave {
             dst_gpr,
             dst_rel,
             dst_sel,
+            offset,
+            bcast_first,
+            alloc_consume,
         } = *op
         else {
-            return Ok(());
+            return Ok(true);
         };
+        if alloc_consume {
+            return Err((
+                None,
+                format!("GDS {name} with ALLOC_CONSUME (append/consume counters) is not emulated"),
+            ));
+        }
         let rel = |g: u8, r: bool| {
             let v = g as i32 + if r { self.al } else { 0 };
             (0..128).contains(&v).then_some(v as usize)
@@ -333,8 +514,11 @@ impl Wave {
         };
         let ret = name.ends_with("_RET");
         let base = name.strip_suffix("_RET").unwrap_or(name);
-        let mut out = [0u32; LANES];
-        for l in lanes_of(m) {
+        // BCAST_FIRST_REQ: the first active lane's request only, its result to every lane
+        let lanes = if bcast_first { m & m.wrapping_neg() } else { m };
+        let mut out = [[0u32; LANES]; 2];
+        let g = env.gds;
+        for l in lanes_of(lanes) {
             let mut v = [0u32; 3];
             for (k, &sel) in src_sel.iter().enumerate() {
                 v[k] = match sel {
@@ -344,49 +528,120 @@ impl Wave {
                     s => return Err((None, format!("GDS source select {s} is reserved"))),
                 };
             }
-            let (a, x, y) = (v[0] as u64, v[1], v[2]);
-            let bad = |msg: String| (Some(l as u32), msg);
-            if a & 3 != 0 {
-                return Err(bad(format!("GDS {name} at unaligned byte 0x{a:x}")));
-            }
-            let r = match base {
-                "READ" => env.gds.load_u32(a),
-                "WRITE" | "XCHG" => env.gds.atomic(a, &mut |_| x),
-                "CMP_STORE" | "CMP_XCHG" => env.gds.atomic(a, &mut |o| if o == x { y } else { o }),
-                "MSKOR" => env.gds.atomic(a, &mut |o| (o & !x) | y),
-                "ADD" => env.gds.atomic(a, &mut |o| o.wrapping_add(x)),
-                "SUB" => env.gds.atomic(a, &mut |o| o.wrapping_sub(x)),
-                "RSUB" => env.gds.atomic(a, &mut |o| x.wrapping_sub(o)),
-                "INC" => env.gds.atomic(a, &mut |o| if o >= x { 0 } else { o + 1 }),
-                "DEC" => env.gds.atomic(a, &mut |o| {
-                    if o == 0 || o > x {
-                        x
-                    } else {
-                        o - 1
-                    }
-                }),
-                "MIN_INT" => env.gds.atomic(a, &mut |o| (o as i32).min(x as i32) as u32),
-                "MAX_INT" => env.gds.atomic(a, &mut |o| (o as i32).max(x as i32) as u32),
-                "MIN_UINT" => env.gds.atomic(a, &mut |o| o.min(x)),
-                "MAX_UINT" => env.gds.atomic(a, &mut |o| o.max(x)),
-                "AND" => env.gds.atomic(a, &mut |o| o & x),
-                "OR" => env.gds.atomic(a, &mut |o| o | x),
-                "XOR" => env.gds.atomic(a, &mut |o| o ^ x),
-                other => return Err((None, format!("GDS operation {other} is not supported"))),
+            let (a, x, y) = (v[0], v[1], v[2]);
+            let bad = |e: crate::memory::MemError| {
+                (
+                    Some(l as u32),
+                    format!(
+                        "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
+                        e.addr, e.limit
+                    ),
+                )
             };
-            out[l] = r.map_err(|e| {
-                bad(format!(
-                    "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
-                    e.addr, e.limit
-                ))
-            })?;
+            let narrow = matches!(
+                base,
+                "BYTE_WRITE"
+                    | "SHORT_WRITE"
+                    | "BYTE_READ"
+                    | "UBYTE_READ"
+                    | "SHORT_READ"
+                    | "USHORT_READ"
+            );
+            if a & 3 != 0 && !narrow && base != "ATOMIC_ORDERED_ALLOC" {
+                return Err((
+                    Some(l as u32),
+                    format!("GDS {name} at unaligned byte 0x{a:x}"),
+                ));
+            }
+            let (a64, byte) = ((a & !3) as u64, a & 3);
+            // the second address of the two-address operations (dwords: offset, offset × 64)
+            let rel2 = a64 + 4 * offset as u64;
+            let two = a64 + 4 * 64 * offset as u64;
+            let (r0, r1) = match base {
+                "READ" | "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => (
+                    crate::wave::lds::read_ext(base, g.load_u32(a64).map_err(bad)?, byte),
+                    0,
+                ),
+                "WRITE_REL" | "XCHG_REL" | "WRITE2" | "XCHG2" => {
+                    let a2 = if base.ends_with('2') { two } else { rel2 };
+                    let o0 = g.atomic(a64, &mut |_| x).map_err(bad)?;
+                    let o1 = g.atomic(a2, &mut |_| y).map_err(bad)?;
+                    (o0, o1)
+                }
+                "READ_REL" => (
+                    g.load_u32(a64).map_err(bad)?,
+                    g.load_u32(rel2).map_err(bad)?,
+                ),
+                "READ2" => {
+                    if x & 3 != 0 {
+                        return Err((
+                            Some(l as u32),
+                            format!("GDS {name} at unaligned byte 0x{x:x}"),
+                        ));
+                    }
+                    (
+                        g.load_u32(a64).map_err(bad)?,
+                        g.load_u32(x as u64).map_err(bad)?,
+                    )
+                }
+                "READWRITE" => {
+                    if x & 3 != 0 {
+                        return Err((
+                            Some(l as u32),
+                            format!("GDS {name} at unaligned byte 0x{x:x}"),
+                        ));
+                    }
+                    let o = g.load_u32(a64).map_err(bad)?;
+                    g.atomic(x as u64, &mut |_| y).map_err(bad)?;
+                    (o, 0)
+                }
+                "ATOMIC_ORDERED_ALLOC" => {
+                    // guide 9.6: "adds the 7 lsb of 1a to a hidden ordered append
+                    // count in wave order"; only with broadcast-first set
+                    if !bcast_first {
+                        return Err((
+                            None,
+                            "GDS ATOMIC_ORDERED_ALLOC_RET needs BCAST_FIRST_REQ (guide 9.6)".into(),
+                        ));
+                    }
+                    match env.sync.ordered_alloc(self.dispatch_index, a & 0x7f) {
+                        Some(o) => (o, 0),
+                        None => {
+                            self.blocked_on = Some(format!(
+                                "GDS ATOMIC_ORDERED_ALLOC_RET waits for the waves before wave {} of the dispatch",
+                                self.dispatch_index
+                            ));
+                            return Ok(false);
+                        }
+                    }
+                }
+                b => match crate::wave::lds::rmw(b, 0, x, y, byte) {
+                    Some(_) => {
+                        let o = g
+                            .atomic(a64, &mut |o| {
+                                crate::wave::lds::rmw(b, o, x, y, byte).unwrap_or(o)
+                            })
+                            .map_err(bad)?;
+                        (o, 0)
+                    }
+                    None => return Err((None, format!("GDS operation {name} is not supported"))),
+                },
+            };
+            out[0][l] = r0;
+            out[1][l] = r1;
+        }
+        if bcast_first && lanes != 0 {
+            let f = lanes.trailing_zeros() as usize;
+            let (v0, v1) = (out[0][f], out[1][f]);
+            out[0] = [v0; LANES];
+            out[1] = [v1; LANES];
         }
         if ret {
-            // one returned value: DST_SEL 0 picks it (guide 9.6 MEM_GDS_WORD1/2)
+            // one or two returned values: DST_SEL 0 and 1 pick them (guide 9.6 MEM_GDS_WORD1/2)
             for (c, &ds) in dst_sel.iter().enumerate() {
                 let src = match ds {
-                    0 => out,
-                    4 => [0; LANES],
+                    0 | 1 => out[ds as usize],
+                    2..=4 => [0; LANES],
                     5 => [0x3f80_0000; LANES],
                     _ => continue,
                 };
@@ -394,44 +649,30 @@ impl Wave {
                 merge(&mut self.rows[gi(dg, c)], &src, m);
             }
         }
-        Ok(())
+        Ok(true)
     }
 }
 
-/// Convert one fetched component to its GPR value (NUM_FORMAT_ALL / FORMAT_COMP_ALL).
-fn convert(v: u32, size: usize, float: bool, num_format: u8, signed: bool) -> u32 {
-    if size == 4 {
-        return v;
+/// ENDIAN_SWAP (guide 9.3): 1 = 8IN16, 2 = 8IN32 (3 is reserved).
+fn swap_endian(raw: &mut [u8], endian: u8) -> Result<(), (Option<u32>, String)> {
+    if endian == 0 {
+        return Ok(());
     }
-    let bits = 8 * size as u32;
-    if float {
-        // 16-bit float
-        let h = v;
-        let s = (h >> 15) & 1;
-        let e = (h >> 10) & 0x1f;
-        let mnt = h & 0x3ff;
-        let f = if e == 0 {
-            mnt as f32 / 16_777_216.0
-        } else if e == 31 {
-            if mnt == 0 {
-                f32::INFINITY
-            } else {
-                f32::NAN
-            }
-        } else {
-            f32::from_bits(((e + 112) << 23) | (mnt << 13))
-        };
-        return if s != 0 { (-f).to_bits() } else { f.to_bits() };
+    if endian == 3 {
+        return Err((None, "ENDIAN_SWAP = 3 is reserved".into()));
     }
-    let sv = ((v << (32 - bits)) as i32) >> (32 - bits);
-    match (num_format, signed) {
-        (1, false) => v,
-        (1, true) => sv as u32,
-        (2, false) => (v as f32).to_bits(),
-        (2, true) => (sv as f32).to_bits(),
-        (_, false) => (v as f32 / ((1u32 << bits) - 1) as f32).to_bits(),
-        (_, true) => ((sv as f32) / ((1u32 << (bits - 1)) - 1) as f32)
-            .max(-1.0)
-            .to_bits(),
+    let unit = 1usize << endian;
+    if !raw.len().is_multiple_of(unit) {
+        return Err((
+            None,
+            format!(
+                "ENDIAN_SWAP over {unit}-byte units on a {}-byte element",
+                raw.len()
+            ),
+        ));
     }
+    for ch in raw.chunks_exact_mut(unit) {
+        ch.reverse();
+    }
+    Ok(())
 }

@@ -30,83 +30,59 @@ pub(super) fn lds_op(
         let a = s[0][l];
         let (x, y) = (s[1][l], s[2][l]);
         let w = chk(l, a & !3)?;
-        let sh = 8 * (a & 3);
         let old = lds[w];
         let base = name.strip_suffix("_RET").unwrap_or(name);
         let ret = name.ends_with("_RET");
-        let new = match base {
-            "ADD" => Some(old.wrapping_add(x)),
-            "SUB" => Some(old.wrapping_sub(x)),
-            "RSUB" => Some(x.wrapping_sub(old)),
-            "INC" => Some(if old >= x { 0 } else { old + 1 }),
-            "DEC" => Some(if old == 0 || old > x { x } else { old - 1 }),
-            "MIN_INT" => Some((old as i32).min(x as i32) as u32),
-            "MAX_INT" => Some((old as i32).max(x as i32) as u32),
-            "MIN_UINT" => Some(old.min(x)),
-            "MAX_UINT" => Some(old.max(x)),
-            "AND" => Some(old & x),
-            "OR" => Some(old | x),
-            "XOR" => Some(old ^ x),
-            "MSKOR" => Some((old & !x) | y),
-            "WRITE" | "XCHG" => Some(x),
-            "CMP_STORE" | "CMP_XCHG" => Some(if old == x { y } else { old }),
-            "CMP_STORE_SPF" | "CMP_XCHG_SPF" => Some(if f32::from_bits(old) == f32::from_bits(x) {
-                y
-            } else {
-                old
-            }),
-            "WRITE_REL" | "XCHG_REL" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                if ret {
+        let new =
+            match base {
+                b if rmw(b, old, x, y, a & 3).is_some() => rmw(b, old, x, y, a & 3),
+                "WRITE_REL" | "XCHG_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "WRITE2" | "XCHG2" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
+                    if ret {
+                        qb[l] = lds[w2];
+                        push_b = true;
+                    }
+                    lds[w2] = y;
+                    Some(x)
+                }
+                "READ" => None,
+                "READ_REL" => {
+                    let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
                     qb[l] = lds[w2];
                     push_b = true;
+                    None
                 }
-                lds[w2] = y;
-                Some(x)
-            }
-            "WRITE2" | "XCHG2" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 64 * 4))?;
-                if ret {
+                "READ2" => {
+                    let w2 = chk(l, x & !3)?;
                     qb[l] = lds[w2];
                     push_b = true;
+                    None
                 }
-                lds[w2] = y;
-                Some(x)
-            }
-            "BYTE_WRITE" => Some((old & !(0xff << sh)) | ((x & 0xff) << sh)),
-            "SHORT_WRITE" => {
-                let sh = 8 * (a & 2);
-                Some((old & !(0xffff << sh)) | ((x & 0xffff) << sh))
-            }
-            "READ" => None,
-            "READ_REL" => {
-                let w2 = chk(l, (a & !3).wrapping_add(off * 4))?;
-                qb[l] = lds[w2];
-                push_b = true;
-                None
-            }
-            "READ2" => {
-                let w2 = chk(l, x & !3)?;
-                qb[l] = lds[w2];
-                push_b = true;
-                None
-            }
-            "READWRITE" => {
-                let w2 = chk(l, x & !3)?;
-                lds[w2] = y;
-                None
-            }
-            "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
-            other => return Err((None, format!("LDS_{other} is not supported"))),
-        };
-        if ret {
-            qa[l] = match base {
-                "BYTE_READ" => (old >> sh) as u8 as i8 as i32 as u32,
-                "UBYTE_READ" => (old >> sh) as u8 as u32,
-                "SHORT_READ" => (old >> (8 * (a & 2))) as u16 as i16 as i32 as u32,
-                "USHORT_READ" => (old >> (8 * (a & 2))) as u16 as u32,
-                _ => old,
+                "READWRITE" => {
+                    let w2 = chk(l, x & !3)?;
+                    lds[w2] = y;
+                    None
+                }
+                "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => None,
+                // guide 9.6: "GDS-only (intercepted by ordered alloc unit)"
+                "ATOMIC_ORDERED_ALLOC" => return Err((
+                    None,
+                    "LDS_ATOMIC_ORDERED_ALLOC_RET is GDS-only (guide 9.6); use it in a GDS clause"
+                        .into(),
+                )),
+                other => return Err((None, format!("LDS_{other} is not supported"))),
             };
+        if ret {
+            qa[l] = read_ext(base, old, a & 3);
             push_a = true;
         }
         if let Some(v) = new {
@@ -132,4 +108,74 @@ pub(super) fn lds_op(
         ));
     }
     Ok(())
+}
+
+/// The new value of the addressed dword for the LDS/GDS operations that
+/// read-modify-write one dword (guide 9.6 DS_INST table; `x` = data 0,
+/// `y` = data 1, `byte` = the address's byte within the dword); None for
+/// the others. `base` is the mnemonic without `_RET`.
+pub(super) fn rmw(base: &str, old: u32, x: u32, y: u32, byte: u32) -> Option<u32> {
+    Some(match base {
+        "ADD" => old.wrapping_add(x),
+        "SUB" => old.wrapping_sub(x),
+        "RSUB" => x.wrapping_sub(old),
+        "INC" => {
+            if old >= x {
+                0
+            } else {
+                old + 1
+            }
+        }
+        "DEC" => {
+            if old == 0 || old > x {
+                x
+            } else {
+                old - 1
+            }
+        }
+        "MIN_INT" => (old as i32).min(x as i32) as u32,
+        "MAX_INT" => (old as i32).max(x as i32) as u32,
+        "MIN_UINT" => old.min(x),
+        "MAX_UINT" => old.max(x),
+        "AND" => old & x,
+        "OR" => old | x,
+        "XOR" => old ^ x,
+        "MSKOR" => (old & !x) | y,
+        "WRITE" | "XCHG" => x,
+        "CMP_STORE" | "CMP_XCHG" => {
+            if old == x {
+                y
+            } else {
+                old
+            }
+        }
+        "CMP_STORE_SPF" | "CMP_XCHG_SPF" => {
+            if f32::from_bits(old) == f32::from_bits(x) {
+                y
+            } else {
+                old
+            }
+        }
+        "BYTE_WRITE" => {
+            let sh = 8 * byte;
+            (old & !(0xff << sh)) | ((x & 0xff) << sh)
+        }
+        "SHORT_WRITE" => {
+            let sh = 8 * (byte & 2);
+            (old & !(0xffff << sh)) | ((x & 0xffff) << sh)
+        }
+        _ => return None,
+    })
+}
+
+/// What a `_RET` operation returns from the old dword: the sign- or
+/// zero-extended byte/short for the narrow reads, else the dword.
+pub(super) fn read_ext(base: &str, old: u32, byte: u32) -> u32 {
+    match base {
+        "BYTE_READ" => (old >> (8 * byte)) as u8 as i8 as i32 as u32,
+        "UBYTE_READ" => (old >> (8 * byte)) as u8 as u32,
+        "SHORT_READ" => (old >> (8 * (byte & 2))) as u16 as i16 as i32 as u32,
+        "USHORT_READ" => (old >> (8 * (byte & 2))) as u16 as u32,
+        _ => old,
+    }
 }

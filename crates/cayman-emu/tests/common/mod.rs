@@ -170,5 +170,20 @@ pub fn one_wave_env<'a>(
         waves_in_group: 1,
         atomics_byte_addressed: false,
         gds,
+        resources: &NO_RESOURCES,
+        sync: &NO_SYNC,
     }
+}
+
+/// No host-bound fetch resources (the runtime defaults apply).
+pub static NO_RESOURCES: Resources = Resources::new();
+/// Shared GWS/ordered-append state for single-wave tests that do not use them.
+pub static NO_SYNC: SyncState = SyncState::new();
+
+/// Kernel `t` from Cayman assembly (risa's assembler); panics with the
+/// assembler's diagnostics on errors.
+pub fn kernel_from_asm(src: &str) -> Kernel {
+    let out = risa_cayman_asm::assemble("t.s", src, Default::default());
+    assert!(!out.has_errors(), "{}", out.diagnostics());
+    Kernel::from_code("t", &out.text())
 }
