@@ -566,11 +566,19 @@ impl Wave {
                     sign,
                     index_modes,
                 } => {
-                    if *index_modes != 0 {
-                        return Err(self.fault(
-                            "GWS VAL_INDEX_MODE/RSRC_INDEX_MODE (CF index registers) are not emulated",
-                        ));
-                    }
+                    // VAL_INDEX_MODE / RSRC_INDEX_MODE: VALUE and RESOURCE
+                    // plus CF_IDX0/1 (fields keep their widths)
+                    let (resource, value) = if *index_modes != 0 {
+                        let r = self
+                            .indexed(u32::from(*resource), *index_modes >> 2)
+                            .map_err(|e| self.fault(format!("GWS RSRC_INDEX_MODE: {e}")))?;
+                        let v = self
+                            .indexed(u32::from(*value), *index_modes & 3)
+                            .map_err(|e| self.fault(format!("GWS VAL_INDEX_MODE: {e}")))?;
+                        (&((r & 31) as u8), &((v & 0x3ff) as u16))
+                    } else {
+                        (resource, value)
+                    };
                     if self.cond_mask(env, op)? != 0
                         && !env
                             .sync

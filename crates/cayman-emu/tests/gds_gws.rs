@@ -511,3 +511,37 @@ fn ordered_alloc_alone_runs_resident_in_wave_order() {
         );
     }
 }
+
+#[test]
+fn gws_index_modes_add_the_cf_index_registers() {
+    // VALUE(1) + CF_IDX1 (3) = 4 waves, RESOURCE(0) + CF_IDX0 (1) = resource
+    // 1: the same barrier as above, so every wave reads 4 adds
+    let src = "
+        ALU:
+            0 x: SET_CF_IDX0 ____, (1)
+              y: SET_CF_IDX1 ____, (3)
+        GDS:
+            MEM_GDS ADD R5.____, R2.x10, R0 BCAST_FIRST_REQ
+        GWS_BARRIER: VALUE(1) RESOURCE(0) VIM(2) RIM(1)
+        GDS:
+            MEM_GDS READ_RET R5.x___, R2.x00, R0
+        ALU:
+            0 x: LSHL_INT R3.x, R1.x, (6)
+            1 x: ADD_INT R3.x, R3.x, R0.x
+        MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R3], R5.x___
+        END:
+    ";
+    let gds = Pool::new(GDS_BYTES);
+    let pool = dispatch(src, 4, &gds).unwrap_or_else(|f| panic!("{f}"));
+    let out = read_u32(&pool, 0, 256);
+    assert!(
+        out.iter().all(|&v| v == 4u32.wrapping_mul(0x3f80_0000)),
+        "{:x?}",
+        &out[..4]
+    );
+    // without VIM the barrier counts one wave: each wave passes alone
+    // (groups run in order), so group 0 reads a single add
+    let gds = Pool::new(GDS_BYTES);
+    let pool = dispatch(&src.replace(" VIM(2)", ""), 4, &gds).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(read_u32(&pool, 0, 1)[0], 0x3f80_0000);
+}

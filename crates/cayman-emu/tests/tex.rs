@@ -505,3 +505,37 @@ fn llc_sampling_instructions_decode_as_llc_prints_them_and_fault() {
         );
     }
 }
+
+#[test]
+fn ld_resource_index_mode_adds_cf_idx0() {
+    // RESOURCE_ID 5 + CF_IDX0 (2) = resource 7, a 4-element FMT_32 buffer
+    let pool = Pool::from_bytes(&bytes_u32(&[0, 0, 0, 0, 11, 22, 33, 44]));
+    let mut res = Resources::new();
+    let int = Format {
+        data: 13,
+        num: 1,
+        signed: false,
+    };
+    res.bind(7, Resource::buffer(16, 4, int));
+    let src = "
+        ALU:
+            0 x: SET_CF_IDX0 ____, (2)
+        TC:
+            LD R1.x___, R0.x000, t5, s0 RIM(1)
+        END:
+    ";
+    let wave = run_wave(src, &pool, &res, |wv| {
+        for l in 0..64 {
+            wv.gpr_mut(0, 0)[l] = l as u32 % 4;
+        }
+    })
+    .unwrap();
+    for l in 0..64 {
+        assert_eq!(wave.gpr(1, 0)[l], [11, 22, 33, 44][l % 4], "lane {l}");
+    }
+    // without the index mode, resource 5 is not bound
+    let e = run_wave(&src.replace(" RIM(1)", ""), &pool, &res, |_| {})
+        .err()
+        .expect("a fault");
+    assert!(e.message.contains("resource 5"), "{e}");
+}

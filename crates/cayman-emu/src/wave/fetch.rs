@@ -281,15 +281,16 @@ impl Wave {
                 ),
             ));
         }
-        if t.rim != 0 {
-            return Err((
+        // RESOURCE_INDEX_MODE: RESOURCE_ID plus CF_IDX0/1
+        let resource = self
+            .indexed(u32::from(t.resource), t.rim)
+            .map_err(|e| (None, format!("TEX RESOURCE_INDEX_MODE: {e}")))?;
+        let resource = u8::try_from(resource).map_err(|_| {
+            (
                 None,
-                format!(
-                    "TEX RESOURCE_INDEX_MODE {} (CF index registers) is not emulated",
-                    t.rim
-                ),
-            ));
-        }
+                format!("texture resource {resource} does not exist (RESOURCE_ID + CF index)"),
+            )
+        })?;
         let m = if t.fwq { wqm(m) & self.valid } else { m };
         let sg = t.src_gpr as i32 + if t.src_rel { self.al } else { 0 };
         let sg = if (0..128).contains(&sg) {
@@ -318,13 +319,8 @@ impl Wave {
         }
         let res = env
             .resources
-            .get(t.resource, env.global.size())
-            .ok_or_else(|| {
-                (
-                    None,
-                    format!("texture resource {} is not bound", t.resource),
-                )
-            })?;
+            .get(resource, env.global.size())
+            .ok_or_else(|| (None, format!("texture resource {} is not bound", resource)))?;
         let dg = self.fetch_dst(t.dst_gpr, t.dst_rel)?;
         let mut vals = [[0u32; LANES]; 4];
         let mut one = 0x3f80_0000;
@@ -342,7 +338,7 @@ impl Wave {
                 let fmt = res.format;
                 let layout = fmt
                     .layout()
-                    .map_err(|e| (None, format!("texture resource {}: {e}", t.resource)))?;
+                    .map_err(|e| (None, format!("texture resource {}: {e}", resource)))?;
                 one = fmt.one();
                 let n = layout.bytes();
                 for l in lanes_of(m) {
@@ -365,7 +361,7 @@ impl Wave {
                                     Some(l as u32),
                                     format!(
                                         "LD of {n} bytes at 0x{:x} (resource {}) outside the global pool ({} bytes)",
-                                        e.addr, t.resource, e.limit
+                                        e.addr, resource, e.limit
                                     ),
                                 )
                             })?;
