@@ -5,13 +5,13 @@ use crate::gen::Gen;
 use crate::table::Ty;
 
 /// The name of a 32-bit scalar operand code in `gen` (SGPRs excluded), if it has one.
-pub fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let gfx9 = gen == Gen::Gcn14;
+pub const fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let gfx9 = matches!(gen, Gen::Gcn14);
     Some(match code {
         102 if gen.is_gfx8_plus() => "flat_scratch_lo",
         103 if gen.is_gfx8_plus() => "flat_scratch_hi",
-        104 if gen == Gen::Gcn11 => "flat_scratch_lo",
-        105 if gen == Gen::Gcn11 => "flat_scratch_hi",
+        104 if matches!(gen, Gen::Gcn11) => "flat_scratch_lo",
+        105 if matches!(gen, Gen::Gcn11) => "flat_scratch_hi",
         104 if gen.is_gfx8_plus() => "xnack_mask_lo",
         105 if gen.is_gfx8_plus() => "xnack_mask_hi",
         106 => "vcc_lo",
@@ -45,7 +45,7 @@ pub fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
 }
 
 /// Number of SGPRs addressable by number in `gen`.
-pub fn sgpr_count(gen: Gen) -> u32 {
+pub const fn sgpr_count(gen: Gen) -> u32 {
     if gen.is_gfx8_plus() {
         102
     } else {
@@ -54,8 +54,8 @@ pub fn sgpr_count(gen: Gen) -> u32 {
 }
 
 /// First trap temporary (`ttmp0`) code and count in `gen`.
-pub fn ttmp_range(gen: Gen) -> (u32, u32) {
-    if gen == Gen::Gcn14 {
+pub const fn ttmp_range(gen: Gen) -> (u32, u32) {
+    if matches!(gen, Gen::Gcn14) {
         (108, 16)
     } else {
         (112, 12)

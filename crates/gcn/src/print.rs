@@ -12,6 +12,7 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
+use crate::optext::{self, push_packed, push_small_u32};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -42,17 +43,12 @@ pub struct Printer<'a> {
     pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
 }
 
-/// Register numbers and offsets are small: up to three digits are written
-/// with fixed-size stores, longer numbers take the loop.
+/// Register numbers and offsets are small: below 1000 a number is one
+/// table look-up and one store, longer numbers take the loop.
 #[inline(always)]
 fn push_u32(out: &mut Vec<u8>, v: u32) {
-    let d = |x: u32| b'0' + (x % 10) as u8;
-    if v < 10 {
-        out.push(d(v));
-    } else if v < 100 {
-        out.extend_from_slice(&[d(v / 10), d(v)]);
-    } else if v < 1000 {
-        out.extend_from_slice(&[d(v / 100), d(v / 10), d(v)]);
+    if v < 1000 {
+        push_small_u32(out, v);
     } else {
         push_u32_long(out, v);
     }
@@ -137,11 +133,27 @@ fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
 
 #[inline(always)]
 fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
-    push_range(out, "v", n, count);
+    if count == 1 && n < 256 {
+        push_packed(out, optext::VGPR[n as usize]);
+    } else {
+        push_range(out, "v", n, count);
+    }
 }
 
 /// A scalar register operand (codes 0..=127): SGPRs, VCC, EXEC, M0, TTMPs...
+#[inline]
 fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
+    if count == 1 && code < 256 {
+        let t = optext::sreg_table(gen)[code as usize];
+        if t != 0 {
+            return push_packed(out, t);
+        }
+    }
+    push_sreg_general(out, gen, code, count);
+}
+
+/// [`push_sreg`] without the table of single registers (which is made to match it).
+fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
         return push_range(out, "s", code, count);
     }
@@ -190,14 +202,7 @@ impl<'a> Printer<'a> {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
         match code {
             0..=127 => push_sreg(out, i.gen, code, count),
-            128..=208 => {
-                let v = code as i32 - 128;
-                let v = if code > 192 { -(code as i32 - 192) } else { v };
-                if v < 0 {
-                    out.push(b'-');
-                }
-                push_u32(out, v.unsigned_abs());
-            }
+            128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
                     // LLVM shows float constants of 16-bit integer operands as their f16 bits.
@@ -1165,6 +1170,41 @@ impl Ops<'_> {
         if on {
             self.out.push(b' ');
             self.out.push_str(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::ALL_GENS;
+
+    /// The packed tables print what the general path prints.
+    #[test]
+    fn operand_tables_match_general_path() {
+        for gen in ALL_GENS {
+            for code in 0..256 {
+                let t = optext::sreg_table(gen)[code as usize];
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                push_packed(&mut fast, t);
+                push_sreg_general(&mut slow, gen, code, 1);
+                if t != 0 {
+                    assert_eq!(fast, slow, "{gen} sreg {code}");
+                } else {
+                    assert!(slow.len() > 7, "{gen} sreg {code} missing from the table");
+                }
+            }
+        }
+        for n in 0..256 {
+            let mut fast = Vec::new();
+            push_packed(&mut fast, optext::VGPR[n as usize]);
+            assert_eq!(fast, format!("v{n}").as_bytes());
+        }
+        for code in 128..=208u32 {
+            let mut fast = Vec::new();
+            push_packed(&mut fast, optext::INLINE_INT[code as usize - 128]);
+            let v = inline_value(Gen::Gcn10, code, Ty::I32).unwrap() as u32 as i32;
+            assert_eq!(fast, v.to_string().as_bytes(), "inline constant {code}");
         }
     }
 }

@@ -1,0 +1,207 @@
+//! The text of the commonest operands, computed at compile time.
+//!
+//! Printing a register or a small number digit by digit costs a branch per
+//! digit count, and those branches follow the data (register numbers are
+//! all over the place), so they mispredict. Here each such text is a table
+//! entry: the characters and their count packed in one integer, written to
+//! the output with one fixed-size store. The names come from
+//! [`crate::operand`], the single source of truth; `tests` below check every
+//! entry against the printer's general path.
+
+use crate::gen::{Gen, ALL_GENS};
+use crate::operand::{sgpr_count, special_name, ttmp_range};
+
+/// Up to 7 bytes of text in the low bytes (first character lowest), the
+/// length in the top byte; 0 if the text does not fit.
+pub(crate) type Packed = u64;
+
+/// Appends a [`Packed`] text: one 8-byte store, then the length grows by the
+/// text's length (the bytes past it are spare capacity, never shown).
+#[inline(always)]
+pub(crate) fn push_packed(out: &mut Vec<u8>, t: Packed) {
+    out.reserve(8);
+    let len = out.len();
+    // SAFETY: `reserve(8)` made room for 8 bytes past `len`; the new length
+    // counts only the text's bytes (at most 7), all initialised by the store.
+    unsafe {
+        out.as_mut_ptr()
+            .add(len)
+            .cast::<u64>()
+            .write_unaligned(t.to_le());
+        out.set_len(len + (t >> 56) as usize);
+    }
+}
+
+/// The decimal text of 0..=999: three zero-padded digits (first lowest)
+/// and the digit count in the top byte.
+static DEC: [u32; 1000] = dec_table();
+
+const fn dec_table() -> [u32; 1000] {
+    let mut t = [0u32; 1000];
+    let mut v = 0;
+    while v < 1000 {
+        let n = if v >= 100 {
+            3
+        } else if v >= 10 {
+            2
+        } else {
+            1
+        };
+        t[v as usize] = (b'0' + (v / 100) as u8) as u32
+            | ((b'0' + (v / 10 % 10) as u8) as u32) << 8
+            | ((b'0' + (v % 10) as u8) as u32) << 16
+            | n << 24;
+        v += 1;
+    }
+    t
+}
+
+/// Appends `v` (< 1000) in decimal with one 4-byte store.
+#[inline(always)]
+pub(crate) fn push_small_u32(out: &mut Vec<u8>, v: u32) {
+    let e = DEC[v as usize];
+    let n = e >> 24;
+    // Drop the padding zeros: the digits move down to the first byte.
+    let digits = (e & 0xff_ffff) >> (8 * (3 - n));
+    out.reserve(4);
+    let len = out.len();
+    // SAFETY: as in `push_packed`, with 4 reserved bytes and at most 3 kept.
+    unsafe {
+        out.as_mut_ptr()
+            .add(len)
+            .cast::<u32>()
+            .write_unaligned(digits.to_le());
+        out.set_len(len + n as usize);
+    }
+}
+
+/// Packs `prefix` followed by `n` in decimal (0 if longer than 7 bytes).
+const fn pack_num(prefix: &[u8], n: u32) -> Packed {
+    let mut digits = [0u8; 10];
+    let mut k = 0;
+    let mut v = n;
+    loop {
+        digits[k] = b'0' + (v % 10) as u8;
+        k += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let len = prefix.len() + k;
+    if len > 7 {
+        return 0;
+    }
+    let mut t = (len as u64) << 56;
+    let mut i = 0;
+    while i < prefix.len() {
+        t |= (prefix[i] as u64) << (8 * i);
+        i += 1;
+    }
+    while k > 0 {
+        k -= 1;
+        t |= (digits[k] as u64) << (8 * i);
+        i += 1;
+    }
+    t
+}
+
+/// Packs `s` (0 if longer than 7 bytes).
+const fn pack_str(s: &str) -> Packed {
+    let b = s.as_bytes();
+    if b.len() > 7 {
+        return 0;
+    }
+    let mut t = (b.len() as u64) << 56;
+    let mut i = 0;
+    while i < b.len() {
+        t |= (b[i] as u64) << (8 * i);
+        i += 1;
+    }
+    t
+}
+
+/// `v0`..`v255`.
+pub(crate) static VGPR: [Packed; 256] = {
+    let mut t = [0; 256];
+    let mut n = 0;
+    while n < 256 {
+        t[n] = pack_num(b"v", n as u32);
+        n += 1;
+    }
+    t
+};
+
+/// A single scalar register by its 8-bit code, per generation, as
+/// `print::push_sreg` names it: SGPR, TTMP, special register, or the bare
+/// `s<code>` for codes that name nothing (0 where the name is too long).
+pub(crate) static SREG: [[Packed; 256]; 4] = {
+    let mut t = [[0; 256]; 4];
+    let mut g = 0;
+    while g < 4 {
+        let gen = ALL_GENS[g];
+        let (t0, tn) = ttmp_range(gen);
+        let mut code = 0;
+        while code < 256 {
+            t[g][code as usize] = if code < sgpr_count(gen) {
+                pack_num(b"s", code)
+            } else if code >= t0 && code < t0 + tn {
+                pack_num(b"ttmp", code - t0)
+            } else {
+                match special_name(gen, code) {
+                    Some(n) => pack_str(n),
+                    None => pack_num(b"s", code),
+                }
+            };
+            code += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// The integer inline constants, codes 128..=208: `0`..`64`, `-1`..`-16`.
+pub(crate) static INLINE_INT: [Packed; 81] = {
+    let mut t = [0; 81];
+    let mut k = 0;
+    while k < 81 {
+        t[k] = if k <= 64 {
+            pack_num(b"", k as u32)
+        } else {
+            pack_num(b"-", k as u32 - 64)
+        };
+        k += 1;
+    }
+    t
+};
+
+/// The scalar register name table of `gen`.
+#[inline(always)]
+pub(crate) fn sreg_table(gen: Gen) -> &'static [Packed; 256] {
+    &SREG[gen as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_numbers() {
+        for v in [0, 7, 10, 99, 100, 999] {
+            let mut out = b"x".to_vec();
+            push_small_u32(&mut out, v);
+            assert_eq!(out, format!("x{v}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn packed_texts() {
+        let mut out = Vec::new();
+        push_packed(&mut out, VGPR[255]);
+        push_packed(&mut out, INLINE_INT[80]);
+        push_packed(&mut out, sreg_table(Gen::Gcn14)[123]);
+        push_packed(&mut out, sreg_table(Gen::Gcn10)[106]);
+        assert_eq!(out, b"v255-16ttmp15vcc_lo");
+        assert_eq!(pack_str("exec_lo8"), 0);
+    }
+}
