@@ -75,6 +75,22 @@ pub(crate) fn push_small_u32(out: &mut Vec<u8>, v: u32) {
     }
 }
 
+/// Appends `v` (< 1000) as exactly three digits (`007`).
+#[inline(always)]
+pub(crate) fn push_padded3(out: &mut Vec<u8>, v: u32) {
+    let digits = DEC[v as usize] & 0xff_ffff;
+    out.reserve(4);
+    let len = out.len();
+    // SAFETY: as in `push_packed`, with 4 reserved bytes and 3 kept.
+    unsafe {
+        out.as_mut_ptr()
+            .add(len)
+            .cast::<u32>()
+            .write_unaligned(digits.to_le());
+        out.set_len(len + 3);
+    }
+}
+
 /// Packs `prefix` followed by `n` in decimal (0 if longer than 7 bytes).
 const fn pack_num(prefix: &[u8], n: u32) -> Packed {
     let mut digits = [0u8; 10];
@@ -175,6 +191,35 @@ pub(crate) static INLINE_INT: [Packed; 81] = {
     t
 };
 
+/// A source operand code (9 bits) of a 32-bit operand, per generation:
+/// the scalar registers, the integer inline constants and the VGPRs
+/// (0 for the codes whose text depends on more than the code: float
+/// constants, the literal, `src_*` names).
+pub(crate) static SRC: [[Packed; 512]; 4] = {
+    let mut t = [[0; 512]; 4];
+    let mut g = 0;
+    while g < 4 {
+        let mut code = 0;
+        while code < 512 {
+            t[g][code] = match code {
+                0..=127 => SREG[g][code],
+                128..=208 => INLINE_INT[code - 128],
+                256..=511 => VGPR[code - 256],
+                _ => 0,
+            };
+            code += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// The source operand table of `gen`.
+#[inline(always)]
+pub(crate) fn src_table(gen: Gen) -> &'static [Packed; 512] {
+    &SRC[gen as usize]
+}
+
 /// The scalar register name table of `gen`.
 #[inline(always)]
 pub(crate) fn sreg_table(gen: Gen) -> &'static [Packed; 256] {
@@ -190,7 +235,8 @@ mod tests {
         for v in [0, 7, 10, 99, 100, 999] {
             let mut out = b"x".to_vec();
             push_small_u32(&mut out, v);
-            assert_eq!(out, format!("x{v}").as_bytes());
+            push_padded3(&mut out, v);
+            assert_eq!(out, format!("x{v}{v:03}").as_bytes());
         }
     }
 

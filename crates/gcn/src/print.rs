@@ -12,7 +12,7 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
-use crate::optext::{self, push_packed, push_small_u32};
+use crate::optext::{self, push_packed, push_padded3, push_small_u32};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -54,17 +54,17 @@ fn push_u32(out: &mut Vec<u8>, v: u32) {
     }
 }
 
+/// Numbers of 1000 and more (offsets): groups of three digits, the first
+/// unpadded, from the same table.
 #[inline(never)]
 fn push_u32_long(out: &mut Vec<u8>, v: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    let mut v = v;
-    while v != 0 {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
+    if v >= 1_000_000 {
+        push_u32(out, v / 1_000_000);
+        push_padded3(out, v / 1000 % 1000);
+    } else {
+        push_small_u32(out, v / 1000);
     }
-    out.extend_from_slice(&buf[i..]);
+    push_padded3(out, v % 1000);
 }
 
 /// Appends a short string; a byte loop beats a `memcpy` call for the few
@@ -200,6 +200,13 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        if count == 1 {
+            // One table look-up for the common codes (and one predictable branch).
+            let t = optext::src_table(i.gen)[code as usize & 511];
+            if t != 0 {
+                return push_packed(out, t);
+            }
+        }
         match code {
             0..=127 => push_sreg(out, i.gen, code, count),
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
@@ -1179,32 +1186,73 @@ mod tests {
     use super::*;
     use crate::gen::ALL_GENS;
 
-    /// The packed tables print what the general path prints.
+    fn text(t: optext::Packed) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_packed(&mut out, t);
+        out
+    }
+
+    /// The packed tables print what the general paths print.
     #[test]
     fn operand_tables_match_general_path() {
         for gen in ALL_GENS {
             for code in 0..256 {
                 let t = optext::sreg_table(gen)[code as usize];
-                let (mut fast, mut slow) = (Vec::new(), Vec::new());
-                push_packed(&mut fast, t);
+                let mut slow = Vec::new();
                 push_sreg_general(&mut slow, gen, code, 1);
                 if t != 0 {
-                    assert_eq!(fast, slow, "{gen} sreg {code}");
+                    assert_eq!(text(t), slow, "{gen} sreg {code}");
                 } else {
                     assert!(slow.len() > 7, "{gen} sreg {code} missing from the table");
                 }
             }
+            for code in 0..512u32 {
+                let t = optext::src_table(gen)[code as usize];
+                let want = match code {
+                    0..=127 => {
+                        let mut slow = Vec::new();
+                        push_sreg_general(&mut slow, gen, code, 1);
+                        slow
+                    }
+                    128..=208 => {
+                        let v = inline_value(gen, code, Ty::I32).unwrap() as u32 as i32;
+                        v.to_string().into_bytes()
+                    }
+                    256..=511 => format!("v{}", code - 256).into_bytes(),
+                    // Text that depends on the type, the literal or the dialect.
+                    _ => {
+                        assert_eq!(t, 0, "{gen} source {code}");
+                        continue;
+                    }
+                };
+                if t != 0 || want.len() <= 7 {
+                    assert_eq!(text(t), want, "{gen} source {code}");
+                }
+            }
         }
         for n in 0..256 {
-            let mut fast = Vec::new();
-            push_packed(&mut fast, optext::VGPR[n as usize]);
-            assert_eq!(fast, format!("v{n}").as_bytes());
+            assert_eq!(text(optext::VGPR[n as usize]), format!("v{n}").as_bytes());
         }
-        for code in 128..=208u32 {
-            let mut fast = Vec::new();
-            push_packed(&mut fast, optext::INLINE_INT[code as usize - 128]);
-            let v = inline_value(Gen::Gcn10, code, Ty::I32).unwrap() as u32 as i32;
-            assert_eq!(fast, v.to_string().as_bytes(), "inline constant {code}");
+    }
+
+    #[test]
+    fn decimal_numbers() {
+        for v in [
+            0,
+            9,
+            10,
+            999,
+            1000,
+            1001,
+            65535,
+            999_999,
+            1_000_000,
+            1_000_007,
+            u32::MAX,
+        ] {
+            let mut out = Vec::new();
+            push_u32(&mut out, v);
+            assert_eq!(out, v.to_string().as_bytes());
         }
     }
 }
