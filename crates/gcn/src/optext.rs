@@ -137,6 +137,22 @@ const fn pack_str(s: &str) -> Packed {
     t
 }
 
+/// Packs `a` followed by `b`; the pair must fit (checked at compile time
+/// where the tables are built).
+pub(crate) const fn pack_concat(a: &str, b: &str) -> Packed {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let len = a.len() + b.len();
+    assert!(len <= 7, "packed text longer than 7 bytes");
+    let mut t = (len as u64) << 56;
+    let mut i = 0;
+    while i < len {
+        let c = if i < a.len() { a[i] } else { b[i - a.len()] };
+        t |= (c as u64) << (8 * i);
+        i += 1;
+    }
+    t
+}
+
 /// `v0`..`v255`.
 pub(crate) static VGPR: [Packed; 256] = {
     let mut t = [0; 256];

@@ -12,7 +12,7 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
-use crate::optext::{self, push_packed, push_padded3, push_small_u32};
+use crate::optext::{self, pack_concat, push_packed, push_padded3, push_small_u32, Packed};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -32,6 +32,44 @@ pub fn print(i: &Instr, dialect: Dialect) -> String {
     Printer::new(dialect).write(i, &mut s);
     s
 }
+
+/// The text before and after a source with VOP3 negate/absolute modifiers,
+/// by dialect (CLRX, LLVM) and `neg | abs << 1 | constant << 2`.
+///
+/// Constants take the functional forms `neg(..)`/`abs(..)`: `-2.0` would
+/// read back as the inline constant -2.0, not as 2.0 negated. LLVM writes
+/// `|-1.0|`; CLRX's `abs()` keeps a constant's sign readable.
+static MODDED: [[[Packed; 3]; 8]; 2] = {
+    let mut t = [[[0; 3]; 8]; 2];
+    let mut llvm = 0;
+    while llvm < 2 {
+        let mut k = 0;
+        while k < 8 {
+            let (neg, abs, constant) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
+            let neg_fn = neg && constant;
+            let abs_fn = abs && constant && llvm == 0;
+            let (neg_pre, neg_post) = match (neg, neg_fn) {
+                (true, true) => ("neg(", ")"),
+                (true, false) => ("-", ""),
+                _ => ("", ""),
+            };
+            let (abs_pre, abs_post) = match (abs, abs_fn) {
+                (true, true) => ("abs(", ")"),
+                (true, false) => ("|", "|"),
+                _ => ("", ""),
+            };
+            // (`neg(abs(` is 8 bytes: the two prefixes stay apart.)
+            t[llvm][k] = [
+                pack_concat(neg_pre, ""),
+                pack_concat(abs_pre, ""),
+                pack_concat(abs_post, neg_post),
+            ];
+            k += 1;
+        }
+        llvm += 1;
+    }
+    t
+};
 
 /// Prints instructions; holds what the text depends on beyond the instruction.
 pub struct Printer<'a> {
@@ -528,26 +566,18 @@ impl<'a> Printer<'a> {
     ) {
         let constant = (128..256).contains(&code);
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
-        match (neg, constant) {
-            (true, true) => out.push_str("neg("),
-            (true, false) => out.push(b'-'),
-            _ => {}
-        }
-        // LLVM writes |-1.0|; CLRX's abs() keeps a constant's sign readable.
-        let abs_fn = abs && constant && !self.llvm();
-        if abs_fn {
-            out.push_str("abs(");
-        } else if abs {
-            out.push(b'|');
+        // Modifier bits are data: one branch for "any modifier", then the
+        // text around the operand from a table instead of a branch per bit.
+        let wrapped = neg | abs;
+        let k = usize::from(neg) | usize::from(abs) << 1 | usize::from(constant) << 2;
+        let [neg_pre, abs_pre, post] = MODDED[usize::from(self.llvm())][k];
+        if wrapped {
+            push_packed(out, neg_pre);
+            push_packed(out, abs_pre);
         }
         self.push_src(out, i, code, op.ty, count);
-        if abs_fn {
-            out.push(b')');
-        } else if abs {
-            out.push(b'|');
-        }
-        if neg && constant {
-            out.push(b')');
+        if wrapped {
+            push_packed(out, post);
         }
     }
 
