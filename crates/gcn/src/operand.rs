@@ -38,10 +38,35 @@ pub const fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
 
 /// The name of a 64-bit register pair starting at `code`, if it is a named pair:
 /// the low half's name without `_lo` (`vcc_lo` → `vcc`), or a 64-bit `src_*` source.
-pub fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let lo = special_name(gen, code)?;
-    lo.strip_suffix("_lo")
-        .or_else(|| (lo.starts_with("src_") && lo != "src_lds_direct").then_some(lo))
+pub const fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let Some(lo) = special_name(gen, code) else {
+        return None;
+    };
+    let (head, tail) = lo.split_at(lo.len().saturating_sub(3));
+    if bytes_eq(tail.as_bytes(), b"_lo") {
+        return Some(head);
+    }
+    let (src, _) = lo.split_at(if lo.len() < 4 { lo.len() } else { 4 });
+    if bytes_eq(src.as_bytes(), b"src_") && !bytes_eq(lo.as_bytes(), b"src_lds_direct") {
+        Some(lo)
+    } else {
+        None
+    }
+}
+
+/// `a == b` for byte strings, usable in constants.
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Number of SGPRs addressable by number in `gen`.

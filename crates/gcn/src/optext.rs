@@ -9,11 +9,14 @@
 //! entry against the printer's general path.
 
 use crate::gen::{Gen, ALL_GENS};
-use crate::operand::{sgpr_count, special_name, ttmp_range};
+use crate::operand::{sgpr_count, special_name, special_pair_name, ttmp_range};
 
 /// Up to 7 bytes of text in the low bytes (first character lowest), the
 /// length in the top byte; 0 if the text does not fit.
 pub(crate) type Packed = u64;
+
+/// As [`Packed`] with up to 15 bytes of text (the length in the top byte).
+pub(crate) type Packed16 = u128;
 
 /// Appends a [`Packed`] text: one 8-byte store, then the length grows by the
 /// text's length (the bytes past it are spare capacity, never shown).
@@ -29,6 +32,21 @@ pub(crate) fn push_packed(out: &mut Vec<u8>, t: Packed) {
             .cast::<u64>()
             .write_unaligned(t.to_le());
         out.set_len(len + (t >> 56) as usize);
+    }
+}
+
+/// Appends a [`Packed16`] text with one 16-byte store.
+#[inline(always)]
+pub(crate) fn push_packed16(out: &mut Vec<u8>, t: Packed16) {
+    out.reserve(16);
+    let len = out.len();
+    // SAFETY: as in `push_packed`, with 16 reserved bytes and at most 15 kept.
+    unsafe {
+        out.as_mut_ptr()
+            .add(len)
+            .cast::<u128>()
+            .write_unaligned(t.to_le());
+        out.set_len(len + (t >> 120) as usize);
     }
 }
 
@@ -91,50 +109,101 @@ pub(crate) fn push_padded3(out: &mut Vec<u8>, v: u32) {
     }
 }
 
-/// Packs `prefix` followed by `n` in decimal (0 if longer than 7 bytes).
-const fn pack_num(prefix: &[u8], n: u32) -> Packed {
-    let mut digits = [0u8; 10];
-    let mut k = 0;
-    let mut v = n;
-    loop {
-        digits[k] = b'0' + (v % 10) as u8;
-        k += 1;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    let len = prefix.len() + k;
-    if len > 7 {
-        return 0;
-    }
-    let mut t = (len as u64) << 56;
-    let mut i = 0;
-    while i < prefix.len() {
-        t |= (prefix[i] as u64) << (8 * i);
-        i += 1;
-    }
-    while k > 0 {
-        k -= 1;
-        t |= (digits[k] as u64) << (8 * i);
-        i += 1;
-    }
-    t
+/// Text being built in a constant: up to 16 bytes.
+#[derive(Clone, Copy)]
+struct Text {
+    bytes: [u8; 16],
+    len: usize,
 }
 
-/// Packs `s` (0 if longer than 7 bytes).
+impl Text {
+    const fn new() -> Text {
+        Text {
+            bytes: [0; 16],
+            len: 0,
+        }
+    }
+
+    /// Appends `s`; text past 16 bytes only counts towards the length.
+    const fn str(mut self, s: &[u8]) -> Text {
+        let mut i = 0;
+        while i < s.len() {
+            if self.len < 16 {
+                self.bytes[self.len] = s[i];
+            }
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// Appends `n` in decimal.
+    const fn num(self, n: u32) -> Text {
+        let mut digits = [0u8; 10];
+        let mut k = digits.len();
+        let mut v = n;
+        loop {
+            k -= 1;
+            digits[k] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        let (_, used) = digits.split_at(k);
+        self.str(used)
+    }
+
+    /// `prefix` and a register range as `print::push_range` writes it:
+    /// `v5` or `v[5:6]`.
+    const fn range(self, prefix: &[u8], first: u32, count: u32) -> Text {
+        let t = self.str(prefix);
+        if count == 1 {
+            t.num(first)
+        } else {
+            t.str(b"[")
+                .num(first)
+                .str(b":")
+                .num(first + count - 1)
+                .str(b"]")
+        }
+    }
+
+    /// As a [`Packed`] (0 if longer than 7 bytes).
+    const fn packed(self) -> Packed {
+        if self.len > 7 {
+            return 0;
+        }
+        let mut t = (self.len as u64) << 56;
+        let mut i = 0;
+        while i < self.len {
+            t |= (self.bytes[i] as u64) << (8 * i);
+            i += 1;
+        }
+        t
+    }
+
+    /// As a [`Packed16`] (0 if longer than 15 bytes).
+    const fn packed16(self) -> Packed16 {
+        if self.len > 15 {
+            return 0;
+        }
+        let mut t = (self.len as u128) << 120;
+        let mut i = 0;
+        while i < self.len {
+            t |= (self.bytes[i] as u128) << (8 * i);
+            i += 1;
+        }
+        t
+    }
+}
+
+const fn pack_num(prefix: &[u8], n: u32) -> Packed {
+    Text::new().str(prefix).num(n).packed()
+}
+
 const fn pack_str(s: &str) -> Packed {
-    let b = s.as_bytes();
-    if b.len() > 7 {
-        return 0;
-    }
-    let mut t = (b.len() as u64) << 56;
-    let mut i = 0;
-    while i < b.len() {
-        t |= (b[i] as u64) << (8 * i);
-        i += 1;
-    }
-    t
+    Text::new().str(s.as_bytes()).packed()
 }
 
 /// Packs `a` followed by `b`; the pair must fit (checked at compile time
@@ -192,16 +261,21 @@ pub(crate) static SREG: [[Packed; 256]; 4] = {
     t
 };
 
-/// The integer inline constants, codes 128..=208: `0`..`64`, `-1`..`-16`.
+/// The text of integer inline constant `code` (128..=208): `0`..`64`, `-1`..`-16`.
+const fn inline_int(code: u32) -> Text {
+    if code <= 192 {
+        Text::new().num(code - 128)
+    } else {
+        Text::new().str(b"-").num(code - 192)
+    }
+}
+
+/// The integer inline constants, codes 128..=208.
 pub(crate) static INLINE_INT: [Packed; 81] = {
     let mut t = [0; 81];
     let mut k = 0;
     while k < 81 {
-        t[k] = if k <= 64 {
-            pack_num(b"", k as u32)
-        } else {
-            pack_num(b"-", k as u32 - 64)
-        };
+        t[k] = inline_int(128 + k as u32).packed();
         k += 1;
     }
     t
@@ -229,6 +303,54 @@ pub(crate) static SRC: [[Packed; 512]; 4] = {
     }
     t
 };
+
+/// A source operand code (9 bits) of a 64-bit operand, per generation:
+/// register pairs (`s[4:5]`, `vcc`, `ttmp[2:3]`, `v[6:7]`) and the integer
+/// inline constants, as `print::push_src` writes them (0 for the rest).
+pub(crate) static SRC_PAIR: [[Packed16; 512]; 4] = {
+    let mut t = [[0; 512]; 4];
+    let mut g = 0;
+    while g < 4 {
+        let gen = ALL_GENS[g];
+        let (t0, tn) = ttmp_range(gen);
+        let mut code = 0;
+        while code < 512 {
+            let c = code as u32;
+            t[g][code] = match code {
+                0..=127 => {
+                    if c < sgpr_count(gen) {
+                        Text::new().range(b"s", c, 2).packed16()
+                    } else if c >= t0 && c < t0 + tn {
+                        Text::new().range(b"ttmp", c - t0, 2).packed16()
+                    } else {
+                        match special_pair_name(gen, c) {
+                            Some(n) => Text::new().str(n.as_bytes()).packed16(),
+                            None => Text::new().range(b"s", c, 2).packed16(),
+                        }
+                    }
+                }
+                128..=208 => inline_int(c).packed16(),
+                256..=511 => Text::new().range(b"v", c - 256, 2).packed16(),
+                _ => 0,
+            };
+            code += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// The 64-bit source operand table of `gen`.
+#[inline(always)]
+pub(crate) fn src_pair_table(gen: Gen) -> &'static [Packed16; 512] {
+    &SRC_PAIR[gen as usize]
+}
+
+/// `v[n:n+1]`: the VGPR part of [`SRC_PAIR`] (the same in every generation).
+#[inline(always)]
+pub(crate) fn vgpr_pair(n: u32) -> Packed16 {
+    SRC_PAIR[0][256 + (n as usize & 255)]
+}
 
 /// The source operand table of `gen`.
 #[inline(always)]

@@ -12,7 +12,9 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
-use crate::optext::{self, pack_concat, push_packed, push_padded3, push_small_u32, Packed};
+use crate::optext::{
+    self, pack_concat, push_packed, push_packed16, push_padded3, push_small_u32, Packed,
+};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -173,6 +175,8 @@ fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
 fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
     if count == 1 && n < 256 {
         push_packed(out, optext::VGPR[n as usize]);
+    } else if count == 2 && n < 256 {
+        push_packed16(out, optext::vgpr_pair(n));
     } else {
         push_range(out, "v", n, count);
     }
@@ -185,6 +189,11 @@ fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
         let t = optext::sreg_table(gen)[code as usize];
         if t != 0 {
             return push_packed(out, t);
+        }
+    } else if count == 2 && code < 128 {
+        let t = optext::src_pair_table(gen)[code as usize];
+        if t != 0 {
+            return push_packed16(out, t);
         }
     }
     push_sreg_general(out, gen, code, count);
@@ -238,11 +247,16 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        // One table look-up for the common codes (and one predictable branch).
         if count == 1 {
-            // One table look-up for the common codes (and one predictable branch).
             let t = optext::src_table(i.gen)[code as usize & 511];
             if t != 0 {
                 return push_packed(out, t);
+            }
+        } else if count == 2 {
+            let t = optext::src_pair_table(i.gen)[code as usize & 511];
+            if t != 0 {
+                return push_packed16(out, t);
             }
         }
         match code {
@@ -1258,6 +1272,30 @@ mod tests {
                 if t != 0 || want.len() <= 7 {
                     assert_eq!(text(t), want, "{gen} source {code}");
                 }
+            }
+        }
+        for gen in ALL_GENS {
+            for code in 0..512u32 {
+                let t = optext::src_pair_table(gen)[code as usize];
+                let mut fast = Vec::new();
+                push_packed16(&mut fast, t);
+                let want = match code {
+                    0..=127 => {
+                        let mut slow = Vec::new();
+                        push_sreg_general(&mut slow, gen, code, 2);
+                        slow
+                    }
+                    128..=208 => {
+                        let v = inline_value(gen, code, Ty::I64).unwrap() as i64;
+                        v.to_string().into_bytes()
+                    }
+                    256..=511 => format!("v[{}:{}]", code - 256, code - 255).into_bytes(),
+                    _ => {
+                        assert_eq!(t, 0, "{gen} source pair {code}");
+                        continue;
+                    }
+                };
+                assert_eq!(fast, want, "{gen} source pair {code}");
             }
         }
         for n in 0..256 {
