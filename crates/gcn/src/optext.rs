@@ -206,6 +206,30 @@ const fn pack_str(s: &str) -> Packed {
     Text::new().str(s.as_bytes()).packed()
 }
 
+/// Packs each of `names` (each must fit: checked at compile time).
+pub(crate) const fn pack_all<const N: usize>(names: [&str; N]) -> [Packed; N] {
+    let mut t = [0; N];
+    let mut k = 0;
+    while k < N {
+        t[k] = pack_concat(names[k], "");
+        k += 1;
+    }
+    t
+}
+
+/// Packs each of `names` as [`Packed16`] (each must fit).
+pub(crate) const fn pack16_all<const N: usize>(names: [&str; N]) -> [Packed16; N] {
+    let mut t = [0; N];
+    let mut k = 0;
+    while k < N {
+        let text = Text::new().str(names[k].as_bytes());
+        assert!(text.len <= 15, "packed text longer than 15 bytes");
+        t[k] = text.packed16();
+        k += 1;
+    }
+    t
+}
+
 /// Packs `a` followed by `b`; the pair must fit (checked at compile time
 /// where the tables are built).
 pub(crate) const fn pack_concat(a: &str, b: &str) -> Packed {

@@ -13,7 +13,8 @@ use crate::operand::{
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
 use crate::optext::{
-    self, pack_concat, push_packed, push_packed16, push_padded3, push_small_u32, Packed,
+    self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
+    push_small_u32, Packed, Packed16,
 };
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
@@ -734,19 +735,18 @@ impl<'a> Printer<'a> {
     }
 
     fn sel(&self, out: &mut Vec<u8>, name: &str, v: u32) {
-        const LL: [&str; 8] = [
-            "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
-        ];
-        const CL: [&str; 8] = [
-            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
+        // Packed: the value is data, a copy of its length would be a `memcpy` call.
+        const SEL: [[Packed; 8]; 2] = [
+            pack_all([
+                "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
+            ]),
+            pack_all([
+                "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
+            ]),
         ];
         out.push_str(name);
         out.push(b':');
-        out.push_str(if self.llvm() {
-            LL[v as usize & 7]
-        } else {
-            CL[v as usize & 7]
-        });
+        push_packed(out, SEL[usize::from(self.llvm())][v as usize & 7]);
     }
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
@@ -810,15 +810,12 @@ impl<'a> Printer<'a> {
             self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
             let du = i.field(Field::DstUnused);
             let out = o.modifier();
-            if self.llvm() {
-                out.push_str("dst_unused:");
-                out.push_str(
-                    ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"][du as usize & 3],
-                );
-            } else {
-                out.push_str("dst_unused:");
-                out.push_str(["pad", "sext", "preserve", "3"][du as usize & 3]);
-            }
+            const UNUSED: [[Packed16; 4]; 2] = [
+                pack16_all(["pad", "sext", "preserve", "3"]),
+                pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]),
+            ];
+            out.push_str("dst_unused:");
+            push_packed16(out, UNUSED[usize::from(self.llvm())][du as usize & 3]);
         }
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
         if info.family != Family::Vop1 {
