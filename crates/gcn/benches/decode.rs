@@ -155,8 +155,14 @@ fn main() {
         .into_iter()
         .filter(|g| only.is_none_or(|o| o == *g))
     {
+        // RISA_BENCH_CORPUS=random|clang limits the run to one corpus.
+        let want = |c: &str| std::env::var("RISA_BENCH_CORPUS").map_or(true, |v| v == c);
         let words = corpus(gen);
-        measure(gen, "random forms", &words);
-        measure(gen, "clang kernels", &clang_corpus(gen, words.len()));
+        if want("random") {
+            measure(gen, "random forms", &words);
+        }
+        if want("clang") {
+            measure(gen, "clang kernels", &clang_corpus(gen, words.len()));
+        }
     }
 }

@@ -95,8 +95,8 @@ impl Gen {
 
     /// GCN 1.2 and later (gfx8+): SMEM, SDWA/DPP, 16-bit ops, new opcode map.
     #[inline]
-    pub fn is_gfx8_plus(self) -> bool {
-        self >= Gen::Gcn12
+    pub const fn is_gfx8_plus(self) -> bool {
+        matches!(self, Gen::Gcn12 | Gen::Gcn14)
     }
 }
 

@@ -12,6 +12,7 @@ pub mod gen;
 pub mod layout;
 pub mod listing;
 pub mod operand;
+mod optext;
 pub mod print;
 pub mod random;
 pub mod table;

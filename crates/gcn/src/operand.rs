@@ -5,13 +5,13 @@ use crate::gen::Gen;
 use crate::table::Ty;
 
 /// The name of a 32-bit scalar operand code in `gen` (SGPRs excluded), if it has one.
-pub fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let gfx9 = gen == Gen::Gcn14;
+pub const fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let gfx9 = matches!(gen, Gen::Gcn14);
     Some(match code {
         102 if gen.is_gfx8_plus() => "flat_scratch_lo",
         103 if gen.is_gfx8_plus() => "flat_scratch_hi",
-        104 if gen == Gen::Gcn11 => "flat_scratch_lo",
-        105 if gen == Gen::Gcn11 => "flat_scratch_hi",
+        104 if matches!(gen, Gen::Gcn11) => "flat_scratch_lo",
+        105 if matches!(gen, Gen::Gcn11) => "flat_scratch_hi",
         104 if gen.is_gfx8_plus() => "xnack_mask_lo",
         105 if gen.is_gfx8_plus() => "xnack_mask_hi",
         106 => "vcc_lo",
@@ -38,14 +38,39 @@ pub fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
 
 /// The name of a 64-bit register pair starting at `code`, if it is a named pair:
 /// the low half's name without `_lo` (`vcc_lo` → `vcc`), or a 64-bit `src_*` source.
-pub fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let lo = special_name(gen, code)?;
-    lo.strip_suffix("_lo")
-        .or_else(|| (lo.starts_with("src_") && lo != "src_lds_direct").then_some(lo))
+pub const fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
+    let Some(lo) = special_name(gen, code) else {
+        return None;
+    };
+    let (head, tail) = lo.split_at(lo.len().saturating_sub(3));
+    if bytes_eq(tail.as_bytes(), b"_lo") {
+        return Some(head);
+    }
+    let (src, _) = lo.split_at(if lo.len() < 4 { lo.len() } else { 4 });
+    if bytes_eq(src.as_bytes(), b"src_") && !bytes_eq(lo.as_bytes(), b"src_lds_direct") {
+        Some(lo)
+    } else {
+        None
+    }
+}
+
+/// `a == b` for byte strings, usable in constants.
+const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Number of SGPRs addressable by number in `gen`.
-pub fn sgpr_count(gen: Gen) -> u32 {
+pub const fn sgpr_count(gen: Gen) -> u32 {
     if gen.is_gfx8_plus() {
         102
     } else {
@@ -54,8 +79,8 @@ pub fn sgpr_count(gen: Gen) -> u32 {
 }
 
 /// First trap temporary (`ttmp0`) code and count in `gen`.
-pub fn ttmp_range(gen: Gen) -> (u32, u32) {
-    if gen == Gen::Gcn14 {
+pub const fn ttmp_range(gen: Gen) -> (u32, u32) {
+    if matches!(gen, Gen::Gcn14) {
         (108, 16)
     } else {
         (112, 12)

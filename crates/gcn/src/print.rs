@@ -12,6 +12,10 @@ use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
 };
+use crate::optext::{
+    self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
+    push_small_u32, Packed, Packed16,
+};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -32,6 +36,44 @@ pub fn print(i: &Instr, dialect: Dialect) -> String {
     s
 }
 
+/// The text before and after a source with VOP3 negate/absolute modifiers,
+/// by dialect (CLRX, LLVM) and `neg | abs << 1 | constant << 2`.
+///
+/// Constants take the functional forms `neg(..)`/`abs(..)`: `-2.0` would
+/// read back as the inline constant -2.0, not as 2.0 negated. LLVM writes
+/// `|-1.0|`; CLRX's `abs()` keeps a constant's sign readable.
+static MODDED: [[[Packed; 3]; 8]; 2] = {
+    let mut t = [[[0; 3]; 8]; 2];
+    let mut llvm = 0;
+    while llvm < 2 {
+        let mut k = 0;
+        while k < 8 {
+            let (neg, abs, constant) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
+            let neg_fn = neg && constant;
+            let abs_fn = abs && constant && llvm == 0;
+            let (neg_pre, neg_post) = match (neg, neg_fn) {
+                (true, true) => ("neg(", ")"),
+                (true, false) => ("-", ""),
+                _ => ("", ""),
+            };
+            let (abs_pre, abs_post) = match (abs, abs_fn) {
+                (true, true) => ("abs(", ")"),
+                (true, false) => ("|", "|"),
+                _ => ("", ""),
+            };
+            // (`neg(abs(` is 8 bytes: the two prefixes stay apart.)
+            t[llvm][k] = [
+                pack_concat(neg_pre, ""),
+                pack_concat(abs_pre, ""),
+                pack_concat(abs_post, neg_post),
+            ];
+            k += 1;
+        }
+        llvm += 1;
+    }
+    t
+};
+
 /// Prints instructions; holds what the text depends on beyond the instruction.
 pub struct Printer<'a> {
     /// The syntax flavour.
@@ -42,33 +84,28 @@ pub struct Printer<'a> {
     pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
 }
 
-/// Register numbers and offsets are small: up to three digits are written
-/// with fixed-size stores, longer numbers take the loop.
+/// Register numbers and offsets are small: below 1000 a number is one
+/// table look-up and one store, longer numbers take the loop.
 #[inline(always)]
 fn push_u32(out: &mut Vec<u8>, v: u32) {
-    let d = |x: u32| b'0' + (x % 10) as u8;
-    if v < 10 {
-        out.push(d(v));
-    } else if v < 100 {
-        out.extend_from_slice(&[d(v / 10), d(v)]);
-    } else if v < 1000 {
-        out.extend_from_slice(&[d(v / 100), d(v / 10), d(v)]);
+    if v < 1000 {
+        push_small_u32(out, v);
     } else {
         push_u32_long(out, v);
     }
 }
 
+/// Numbers of 1000 and more (offsets): groups of three digits, the first
+/// unpadded, from the same table.
 #[inline(never)]
 fn push_u32_long(out: &mut Vec<u8>, v: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    let mut v = v;
-    while v != 0 {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
+    if v >= 1_000_000 {
+        push_u32(out, v / 1_000_000);
+        push_padded3(out, v / 1000 % 1000);
+    } else {
+        push_small_u32(out, v / 1000);
     }
-    out.extend_from_slice(&buf[i..]);
+    push_padded3(out, v % 1000);
 }
 
 /// Appends a short string; a byte loop beats a `memcpy` call for the few
@@ -137,11 +174,34 @@ fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
 
 #[inline(always)]
 fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
-    push_range(out, "v", n, count);
+    if count == 1 && n < 256 {
+        push_packed(out, optext::VGPR[n as usize]);
+    } else if count == 2 && n < 256 {
+        push_packed16(out, optext::vgpr_pair(n));
+    } else {
+        push_range(out, "v", n, count);
+    }
 }
 
 /// A scalar register operand (codes 0..=127): SGPRs, VCC, EXEC, M0, TTMPs...
+#[inline]
 fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
+    if count == 1 && code < 256 {
+        let t = optext::sreg_table(gen)[code as usize];
+        if t != 0 {
+            return push_packed(out, t);
+        }
+    } else if count == 2 && code < 128 {
+        let t = optext::src_pair_table(gen)[code as usize];
+        if t != 0 {
+            return push_packed16(out, t);
+        }
+    }
+    push_sreg_general(out, gen, code, count);
+}
+
+/// [`push_sreg`] without the table of single registers (which is made to match it).
+fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
         return push_range(out, "s", code, count);
     }
@@ -188,16 +248,21 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        // One table look-up for the common codes (and one predictable branch).
+        if count == 1 {
+            let t = optext::src_table(i.gen)[code as usize & 511];
+            if t != 0 {
+                return push_packed(out, t);
+            }
+        } else if count == 2 {
+            let t = optext::src_pair_table(i.gen)[code as usize & 511];
+            if t != 0 {
+                return push_packed16(out, t);
+            }
+        }
         match code {
             0..=127 => push_sreg(out, i.gen, code, count),
-            128..=208 => {
-                let v = code as i32 - 128;
-                let v = if code > 192 { -(code as i32 - 192) } else { v };
-                if v < 0 {
-                    out.push(b'-');
-                }
-                push_u32(out, v.unsigned_abs());
-            }
+            128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
                     // LLVM shows float constants of 16-bit integer operands as their f16 bits.
@@ -516,26 +581,18 @@ impl<'a> Printer<'a> {
     ) {
         let constant = (128..256).contains(&code);
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
-        match (neg, constant) {
-            (true, true) => out.push_str("neg("),
-            (true, false) => out.push(b'-'),
-            _ => {}
-        }
-        // LLVM writes |-1.0|; CLRX's abs() keeps a constant's sign readable.
-        let abs_fn = abs && constant && !self.llvm();
-        if abs_fn {
-            out.push_str("abs(");
-        } else if abs {
-            out.push(b'|');
+        // Modifier bits are data: one branch for "any modifier", then the
+        // text around the operand from a table instead of a branch per bit.
+        let wrapped = neg | abs;
+        let k = usize::from(neg) | usize::from(abs) << 1 | usize::from(constant) << 2;
+        let [neg_pre, abs_pre, post] = MODDED[usize::from(self.llvm())][k];
+        if wrapped {
+            push_packed(out, neg_pre);
+            push_packed(out, abs_pre);
         }
         self.push_src(out, i, code, op.ty, count);
-        if abs_fn {
-            out.push(b')');
-        } else if abs {
-            out.push(b'|');
-        }
-        if neg && constant {
-            out.push(b')');
+        if wrapped {
+            push_packed(out, post);
         }
     }
 
@@ -678,19 +735,18 @@ impl<'a> Printer<'a> {
     }
 
     fn sel(&self, out: &mut Vec<u8>, name: &str, v: u32) {
-        const LL: [&str; 8] = [
-            "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
-        ];
-        const CL: [&str; 8] = [
-            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
+        // Packed: the value is data, a copy of its length would be a `memcpy` call.
+        const SEL: [[Packed; 8]; 2] = [
+            pack_all([
+                "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
+            ]),
+            pack_all([
+                "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
+            ]),
         ];
         out.push_str(name);
         out.push(b':');
-        out.push_str(if self.llvm() {
-            LL[v as usize & 7]
-        } else {
-            CL[v as usize & 7]
-        });
+        push_packed(out, SEL[usize::from(self.llvm())][v as usize & 7]);
     }
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
@@ -754,15 +810,12 @@ impl<'a> Printer<'a> {
             self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
             let du = i.field(Field::DstUnused);
             let out = o.modifier();
-            if self.llvm() {
-                out.push_str("dst_unused:");
-                out.push_str(
-                    ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"][du as usize & 3],
-                );
-            } else {
-                out.push_str("dst_unused:");
-                out.push_str(["pad", "sext", "preserve", "3"][du as usize & 3]);
-            }
+            const UNUSED: [[Packed16; 4]; 2] = [
+                pack16_all(["pad", "sext", "preserve", "3"]),
+                pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]),
+            ];
+            out.push_str("dst_unused:");
+            push_packed16(out, UNUSED[usize::from(self.llvm())][du as usize & 3]);
         }
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
         if info.family != Family::Vop1 {
@@ -1167,6 +1220,106 @@ impl Ops<'_> {
         if on {
             self.out.push(b' ');
             self.out.push_str(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::ALL_GENS;
+
+    fn text(t: optext::Packed) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_packed(&mut out, t);
+        out
+    }
+
+    /// The packed tables print what the general paths print.
+    #[test]
+    fn operand_tables_match_general_path() {
+        for gen in ALL_GENS {
+            for code in 0..256 {
+                let t = optext::sreg_table(gen)[code as usize];
+                let mut slow = Vec::new();
+                push_sreg_general(&mut slow, gen, code, 1);
+                if t != 0 {
+                    assert_eq!(text(t), slow, "{gen} sreg {code}");
+                } else {
+                    assert!(slow.len() > 7, "{gen} sreg {code} missing from the table");
+                }
+            }
+            for code in 0..512u32 {
+                let t = optext::src_table(gen)[code as usize];
+                let want = match code {
+                    0..=127 => {
+                        let mut slow = Vec::new();
+                        push_sreg_general(&mut slow, gen, code, 1);
+                        slow
+                    }
+                    128..=208 => {
+                        let v = inline_value(gen, code, Ty::I32).unwrap() as u32 as i32;
+                        v.to_string().into_bytes()
+                    }
+                    256..=511 => format!("v{}", code - 256).into_bytes(),
+                    // Text that depends on the type, the literal or the dialect.
+                    _ => {
+                        assert_eq!(t, 0, "{gen} source {code}");
+                        continue;
+                    }
+                };
+                if t != 0 || want.len() <= 7 {
+                    assert_eq!(text(t), want, "{gen} source {code}");
+                }
+            }
+        }
+        for gen in ALL_GENS {
+            for code in 0..512u32 {
+                let t = optext::src_pair_table(gen)[code as usize];
+                let mut fast = Vec::new();
+                push_packed16(&mut fast, t);
+                let want = match code {
+                    0..=127 => {
+                        let mut slow = Vec::new();
+                        push_sreg_general(&mut slow, gen, code, 2);
+                        slow
+                    }
+                    128..=208 => {
+                        let v = inline_value(gen, code, Ty::I64).unwrap() as i64;
+                        v.to_string().into_bytes()
+                    }
+                    256..=511 => format!("v[{}:{}]", code - 256, code - 255).into_bytes(),
+                    _ => {
+                        assert_eq!(t, 0, "{gen} source pair {code}");
+                        continue;
+                    }
+                };
+                assert_eq!(fast, want, "{gen} source pair {code}");
+            }
+        }
+        for n in 0..256 {
+            assert_eq!(text(optext::VGPR[n as usize]), format!("v{n}").as_bytes());
+        }
+    }
+
+    #[test]
+    fn decimal_numbers() {
+        for v in [
+            0,
+            9,
+            10,
+            999,
+            1000,
+            1001,
+            65535,
+            999_999,
+            1_000_000,
+            1_000_007,
+            u32::MAX,
+        ] {
+            let mut out = Vec::new();
+            push_u32(&mut out, v);
+            assert_eq!(out, v.to_string().as_bytes());
         }
     }
 }
