@@ -640,7 +640,7 @@ fn d(hi: u32, lo: u32) -> f64 {
     f64::from_bits(((hi as u64) << 32) | lo as u64)
 }
 #[inline(always)]
-fn rnd_even(x: f32) -> f32 {
+pub(crate) fn rnd_even(x: f32) -> f32 {
     let r = x.round();
     if (x - x.trunc()).abs() == 0.5 {
         2.0 * (x / 2.0).round_ties_even_compat()
@@ -1273,7 +1273,10 @@ pub fn exec_double(
                     dftz(if x > y { x } else { y })
                 }
             }
-            Fract64 => dftz(x - x.floor()),
+            Fract64 => {
+                let x = dftz_in(x);
+                dftz(x - x.floor())
+            }
             // double in src1 (X/Z slot high, Y/W slot low), exponent in the first slot's src0
             Ldexp64 => ldexp64(y, s_hi[0][l] as i32),
             // guide 8.2 SETE_64 ...: all ones when true, 0 otherwise
@@ -1444,90 +1447,6 @@ pub fn flt32_to_flt64(x: u32) -> (u32, u32) {
 /// FLT64_TO_FLT32: double (hi, lo) to a float.
 pub fn flt64_to_flt32(hi: u32, lo: u32) -> u32 {
     b(d(hi, lo) as f32)
-}
-
-// ---- SET_MODE: rounding and denormal modes (guide 4.13.1, 8.2) -------------
-
-/// The ops SET_MODE's rounding mode changes, computed by [`exec_slot_moded`].
-pub fn is_rounded(sem: Sem) -> bool {
-    use Sem::*;
-    matches!(
-        sem,
-        Add | Mul | MulIeee | Muladd(_) | MuladdIeee | Fma | SqrtIeee | IntToFlt | UintToFlt
-    )
-}
-
-/// [`exec_slot`] for the [`is_rounded`] ops under a SET_MODE single-precision
-/// mode (SRC0_SEL bits 3:0): bits 1:0 round (0 nearest even, 1 toward +inf,
-/// 2 toward -inf, 3 toward zero), bit 2 set = denormal inputs kept (else
-/// flushed), bit 3 set = denormal results kept (else flushed). Every
-/// operation is rounded once in that mode (risa-fp); MUL and MULADD keep
-/// their legacy rule (0 × anything = 0), MULADD/MULADD_IEEE round the
-/// product and then the sum (as risa's default mode does), MULADD_M2/M4/D2
-/// scale the rounded sum (a second rounding only when that under- or
-/// overflows).
-pub fn exec_slot_moded(sem: Sem, mode: u8, a: &Lanes, c: &Lanes, e: &Lanes, o: &mut Lanes) {
-    use risa_fp::{fp32, Round};
-    use Sem::*;
-    let r = [
-        Round::NearestEven,
-        Round::Up,
-        Round::Down,
-        Round::TowardZero,
-    ][mode as usize & 3];
-    let keep_in = mode & 4 != 0;
-    let keep_out = mode & 8 != 0;
-    let inp = |x: u32| f32::from_bits(if keep_in { x } else { ftz(x) });
-    let out = |v: f32| {
-        if keep_out {
-            v.to_bits()
-        } else {
-            ftz(v.to_bits())
-        }
-    };
-    let legacy_mul = |x: f32, y: f32| {
-        if x == 0.0 || y == 0.0 {
-            0.0
-        } else {
-            fp32::mul(x, y, r)
-        }
-    };
-    for l in 0..LANES {
-        let (x, y, z) = (inp(a[l]), inp(c[l]), inp(e[l]));
-        let v = match sem {
-            Add => fp32::add(x, y, r),
-            Mul => legacy_mul(x, y),
-            MulIeee => fp32::mul(x, y, r),
-            Muladd(k) => {
-                let s = fp32::add(legacy_mul(x, y), z, r);
-                match k {
-                    1 => fp32::mul(s, 2.0, r),
-                    2 => fp32::mul(s, 4.0, r),
-                    3 => fp32::mul(s, 0.5, r),
-                    _ => s,
-                }
-            }
-            MuladdIeee => fp32::add(fp32::mul(x, y, r), z, r),
-            Fma => fp32::fma(x, y, z, r),
-            SqrtIeee => fp32::sqrt(x, r),
-            IntToFlt => {
-                let v = a[l] as i32;
-                f32::from_bits(risa_fp::soft::from_int(
-                    risa_fp::soft::F32,
-                    v < 0,
-                    v.unsigned_abs() as u64,
-                    r,
-                ) as u32)
-            }
-            UintToFlt => {
-                f32::from_bits(
-                    risa_fp::soft::from_int(risa_fp::soft::F32, false, a[l] as u64, r) as u32,
-                )
-            }
-            _ => f32::NAN,
-        };
-        o[l] = out(v);
-    }
 }
 
 // ---- floating-point exception flags (guide 4.13.2) -------------------------

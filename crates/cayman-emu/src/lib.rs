@@ -5,6 +5,8 @@
 //! * [`program`] — a CF program lowered once into pre-decoded CF ops, ALU
 //!   groups (literals resolved) and fetch clauses;
 //! * [`alu`] — the semantics of the OP2/OP3 instructions over 64 lanes;
+//! * [`fmode`] — the ALU ops under a non-default SET_MODE, and the
+//!   exception flags of the multi-slot ops;
 //! * [`wave`] — a 64-thread wavefront: CF execution with the branch-loop
 //!   stack, ALU groups (all slots read before any writes), vertex fetches,
 //!   texture loads, RAT writes and atomics, LDS through LDS_IDX_OP and its
@@ -35,6 +37,7 @@
 pub mod alu;
 pub mod dispatch;
 pub mod fault;
+pub mod fmode;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod loader;

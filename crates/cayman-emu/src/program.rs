@@ -162,11 +162,9 @@ pub enum Class {
     Flags,
     /// INTERP_*: parameter reads from LDS and interpolation across slots.
     Interp,
-    /// A rounded single-precision op under a non-default SET_MODE mode
-    /// ([`crate::alu::exec_slot_moded`]).
+    /// A one-slot float op under a non-default SET_MODE mode
+    /// ([`crate::fmode::exec_slot`]).
     Moded,
-    /// An op risa does not emulate under the SET_MODE mode in effect: faults.
-    ModeUnsupported,
     /// Not implemented: faults when executed.
     Unsupported,
 }
@@ -891,53 +889,34 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
         .instrs
         .iter()
         .any(|i| matches!(i.sem, Sem::StoreFlags | Sem::LoadStoreFlags));
+    if cl.flags {
+        // the one-slot doubles' flags come from fmode (alu::fp_flags is
+        // single-precision), which computes the default mode's results too
+        for i in &mut cl.instrs {
+            if i.class == Class::Plain && crate::fmode::double_slot(i.sem) {
+                i.class = Class::Moded;
+            }
+        }
+    }
     mark_liveness(&mut cl);
     Ok(cl)
 }
 
 /// The class of an instruction under SET_MODE modes `mode` (single, double).
-/// Under a non-default single-precision mode the rounded ops
-/// ([`crate::alu::is_rounded`]) take the moded path; with only the rounding
-/// changed, the other single-precision ops run as in the default mode (they
-/// are exact, integer, or approximations to 1 ULP whose rounding the guide
-/// does not pin down); when denormals are kept, any other op that reads or
-/// returns floats faults (risa flushes them there). Double-precision ops
-/// fault under a non-default double mode.
+/// The one-slot ops a non-default mode changes take [`Class::Moded`]
+/// ([`crate::fmode::exec_slot`]): the single-precision float ops under a
+/// non-default single mode, RECIP/RECIPSQRT/SQRT_64 under a non-default
+/// double mode. The multi-slot classes (predicates, kills, reductions,
+/// `_PREV`, CUBE, doubles, conversions, interpolation) keep their class and
+/// look at `mode` when they run.
 fn moded_class(class: Class, sem: Sem, mode: [u8; 2]) -> Class {
-    let double = matches!(class, Class::Double | Class::F32ToF64 | Class::F64ToF32)
-        || matches!(
-            sem,
-            Sem::Recip64(_) | Sem::Rsq64(_) | Sem::Sqrt64 | Sem::Frexp64
-        );
-    if double {
-        return if mode[1] != 0 {
-            Class::ModeUnsupported
-        } else {
-            class
-        };
-    }
-    if mode[0] == 0 {
+    if class != Class::Plain {
         return class;
     }
-    if class == Class::Plain && crate::alu::is_rounded(sem) {
-        return Class::Moded;
-    }
-    let floats = sem.float_result()
-        || matches!(
-            sem,
-            Sem::SetF(..)
-                | Sem::PredSetF(_)
-                | Sem::PredSetPushF(_)
-                | Sem::KillF(_)
-                | Sem::FltToInt
-                | Sem::FltToUint
-                | Sem::FltToIntRpi
-                | Sem::FltToIntFloor
-                | Sem::Flt32ToFlt16
-                | Sem::FltToUint4
-        );
-    if mode[0] & 12 != 0 && floats {
-        Class::ModeUnsupported
+    if (mode[0] != 0 && crate::fmode::single_affected(sem))
+        || (mode[1] != 0 && crate::fmode::double_slot(sem))
+    {
+        Class::Moded
     } else {
         class
     }

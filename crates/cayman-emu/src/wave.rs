@@ -5,6 +5,7 @@
 
 use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
+use crate::fmode;
 use crate::memory::GlobalMemory;
 use crate::program::*;
 use crate::trace::Tracer;
@@ -1224,7 +1225,12 @@ impl Wave {
                 }
                 Class::PredSet => {
                     let (a, b) = (src(i.loc[0]), src(i.loc[1]));
-                    let bits = alu::pred_set_lanes(i.sem, a, b, &mut res[slot]);
+                    let bits = if (FLAGS || i.mode[0] != 0) && fmode::pred_reads_floats(i.sem) {
+                        let fl = FLAGS.then_some((&mut sc.flags, m));
+                        fmode::pred_set_lanes(i.sem, i.mode, a, b, &mut res[slot], fl)
+                    } else {
+                        alu::pred_set_lanes(i.sem, a, b, &mut res[slot])
+                    };
                     if i.update_pred {
                         new_pred = Some((pred & !m) | (bits & m));
                     }
@@ -1247,9 +1253,14 @@ impl Wave {
                     // compute wave keeps its lanes.
                     let (a, b) = (src(i.loc[0]), src(i.loc[1]));
                     let o = &mut res[slot];
-                    for l in 0..LANES {
-                        let t = alu::kill_test(i.sem, a[l], b[l]);
-                        o[l] = if t { 0x3f80_0000 } else { 0 };
+                    if (FLAGS || i.mode[0] != 0) && fmode::pred_reads_floats(i.sem) {
+                        let fl = FLAGS.then_some((&mut sc.flags, m));
+                        fmode::kill_lanes(i.sem, i.mode, a, b, o, fl);
+                    } else {
+                        for l in 0..LANES {
+                            let t = alu::kill_test(i.sem, a[l], b[l]);
+                            o[l] = if t { 0x3f80_0000 } else { 0 };
+                        }
                     }
                     writes[slot] = true;
                 }
@@ -1260,6 +1271,8 @@ impl Wave {
                         // the four slots' first sources (and CUBE's second)
                         let s0: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[0]));
                         let s1: [&Lanes; 4] = [0, 1, 2, 3].map(|c| src(locs_of(c)[1]));
+                        let moded = FLAGS || i.mode != [0, 0];
+                        let mut cx = fmode::Ctx::new(i.mode, FLAGS);
                         for l in 0..LANES {
                             let r: [u32; 4] = match i.sem {
                                 Sem::Frexp64 => {
@@ -1267,7 +1280,13 @@ impl Wave {
                                     let v =
                                         f64::from_bits(((s0[0][l] as u64) << 32) | s0[1][l] as u64);
                                     let (fr, e) = alu::frexp64(v);
+                                    if moded {
+                                        fmode::frexp64_flags(&mut cx, v.to_bits());
+                                    }
                                     [e, e, fr as u32, (fr >> 32) as u32]
+                                }
+                                Sem::Cube if moded => {
+                                    fmode::cube(&mut cx, s0[2][l], s1[0][l], s0[0][l])
                                 }
                                 Sem::Cube => {
                                     // slot x reads (z, y), y (z, x), z (x, z), w (y, z)
@@ -1276,6 +1295,10 @@ impl Wave {
                                     alu::cube(x, y, z).map(|c| alu::ftz(c.to_bits()))
                                 }
                                 _ => {
+                                    if moded {
+                                        let s = [0, 1, 2, 3].map(|c| s0[c][l]);
+                                        fmode::flt_to_uint4_flags(&mut cx, s);
+                                    }
                                     let p = (0..4).fold(0u32, |acc, c| {
                                         acc | (alu::flt_to_uint(s0[c][l]) & 0xff) << (8 * c)
                                     });
@@ -1284,6 +1307,10 @@ impl Wave {
                             };
                             for c in 0..4 {
                                 res[c][l] = r[c];
+                            }
+                            let fl = cx.take();
+                            if FLAGS && m >> l & 1 != 0 {
+                                sc.flags[l] |= fl;
                             }
                         }
                         for c in 0..4 {
@@ -1362,29 +1389,9 @@ impl Wave {
                 Class::Moded => {
                     let o = &mut res[slot];
                     let (a, b, c) = (src(i.loc[0]), src(i.loc[1]), src(i.loc[2]));
-                    alu::exec_slot_moded(i.sem, i.mode[0], a, b, c, o);
-                    if i.omod != 0 || i.clamp {
-                        for v in o.iter_mut() {
-                            *v = alu::out_mod(*v, i.omod, i.clamp);
-                        }
-                    }
-                    if FLAGS {
-                        let n = i.nsrc as usize;
-                        for l in lanes_of(m) {
-                            sc.flags[l] |= alu::fp_flags(i.sem, n, [a[l], b[l], c[l]], o[l]);
-                        }
-                    }
+                    let fl = FLAGS.then_some((&mut sc.flags, m));
+                    fmode::exec_slot(i.sem, i.mode, i.omod, i.clamp, a, b, c, o, fl);
                     writes[slot] = true;
-                }
-                Class::ModeUnsupported => {
-                    return Err((
-                        Some(i.slot),
-                        None,
-                        format!(
-                            "{} under SET_MODE (single mode {}, double mode {}) is not emulated",
-                            i.name, i.mode[0], i.mode[1]
-                        ),
-                    ))
                 }
                 Class::Interp => {
                     self.interp(
@@ -1408,6 +1415,16 @@ impl Wave {
                         ));
                     }
                     has_flags = true;
+                }
+                Class::Reduce if FLAGS || i.mode[0] != 0 => {
+                    let srcs: Vec<(&Lanes, &Lanes)> = ins
+                        .iter()
+                        .filter(|j| j.sem == i.sem)
+                        .map(|j| (src(j.loc[0]), src(j.loc[1])))
+                        .collect();
+                    let fl = FLAGS.then_some((&mut sc.flags, m));
+                    fmode::reduce_lanes(i.sem, i.mode, &srcs, &mut res[slot], fl);
+                    writes[slot] = true;
                 }
                 Class::Reduce => {
                     let o = &mut res[slot];
@@ -1443,31 +1460,18 @@ impl Wave {
                         let (lh, ll) = (i.loc, locs_of(lo));
                         let (r_hi, r_lo) = res.split_at_mut(lo);
                         let (o_hi, o_lo) = (&mut r_hi[hi], &mut r_lo[0]);
+                        let moded =
+                            FLAGS || i.mode[1] != 0 || (i.mode[0] != 0 && i.class != Class::Double);
                         match i.class {
+                            _ if moded => {
+                                let (sh, sl) = (lh.map(src), ll.map(src));
+                                let fl = FLAGS.then_some((&mut sc.flags, m));
+                                fmode::double_lanes(i.sem, i.mode, sh, sl, o_hi, o_lo, fl);
+                            }
                             Class::Double => {
                                 let sh = lh.map(src);
                                 let sl = ll.map(src);
                                 alu::exec_double(i.sem, sh, sl, o_hi, o_lo);
-                                if let Sem::PredSet64(_) = i.sem {
-                                    // true lanes got 0 (execute)
-                                    let mut bits = 0u64;
-                                    for l in 0..LANES {
-                                        bits |= ((o_hi[l] == 0) as u64) << l;
-                                    }
-                                    if i.update_pred {
-                                        new_pred = Some((pred & !m) | (bits & m));
-                                    }
-                                    if i.update_exec {
-                                        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
-                                        let fail = m & !bits;
-                                        match i.exec_op {
-                                            1 => ctx.broken |= fail,
-                                            2 => ctx.cont |= fail,
-                                            3 => ctx.killed |= fail,
-                                            _ => {}
-                                        }
-                                    }
-                                }
                             }
                             Class::F32ToF64 => {
                                 let a = src(lh[0]);
@@ -1480,6 +1484,26 @@ impl Wave {
                                 for l in 0..LANES {
                                     o_hi[l] = alu::flt64_to_flt32(a[l], b[l]);
                                     o_lo[l] = 0;
+                                }
+                            }
+                        }
+                        if let Sem::PredSet64(_) = i.sem {
+                            // true lanes got 0 (execute)
+                            let mut bits = 0u64;
+                            for l in 0..LANES {
+                                bits |= ((o_hi[l] == 0) as u64) << l;
+                            }
+                            if i.update_pred {
+                                new_pred = Some((pred & !m) | (bits & m));
+                            }
+                            if i.update_exec {
+                                ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
+                                let fail = m & !bits;
+                                match i.exec_op {
+                                    1 => ctx.broken |= fail,
+                                    2 => ctx.cont |= fail,
+                                    3 => ctx.killed |= fail,
+                                    _ => {}
                                 }
                             }
                         }
@@ -1521,12 +1545,17 @@ impl Wave {
                 let prev = hi.first().unwrap_or(&lo[slot]);
                 let (a, b) = (src(i.loc[0]), src(i.loc[1]));
                 let mut out = [0u32; LANES];
-                for l in 0..LANES {
-                    out[l] = alu::prev_op(i.sem, a[l], b[l], prev[l], l as u32);
-                }
-                if (i.omod != 0 || i.clamp) && i.sem.float_result() {
-                    for v in out.iter_mut() {
-                        *v = alu::out_mod(*v, i.omod, i.clamp);
+                if FLAGS || i.mode[0] != 0 {
+                    let fl = FLAGS.then_some((&mut sc.flags, masks[slot]));
+                    fmode::prev_lanes(i.sem, i.mode, i.omod, i.clamp, a, b, prev, &mut out, fl);
+                } else {
+                    for l in 0..LANES {
+                        out[l] = alu::prev_op(i.sem, a[l], b[l], prev[l], l as u32);
+                    }
+                    if (i.omod != 0 || i.clamp) && i.sem.float_result() {
+                        for v in out.iter_mut() {
+                            *v = alu::out_mod(*v, i.omod, i.clamp);
+                        }
                     }
                 }
                 lo[slot] = out;
@@ -1712,6 +1741,15 @@ impl Wave {
                     for l in lanes_of(m) {
                         let p =
                             |k| param_dword(lds, pv[l], k, out).map_err(|e| err(Some(l as u32), e));
+                        if o.mode[0] != 0 {
+                            // SET_MODE's single mode (flags: none, see fmode)
+                            let mut cx = fmode::Ctx::new(o.mode, false);
+                            r[l] = fmode::interp(&mut cx, p(0)?, p(1)?, p(2)?, iv[l], jv[l]);
+                            if o.omod != 0 || o.clamp {
+                                r[l] = fmode::out_mod(&mut cx, r[l], o.omod, o.clamp);
+                            }
+                            continue;
+                        }
                         r[l] = alu::interp(p(0)?, p(1)?, p(2)?, iv[l], jv[l]);
                         if o.omod != 0 || o.clamp {
                             r[l] = alu::out_mod(r[l], o.omod, o.clamp);
