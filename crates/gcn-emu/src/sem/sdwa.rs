@@ -44,6 +44,9 @@ pub struct Ext {
     pub bound_ctrl: bool,
     /// DPP: ROW_MASK | BANK_MASK << 4.
     pub masks: u8,
+    /// DPP: the 16-bit result goes to the low half of the destination and
+    /// its high half is kept (`sem::half_dst`).
+    pub keep_high: bool,
 }
 
 fn select(v: u32, sel: u8, sext: bool) -> u32 {
@@ -199,7 +202,11 @@ pub fn run_dpp<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         let d = &mut w.v[x.dst as usize];
         for l in 0..64 {
             if run_exec >> l & 1 != 0 {
-                d[l] = t[l];
+                d[l] = if x.keep_high {
+                    (d[l] & 0xffff_0000) | (t[l] & 0xffff)
+                } else {
+                    t[l]
+                };
             }
         }
     }
