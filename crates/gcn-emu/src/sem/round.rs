@@ -38,7 +38,7 @@ struct Rm {
 }
 
 /// A 2-bit FP_ROUND field.
-fn round(bits: u32) -> Round {
+pub(super) fn mode(bits: u32) -> Round {
     match bits & 3 {
         0 => Round::NearestEven,
         1 => Round::Up,
@@ -51,8 +51,8 @@ impl Rm {
     #[inline(always)]
     fn of(w: &Wave) -> Rm {
         Rm {
-            s: round(w.mode),
-            d: round(w.mode >> 2),
+            s: mode(w.mode),
+            d: mode(w.mode >> 2),
         }
     }
 }

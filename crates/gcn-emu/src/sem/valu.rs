@@ -82,25 +82,43 @@ pub(super) fn fsrc64(w: &Wave, op: &Op, i: usize) -> L64 {
 }
 
 /// OMOD and CLAMP for f32 results.
+///
+/// OMOD multiplies the rounded result (CLRX GcnInstrsVop3.md: "multiply
+/// destination floating point value"); the scaling is exact unless it leaves
+/// the normal range, where it rounds by MODE.FP_ROUND like `v_ldexp_f32` and
+/// overflows as the mode says. Output denormals are flushed after it, then
+/// CLAMP applies ("Clamping applied after OMOD").
 #[inline(always)]
 fn post32(w: &Wave, op: &Op, d: &mut Lanes) {
     if op.omod == 0 && !op.clamp {
         return;
     }
     let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode & 3, w.flush_out32());
     for x in d.iter_mut() {
         let mut v = f32::from_bits(*x);
-        v = match op.omod {
-            1 => v * 2.0,
-            2 => v * 4.0,
-            3 => v * 0.5,
-            _ => v,
-        };
+        if op.omod != 0 {
+            v = if rm == 0 {
+                // Multiplying by a power of two rounds to nearest-even.
+                v * [1.0, 2.0, 4.0, 0.5][op.omod as usize]
+            } else {
+                risa_fp::fp32::ldexp(v, omod_exp(op.omod), super::round::mode(rm))
+            };
+            if flush {
+                v = ftz32(v);
+            }
+        }
         if op.clamp {
             v = clamp01_32(v, dx10);
         }
         *x = v.to_bits();
     }
+}
+
+/// The power of two OMOD multiplies by (1: ×2, 2: ×4, 3: ×0.5).
+#[inline(always)]
+fn omod_exp(omod: u8) -> i32 {
+    [0, 1, 2, -1][omod as usize & 3]
 }
 
 fn clamp01_32(v: f32, dx10: bool) -> f32 {
@@ -115,20 +133,27 @@ fn clamp01_32(v: f32, dx10: bool) -> f32 {
     }
 }
 
+/// OMOD and CLAMP for f64 results (see [`post32`]; MODE bits 3:2 and the
+/// f64 denormal mode).
 #[inline(always)]
 pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
     if op.omod == 0 && !op.clamp {
         return;
     }
     let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
     for x in d.iter_mut() {
         let mut v = f64::from_bits(*x);
-        v = match op.omod {
-            1 => v * 2.0,
-            2 => v * 4.0,
-            3 => v * 0.5,
-            _ => v,
-        };
+        if op.omod != 0 {
+            v = if rm == 0 {
+                v * [1.0, 2.0, 4.0, 0.5][op.omod as usize]
+            } else {
+                risa_fp::fp64::ldexp(v, omod_exp(op.omod), super::round::mode(rm))
+            };
+            if flush {
+                v = ftz64(v);
+            }
+        }
         if op.clamp {
             v = if v.is_nan() {
                 if dx10 {
@@ -141,6 +166,48 @@ pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
             };
         }
         *x = v.to_bits();
+    }
+}
+
+/// OMOD and CLAMP for a 16-bit result, when it is a half (see [`post32`];
+/// MODE bits 3:2 and the f16 denormal mode). Integer results are left alone.
+#[inline(never)]
+fn post16(w: &Wave, op: &Op, d: &mut L64) {
+    let float = op
+        .instr
+        .info()
+        .operand(risa_gcn::table::Role::D)
+        .is_some_and(|o| o.ty == risa_gcn::table::Ty::F16);
+    if !float {
+        return;
+    }
+    let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
+    for x in d.iter_mut() {
+        let mut h = *x as u16;
+        if op.omod != 0 {
+            h = risa_fp::fp16::ldexp(h, omod_exp(op.omod), super::round::mode(rm));
+            if flush {
+                h = ftz16(h);
+            }
+        }
+        if op.clamp {
+            let v = f16_to_f32(h);
+            h = if v.is_nan() {
+                if dx10 {
+                    0
+                } else {
+                    h
+                }
+            } else if v < 0.0 {
+                0
+            } else if v > 1.0 {
+                0x3c00
+            } else {
+                h
+            };
+        }
+        *x = u64::from(h);
     }
 }
 
@@ -414,6 +481,9 @@ pub(super) fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
             w.vwrite64(op.d as usize, &d, e);
         }
         16 => {
+            if op.omod != 0 || op.clamp {
+                post16(w, op, &mut d);
+            }
             let d32 = d.map(|x| x as u32 & 0xffff);
             w.vwrite32(op.d as usize, &d32, e);
         }
