@@ -4,6 +4,7 @@
 //! function pointer, so execution never compares names.
 
 mod ds;
+mod exact;
 mod fork;
 mod format;
 mod gws;

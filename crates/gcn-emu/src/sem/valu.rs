@@ -1257,9 +1257,15 @@ fn v_div_scale_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-/// v_div_fmas: fma, then scaled by 2^±64 (f32) / 2^±128 (f64) in lanes whose VCC bit is set
-/// (the scale's sign follows the exponent of the third operand).
+/// v_div_fmas: fma, scaled by 2^±64 (f32) / 2^±128 (f64) before its single
+/// rounding in lanes whose VCC bit is set (the scale's sign follows the
+/// exponent of the third operand; see `sem::exact`).
 fn v_div_fmas_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    div_fmas_f32(w, op, risa_fp::Round::NearestEven)
+}
+
+/// [`v_div_fmas_f32`] under rounding mode `r`.
+pub(super) fn div_fmas_f32(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
     let vcc = w.vcc();
     let a = fsrc32(w, op, 0, 31);
     let b = fsrc32(w, op, 1, 31);
@@ -1272,18 +1278,18 @@ fn v_div_fmas_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
             fl32(m, u64::from(b[l])),
             fl32(m, u64::from(c[l])),
         );
-        let r = if vcc >> l & 1 != 0 {
-            let s = if z.abs() >= 2.0 { 64 } else { -64 };
-            (f64::from(x).mul_add(f64::from(y), f64::from(z)) * 2f64.powi(s)) as f32
-        } else {
-            x.mul_add(y, z)
-        };
-        d[l] = out32(m, r) as u32;
+        let v = super::exact::div_fmas32(x, y, z, vcc >> l & 1 != 0, r);
+        d[l] = out32(m, v) as u32;
     }
     finish32(w, op, &mut d)
 }
 
 fn v_div_fmas_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    div_fmas_f64(w, op, risa_fp::Round::NearestEven)
+}
+
+/// [`v_div_fmas_f64`] under rounding mode `r`.
+pub(super) fn div_fmas_f64(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
     let vcc = w.vcc();
     let a = fsrc64(w, op, 0);
     let b = fsrc64(w, op, 1);
@@ -1293,13 +1299,8 @@ fn v_div_fmas_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     let mut d = [0u64; 64];
     for l in 0..64 {
         let (x, y, z) = (fl64(m, a[l]), fl64(m, b[l]), fl64(m, c[l]));
-        let r = x.mul_add(y, z);
-        let r = if vcc >> l & 1 != 0 {
-            ldexp64(r, if z.abs() >= 2.0 { 128 } else { -128 })
-        } else {
-            r
-        };
-        d[l] = out64(m, r);
+        let v = super::exact::div_fmas64(x, y, z, vcc >> l & 1 != 0, r);
+        d[l] = out64(m, v);
     }
     post64(w, op, &mut d);
     w.vwrite64(op.d as usize, &d, e);
