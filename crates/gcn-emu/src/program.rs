@@ -53,6 +53,17 @@ impl Cat {
     pub const NAMES: [&'static str; CAT_COUNT] = ["salu", "branch", "smem", "valu", "vmem", "lds"];
 }
 
+/// The wrapper an op's handler is (see [`Program::wrapper`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrapper {
+    /// The handler works on the op's own operands.
+    None,
+    /// SDWA or DPP (`sem::sdwa`): operands in [`Program::ext`].
+    Ext,
+    /// OP_SEL or a kept high half (`sem::opsel`): operands in [`Program::opsel`].
+    OpSel,
+}
+
 /// A pre-decoded instruction.
 #[derive(Clone)]
 pub struct Op {
@@ -421,6 +432,24 @@ impl Program {
     /// whose high half is kept).
     pub(crate) fn half_wrapped(&self, i: &Instr) -> bool {
         self.opsel_bits(i) != 0 || self.keeps_high_half(i)
+    }
+
+    /// Which wrapper `op` runs through, if any (its real VGPR operands are
+    /// then in [`Program::ext`] or [`Program::opsel`]).
+    pub fn wrapper(&self, op: &Op) -> Wrapper {
+        if op.cat != Cat::Valu {
+            return Wrapper::None;
+        }
+        match op.instr.enc {
+            Enc::Vop1Sdwa
+            | Enc::Vop2Sdwa
+            | Enc::VopcSdwa
+            | Enc::Vop1Dpp
+            | Enc::Vop2Dpp
+            | Enc::VopcDpp => Wrapper::Ext,
+            _ if self.half_wrapped(&op.instr) => Wrapper::OpSel,
+            _ => Wrapper::None,
+        }
     }
 
     /// GCN 1.4 VOP3 OP_SEL and ops that keep the high half of VDST run
