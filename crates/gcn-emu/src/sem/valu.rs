@@ -90,9 +90,15 @@ pub(super) fn fsrc64(w: &Wave, op: &Op, i: usize) -> L64 {
 /// CLAMP applies ("Clamping applied after OMOD").
 #[inline(always)]
 fn post32(w: &Wave, op: &Op, d: &mut Lanes) {
-    if op.omod == 0 && !op.clamp {
-        return;
+    if op.omod != 0 || op.clamp {
+        omod_clamp32(w, op, d);
     }
+}
+
+/// The body of [`post32`], kept out of line so that the handlers' common
+/// path (no OMOD, no CLAMP) stays as small as it was.
+#[inline(never)]
+fn omod_clamp32(w: &Wave, op: &Op, d: &mut Lanes) {
     let dx10 = w.dx10_clamp();
     let (rm, flush) = (w.mode & 3, w.flush_out32());
     for x in d.iter_mut() {
@@ -137,9 +143,14 @@ fn clamp01_32(v: f32, dx10: bool) -> f32 {
 /// f64 denormal mode).
 #[inline(always)]
 pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
-    if op.omod == 0 && !op.clamp {
-        return;
+    if op.omod != 0 || op.clamp {
+        omod_clamp64(w, op, d);
     }
+}
+
+/// The body of [`post64`], out of line (see [`omod_clamp32`]).
+#[inline(never)]
+fn omod_clamp64(w: &Wave, op: &Op, d: &mut L64) {
     let dx10 = w.dx10_clamp();
     let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
     for x in d.iter_mut() {
