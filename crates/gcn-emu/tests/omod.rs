@@ -125,6 +125,23 @@ const ADD_F16_CLAMP: Line = Line {
     ],
 };
 
+const CVT_F16_CLAMP: Line = Line {
+    text: "v_cvt_f16_f32_e64 v0, v1 clamp",
+    enc: &[
+        (Gen::Gcn10, [0x00, 0x08, 0x14, 0xd3, 0x01, 0x01, 0x00, 0x00]),
+        (Gen::Gcn12, [0x00, 0x80, 0x4a, 0xd1, 0x01, 0x01, 0x00, 0x00]),
+        (Gen::Gcn14, [0x00, 0x80, 0x4a, 0xd1, 0x01, 0x01, 0x00, 0x00]),
+    ],
+};
+const CVT_F16_X2: Line = Line {
+    text: "v_cvt_f16_f32_e64 v0, v1 mul:2",
+    enc: &[
+        (Gen::Gcn10, [0x00, 0x00, 0x14, 0xd3, 0x01, 0x01, 0x00, 0x08]),
+        (Gen::Gcn12, [0x00, 0x00, 0x4a, 0xd1, 0x01, 0x01, 0x00, 0x08]),
+        (Gen::Gcn14, [0x00, 0x00, 0x4a, 0xd1, 0x01, 0x01, 0x00, 0x08]),
+    ],
+};
+
 /// Checks `line` on every generation it lists, in the four modes:
 /// `want[rm]` for rounding mode `rm`.
 fn check(line: &Line, src: [u64; 2], want: [u64; 4], why: &str) {
@@ -257,6 +274,27 @@ fn omod_and_clamp_apply_to_half_results() {
         [0xbc00, 0x3800],
         [0; 4],
         "f16 clamp below 0",
+    );
+    // v_cvt_f16_f32: 2.0 clamps to 1.0, -3.0 to 0.
+    check(
+        &CVT_F16_CLAMP,
+        [0x4000_0000, 0],
+        [0x3c00; 4],
+        "cvt clamp above 1",
+    );
+    check(
+        &CVT_F16_CLAMP,
+        [0xc040_0000, 0],
+        [0; 4],
+        "cvt clamp below 0",
+    );
+    // 1 + 2^-12 is a quarter of an f16 ulp above 1.0: 1.0 (0x3c00), or
+    // 0x3c01 toward +inf; ×2 is exact.
+    check(
+        &CVT_F16_X2,
+        [0x3f80_0800, 0],
+        [0x4000, 0x4001, 0x4000, 0x4000],
+        "cvt rounded by the mode, then ×2",
     );
 }
 

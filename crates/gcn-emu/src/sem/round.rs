@@ -16,7 +16,7 @@
 //! and OMOD are applied by the same lane helpers as in the default mode.
 
 use super::valu::{
-    div_fmas_f32, div_fmas_f64, f32_2, f32_3, f32_k, f32_to_u32, f32_u32, fl64, gen, mul_legacy,
+    div_fmas_f32, div_fmas_f64, f32_2, f32_3, f32_k, f32_to_half, f32_u32, fl64, gen, mul_legacy,
     out32, out64, u32_to_f32, Fm,
 };
 use super::vop3p::{half, packed, sources};
@@ -124,7 +124,7 @@ rounded! {
     v_cvt_f32_i32: u32_to_f32 |m, r; a| convert::i32_to_f32(a as i32, r.s);
     v_cvt_f32_u32: u32_to_f32 |m, r; a| convert::u32_to_f32(a, r.s);
     v_cvt_f32_f64: gen::<64, 0, 0, 32> |m, r; a, b, c| out32(m, convert::f64_to_f32(fl64(m, a), r.s));
-    v_cvt_f16_f32: f32_to_u32 |m, r; a| o16(m, convert::f32_to_f16(a, r.d)) as u32;
+    v_cvt_f16_f32: f32_to_half |m, r; a| o16(m, convert::f32_to_f16(a, r.d)) as u32;
     v_cvt_f16_u16: gen::<16, 0, 0, 16> |m, r; a, b, c| o16(m, convert::u32_to_f16(u32::from(a as u16), r.d));
     v_cvt_f16_i16: gen::<16, 0, 0, 16> |m, r; a, b, c| o16(m, convert::i32_to_f16(i32::from(a as u16 as i16), r.d));
     // f64 (bits 3:2)

@@ -406,6 +406,28 @@ pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
     finish_int32(w, op, &d)
 }
 
+/// An f32 source to a half in the low 16 bits (`v_cvt_f16_f32`), with
+/// OMOD and CLAMP applied to the half.
+#[inline(always)]
+pub(super) fn f32_to_half(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
+    let a = fsrc32(w, op, 0, 31);
+    let fi = w.flush_in32();
+    let mut d = [0u32; 64];
+    for l in 0..64 {
+        let mut x = f32::from_bits(a[l]);
+        if fi {
+            x = ftz32(x);
+        }
+        d[l] = f(x);
+    }
+    if op.omod != 0 || op.clamp {
+        let mut h = d.map(u64::from);
+        post16(w, op, &mut h);
+        d = h.map(|x| x as u32);
+    }
+    finish_int32(w, op, &d)
+}
+
 /// Integer source to an f32 result (conversions).
 #[inline(always)]
 pub(super) fn u32_to_f32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> f32) -> R {
@@ -826,7 +848,7 @@ valu! { VALU;
     v_cvt_flr_i32_f32: f32_to_u32 |m; a| cvt_flr(a);
     v_cvt_rpi_i32_f32: f32_to_u32 |m; a| cvt_rpi(a);
     v_frexp_exp_i32_f32: f32_to_u32 |m; a| frexp_exp32(a);
-    v_cvt_f16_f32: f32_to_u32 |m; a| { let h = f32_to_f16(a); u32::from(if m.fo64 { ftz16(h) } else { h }) };
+    v_cvt_f16_f32: f32_to_half |m; a| { let h = crate::float::f32_to_f16(a); u32::from(if m.fo64 { ftz16(h) } else { h }) };
     v_trunc_f32: f32_1 |m; a| a.trunc();
     v_ceil_f32: f32_1 |m; a| a.ceil();
     v_floor_f32: f32_1 |m; a| a.floor();
