@@ -312,3 +312,84 @@ fn omod_result_is_flushed_when_output_denormals_are() {
         }
     }
 }
+
+/// CLAMP on 16-bit integer add/sub saturates (CLRX GcnInstrsVop3.md: CLAMP
+/// affects "addition/subtraction instructions"; LLVM uses it for saturating
+/// i16 adds): unsigned to [0, 0xffff], signed to [-32768, 32767].
+#[test]
+fn clamp_saturates_16_bit_integer_add_and_sub() {
+    const G12_14: [Gen; 2] = [Gen::Gcn12, Gen::Gcn14];
+    // (line, encoding, gens, v1, v2, result)
+    let cases: [(&str, [u8; 8], &[Gen], u64, u64, u64); 8] = [
+        (
+            "v_add_u16_e64 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x26, 0xd1, 0x01, 0x05, 0x02, 0x00],
+            &G12_14,
+            0xfff0,
+            0x20,
+            0xffff,
+        ),
+        (
+            "v_add_u16_e64 v0, v1, v2",
+            [0x00, 0x00, 0x26, 0xd1, 0x01, 0x05, 0x02, 0x00],
+            &G12_14,
+            0xfff0,
+            0x20,
+            0x0010,
+        ),
+        (
+            "v_sub_u16_e64 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x27, 0xd1, 0x01, 0x05, 0x02, 0x00],
+            &G12_14,
+            0x10,
+            0x20,
+            0,
+        ),
+        (
+            "v_sub_u16_e64 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x27, 0xd1, 0x01, 0x05, 0x02, 0x00],
+            &G12_14,
+            0x30,
+            0x20,
+            0x10,
+        ),
+        (
+            "v_subrev_u16_e64 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x28, 0xd1, 0x01, 0x05, 0x02, 0x00],
+            &G12_14,
+            0xfff0,
+            0x20,
+            0,
+        ),
+        (
+            "v_add_i16 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x9e, 0xd2, 0x01, 0x05, 0x02, 0x00],
+            &[Gen::Gcn14],
+            0x7ff0,
+            0x20,
+            0x7fff,
+        ),
+        (
+            "v_sub_i16 v0, v1, v2 clamp",
+            [0x00, 0x80, 0x9f, 0xd2, 0x01, 0x05, 0x02, 0x00],
+            &[Gen::Gcn14],
+            0x8000,
+            1,
+            0x8000,
+        ),
+        (
+            "v_sub_i16 v0, v1, v2",
+            [0x00, 0x00, 0x9f, 0xd2, 0x01, 0x05, 0x02, 0x00],
+            &[Gen::Gcn14],
+            0x8000,
+            1,
+            0x7fff,
+        ),
+    ];
+    for (line, enc, gens, a, b, want) in cases {
+        for &gen in gens {
+            let got = run(gen, line, &enc, mode(0), [a, b]);
+            assert_eq!(got, want, "{gen} `{line}` {a:#x}, {b:#x}: {got:#x}");
+        }
+    }
+}

@@ -1035,9 +1035,6 @@ valu! { VALU;
     v_min3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, min_num(min_num(fl16(m, a), fl16(m, b)), fl16(m, c)));
     v_max3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, max_num(max_num(fl16(m, a), fl16(m, b)), fl16(m, c)));
     v_med3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, f64::from(med3_32(fl16(m, a) as f32, fl16(m, b) as f32, fl16(m, c) as f32)));
-    v_add_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_add(b);
-    v_sub_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_sub(b);
-    v_subrev_u16: gen::<16, 16, 0, 16> |m; a, b, c| b.wrapping_sub(a);
     v_mul_lo_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_mul(b);
     v_lshlrev_b16: gen::<16, 16, 0, 16> |m; a, b, c| b << (a & 15);
     v_lshrrev_b16: gen::<16, 16, 0, 16> |m; a, b, c| (b & 0xffff) >> (a & 15);
@@ -1046,8 +1043,6 @@ valu! { VALU;
     v_min_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.min(b);
     v_max_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16) as u16);
     v_min_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16) as u16);
-    v_add_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).wrapping_add(b as u16 as i16) as u16);
-    v_sub_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).wrapping_sub(b as u16 as i16) as u16);
     v_mad_u16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_mad_i16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_min3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16).min(c as u16 as i16) as u16);
@@ -1570,7 +1565,51 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     gen::<16, 16, 0, 16>(w, op, move |a, b, _| out16(m, fl16(m, a) * fl16(m, b) + k))
 }
 
+/// 16-bit integer add/sub: CLAMP saturates to the result's range (CLRX
+/// GcnInstrsVop3.md: CLAMP affects "addition/subtraction instructions";
+/// LLVM selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
+/// operands as integers of the result's signedness and returns the exact
+/// result.
+#[inline(always)]
+fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i32, i32) -> i32) -> R {
+    let ext = move |x: u64| {
+        if signed {
+            i32::from(x as u16 as i16)
+        } else {
+            i32::from(x as u16)
+        }
+    };
+    if op.clamp {
+        let (lo, hi) = if signed { (-32768, 32767) } else { (0, 0xffff) };
+        gen::<16, 16, 0, 16>(w, op, |a, b, _| {
+            u64::from(f(ext(a), ext(b)).clamp(lo, hi) as u16)
+        })
+    } else {
+        gen::<16, 16, 0, 16>(w, op, |a, b, _| u64::from(f(ext(a), ext(b)) as u16))
+    }
+}
+fn v_add_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| a + b)
+}
+fn v_sub_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| a - b)
+}
+fn v_subrev_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| b - a)
+}
+fn v_add_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, true, |a, b| a + b)
+}
+fn v_sub_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, true, |a, b| a - b)
+}
+
 pub(super) const SPECIAL: Table = &[
+    ("v_add_u16", v_add_u16),
+    ("v_sub_u16", v_sub_u16),
+    ("v_subrev_u16", v_subrev_u16),
+    ("v_add_i16", v_add_i16),
+    ("v_sub_i16", v_sub_i16),
     ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
