@@ -320,7 +320,8 @@ fn omod_result_is_flushed_when_output_denormals_are() {
 fn clamp_saturates_16_bit_integer_add_and_sub() {
     const G12_14: [Gen; 2] = [Gen::Gcn12, Gen::Gcn14];
     // (line, encoding, gens, v1, v2, result)
-    let cases: [(&str, [u8; 8], &[Gen], u64, u64, u64); 8] = [
+    type Case<'a> = (&'a str, [u8; 8], &'a [Gen], u64, u64, u64);
+    let cases: [Case; 8] = [
         (
             "v_add_u16_e64 v0, v1, v2 clamp",
             [0x00, 0x80, 0x26, 0xd1, 0x01, 0x05, 0x02, 0x00],
