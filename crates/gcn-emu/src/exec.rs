@@ -4,7 +4,7 @@
 use crate::fault::{Fault, FaultKind};
 use crate::gds::Gds;
 use crate::mem::Memory;
-use crate::program::{Cat, Op, Program, Src, CAT_COUNT};
+use crate::program::{Cat, Op, Program, Src, Wrapper, CAT_COUNT};
 use crate::sem::{GPR_IDX_EN, VSKIP};
 use crate::wave::M0;
 use crate::wave::{Status, Wave};
@@ -186,12 +186,13 @@ fn run_special(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
 
 /// A VALU op while VGPR indexing is on (s_set_gpr_idx_on, GCN 1.2+): the VGPR
 /// operands M0[15:12] selects (bit 0 src0, 1 src1, 2 src2, 3 dst) are offset by
-/// M0[7:0].
+/// M0[7:0]. Only the instruction's real VGPRs move: an SDWA, DPP or OP_SEL op
+/// keeps its temporaries (v256 and up) and has its real operands, held in the
+/// program's side tables, moved instead.
 fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(), FaultKind> {
     let m0 = w.s[M0];
     let idx = (m0 & 0xff) as u16;
     let mode = (m0 >> 12) & 0xf;
-    let mut o = op.clone();
     let shift = |r: u16| -> Result<u16, FaultKind> {
         if r + idx > 255 {
             return Err(FaultKind::BadOperand(format!(
@@ -200,22 +201,49 @@ fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(),
         }
         Ok(r + idx)
     };
-    for k in 0..3 {
-        if mode >> k & 1 != 0 {
-            if let Src::V(r) = o.src[k] {
-                o.src[k] = Src::V(shift(r)?);
-            }
+    // A real VGPR source `s` moved when mode bit `k` selects it.
+    let src = |k: usize, s: Src| -> Result<Src, FaultKind> {
+        match s {
+            Src::V(r) if r < 256 && mode >> k & 1 != 0 => Ok(Src::V(shift(r)?)),
+            s => Ok(s),
         }
+    };
+    let mut o = op.clone();
+    for k in 0..3 {
+        o.src[k] = src(k, o.src[k])?;
     }
     let vgpr_dst = op
         .instr
         .info()
         .operand(risa_gcn::table::Role::D)
         .is_some_and(|d| !d.sgpr);
-    if mode & 8 != 0 && vgpr_dst {
+    if mode & 8 != 0 && vgpr_dst && o.d < 256 {
         o.d = shift(o.d)?;
     }
-    run(w, &o, ctx)
+    let round = w.mode & FP_ROUND != 0;
+    match ctx.prog.wrapper(op) {
+        Wrapper::None => run(w, &o, ctx),
+        Wrapper::Ext => {
+            let mut x = ctx.prog.ext[op.aux as usize];
+            for k in 0..2 {
+                x.src[k] = src(k, x.src[k])?;
+            }
+            if mode & 8 != 0 && x.dst != u16::MAX {
+                x.dst = shift(x.dst)?;
+            }
+            crate::sem::sdwa::run_ext(w, &o, ctx, &x, round)
+        }
+        Wrapper::OpSel => {
+            let mut x = ctx.prog.opsel[op.aux as usize];
+            for k in 0..3 {
+                x.src[k] = src(k, x.src[k])?;
+            }
+            if mode & 8 != 0 && x.dst != u16::MAX {
+                x.dst = shift(x.dst)?;
+            }
+            crate::sem::opsel::run_with(w, &o, ctx, &x, round)
+        }
+    }
 }
 
 fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {

@@ -64,8 +64,12 @@ pub(crate) struct State {
     finished: BTreeMap<WaveId, u32>,
     /// Worker threads that have not yet left the dispatch.
     live: usize,
-    /// Worker threads asleep in [`Gds::wait_change`].
+    /// Worker threads asleep in [`Gds::wait_change`] that have not been
+    /// woken by a change since they went to sleep.
     asleep: usize,
+    /// Bumped with every change: a sleeper counted in `asleep` under an older
+    /// value has already been reset out of it by [`Gds::changed`].
+    sleep_gen: u64,
     /// Why the dispatch stops (a fault elsewhere or a deadlock).
     cancelled: bool,
 }
@@ -99,6 +103,7 @@ impl Gds {
                 finished: BTreeMap::new(),
                 live: 1,
                 asleep: 0,
+                sleep_gen: 0,
                 cancelled: false,
             }),
             epoch: AtomicU64::new(0),
@@ -136,6 +141,7 @@ impl Gds {
         s.finished.clear();
         s.live = workers.max(1);
         s.asleep = 0;
+        s.sleep_gen += 1;
         s.cancelled = false;
         self.track_ends.store(track_ends, Ordering::Relaxed);
     }
@@ -171,7 +177,11 @@ impl Gds {
     }
 
     /// Records a change that parked waves may be waiting for and wakes sleepers.
-    pub(crate) fn changed(&self, _locked: &mut State) {
+    /// Every sleeper now has a reason to run again, so none of them counts as
+    /// stuck any more (until it sleeps again after looking at the change).
+    pub(crate) fn changed(&self, locked: &mut State) {
+        locked.asleep = 0;
+        locked.sleep_gen += 1;
         self.epoch.fetch_add(1, Ordering::AcqRel);
         self.wake.notify_all();
     }
@@ -179,8 +189,14 @@ impl Gds {
     /// Sleeps until the state changes after `seen`; returns the new epoch.
     /// Fails with [`FaultKind::GwsDeadlock`] when every live worker sleeps
     /// (nothing can ever change), or [`FaultKind::Cancelled`].
+    ///
+    /// A worker woken by a change is not counted as asleep while it has not
+    /// yet run again: otherwise a second worker that parks right after the
+    /// change, before the woken one has taken the lock, would see "everyone
+    /// asleep" and report a deadlock that is not there.
     pub fn wait_change(&self, seen: u64) -> Result<u64, FaultKind> {
         let mut s = self.lock();
+        let gen = s.sleep_gen;
         s.asleep += 1;
         let r = loop {
             if s.cancelled {
@@ -190,14 +206,16 @@ impl Gds {
             if now != seen {
                 break Ok(now);
             }
-            if s.asleep >= s.live {
+            if s.sleep_gen == gen && s.asleep >= s.live {
                 s.cancelled = true;
                 self.wake.notify_all();
                 break Err(FaultKind::GwsDeadlock(deadlock_message(&s)));
             }
             s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
         };
-        s.asleep -= 1;
+        if s.sleep_gen == gen {
+            s.asleep -= 1;
+        }
         r
     }
 

@@ -53,6 +53,17 @@ impl Cat {
     pub const NAMES: [&'static str; CAT_COUNT] = ["salu", "branch", "smem", "valu", "vmem", "lds"];
 }
 
+/// The wrapper an op's handler is (see [`Program::wrapper`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrapper {
+    /// The handler works on the op's own operands.
+    None,
+    /// SDWA or DPP (`sem::sdwa`): operands in [`Program::ext`].
+    Ext,
+    /// OP_SEL or a kept high half (`sem::opsel`): operands in [`Program::opsel`].
+    OpSel,
+}
+
 /// A pre-decoded instruction.
 #[derive(Clone)]
 pub struct Op {
@@ -209,8 +220,8 @@ impl Program {
         match op.instr.enc {
             Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa => sem::sdwa::run_sdwa::<true>,
             Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp => sem::sdwa::run_dpp::<true>,
-            // Lowered by `lower_opsel` (a refused OP_SEL is a fault op, not VALU).
-            Enc::Vop3 if op.instr.field(Field::OpSel) != 0 => sem::opsel::run_opsel::<true>,
+            // Lowered by `lower_halves` (a refused OP_SEL is a fault op, not VALU).
+            _ if self.half_wrapped(&op.instr) => sem::opsel::run_opsel::<true>,
             _ => sem::round_handler(op.instr.info()).unwrap_or(op.run),
         }
     }
@@ -232,7 +243,7 @@ impl Program {
             | Enc::VopcDpp => self.lower_ext(i, offset),
             _ => self
                 .try_lower(i, offset)
-                .and_then(|op| self.lower_opsel(op)),
+                .and_then(|op| self.lower_halves(op)),
         };
         match r {
             Ok(op) => op,
@@ -401,17 +412,55 @@ impl Program {
 }
 
 impl Program {
-    /// GCN 1.4 VOP3 OP_SEL: ops that select 16-bit halves run through
-    /// `sem::opsel` (ops without OP_SEL are returned unchanged).
-    fn lower_opsel(&mut self, op: Op) -> Result<Op, FaultKind> {
+    /// The VOP3 OP_SEL bits of `i` (0 where the generation has no OP_SEL).
+    fn opsel_bits(&self, i: &Instr) -> u32 {
+        if i.enc == Enc::Vop3 && risa_gcn::layout::has(i.enc, self.gen, Field::OpSel) {
+            i.field(Field::OpSel)
+        } else {
+            0
+        }
+    }
+
+    /// Whether the 16-bit result of `i` keeps the high half of VDST on this
+    /// generation (`sem::half_dst`; SDWA and DPP forms place their result themselves).
+    fn keeps_high_half(&self, i: &Instr) -> bool {
+        matches!(i.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3)
+            && sem::keeps_high_half(i.info().name, self.gen)
+    }
+
+    /// Whether `i` runs through `sem::opsel` (OP_SEL set, or a destination
+    /// whose high half is kept).
+    pub(crate) fn half_wrapped(&self, i: &Instr) -> bool {
+        self.opsel_bits(i) != 0 || self.keeps_high_half(i)
+    }
+
+    /// Which wrapper `op` runs through, if any (its real VGPR operands are
+    /// then in [`Program::ext`] or [`Program::opsel`]).
+    pub fn wrapper(&self, op: &Op) -> Wrapper {
+        if op.cat != Cat::Valu {
+            return Wrapper::None;
+        }
+        match op.instr.enc {
+            Enc::Vop1Sdwa
+            | Enc::Vop2Sdwa
+            | Enc::VopcSdwa
+            | Enc::Vop1Dpp
+            | Enc::Vop2Dpp
+            | Enc::VopcDpp => Wrapper::Ext,
+            _ if self.half_wrapped(&op.instr) => Wrapper::OpSel,
+            _ => Wrapper::None,
+        }
+    }
+
+    /// GCN 1.4 VOP3 OP_SEL and ops that keep the high half of VDST run
+    /// through `sem::opsel`; every other op is returned unchanged.
+    fn lower_halves(&mut self, op: Op) -> Result<Op, FaultKind> {
         let i = op.instr;
-        if i.enc != Enc::Vop3 || !risa_gcn::layout::has(i.enc, self.gen, Field::OpSel) {
+        if !self.half_wrapped(&i) {
             return Ok(op);
         }
-        match i.field(Field::OpSel) {
-            0 => Ok(op),
-            bits => sem::opsel::lower(op, i.info(), bits, &mut self.opsel),
-        }
+        let (bits, keep) = (self.opsel_bits(&i), self.keeps_high_half(&i));
+        sem::opsel::lower(op, i.info(), bits, keep, &mut self.opsel)
     }
 
     /// SDWA and DPP: lower as the 32-bit form with temporaries for the
@@ -483,6 +532,7 @@ impl Program {
             dpp_ctrl: u16::MAX,
             bound_ctrl: false,
             masks: 0xff,
+            keep_high: !sdwa && sem::keeps_high_half(info.name, gen),
         };
         if sdwa {
             x.sel = [field(Field::Src0Sel) as u8, field(Field::Src1Sel) as u8];

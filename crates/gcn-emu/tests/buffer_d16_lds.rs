@@ -325,6 +325,60 @@ fn loads_into_lds() {
             "{gen}: {:?}",
             o.fault
         );
+        // The other legal loads: ubyte, ushort, sshort, each zero-extended
+        // (buffer bytes 0x80 + i; lane 0's LDS dword at M0 = 0).
+        for (name, want) in [
+            ("buffer_load_ubyte", [0x82u8, 0, 0, 0]),
+            ("buffer_load_ushort", [0x82, 0x83, 0, 0]),
+            ("buffer_load_sshort", [0x82, 0x83, 0, 0]),
+        ] {
+            let o = go(
+                gen,
+                enc(
+                    gen,
+                    Enc::Mubuf,
+                    name,
+                    &[(Field::Offset, 2), (Field::Lds, 1)],
+                ),
+                0,
+                &data,
+                1,
+                |w| w.s[M0] = 0,
+            );
+            assert_eq!(o.fault, None, "{gen} {name}");
+            assert_eq!(&o.lds[..4], &want, "{gen} {name}");
+        }
+        // Loads GcnMemHandling.md does not list, and TFE with LDS, fault.
+        for (name, f) in [
+            ("buffer_load_dwordx2", &[(Field::Lds, 1)][..]),
+            ("buffer_load_dwordx4", &[(Field::Lds, 1)][..]),
+            ("buffer_load_format_xy", &[(Field::Lds, 1)][..]),
+            ("buffer_load_format_xyzw", &[(Field::Lds, 1)][..]),
+            ("buffer_load_dword", &[(Field::Lds, 1), (Field::Tfe, 1)][..]),
+            (
+                "buffer_load_format_x",
+                &[(Field::Lds, 1), (Field::Tfe, 1)][..],
+            ),
+        ] {
+            let o = go(
+                gen,
+                enc(gen, Enc::Mubuf, name, f),
+                fmt(4, 4),
+                &data,
+                1,
+                |_| {},
+            );
+            assert!(
+                matches!(&o.fault, Some(FaultKind::BadOperand(m)) if m.contains("GcnMemHandling")),
+                "{gen} {name} {f:?}: {:?}",
+                o.fault
+            );
+            assert_eq!(
+                o.lds[..4],
+                [0xc0, 0xc1, 0xc2, 0xc3],
+                "{gen} {name}: LDS untouched"
+            );
+        }
     }
 }
 

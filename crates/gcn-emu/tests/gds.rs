@@ -459,5 +459,19 @@ fn ordered_count_in_group() {
         });
         r.unwrap();
         assert_eq!((ws[0].v[2][0], dword(&gds, 8)), (66, 5), "{gen}: swap");
+        // Operations 2..15 are defined nowhere: a clear fault, GDS unchanged.
+        for opn in [2u32, 15] {
+            gds.begin_dispatch(1, true);
+            let (_, r) = run_group(gen, &[oc(opn << 4 | 1)], 1, Some(&gds), |w| {
+                w.s[M0] = 0x40;
+                w.v[1] = [9; 64];
+            });
+            let f = r.unwrap_err();
+            assert!(
+                matches!(&f.kind, FaultKind::BadOperand(m) if m.contains(&format!("operation {opn}"))),
+                "{gen}: {f}"
+            );
+            assert_eq!(dword(&gds, 8), 5, "{gen}: GDS untouched");
+        }
     }
 }

@@ -609,12 +609,13 @@ fn opsel_selects_source_and_destination_halves() {
     let cases = [
         // All high: 2 * 3 + 0.5 = 6.5 (0x4680) into the high half, low half kept.
         ("v_fma_f16 v0, v1, v2, v3 op_sel:[1,1,1,1]", 0x4680_bbbb),
-        // No OP_SEL: 1 * 5 + 100 = 105 (0x5690) in the low half, high half zeroed.
-        ("v_fma_f16 v0, v1, v2, v3", 0x0000_5690),
+        // No OP_SEL: 1 * 5 + 100 = 105 (0x5690) in the low half; v_fma_f16
+        // keeps the high half on GCN 1.4 (tests/half_dst.rs).
+        ("v_fma_f16 v0, v1, v2, v3", 0xaaaa_5690),
         // SRC0 high only: 2 * 5 + 100 = 110 (0x56e0).
-        ("v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0,0]", 0x0000_56e0),
+        ("v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0,0]", 0xaaaa_56e0),
         // NEG applies to the selected half: -2 * 5 + 100 = 90 (0x55a0).
-        ("v_fma_f16 v0, -v1, v2, v3 op_sel:[1,0,0,0]", 0x0000_55a0),
+        ("v_fma_f16 v0, -v1, v2, v3 op_sel:[1,0,0,0]", 0xaaaa_55a0),
         // Integer: lo(v1) * hi(v2) + lo(v3) = 0x3c00 * 0x4200 + 0x5640 mod 2^16.
         (
             "v_mad_u16 v0, v1, v2, v3 op_sel:[0,1,0,1]",

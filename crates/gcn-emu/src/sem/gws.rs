@@ -150,10 +150,14 @@ fn ordered_count(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let swap = match off1 >> 4 {
         0 => false,
         1 => true,
-        _ => {
-            return Err(FaultKind::Unimplemented(
-                "ds_ordered_count operations other than add (0) and swap (1)",
-            ))
+        // No reference defines the other values: the CLRX page lists the
+        // opcode only ("DS_ORDERED_COUNT (???)"), and LLVM encodes just
+        // llvm.amdgcn.ds.ordered.add (0) and .swap (1) there.
+        n => {
+            return Err(FaultKind::BadOperand(format!(
+                "ds_ordered_count operation {n} (OFFSET[15:12]): only 0 (add) and 1 (swap) \
+                 are defined by any reference"
+            )))
         }
     };
     let idx = (off0 >> 2) as usize;

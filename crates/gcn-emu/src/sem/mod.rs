@@ -4,9 +4,11 @@
 //! function pointer, so execution never compares names.
 
 mod ds;
+mod exact;
 mod fork;
 mod format;
 mod gws;
+mod half_dst;
 mod mimg;
 pub mod opsel;
 mod round;
@@ -24,6 +26,7 @@ pub use crate::exec::Handler;
 use crate::fault::FaultKind;
 pub(crate) use fork::VSKIP;
 pub(crate) use format::{components, mask};
+pub use half_dst::keeps_high_half;
 use risa_gcn::table::{Family, OpInfo, Role};
 use risa_gcn::{Enc, Gen};
 pub(crate) use salu::GPR_IDX_EN;

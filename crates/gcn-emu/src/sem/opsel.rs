@@ -8,10 +8,14 @@
 //! preserved" of GcnInstrsVop3.md V_INTERP_P2_F16); writing the low half
 //! behaves as without OP_SEL.
 //!
-//! Ops with OP_SEL = 0 are untouched, so this costs nothing on the common
-//! path. The others are lowered like SDWA: the selected halves are moved to
-//! the low half of temporary VGPRs, the instruction's normal handler runs on
-//! them, and a high-half result is merged into the real destination.
+//! The same wrapper keeps the high half of VDST for the GCN 1.4 instructions
+//! whose 16-bit result leaves it unchanged (`sem::half_dst`).
+//!
+//! Ops with OP_SEL = 0 that zero the high half are untouched, so this costs
+//! nothing on the common path. The others are lowered like SDWA: the selected
+//! halves are moved to the low half of temporary VGPRs, the instruction's
+//! normal handler runs on them, and a 16-bit result is merged into the half
+//! of the real destination it belongs to.
 
 use super::R;
 use crate::exec::{Ctx, Handler};
@@ -37,18 +41,24 @@ pub struct OpSel {
     pub src: [Src; 3],
     /// OP_SEL bits 0-2: read the high half of SRC0..2.
     pub hi_src: u8,
-    /// The real destination VGPR when OP_SEL[3] writes its high half, else `u16::MAX`.
-    pub hi_dst: u16,
+    /// The real destination VGPR when only one half of it is written, else
+    /// `u16::MAX` (the handler writes the destination itself).
+    pub dst: u16,
+    /// With `dst`: the result goes to the high half (OP_SEL[3]), else to the
+    /// low half with the high half kept.
+    pub dst_hi: bool,
 }
 
 /// Checks OP_SEL against the operands of `info` and rewrites `op` to run
 /// through [`run_opsel`]; `table` receives the side data. OP_SEL bits on an
 /// operand that is not 16-bit are refused (LLVM: "op_sel must be 0" for
 /// 32-bit operands; what the hardware does with them is not documented).
+/// `keep_high`: the op's 16-bit result leaves VDST[31:16] unchanged.
 pub fn lower(
     mut op: Op,
     info: &OpInfo,
     opsel: u32,
+    keep_high: bool,
     table: &mut Vec<OpSel>,
 ) -> Result<Op, FaultKind> {
     let is16 = |role: Role| info.operand(role).is_some_and(|o| o.ty.is_16bit());
@@ -67,19 +77,21 @@ pub fn lower(
             info.name
         )));
     }
+    let half = hi_dst || keep_high;
     let x = OpSel {
         inner: op.run,
         inner_round: super::round_handler(info).unwrap_or(op.run),
         src: op.src,
         hi_src: (opsel & 7) as u8,
-        hi_dst: if hi_dst { op.d } else { u16::MAX },
+        dst: if half { op.d } else { u16::MAX },
+        dst_hi: hi_dst,
     };
     for (k, s) in op.src.iter_mut().enumerate() {
         if opsel >> k & 1 != 0 {
             *s = Src::V(TMP_SRC[k]);
         }
     }
-    if hi_dst {
+    if half {
         op.d = TMP_DST;
     }
     op.run = run_opsel::<false>;
@@ -92,7 +104,12 @@ pub fn lower(
 /// (`ROUND`: under a non-default MODE.FP_ROUND).
 pub fn run_opsel<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let x = c.prog.opsel[op.aux as usize];
-    let inner = if ROUND { x.inner_round } else { x.inner };
+    run_with(w, op, c, &x, ROUND)
+}
+
+/// [`run_opsel`] with its side data `x` given (VGPR indexing moves its registers).
+pub fn run_with(w: &mut Wave, op: &Op, c: &mut Ctx, x: &OpSel, round: bool) -> R {
+    let inner = if round { x.inner_round } else { x.inner };
     for (k, (&slot, &s)) in TMP_SRC.iter().zip(x.src.iter()).enumerate() {
         if x.hi_src >> k & 1 != 0 {
             let mut t = [0u32; 64];
@@ -103,16 +120,20 @@ pub fn run_opsel<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
             w.v[slot as usize] = t;
         }
     }
-    if x.hi_dst == u16::MAX {
+    if x.dst == u16::MAX {
         return inner(w, op, c);
     }
     let e = w.exec();
     inner(w, op, c)?;
     let r = w.v[TMP_DST as usize];
-    let d = &mut w.v[x.hi_dst as usize];
+    let d = &mut w.v[x.dst as usize];
     for l in 0..64 {
         if e >> l & 1 != 0 {
-            d[l] = (d[l] & 0xffff) | r[l] << 16;
+            d[l] = if x.dst_hi {
+                (d[l] & 0xffff) | r[l] << 16
+            } else {
+                (d[l] & 0xffff_0000) | (r[l] & 0xffff)
+            };
         }
     }
     Ok(())

@@ -16,8 +16,8 @@
 //! and OMOD are applied by the same lane helpers as in the default mode.
 
 use super::valu::{
-    f32_2, f32_3, f32_k, f32_to_u32, f32_u32, finish32, fl32, fl64, fsrc32, fsrc64, gen,
-    mul_legacy, out32, out64, post64, u32_to_f32, Fm,
+    div_fmas_f32, div_fmas_f64, f32_2, f32_3, f32_k, f32_to_half, f32_u32, fl64, gen, mul_legacy,
+    out32, out64, u32_to_f32, Fm,
 };
 use super::vop3p::{half, packed, sources};
 use super::{Table, R};
@@ -38,7 +38,7 @@ struct Rm {
 }
 
 /// A 2-bit FP_ROUND field.
-fn round(bits: u32) -> Round {
+pub(super) fn mode(bits: u32) -> Round {
     match bits & 3 {
         0 => Round::NearestEven,
         1 => Round::Up,
@@ -51,8 +51,8 @@ impl Rm {
     #[inline(always)]
     fn of(w: &Wave) -> Rm {
         Rm {
-            s: round(w.mode),
-            d: round(w.mode >> 2),
+            s: mode(w.mode),
+            d: mode(w.mode >> 2),
         }
     }
 }
@@ -124,7 +124,7 @@ rounded! {
     v_cvt_f32_i32: u32_to_f32 |m, r; a| convert::i32_to_f32(a as i32, r.s);
     v_cvt_f32_u32: u32_to_f32 |m, r; a| convert::u32_to_f32(a, r.s);
     v_cvt_f32_f64: gen::<64, 0, 0, 32> |m, r; a, b, c| out32(m, convert::f64_to_f32(fl64(m, a), r.s));
-    v_cvt_f16_f32: f32_to_u32 |m, r; a| o16(m, convert::f32_to_f16(a, r.d)) as u32;
+    v_cvt_f16_f32: f32_to_half |m, r; a| o16(m, convert::f32_to_f16(a, r.d)) as u32;
     v_cvt_f16_u16: gen::<16, 0, 0, 16> |m, r; a, b, c| o16(m, convert::u32_to_f16(u32::from(a as u16), r.d));
     v_cvt_f16_i16: gen::<16, 0, 0, 16> |m, r; a, b, c| o16(m, convert::i32_to_f16(i32::from(a as u16 as i16), r.d));
     // f64 (bits 3:2)
@@ -159,48 +159,17 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     })
 }
 
-/// v_div_fmas_f32: the fma rounded, then scaled by 2^±64 in lanes whose VCC
-/// bit is set (the scaling rounds again only when it lands below the normal range).
+/// v_div_fmas_f32: the fma scaled by 2^±64 in lanes whose VCC bit is set,
+/// rounded once (`sem::exact`).
 fn v_div_fmas_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    let vcc = w.vcc();
-    let (a, b, c) = (
-        fsrc32(w, op, 0, 31),
-        fsrc32(w, op, 1, 31),
-        fsrc32(w, op, 2, 31),
-    );
-    let (m, r) = (Fm::of(w), Rm::of(w));
-    let mut d = [0u32; 64];
-    for l in 0..64 {
-        let x = fl32(m, u64::from(a[l]));
-        let y = fl32(m, u64::from(b[l]));
-        let z = fl32(m, u64::from(c[l]));
-        let mut v = fp32::fma(x, y, z, r.s);
-        if vcc >> l & 1 != 0 {
-            v = fp32::ldexp(v, if z.abs() >= 2.0 { 64 } else { -64 }, r.s);
-        }
-        d[l] = out32(m, v) as u32;
-    }
-    finish32(w, op, &mut d)
+    let r = Rm::of(w).s;
+    div_fmas_f32(w, op, r)
 }
 
 /// v_div_fmas_f64 (see [`v_div_fmas_f32`]; the scale is 2^±128).
 fn v_div_fmas_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    let vcc = w.vcc();
-    let (a, b, c) = (fsrc64(w, op, 0), fsrc64(w, op, 1), fsrc64(w, op, 2));
-    let (m, r) = (Fm::of(w), Rm::of(w));
-    let e = w.exec();
-    let mut d = [0u64; 64];
-    for l in 0..64 {
-        let (x, y, z) = (fl64(m, a[l]), fl64(m, b[l]), fl64(m, c[l]));
-        let mut v = fp64::fma(x, y, z, r.d);
-        if vcc >> l & 1 != 0 {
-            v = fp64::ldexp(v, if z.abs() >= 2.0 { 128 } else { -128 }, r.d);
-        }
-        d[l] = out64(m, v);
-    }
-    post64(w, op, &mut d);
-    w.vwrite64(op.d as usize, &d, e);
-    Ok(())
+    let r = Rm::of(w).d;
+    div_fmas_f64(w, op, r)
 }
 
 /// A packed half result: CLAMP to [0, 1] (NaN to 0), then flushed per the f16 mode.

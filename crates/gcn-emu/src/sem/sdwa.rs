@@ -44,6 +44,9 @@ pub struct Ext {
     pub bound_ctrl: bool,
     /// DPP: ROW_MASK | BANK_MASK << 4.
     pub masks: u8,
+    /// DPP: the 16-bit result goes to the low half of the destination and
+    /// its high half is kept (`sem::half_dst`).
+    pub keep_high: bool,
 }
 
 fn select(v: u32, sel: u8, sext: bool) -> u32 {
@@ -70,9 +73,19 @@ fn fill(w: &mut Wave, s: Src, slot: u16, f: impl Fn(usize, &Lanes) -> u32) {
     w.v[slot as usize] = out;
 }
 
-/// SDWA: select the sources, run, place the result.
+/// SDWA: select the sources, run, place the result (`ROUND`: under a
+/// non-default MODE.FP_ROUND).
 pub fn run_sdwa<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let x = c.prog.ext[op.aux as usize];
+    run_ext(w, op, c, &x, ROUND)
+}
+
+/// [`run_sdwa`] or [`run_dpp`] with the side data `x` given (VGPR indexing
+/// moves its registers).
+pub fn run_ext(w: &mut Wave, op: &Op, c: &mut Ctx, x: &Ext, round: bool) -> R {
+    if x.dpp_ctrl != u16::MAX {
+        return dpp(w, op, c, x, round);
+    }
     for k in 0..2 {
         if x.src[k] != Src::None {
             let (sel, sext) = (x.sel[k], x.sext[k]);
@@ -82,7 +95,7 @@ pub fn run_sdwa<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         }
     }
     let e = w.exec();
-    (if ROUND { x.inner_round } else { x.inner })(w, op, c)?;
+    (if round { x.inner_round } else { x.inner })(w, op, c)?;
     if x.dst == u16::MAX {
         return Ok(());
     }
@@ -159,6 +172,10 @@ fn dpp_source(l: usize, ctrl: u16) -> Option<usize> {
 /// DPP: permute SRC0 across lanes, run with the row/bank write masks, restore EXEC.
 pub fn run_dpp<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let x = c.prog.ext[op.aux as usize];
+    dpp(w, op, c, &x, ROUND)
+}
+
+fn dpp(w: &mut Wave, op: &Op, c: &mut Ctx, x: &Ext, round: bool) -> R {
     if !matches!(x.dpp_ctrl, 0..=0xff | 0x101..=0x10f | 0x111..=0x11f | 0x121..=0x12f | 0x130 | 0x134 | 0x138 | 0x13c | 0x140..=0x143)
     {
         return Err(FaultKind::BadOperand(format!(
@@ -189,7 +206,7 @@ pub fn run_dpp<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     w.v[TMP_SRC0 as usize] = out;
     let run_exec = e & enable;
     w.set_s64(EXEC, run_exec);
-    let r = (if ROUND { x.inner_round } else { x.inner })(w, op, c);
+    let r = (if round { x.inner_round } else { x.inner })(w, op, c);
     if w.exec() == run_exec {
         w.set_s64(EXEC, e);
     }
@@ -199,7 +216,11 @@ pub fn run_dpp<const ROUND: bool>(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         let d = &mut w.v[x.dst as usize];
         for l in 0..64 {
             if run_exec >> l & 1 != 0 {
-                d[l] = t[l];
+                d[l] = if x.keep_high {
+                    (d[l] & 0xffff_0000) | (t[l] & 0xffff)
+                } else {
+                    t[l]
+                };
             }
         }
     }

@@ -82,25 +82,49 @@ pub(super) fn fsrc64(w: &Wave, op: &Op, i: usize) -> L64 {
 }
 
 /// OMOD and CLAMP for f32 results.
+///
+/// OMOD multiplies the rounded result (CLRX GcnInstrsVop3.md: "multiply
+/// destination floating point value"); the scaling is exact unless it leaves
+/// the normal range, where it rounds by MODE.FP_ROUND like `v_ldexp_f32` and
+/// overflows as the mode says. Output denormals are flushed after it, then
+/// CLAMP applies ("Clamping applied after OMOD").
 #[inline(always)]
 fn post32(w: &Wave, op: &Op, d: &mut Lanes) {
-    if op.omod == 0 && !op.clamp {
-        return;
+    if op.omod != 0 || op.clamp {
+        omod_clamp32(w, op, d);
     }
+}
+
+/// The body of [`post32`], kept out of line so that the handlers' common
+/// path (no OMOD, no CLAMP) stays as small as it was.
+#[inline(never)]
+fn omod_clamp32(w: &Wave, op: &Op, d: &mut Lanes) {
     let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode & 3, w.flush_out32());
     for x in d.iter_mut() {
         let mut v = f32::from_bits(*x);
-        v = match op.omod {
-            1 => v * 2.0,
-            2 => v * 4.0,
-            3 => v * 0.5,
-            _ => v,
-        };
+        if op.omod != 0 {
+            v = if rm == 0 {
+                // Multiplying by a power of two rounds to nearest-even.
+                v * [1.0, 2.0, 4.0, 0.5][op.omod as usize]
+            } else {
+                risa_fp::fp32::ldexp(v, omod_exp(op.omod), super::round::mode(rm))
+            };
+            if flush {
+                v = ftz32(v);
+            }
+        }
         if op.clamp {
             v = clamp01_32(v, dx10);
         }
         *x = v.to_bits();
     }
+}
+
+/// The power of two OMOD multiplies by (1: ×2, 2: ×4, 3: ×0.5).
+#[inline(always)]
+fn omod_exp(omod: u8) -> i32 {
+    [0, 1, 2, -1][omod as usize & 3]
 }
 
 fn clamp01_32(v: f32, dx10: bool) -> f32 {
@@ -115,20 +139,32 @@ fn clamp01_32(v: f32, dx10: bool) -> f32 {
     }
 }
 
+/// OMOD and CLAMP for f64 results (see [`post32`]; MODE bits 3:2 and the
+/// f64 denormal mode).
 #[inline(always)]
 pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
-    if op.omod == 0 && !op.clamp {
-        return;
+    if op.omod != 0 || op.clamp {
+        omod_clamp64(w, op, d);
     }
+}
+
+/// The body of [`post64`], out of line (see [`omod_clamp32`]).
+#[inline(never)]
+fn omod_clamp64(w: &Wave, op: &Op, d: &mut L64) {
     let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
     for x in d.iter_mut() {
         let mut v = f64::from_bits(*x);
-        v = match op.omod {
-            1 => v * 2.0,
-            2 => v * 4.0,
-            3 => v * 0.5,
-            _ => v,
-        };
+        if op.omod != 0 {
+            v = if rm == 0 {
+                v * [1.0, 2.0, 4.0, 0.5][op.omod as usize]
+            } else {
+                risa_fp::fp64::ldexp(v, omod_exp(op.omod), super::round::mode(rm))
+            };
+            if flush {
+                v = ftz64(v);
+            }
+        }
         if op.clamp {
             v = if v.is_nan() {
                 if dx10 {
@@ -141,6 +177,48 @@ pub(super) fn post64(w: &Wave, op: &Op, d: &mut L64) {
             };
         }
         *x = v.to_bits();
+    }
+}
+
+/// OMOD and CLAMP for a 16-bit result, when it is a half (see [`post32`];
+/// MODE bits 3:2 and the f16 denormal mode). Integer results are left alone.
+#[inline(never)]
+fn post16(w: &Wave, op: &Op, d: &mut L64) {
+    let float = op
+        .instr
+        .info()
+        .operand(risa_gcn::table::Role::D)
+        .is_some_and(|o| o.ty == risa_gcn::table::Ty::F16);
+    if !float {
+        return;
+    }
+    let dx10 = w.dx10_clamp();
+    let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
+    for x in d.iter_mut() {
+        let mut h = *x as u16;
+        if op.omod != 0 {
+            h = risa_fp::fp16::ldexp(h, omod_exp(op.omod), super::round::mode(rm));
+            if flush {
+                h = ftz16(h);
+            }
+        }
+        if op.clamp {
+            let v = f16_to_f32(h);
+            h = if v.is_nan() {
+                if dx10 {
+                    0
+                } else {
+                    h
+                }
+            } else if v < 0.0 {
+                0
+            } else if v > 1.0 {
+                0x3c00
+            } else {
+                h
+            };
+        }
+        *x = u64::from(h);
     }
 }
 
@@ -328,6 +406,28 @@ pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
     finish_int32(w, op, &d)
 }
 
+/// An f32 source to a half in the low 16 bits (`v_cvt_f16_f32`), with
+/// OMOD and CLAMP applied to the half.
+#[inline(always)]
+pub(super) fn f32_to_half(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
+    let a = fsrc32(w, op, 0, 31);
+    let fi = w.flush_in32();
+    let mut d = [0u32; 64];
+    for l in 0..64 {
+        let mut x = f32::from_bits(a[l]);
+        if fi {
+            x = ftz32(x);
+        }
+        d[l] = f(x);
+    }
+    if op.omod != 0 || op.clamp {
+        let mut h = d.map(u64::from);
+        post16(w, op, &mut h);
+        d = h.map(|x| x as u32);
+    }
+    finish_int32(w, op, &d)
+}
+
 /// Integer source to an f32 result (conversions).
 #[inline(always)]
 pub(super) fn u32_to_f32(w: &mut Wave, op: &Op, f: impl Fn(u32) -> f32) -> R {
@@ -414,6 +514,9 @@ pub(super) fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
             w.vwrite64(op.d as usize, &d, e);
         }
         16 => {
+            if op.omod != 0 || op.clamp {
+                post16(w, op, &mut d);
+            }
             let d32 = d.map(|x| x as u32 & 0xffff);
             w.vwrite32(op.d as usize, &d32, e);
         }
@@ -745,7 +848,7 @@ valu! { VALU;
     v_cvt_flr_i32_f32: f32_to_u32 |m; a| cvt_flr(a);
     v_cvt_rpi_i32_f32: f32_to_u32 |m; a| cvt_rpi(a);
     v_frexp_exp_i32_f32: f32_to_u32 |m; a| frexp_exp32(a);
-    v_cvt_f16_f32: f32_to_u32 |m; a| { let h = f32_to_f16(a); u32::from(if m.fo64 { ftz16(h) } else { h }) };
+    v_cvt_f16_f32: f32_to_half |m; a| { let h = crate::float::f32_to_f16(a); u32::from(if m.fo64 { ftz16(h) } else { h }) };
     v_trunc_f32: f32_1 |m; a| a.trunc();
     v_ceil_f32: f32_1 |m; a| a.ceil();
     v_floor_f32: f32_1 |m; a| a.floor();
@@ -932,9 +1035,6 @@ valu! { VALU;
     v_min3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, min_num(min_num(fl16(m, a), fl16(m, b)), fl16(m, c)));
     v_max3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, max_num(max_num(fl16(m, a), fl16(m, b)), fl16(m, c)));
     v_med3_f16: gen::<16, 16, 16, 16> |m; a, b, c| out16(m, f64::from(med3_32(fl16(m, a) as f32, fl16(m, b) as f32, fl16(m, c) as f32)));
-    v_add_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_add(b);
-    v_sub_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_sub(b);
-    v_subrev_u16: gen::<16, 16, 0, 16> |m; a, b, c| b.wrapping_sub(a);
     v_mul_lo_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.wrapping_mul(b);
     v_lshlrev_b16: gen::<16, 16, 0, 16> |m; a, b, c| b << (a & 15);
     v_lshrrev_b16: gen::<16, 16, 0, 16> |m; a, b, c| (b & 0xffff) >> (a & 15);
@@ -943,8 +1043,6 @@ valu! { VALU;
     v_min_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.min(b);
     v_max_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16) as u16);
     v_min_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16) as u16);
-    v_add_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).wrapping_add(b as u16 as i16) as u16);
-    v_sub_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).wrapping_sub(b as u16 as i16) as u16);
     v_mad_u16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_mad_i16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_min3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16).min(c as u16 as i16) as u16);
@@ -1187,9 +1285,15 @@ fn v_div_scale_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-/// v_div_fmas: fma, then scaled by 2^±64 (f32) / 2^±128 (f64) in lanes whose VCC bit is set
-/// (the scale's sign follows the exponent of the third operand).
+/// v_div_fmas: fma, scaled by 2^±64 (f32) / 2^±128 (f64) before its single
+/// rounding in lanes whose VCC bit is set (the scale's sign follows the
+/// exponent of the third operand; see `sem::exact`).
 fn v_div_fmas_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    div_fmas_f32(w, op, risa_fp::Round::NearestEven)
+}
+
+/// [`v_div_fmas_f32`] under rounding mode `r`.
+pub(super) fn div_fmas_f32(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
     let vcc = w.vcc();
     let a = fsrc32(w, op, 0, 31);
     let b = fsrc32(w, op, 1, 31);
@@ -1202,18 +1306,18 @@ fn v_div_fmas_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
             fl32(m, u64::from(b[l])),
             fl32(m, u64::from(c[l])),
         );
-        let r = if vcc >> l & 1 != 0 {
-            let s = if z.abs() >= 2.0 { 64 } else { -64 };
-            (f64::from(x).mul_add(f64::from(y), f64::from(z)) * 2f64.powi(s)) as f32
-        } else {
-            x.mul_add(y, z)
-        };
-        d[l] = out32(m, r) as u32;
+        let v = super::exact::div_fmas32(x, y, z, vcc >> l & 1 != 0, r);
+        d[l] = out32(m, v) as u32;
     }
     finish32(w, op, &mut d)
 }
 
 fn v_div_fmas_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    div_fmas_f64(w, op, risa_fp::Round::NearestEven)
+}
+
+/// [`v_div_fmas_f64`] under rounding mode `r`.
+pub(super) fn div_fmas_f64(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
     let vcc = w.vcc();
     let a = fsrc64(w, op, 0);
     let b = fsrc64(w, op, 1);
@@ -1223,13 +1327,8 @@ fn v_div_fmas_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     let mut d = [0u64; 64];
     for l in 0..64 {
         let (x, y, z) = (fl64(m, a[l]), fl64(m, b[l]), fl64(m, c[l]));
-        let r = x.mul_add(y, z);
-        let r = if vcc >> l & 1 != 0 {
-            ldexp64(r, if z.abs() >= 2.0 { 128 } else { -128 })
-        } else {
-            r
-        };
-        d[l] = out64(m, r);
+        let v = super::exact::div_fmas64(x, y, z, vcc >> l & 1 != 0, r);
+        d[l] = out64(m, v);
     }
     post64(w, op, &mut d);
     w.vwrite64(op.d as usize, &d, e);
@@ -1466,7 +1565,51 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     gen::<16, 16, 0, 16>(w, op, move |a, b, _| out16(m, fl16(m, a) * fl16(m, b) + k))
 }
 
+/// 16-bit integer add/sub: CLAMP saturates to the result's range (CLRX
+/// GcnInstrsVop3.md: CLAMP affects "addition/subtraction instructions";
+/// LLVM selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
+/// operands as integers of the result's signedness and returns the exact
+/// result.
+#[inline(always)]
+fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i32, i32) -> i32) -> R {
+    let ext = move |x: u64| {
+        if signed {
+            i32::from(x as u16 as i16)
+        } else {
+            i32::from(x as u16)
+        }
+    };
+    if op.clamp {
+        let (lo, hi) = if signed { (-32768, 32767) } else { (0, 0xffff) };
+        gen::<16, 16, 0, 16>(w, op, |a, b, _| {
+            u64::from(f(ext(a), ext(b)).clamp(lo, hi) as u16)
+        })
+    } else {
+        gen::<16, 16, 0, 16>(w, op, |a, b, _| u64::from(f(ext(a), ext(b)) as u16))
+    }
+}
+fn v_add_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| a + b)
+}
+fn v_sub_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| a - b)
+}
+fn v_subrev_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, false, |a, b| b - a)
+}
+fn v_add_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, true, |a, b| a + b)
+}
+fn v_sub_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    addsub16(w, op, true, |a, b| a - b)
+}
+
 pub(super) const SPECIAL: Table = &[
+    ("v_add_u16", v_add_u16),
+    ("v_sub_u16", v_sub_u16),
+    ("v_subrev_u16", v_subrev_u16),
+    ("v_add_i16", v_add_i16),
+    ("v_sub_i16", v_sub_i16),
     ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),

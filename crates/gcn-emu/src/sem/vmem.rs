@@ -478,11 +478,9 @@ fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         // GcnMemHandling.md: ubyte/sbyte/ushort/sshort/dword loads may go to
         // LDS instead of VDATA, each lane's value zero-extended to a dword.
         if sh.kind != Kind::Load || sh.n != 1 || sh.d16 != 0 {
-            return Err(FaultKind::BadOperand(format!(
-                "{} cannot use LDS=1 (only byte, short and dword loads and load_format_x)",
-                op.instr.info().name
-            )));
+            return Err(lds_refused(op));
         }
+        lds_without_tfe(op)?;
         let e = w.exec();
         for l in 0..64 {
             if e >> l & 1 == 0 {
@@ -495,6 +493,27 @@ fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         return Ok(());
     }
     lanes(w, op, c, d, d, |w, l| b.target(w, l, size))
+}
+
+/// MUBUF LDS=1 on an instruction that cannot load into LDS: GcnMemHandling.md
+/// lists the only ones that can.
+fn lds_refused(op: &Op) -> FaultKind {
+    FaultKind::BadOperand(format!(
+        "{} cannot use LDS=1: only buffer_load_ubyte/sbyte/ushort/sshort/dword and \
+         buffer_load_format_x load into LDS (GcnMemHandling.md)",
+        op.instr.info().name
+    ))
+}
+
+/// "Mixing TFE and LDS flags together is illegal" (GcnMemHandling.md).
+fn lds_without_tfe(op: &Op) -> Result<(), FaultKind> {
+    if op.instr.field(Field::Tfe) != 0 {
+        return Err(FaultKind::BadOperand(format!(
+            "{}: LDS=1 together with TFE is illegal (GcnMemHandling.md)",
+            op.instr.info().name
+        )));
+    }
+    Ok(())
 }
 
 /// The LDS address of lane `l` for MUBUF LDS=1 loads and buffer_store_lds_dword
@@ -560,10 +579,10 @@ fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let packed = d16_packed(op.instr.gen);
     let to_lds = op.instr.info().family == Family::Mubuf && op.instr.field(Field::Lds) != 0;
     if to_lds && (store || count != 1 || d16 != 0) {
-        return Err(FaultKind::BadOperand(format!(
-            "{} cannot use LDS=1 (only byte, short and dword loads and load_format_x)",
-            op.instr.info().name
-        )));
+        return Err(lds_refused(op));
+    }
+    if to_lds {
+        lds_without_tfe(op)?;
     }
     let (dfmt, nfmt) = if op.aux >> 4 & 1 != 0 {
         (op.instr.field(Field::Dfmt), op.instr.field(Field::Nfmt))
