@@ -10,6 +10,8 @@
 //! neighbour. Expected values are worked out by hand below. Encodings are
 //! llvm-mc 14's (`-mcpu=tahiti|fiji|gfx900 -show-encoding`).
 
+mod common;
+use common::asm;
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::{EXEC, VCC};
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
@@ -24,12 +26,6 @@ const F64_ENC: [(Gen, [u8; 8]); 3] = [
     (Gen::Gcn12, [0x00, 0x00, 0xe3, 0xd1, 0x02, 0x09, 0x1a, 0x04]),
     (Gen::Gcn14, [0x00, 0x00, 0xe3, 0xd1, 0x02, 0x09, 0x1a, 0x04]),
 ];
-
-fn asm(gen: Gen, line: &str) -> Vec<u8> {
-    let a = risa_gcn_asm::assemble(Some(gen), "t.s", &format!("{line}\n"));
-    assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
-    a.code().iter().flat_map(|w| w.to_le_bytes()).collect()
-}
 
 /// Runs `line` on lanes 0 (VCC set) and 1 (VCC clear) with `regs` loaded
 /// into v1.. in both lanes; returns v0 | v1 << 32 of both lanes.

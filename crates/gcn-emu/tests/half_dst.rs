@@ -14,6 +14,8 @@
 //! results are plain arithmetic on exact halves (1 * 5 + 100 = 105 is
 //! 0x5690), or the value the CLRX pseudo-code gives.
 
+mod common;
+use common::asm;
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
@@ -30,12 +32,6 @@ const H110: u32 = 0x56e0; // 110.0
 /// VDST before the instruction: a high half to keep or lose, 100.0 below
 /// (the accumulator of v_mac_f16).
 const OLD: u32 = 0xaaaa_0000 | H100;
-
-fn asm(gen: Gen, line: &str) -> Vec<u8> {
-    let a = risa_gcn_asm::assemble(Some(gen), "t.s", &format!("{line}\n"));
-    assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
-    a.code().iter().flat_map(|w| w.to_le_bytes()).collect()
-}
 
 /// Runs `line` with v0 = OLD, v1 = 2.0:1.0, v2 = 3.0:5.0, v3 = 0.5:100.0,
 /// v4 = 105.0f under `mode`; returns v0 of lanes 0, 1, 2.

@@ -11,6 +11,8 @@
 //! the programs are assembled by risa and checked against llvm-mc 14's
 //! encodings (`llvm-mc -arch=amdgcn -mcpu=tahiti|fiji|gfx900 -show-encoding`).
 
+mod common;
+use common::asm;
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
@@ -19,12 +21,6 @@ use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
 /// (0 nearest-even, 1 +inf, 2 -inf, 3 zero) for f32 (bits 1:0) and f64/f16 (3:2).
 fn mode(rm: u32) -> u32 {
     0x3f0 | rm | rm << 2
-}
-
-fn asm(gen: Gen, line: &str) -> Vec<u8> {
-    let a = risa_gcn_asm::assemble(Some(gen), "t.s", &format!("{line}\n"));
-    assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
-    a.code().iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// Runs `line` with v1, v2 (or v[2:3]) from `src`; returns v0 | v1 << 32.

@@ -5,17 +5,13 @@
 //! every instruction LLVM knows; see the commit that added this file); the
 //! expected values come from the CLRX pages cited at each test.
 
+mod common;
+use common::asm;
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::{EXEC, M0};
 use risa_gcn_emu::{exec, Ctx, FaultKind, Program, SimpleMemory, Wave};
 
 const BASE: u64 = 0x1000;
-
-fn assemble(gen: Gen, src: &str) -> Vec<u8> {
-    let a = risa_gcn_asm::assemble(Some(gen), "t.s", src);
-    assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
-    a.code().iter().flat_map(|w| w.to_le_bytes()).collect()
-}
 
 /// Runs `src` (s_endpgm appended) on one wave; returns the wave or the fault.
 fn run_with(
@@ -24,7 +20,7 @@ fn run_with(
     mem: &SimpleMemory,
     init: impl FnOnce(&mut Wave),
 ) -> (Wave, Result<(), risa_gcn_emu::Fault>) {
-    let code = assemble(gen, &format!("{src}\ns_endpgm\n"));
+    let code = asm(gen, &format!("{src}\ns_endpgm\n"));
     let prog = Program::new(gen, &code, BASE);
     let mut lds = vec![0u8; 256];
     let mut ctx = Ctx::new(&prog, mem, &mut lds);
