@@ -19,14 +19,13 @@ use super::valu::{
     div_fmas_f32, div_fmas_f64, f32_2, f32_3, f32_k, f32_to_half, f32_u32, fl64, gen, mul_legacy,
     out32, out64, u32_to_f32, Fm,
 };
-use super::vop3p::{half, packed, sources};
+use super::vop3p::packed;
 use super::{Table, R};
 use crate::exec::{Ctx, Handler};
 use crate::float::{f16_to_f32, ftz16, ftz32};
 use crate::program::Op;
 use crate::wave::Wave;
 use risa_fp::{convert, fp16, fp32, fp64, Round};
-use risa_gcn::Field;
 
 /// The wave's two rounding modes.
 #[derive(Clone, Copy)]
@@ -214,46 +213,14 @@ packed_rounded! {
 /// v_mad_mix* (see `vop3p::mad_mix`): product and sum rounded in f32 by MODE
 /// bits 1:0; the f16 forms round the f32 result to half by bits 3:2.
 fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
-    let (s, sel, sel_hi, neg, _) = sources(w, op);
-    let abs = op.instr.field(Field::NegHi);
-    let (fi, fo) = (w.flush_in32(), w.flush_out32());
     let rm = Rm::of(w);
-    let mut d = [0u32; 64];
-    let old = w.v[op.d as usize];
-    for l in 0..64 {
-        let mut x = [0f32; 3];
-        for k in 0..3 {
-            let v = if sel_hi >> k & 1 != 0 {
-                f16_to_f32(half(s[k][l], sel >> k & 1 != 0) as u16)
-            } else {
-                f32::from_bits(s[k][l])
-            };
-            let v = if abs >> k & 1 != 0 { v.abs() } else { v };
-            let v = if neg >> k & 1 != 0 { -v } else { v };
-            x[k] = if fi { ftz32(v) } else { v };
-        }
-        let mut r = fp32::add(fp32::mul(x[0], x[1], rm.s), x[2], rm.s);
-        if op.clamp {
-            r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
-        }
-        if fo {
-            r = ftz32(r);
-        }
-        d[l] = match dst_half {
-            None => r.to_bits(),
-            Some(hi) => {
-                let hv = u32::from(convert::f32_to_f16(r, rm.d));
-                if hi {
-                    (old[l] & 0xffff) | hv << 16
-                } else {
-                    (old[l] & 0xffff_0000) | hv
-                }
-            }
-        };
-    }
-    let e = w.exec();
-    w.vwrite32(op.d as usize, &d, e);
-    Ok(())
+    super::vop3p::mad_mix_with(
+        w,
+        op,
+        dst_half,
+        |a, b, c| fp32::add(fp32::mul(a, b, rm.s), c, rm.s),
+        |r| convert::f32_to_f16(r, rm.d),
+    )
 }
 
 fn v_mad_mix_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {

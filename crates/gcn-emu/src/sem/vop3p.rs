@@ -13,7 +13,7 @@ use crate::wave::Wave;
 use risa_gcn::Field;
 
 /// Source lanes and the per-source selection bits.
-pub(super) fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32) {
+fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32) {
     let mut s = [[0u32; 64]; 3];
     for (k, t) in s.iter_mut().enumerate() {
         w.lanes32(op.src[k], t);
@@ -27,7 +27,7 @@ pub(super) fn sources(w: &Wave, op: &Op) -> ([[u32; 64]; 3], u32, u32, u32, u32)
 }
 
 #[inline(always)]
-pub(super) fn half(v: u32, hi: bool) -> u32 {
+fn half(v: u32, hi: bool) -> u32 {
     if hi {
         v >> 16
     } else {
@@ -141,6 +141,26 @@ pk! {
 /// picks (bit set); the product and sum are computed in f32 (not fused) and
 /// denormals follow the f32 mode.
 fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
+    mad_mix_with(
+        w,
+        op,
+        dst_half,
+        |a, b, c| a * b + c,
+        |r| f64_to_f16(f64::from(r)),
+    )
+}
+
+/// `v_mad_mix*`: the f32 multiply-add `madd` of the selected f16/f32
+/// sources, then the result as f32 or, with `dst_half`, converted by
+/// `to_half` into the low (false) or high (true) half of VDST. The
+/// rounding-mode handlers (`sem::round`) pass their own arithmetic.
+pub(super) fn mad_mix_with(
+    w: &mut Wave,
+    op: &Op,
+    dst_half: Option<bool>,
+    madd: impl Fn(f32, f32, f32) -> f32,
+    to_half: impl Fn(f32) -> u16,
+) -> R {
     let (s, sel, sel_hi, neg, _) = sources(w, op);
     let abs = op.instr.field(Field::NegHi);
     let (fi, fo) = (w.flush_in32(), w.flush_out32());
@@ -158,7 +178,7 @@ fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
             let v = if neg >> k & 1 != 0 { -v } else { v };
             x[k] = if fi { ftz32(v) } else { v };
         }
-        let mut r = x[0] * x[1] + x[2];
+        let mut r = madd(x[0], x[1], x[2]);
         if op.clamp {
             r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
         }
@@ -168,7 +188,7 @@ fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
         d[l] = match dst_half {
             None => r.to_bits(),
             Some(hi) => {
-                let hv = u32::from(f64_to_f16(f64::from(r)));
+                let hv = u32::from(to_half(r));
                 if hi {
                     (old[l] & 0xffff) | hv << 16
                 } else {
