@@ -160,3 +160,24 @@ pub(crate) fn mask(bits: u32) -> u32 {
         (1u32 << bits) - 1
     }
 }
+
+/// A component loaded by a `_d16` format instruction as 16 bits: half float
+/// for the float-valued number formats, the low 16 bits of the integer for
+/// UINT/SINT (GcnInstrsMubuf.md BUFFER_LOAD_FORMAT_D16_X). Buffers and
+/// images alike.
+pub(crate) fn to_d16(v: u32, nfmt: u32) -> u32 {
+    if is_int(nfmt) {
+        v & 0xffff
+    } else {
+        u32::from(crate::float::f32_to_f16(f32::from_bits(v)))
+    }
+}
+
+/// The register value a 16-bit stored component stands for (inverse of [`to_d16`]).
+pub(crate) fn from_d16(h: u32, nfmt: u32) -> u32 {
+    match nfmt {
+        4 => h & 0xffff,
+        5 => h as u16 as i16 as i32 as u32,
+        _ => crate::float::f16_to_f32(h as u16).to_bits(),
+    }
+}

@@ -6,7 +6,7 @@
 //! Behaviour from `reference/clrx-doc/GcnInstrsMimg.md`; where the documents
 //! are silent the choice is stated here and in `docs/gcn-emulator.md`.
 
-use super::format::{components, is_int, join, mask, one, pack, split, unpack};
+use super::format::{components, from_d16, is_int, join, mask, one, pack, split, to_d16, unpack};
 use super::vmem::ATOMICS;
 use super::{Handler, R};
 use crate::exec::Ctx;
@@ -192,25 +192,6 @@ fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
         addr: e.addr,
         size: e.size,
         write,
-    }
-}
-
-/// A 32-bit register value as the 16-bit D16 value: f16 for float number
-/// formats, the low bits for integer ones.
-fn to_d16(v: u32, nfmt: u32) -> u32 {
-    if is_int(nfmt) {
-        v & 0xffff
-    } else {
-        u32::from(crate::float::f32_to_f16(f32::from_bits(v)))
-    }
-}
-
-/// The inverse of [`to_d16`]: a D16 data half to the 32-bit register value.
-fn from_d16(h: u32, nfmt: u32) -> u32 {
-    match nfmt {
-        4 => h & 0xffff,
-        5 => h as u16 as i16 as i32 as u32,
-        _ => crate::float::f16_to_f32(h as u16).to_bits(),
     }
 }
 

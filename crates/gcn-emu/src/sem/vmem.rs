@@ -5,7 +5,7 @@
 //! lane loop then moves the data for every encoding, with the addressing of
 //! the encoding supplied as a closure.
 
-use super::format::{components, pack, unpack};
+use super::format::{components, from_d16, pack, to_d16, unpack};
 use super::{ds, Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -546,26 +546,6 @@ fn store_lds_dword(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 /// (GCN 1.4) rather than one per VGPR in its low half (GCN 1.2).
 fn d16_packed(gen: Gen) -> bool {
     gen == Gen::Gcn14
-}
-
-/// A component loaded by a `_d16` format instruction as 16 bits: half float
-/// for the float-valued number formats, the low 16 bits of the integer for
-/// UINT/SINT (GcnInstrsMubuf.md BUFFER_LOAD_FORMAT_D16_X).
-fn to_d16(v: u32, nfmt: u32) -> u32 {
-    if nfmt == 4 || nfmt == 5 {
-        v & 0xffff
-    } else {
-        u32::from(crate::float::f32_to_f16(f32::from_bits(v)))
-    }
-}
-
-/// The register value a 16-bit stored component stands for (inverse of [`to_d16`]).
-fn from_d16(h: u32, nfmt: u32) -> u32 {
-    match nfmt {
-        4 => h & 0xffff,
-        5 => h as u16 as i16 as i32 as u32,
-        _ => crate::float::f16_to_f32(h as u16).to_bits(),
-    }
 }
 
 /// buffer_load/store_format_* (format from the V#) and tbuffer_* (format
