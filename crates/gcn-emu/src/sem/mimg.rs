@@ -6,7 +6,7 @@
 //! Behaviour from `reference/clrx-doc/GcnInstrsMimg.md`; where the documents
 //! are silent the choice is stated here and in `docs/gcn-emulator.md`.
 
-use super::format::{components, from_d16, is_int, join, mask, one, pack, split, to_d16, unpack};
+use super::format::{components, from_d16, join, mask, one, pack, split, to_d16, unpack};
 use super::vmem::ATOMICS;
 use super::{Handler, R};
 use crate::exec::Ctx;
