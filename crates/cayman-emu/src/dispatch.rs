@@ -57,6 +57,10 @@ pub struct Dispatch {
     /// without a binding keep the runtime's defaults (buffer 1 = the global
     /// pool, 2 = the object's `.text`, 160 = the RAT return buffer).
     pub resources: crate::resource::Resources,
+    /// Initial values of the 16 append/consume counters that GDS ops with
+    /// ALLOC_CONSUME work on (guide 9.6 MEM_GDS_WORD1 UAV_ID); their values
+    /// after the run are [`Stats::append_consume`]. Default 0.
+    pub append_consume: [u32; crate::sync::APPEND_COUNTERS],
 }
 
 impl Dispatch {
@@ -72,6 +76,7 @@ impl Dispatch {
             atomics_byte_addressed: false,
             trace: None,
             resources: crate::resource::Resources::new(),
+            append_consume: [0; crate::sync::APPEND_COUNTERS],
         }
     }
 }
@@ -167,7 +172,7 @@ pub fn run_with_gds(
     }
     let cbs = vec![cb0];
     let nwaves = lanes.div_ceil(64) as u32;
-    let sync = crate::sync::SyncState::new();
+    let sync = crate::sync::SyncState::with_append_counters(d.append_consume);
     let env = Env {
         prog: &kernel.program,
         cb: &cbs,
@@ -193,7 +198,10 @@ pub fn run_with_gds(
         if let Some(s) = &d.trace {
             s.flush();
         }
-        return r;
+        return r.map(|st| Stats {
+            append_consume: sync.append_counters(),
+            ..st
+        });
     }
     let threads = if tracer.is_some() {
         1
@@ -245,7 +253,10 @@ pub fn run_with_gds(
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }
-    Ok(stats.into_inner().unwrap_or_else(|e| e.into_inner()))
+    Ok(Stats {
+        append_consume: sync.append_counters(),
+        ..stats.into_inner().unwrap_or_else(|e| e.into_inner())
+    })
 }
 
 /// Set up the waves of work-group `gid`: T0.XYZ = local id, T1.XYZ = group id.

@@ -90,6 +90,9 @@ pub struct Stats {
     pub lds_ops: u64,
     /// Barriers passed (per wave).
     pub barriers: u64,
+    /// The append/consume counters at the end of the dispatch (set by
+    /// [`crate::run`]; [`Stats::add`] leaves them alone).
+    pub append_consume: [u32; crate::sync::APPEND_COUNTERS],
 }
 
 impl Stats {

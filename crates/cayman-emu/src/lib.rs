@@ -54,5 +54,5 @@ pub use fault::{Fault, Location, Stats};
 pub use loader::{load, Kernel, LoadError};
 pub use memory::{GlobalMemory, MemError, Pool};
 pub use resource::{Dim, Format, Resource, Resources};
-pub use sync::SyncState;
+pub use sync::{SyncState, APPEND_COUNTERS};
 pub use trace::TraceSink;

@@ -343,8 +343,13 @@ pub enum FetchOp {
         offset: u8,
         /// BCAST_FIRST_REQ: only the first active lane's request; its result goes to all lanes.
         bcast_first: bool,
-        /// ALLOC_CONSUME (the append/consume counter UAV_ID).
+        /// ALLOC_CONSUME: a returning op works on append/consume counter
+        /// `uav_id` instead of GDS memory (guide 9.6 MEM_GDS_WORD1).
         alloc_consume: bool,
+        /// UAV_ID: the append/consume counter (0-15).
+        uav_id: u8,
+        /// UAV_INDEX_MODE: 0, or 1/2 to add CF_IDX0/1 to `uav_id`.
+        uav_index_mode: u8,
     },
     /// Anything else a TC clause may hold: faults with its name.
     Unsupported(&'static str),
@@ -1169,6 +1174,8 @@ fn decode_gds_clause(w: &[u32], addr: usize, count: usize) -> Vec<FetchOp> {
                     offset: MEM_GDS_WORD1::SRC_GPR.get(w1) as u8,
                     bcast_first: MEM_GDS_WORD1::BCAST_FIRST_REQ.get(w1) != 0,
                     alloc_consume: MEM_GDS_WORD1::ALLOC_CONSUME.get(w1) != 0,
+                    uav_id: MEM_GDS_WORD1::UAV_ID.get(w1) as u8,
+                    uav_index_mode: MEM_GDS_WORD1::UAV_INDEX_MODE.get(w1) as u8,
                 });
             }
             Ok(i) if i.op.name == "MEM_TF_WRITE" => out.push(FetchOp::Unsupported(

@@ -1,7 +1,8 @@
 //! Dispatch-wide synchronization between waves: the global wave sync (GWS)
 //! resources of the GWS_* CF instructions (guide 8.1, CF_GWS_WORD0) and the
 //! hidden ordered-append counter of GDS ATOMIC_ORDERED_ALLOC_RET (guide
-//! 9.6). A wave that has to wait is told so and retries later; programs that
+//! 9.6), and the append/consume counters GDS ops with ALLOC_CONSUME work
+//! on (guide 9.6 MEM_GDS_WORD1 UAV_ID, ALLOC_CONSUME). A wave that has to wait is told so and retries later; programs that
 //! use either run with every wave of the dispatch resident (see
 //! [`crate::dispatch`]), so a wait that no wave can end is detected instead
 //! of hanging.
@@ -26,6 +27,10 @@ struct Ordered {
     passed: Vec<bool>,
 }
 
+/// Append/consume counters of a dispatch (guide 9.6 MEM_GDS_WORD1 UAV_ID:
+/// four bits).
+pub const APPEND_COUNTERS: usize = 16;
+
 /// Where a wave stands at a GWS barrier: the resource and the generation it waits to see end.
 pub type GwsTicket = Option<(u8, u64)>;
 
@@ -34,6 +39,7 @@ pub type GwsTicket = Option<(u8, u64)>;
 pub struct SyncState {
     gws: Mutex<GwsState>,
     ordered: Mutex<Ordered>,
+    append: Mutex<[u32; APPEND_COUNTERS]>,
 }
 
 impl Default for SyncState {
@@ -43,8 +49,14 @@ impl Default for SyncState {
 }
 
 impl SyncState {
-    /// Every resource 0 (unsigned), no wave waiting, the ordered counter 0.
+    /// Every resource 0 (unsigned), no wave waiting, the ordered counter 0,
+    /// the append/consume counters 0.
     pub const fn new() -> SyncState {
+        SyncState::with_append_counters([0; APPEND_COUNTERS])
+    }
+
+    /// [`SyncState::new`] with the append/consume counters set to `init`.
+    pub const fn with_append_counters(init: [u32; APPEND_COUNTERS]) -> SyncState {
         SyncState {
             gws: Mutex::new(GwsState {
                 value: [0; GWS_RESOURCES],
@@ -56,6 +68,7 @@ impl SyncState {
                 count: 0,
                 passed: Vec::new(),
             }),
+            append: Mutex::new(init),
         }
     }
 
@@ -67,6 +80,19 @@ impl SyncState {
     /// The ordered-append counter.
     pub fn ordered_count(&self) -> u32 {
         self.ordered.lock().unwrap_or_else(|e| e.into_inner()).count
+    }
+
+    /// The append/consume counters.
+    pub fn append_counters(&self) -> [u32; APPEND_COUNTERS] {
+        *self.append.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on append/consume counter `c` (< [`APPEND_COUNTERS`]) with
+    /// no other wave touching the counters: one GDS instruction's lanes, in
+    /// order, form one atomic step.
+    pub fn with_append_counter<R>(&self, c: usize, f: impl FnOnce(&mut u32) -> R) -> R {
+        let mut a = self.append.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut a[c])
     }
 
     /// One GWS instruction: `op` 0 SEMA_V, 1 SEMA_P, 2 BARRIER, 3 INIT.

@@ -190,14 +190,6 @@ fn bcast_first_req_and_rel_global() {
     .err()
     .expect("fault");
     assert!(f.message.contains("BCAST_FIRST_REQ"), "{f}");
-    let f = one_wave(
-        "GDS:\n MEM_GDS ADD_RET R5.x___, R1.xy0, R0 ALLOC_CONSUME\nEND:\n",
-        &gds,
-        |_| {},
-    )
-    .err()
-    .expect("fault");
-    assert!(f.message.contains("ALLOC_CONSUME"), "{f}");
 }
 
 /// A dispatch of `groups` one-wave work-groups of `src`; returns the pool.
@@ -544,4 +536,220 @@ fn gws_index_modes_add_the_cf_index_registers() {
     let gds = Pool::new(GDS_BYTES);
     let pool = dispatch(&src.replace(" VIM(2)", ""), 4, &gds).unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(read_u32(&pool, 0, 1)[0], 0x3f80_0000);
+}
+
+/// One wave of `src` with its own dispatch state, the append/consume
+/// counters starting at `counters`; returns the wave and the counters after.
+fn one_wave_counters(
+    src: &str,
+    gds: &Pool,
+    counters: [u32; APPEND_COUNTERS],
+    setup: impl Fn(&mut Wave),
+) -> Result<(Wave, [u32; APPEND_COUNTERS]), Fault> {
+    let k = kernel_from_asm(src);
+    let cb = vec![vec![0u32; 64]];
+    let pool = Pool::new(64);
+    let sync = SyncState::with_append_counters(counters);
+    let env = Env {
+        sync: &sync,
+        ..one_wave_env(&k, &cb, &pool, gds)
+    };
+    let mut w = Wave::new(u64::MAX, [0; 3], 0, 10_000);
+    setup(&mut w);
+    w.run(&env, &mut [0u32; 512])?;
+    Ok((w, sync.append_counters()))
+}
+
+/// The returning ops that address two dwords, part of one, or the ordered
+/// count: they cannot work on one append/consume counter (guide 9.6).
+const NOT_ON_A_COUNTER: [&str; 10] = [
+    "XCHG_REL_RET",
+    "XCHG2_RET",
+    "READ_REL_RET",
+    "READ2_RET",
+    "READWRITE_RET",
+    "BYTE_READ_RET",
+    "UBYTE_READ_RET",
+    "SHORT_READ_RET",
+    "USHORT_READ_RET",
+    "ATOMIC_ORDERED_ALLOC_RET",
+];
+
+#[test]
+fn alloc_consume_ops_work_on_the_uav_id_counter() {
+    // guide 9.6 MEM_GDS_WORD1: ALLOC_CONSUME "accesses append/consume
+    // counter", UAV_ID "identifies append/consume count": the DS_INST
+    // definition with counter UAV_ID as DS(dst), lanes in ascending order;
+    // GDS memory and the other counters stay as they were
+    let init: [u32; APPEND_COUNTERS] = std::array::from_fn(|i| 0x100 * i as u32 + 7);
+    let mut ran = 0;
+    for o in risa_cayman::ops::LDS_OPS {
+        if !o.name.ends_with("_RET") {
+            continue;
+        }
+        let src = format!(
+            "GDS:\n MEM_GDS {} R5.xy__, R1.xyz, R0 UAV_ID(9) ALLOC_CONSUME\nEND:\n",
+            o.name
+        );
+        let data = |l: usize| -> (u32, u32) {
+            // lanes 4k: the counter's initial value (a CMP_XCHG hit), the
+            // others a spread of small, large and float values
+            let x = match l % 4 {
+                0 => init[9],
+                1 => l as u32 * 3,
+                2 => u32::MAX - l as u32,
+                _ => (l as f32).to_bits(),
+            };
+            (x, 0x7000_0000 | l as u32)
+        };
+        let gds = Pool::new(256);
+        let r = one_wave_counters(&src, &gds, init, |wv| {
+            for l in 0..64 {
+                let (x, y) = data(l);
+                wv.gpr_mut(1, 0)[l] = 4 * l as u32; // address: not used
+                wv.gpr_mut(1, 1)[l] = x;
+                wv.gpr_mut(1, 2)[l] = y;
+                wv.gpr_mut(5, 1)[l] = 0xbeef;
+            }
+        });
+        if NOT_ON_A_COUNTER.contains(&o.name) {
+            let f = r.err().unwrap_or_else(|| panic!("{}: fault", o.name));
+            assert!(f.message.contains("ALLOC_CONSUME"), "{f}");
+            continue;
+        }
+        let (wave, after) = r.unwrap_or_else(|f| panic!("{}: {f}", o.name));
+        let mut m = [init[9]];
+        for l in 0..64 {
+            let (x, y) = data(l);
+            let (r0, r1) = model(o.name, &mut m, 0, x, y, 0);
+            assert_eq!(
+                (wave.gpr(5, 0)[l], wave.gpr(5, 1)[l]),
+                (r0, r1),
+                "{} lane {l}",
+                o.name
+            );
+        }
+        let mut want = init;
+        want[9] = m[0];
+        assert_eq!(after, want, "{} counters", o.name);
+        assert!(
+            read_u32(&gds, 0, 64).iter().all(|&v| v == 0),
+            "{} GDS",
+            o.name
+        );
+        ran += 1;
+    }
+    // READ and the 16 one-dword atomics of the table
+    assert_eq!(ran, 17);
+}
+
+#[test]
+fn alloc_consume_is_ignored_without_a_return_and_indexes_with_uim() {
+    // "Ignored for ... GDS with no return": ADD goes to GDS memory
+    let gds = Pool::new(64);
+    let (_, after) = one_wave_counters(
+        "GDS:\n MEM_GDS ADD R5.____, R1.xy0, R0 UAV_ID(3) ALLOC_CONSUME\nEND:\n",
+        &gds,
+        [5; APPEND_COUNTERS],
+        |wv| {
+            for l in 0..64 {
+                wv.gpr_mut(1, 0)[l] = 8;
+                wv.gpr_mut(1, 1)[l] = l as u32;
+            }
+        },
+    )
+    .unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(after, [5; APPEND_COUNTERS]);
+    assert_eq!(read_u32(&gds, 0, 4), [0, 0, 2016, 0]);
+    // UIM(1)/UIM(2): UAV_ID + CF_IDX0/1 picks the counter; BCAST_FIRST_REQ
+    // makes one request (the first active lane's) and broadcasts its result
+    let src = |id: u32, uim: u32| {
+        format!(
+            "
+        ALU:
+            0 x: SET_CF_IDX0 ____, R2.x
+        ALU:
+            0 x: SET_CF_IDX1 ____, R2.y
+        GDS:
+            MEM_GDS ADD_RET R5.x___, R1.xy0, R0 UAV_ID({id}) UIM({uim}) ALLOC_CONSUME BCAST_FIRST_REQ
+        END:
+    "
+        )
+    };
+    let setup = |wv: &mut Wave| {
+        for l in 0..64 {
+            wv.gpr_mut(1, 1)[l] = 10 + l as u32;
+            wv.gpr_mut(2, 0)[l] = 4;
+            wv.gpr_mut(2, 1)[l] = 11;
+        }
+    };
+    let init: [u32; APPEND_COUNTERS] = std::array::from_fn(|i| 1000 * i as u32);
+    for (uim, counter) in [(0, 2), (1, 6), (2, 13)] {
+        let (wave, after) = one_wave_counters(&src(2, uim), &gds, init, setup)
+            .unwrap_or_else(|f| panic!("UIM {uim}: {f}"));
+        let mut want = init;
+        want[counter] += 10;
+        assert_eq!(after, want, "UIM {uim}");
+        assert!(
+            (0..64).all(|l| wave.gpr(5, 0)[l] == init[counter]),
+            "UIM {uim}"
+        );
+    }
+    // UAV_ID 5 + CF_IDX1 11 = 16: no such counter; UIM 3 is invalid
+    for (id, uim, what) in [(5, 2, "= 16"), (0, 3, "CF_INVALID")] {
+        let f = one_wave_counters(&src(id, uim), &gds, init, setup)
+            .err()
+            .expect("fault");
+        assert!(
+            f.message.contains("ALLOC_CONSUME") && f.message.contains(what),
+            "{f}"
+        );
+    }
+}
+
+#[test]
+fn append_consume_across_waves_and_threads() {
+    // every work-item appends (ADD_RET 1 on counter 4) and writes its
+    // global id to out[slot - 1000]; the odd ones also consume (SUB_RET 3 on
+    // counter 11). The slots must be a permutation of 0 .. n (one atomic
+    // counter across waves and worker threads) and the host reads both
+    // counters back.
+    let src = "
+        ALU:
+            0 z: LSHL_INT R3.z, R1.x, (6)
+              y: MOV R2.y, 1
+              w: MOV R2.w, (3)
+            1 x: ADD_INT R3.x, R3.z, R0.x
+              y: AND_INT R3.y, R0.x, 1
+        GDS:
+            MEM_GDS ADD_RET R4.x___, R2.xy0, R0 UAV_ID(4) ALLOC_CONSUME
+        ALU:
+            0 x: SUB_INT R4.x, R4.x, (1000)
+        MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R4], R3.x___
+        ALU_PUSH_BEFORE:
+            0 x: PRED_SETNE_INT ____, R3.y, 0.0f UPDATE_EXEC_MASK UPDATE_PRED
+        GDS:
+            MEM_GDS SUB_RET R6.x___, R2.xw0, R0 UAV_ID(11) ALLOC_CONSUME
+        POP: ADDR(end) POP_CNT(1)
+    end:
+        END:
+    ";
+    let k = kernel_from_asm(src);
+    let n = 64 * 16u32;
+    for threads in [1, 2] {
+        let pool = Pool::new(4 * n as usize);
+        let mut d = Dispatch::linear(n, 64);
+        d.threads = threads;
+        d.append_consume[4] = 1000;
+        d.append_consume[11] = 5000;
+        d.append_consume[0] = 77;
+        let st = run(&k, &d, &[], &pool).unwrap_or_else(|f| panic!("{f}"));
+        let mut want = d.append_consume;
+        want[4] = 1000 + n;
+        want[11] = 5000 - 3 * (n / 2);
+        assert_eq!(st.append_consume, want, "{threads} threads");
+        let mut ids = read_u32(&pool, 0, n as usize);
+        ids.sort_unstable();
+        assert_eq!(ids, (0..n).collect::<Vec<_>>(), "{threads} threads");
+    }
 }

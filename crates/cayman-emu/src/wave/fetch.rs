@@ -491,16 +491,12 @@ impl Wave {
             offset,
             bcast_first,
             alloc_consume,
+            uav_id,
+            uav_index_mode,
         } = *op
         else {
             return Ok(true);
         };
-        if alloc_consume {
-            return Err((
-                None,
-                format!("GDS {name} with ALLOC_CONSUME (append/consume counters) is not emulated"),
-            ));
-        }
         let rel = |g: u8, r: bool| {
             let v = g as i32 + if r { self.al } else { 0 };
             (0..128).contains(&v).then_some(v as usize)
@@ -514,117 +510,127 @@ impl Wave {
         let lanes = if bcast_first { m & m.wrapping_neg() } else { m };
         let mut out = [[0u32; LANES]; 2];
         let g = env.gds;
-        for l in lanes_of(lanes) {
-            let mut v = [0u32; 3];
-            for (k, &sel) in src_sel.iter().enumerate() {
-                v[k] = match sel {
-                    0..=3 => self.rows[gi(sg, sel as usize)][l],
-                    4 => 0,
-                    5 => 0x3f80_0000,
-                    s => return Err((None, format!("GDS source select {s} is reserved"))),
-                };
-            }
-            let (a, x, y) = (v[0], v[1], v[2]);
-            let bad = |e: crate::memory::MemError| {
-                (
-                    Some(l as u32),
-                    format!(
-                        "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
-                        e.addr, e.limit
-                    ),
-                )
-            };
-            let narrow = matches!(
-                base,
-                "BYTE_WRITE"
-                    | "SHORT_WRITE"
-                    | "BYTE_READ"
-                    | "UBYTE_READ"
-                    | "SHORT_READ"
-                    | "USHORT_READ"
-            );
-            if a & 3 != 0 && !narrow && base != "ATOMIC_ORDERED_ALLOC" {
-                return Err((
-                    Some(l as u32),
-                    format!("GDS {name} at unaligned byte 0x{a:x}"),
-                ));
-            }
-            let (a64, byte) = ((a & !3) as u64, a & 3);
-            // the second address of the two-address operations (dwords: offset, offset × 64)
-            let rel2 = a64 + 4 * offset as u64;
-            let two = a64 + 4 * 64 * offset as u64;
-            let (r0, r1) = match base {
-                "READ" | "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => (
-                    crate::wave::lds::read_ext(base, g.load_u32(a64).map_err(bad)?, byte),
-                    0,
-                ),
-                "WRITE_REL" | "XCHG_REL" | "WRITE2" | "XCHG2" => {
-                    let a2 = if base.ends_with('2') { two } else { rel2 };
-                    let o0 = g.atomic(a64, &mut |_| x).map_err(bad)?;
-                    let o1 = g.atomic(a2, &mut |_| y).map_err(bad)?;
-                    (o0, o1)
+        // ALLOC_CONSUME is "ignored for ... GDS with no return" (guide 9.6):
+        // those ops go to GDS memory as without it
+        if alloc_consume && ret {
+            let c = self.append_counter(name, uav_id, uav_index_mode)?;
+            out[0] = self.append_consume(env, name, base, c, sg, src_sel, lanes)?;
+        } else {
+            for l in lanes_of(lanes) {
+                let mut v = [0u32; 3];
+                for (k, &sel) in src_sel.iter().enumerate() {
+                    v[k] = match sel {
+                        0..=3 => self.rows[gi(sg, sel as usize)][l],
+                        4 => 0,
+                        5 => 0x3f80_0000,
+                        s => return Err((None, format!("GDS source select {s} is reserved"))),
+                    };
                 }
-                "READ_REL" => (
-                    g.load_u32(a64).map_err(bad)?,
-                    g.load_u32(rel2).map_err(bad)?,
-                ),
-                "READ2" => {
-                    if x & 3 != 0 {
-                        return Err((
-                            Some(l as u32),
-                            format!("GDS {name} at unaligned byte 0x{x:x}"),
-                        ));
-                    }
+                let (a, x, y) = (v[0], v[1], v[2]);
+                let bad = |e: crate::memory::MemError| {
                     (
-                        g.load_u32(a64).map_err(bad)?,
-                        g.load_u32(x as u64).map_err(bad)?,
+                        Some(l as u32),
+                        format!(
+                            "GDS {name} at byte 0x{:x} outside the {}-byte GDS",
+                            e.addr, e.limit
+                        ),
                     )
+                };
+                let narrow = matches!(
+                    base,
+                    "BYTE_WRITE"
+                        | "SHORT_WRITE"
+                        | "BYTE_READ"
+                        | "UBYTE_READ"
+                        | "SHORT_READ"
+                        | "USHORT_READ"
+                );
+                if a & 3 != 0 && !narrow && base != "ATOMIC_ORDERED_ALLOC" {
+                    return Err((
+                        Some(l as u32),
+                        format!("GDS {name} at unaligned byte 0x{a:x}"),
+                    ));
                 }
-                "READWRITE" => {
-                    if x & 3 != 0 {
-                        return Err((
-                            Some(l as u32),
-                            format!("GDS {name} at unaligned byte 0x{x:x}"),
-                        ));
+                let (a64, byte) = ((a & !3) as u64, a & 3);
+                // the second address of the two-address operations (dwords: offset, offset × 64)
+                let rel2 = a64 + 4 * offset as u64;
+                let two = a64 + 4 * 64 * offset as u64;
+                let (r0, r1) = match base {
+                    "READ" | "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => (
+                        crate::wave::lds::read_ext(base, g.load_u32(a64).map_err(bad)?, byte),
+                        0,
+                    ),
+                    "WRITE_REL" | "XCHG_REL" | "WRITE2" | "XCHG2" => {
+                        let a2 = if base.ends_with('2') { two } else { rel2 };
+                        let o0 = g.atomic(a64, &mut |_| x).map_err(bad)?;
+                        let o1 = g.atomic(a2, &mut |_| y).map_err(bad)?;
+                        (o0, o1)
                     }
-                    let o = g.load_u32(a64).map_err(bad)?;
-                    g.atomic(x as u64, &mut |_| y).map_err(bad)?;
-                    (o, 0)
-                }
-                "ATOMIC_ORDERED_ALLOC" => {
-                    // guide 9.6: "adds the 7 lsb of 1a to a hidden ordered append
-                    // count in wave order"; only with broadcast-first set
-                    if !bcast_first {
-                        return Err((
-                            None,
-                            "GDS ATOMIC_ORDERED_ALLOC_RET needs BCAST_FIRST_REQ (guide 9.6)".into(),
-                        ));
+                    "READ_REL" => (
+                        g.load_u32(a64).map_err(bad)?,
+                        g.load_u32(rel2).map_err(bad)?,
+                    ),
+                    "READ2" => {
+                        if x & 3 != 0 {
+                            return Err((
+                                Some(l as u32),
+                                format!("GDS {name} at unaligned byte 0x{x:x}"),
+                            ));
+                        }
+                        (
+                            g.load_u32(a64).map_err(bad)?,
+                            g.load_u32(x as u64).map_err(bad)?,
+                        )
                     }
-                    match env.sync.ordered_alloc(self.dispatch_index, a & 0x7f) {
-                        Some(o) => (o, 0),
-                        None => {
-                            self.blocked_on = Some(format!(
+                    "READWRITE" => {
+                        if x & 3 != 0 {
+                            return Err((
+                                Some(l as u32),
+                                format!("GDS {name} at unaligned byte 0x{x:x}"),
+                            ));
+                        }
+                        let o = g.load_u32(a64).map_err(bad)?;
+                        g.atomic(x as u64, &mut |_| y).map_err(bad)?;
+                        (o, 0)
+                    }
+                    "ATOMIC_ORDERED_ALLOC" => {
+                        // guide 9.6: "adds the 7 lsb of 1a to a hidden ordered append
+                        // count in wave order"; only with broadcast-first set
+                        if !bcast_first {
+                            return Err((
+                                None,
+                                "GDS ATOMIC_ORDERED_ALLOC_RET needs BCAST_FIRST_REQ (guide 9.6)"
+                                    .into(),
+                            ));
+                        }
+                        match env.sync.ordered_alloc(self.dispatch_index, a & 0x7f) {
+                            Some(o) => (o, 0),
+                            None => {
+                                self.blocked_on = Some(format!(
                                 "GDS ATOMIC_ORDERED_ALLOC_RET waits for the waves before wave {} of the dispatch",
                                 self.dispatch_index
                             ));
-                            return Ok(false);
+                                return Ok(false);
+                            }
                         }
                     }
-                }
-                b => match crate::wave::lds::rmw(b, 0, x, y, byte) {
-                    Some(_) => {
-                        let o = g
-                            .atomic(a64, &mut |o| {
-                                crate::wave::lds::rmw(b, o, x, y, byte).unwrap_or(o)
-                            })
-                            .map_err(bad)?;
-                        (o, 0)
-                    }
-                    None => return Err((None, format!("GDS operation {name} is not supported"))),
-                },
-            };
-            out[0][l] = r0;
-            out[1][l] = r1;
+                    b => match crate::wave::lds::rmw(b, 0, x, y, byte) {
+                        Some(_) => {
+                            let o = g
+                                .atomic(a64, &mut |o| {
+                                    crate::wave::lds::rmw(b, o, x, y, byte).unwrap_or(o)
+                                })
+                                .map_err(bad)?;
+                            (o, 0)
+                        }
+                        None => {
+                            return Err((None, format!("GDS operation {name} is not supported")))
+                        }
+                    },
+                };
+                out[0][l] = r0;
+                out[1][l] = r1;
+            }
         }
         if bcast_first && lanes != 0 {
             let f = lanes.trailing_zeros() as usize;
@@ -646,6 +652,87 @@ impl Wave {
             }
         }
         Ok(true)
+    }
+
+    /// The append/consume counter a GDS op with ALLOC_CONSUME names: UAV_ID
+    /// plus CF_IDX0/1 under UAV_INDEX_MODE (guide 9.6 MEM_GDS_WORD1).
+    fn append_counter(
+        &self,
+        name: &str,
+        uav_id: u8,
+        mode: u8,
+    ) -> Result<usize, (Option<u32>, String)> {
+        let c = self.indexed(uav_id as u32, mode).map_err(|e| {
+            (
+                None,
+                format!("GDS {name} ALLOC_CONSUME UAV_INDEX_MODE: {e}"),
+            )
+        })?;
+        if c as usize >= crate::sync::APPEND_COUNTERS {
+            return Err((
+                None,
+                format!(
+                    "GDS {name} with ALLOC_CONSUME: UAV_ID {uav_id} + CF_IDX{} = {c} names no append/consume counter (there are {})",
+                    mode.saturating_sub(1),
+                    crate::sync::APPEND_COUNTERS
+                ),
+            ));
+        }
+        Ok(c as usize)
+    }
+
+    /// A returning GDS op with ALLOC_CONSUME: the one-dword operation of the
+    /// DS_INST table with append/consume counter `c` in place of the
+    /// addressed dword (the address operand is not used), lane after lane
+    /// in ascending order as one atomic step across the dispatch. Returns
+    /// each lane's old counter value. Ops that address two dwords, part of
+    /// one, or the ordered-append count cannot work on one counter and fault.
+    #[allow(clippy::too_many_arguments)]
+    fn append_consume(
+        &self,
+        env: &Env,
+        name: &str,
+        base: &str,
+        c: usize,
+        sg: usize,
+        src_sel: [u8; 3],
+        lanes: u64,
+    ) -> Result<[u32; LANES], (Option<u32>, String)> {
+        let read = base == "READ";
+        if !read && crate::wave::lds::rmw(base, 0, 0, 0, 0).is_none() {
+            return Err((
+                None,
+                format!(
+                    "GDS {name} with ALLOC_CONSUME: only the one-dword operations (READ_RET and the atomic _RET ops) can work on an append/consume counter"
+                ),
+            ));
+        }
+        // data 0 and data 1 of every lane, read before the counter is locked
+        let mut data = [[0u32; 2]; LANES];
+        for l in lanes_of(lanes) {
+            for (k, &sel) in src_sel.iter().enumerate() {
+                let v = match sel {
+                    0..=3 => self.rows[gi(sg, sel as usize)][l],
+                    4 => 0,
+                    5 => 0x3f80_0000,
+                    s => return Err((None, format!("GDS source select {s} is reserved"))),
+                };
+                if k > 0 {
+                    data[l][k - 1] = v;
+                }
+            }
+        }
+        let mut out = [0u32; LANES];
+        env.sync.with_append_counter(c, |v| {
+            for l in lanes_of(lanes) {
+                out[l] = *v;
+                if !read {
+                    let [x, y] = data[l];
+                    *v = crate::wave::lds::rmw(base, *v, x, y, 0).unwrap_or(*v);
+                }
+            }
+        });
+        Ok(out)
     }
 }
 
