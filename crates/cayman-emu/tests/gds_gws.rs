@@ -1,6 +1,7 @@
 //! Every GDS operation (guide 9.6 MEM_GDS_WORD1 GDS_OP, the DS_INST table)
 //! against a model written from the table's definitions, the two-value
-//! returns, BCAST_FIRST_REQ, REL_GLOBAL; GWS semaphores and barriers across
+//! returns, BCAST_FIRST_REQ, REL_GLOBAL, ALLOC_CONSUME on the append/consume
+//! counters (UAV_ID, UAV_INDEX_MODE); GWS semaphores and barriers across
 //! the waves of a dispatch (guide 8.1 GWS_*), ordered append in wave order,
 //! deadlocks ending in faults; LDS direct reads with THREAD_REL; the
 //! exports and CALL_FS a compute program cannot run. Programs are written
