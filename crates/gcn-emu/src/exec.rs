@@ -124,36 +124,60 @@ const SLOW: u32 = GPR_IDX_EN | FP_ROUND | VSKIP;
 
 /// Runs `w` until it ends, reaches a barrier or faults.
 pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
-    let prog = ctx.prog;
-    let ops = &prog.ops[..];
     if ctx.trace.is_some() {
         return run_wave_traced(w, ctx);
     }
+    let ops = &ctx.prog.ops[..];
     while w.status == Status::Running {
-        let idx = w.pc as usize;
-        let Some(op) = ops.get(idx) else {
-            let addr = ops
-                .last()
-                .map(|o| u64::from(o.offset) + 4 * u64::from(o.instr.len))
-                .unwrap_or(0);
-            return Err(fault(prog, w, idx, FaultKind::BadPc(prog.base + addr)));
+        let Some((idx, op)) = fetch(w, ctx, ops) else {
+            return Err(fetch_fault(w, ctx));
         };
-        w.pc += 1;
-        w.count += 1;
-        ctx.stats.instructions[op.cat as usize] += 1;
-        if w.count > ctx.budget {
-            return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
-        }
-        let r = if w.mode & SLOW != 0 {
-            run_special(w, op, ctx)
-        } else {
-            (op.run)(w, op, ctx)
-        };
-        if let Err(k) = r {
-            return Err(fault(prog, w, idx, k));
+        if let Err(k) = issue(w, op, ctx) {
+            return Err(fault(ctx.prog, w, idx, k));
         }
     }
     Ok(())
+}
+
+/// The op at the wave's pc in `ops` (the program's, read once per run),
+/// counted: the pc moves past it, the wave's and
+/// the dispatch's instruction counts grow. `None` when there is no op there
+/// or the budget is exceeded ([`fetch_fault`] says which).
+#[inline(always)]
+fn fetch<'a>(w: &mut Wave, ctx: &mut Ctx, ops: &'a [Op]) -> Option<(usize, &'a Op)> {
+    let idx = w.pc as usize;
+    let op = ops.get(idx)?;
+    w.pc += 1;
+    w.count += 1;
+    ctx.stats.instructions[op.cat as usize] += 1;
+    (w.count <= ctx.budget).then_some((idx, op))
+}
+
+/// Why [`fetch`] returned `None`: the budget ran out on the op just counted,
+/// or the pc is at no op (a budget overrun is caught the moment it happens,
+/// so a count past the budget means the former).
+#[cold]
+fn fetch_fault(w: &Wave, ctx: &Ctx) -> Fault {
+    let prog = ctx.prog;
+    if w.count > ctx.budget {
+        return fault(prog, w, w.pc as usize - 1, FaultKind::Budget(ctx.budget));
+    }
+    let addr = prog
+        .ops
+        .last()
+        .map(|o| u64::from(o.offset) + 4 * u64::from(o.instr.len))
+        .unwrap_or(0);
+    fault(prog, w, w.pc as usize, FaultKind::BadPc(prog.base + addr))
+}
+
+/// Executes a fetched op: its handler, or [`run_special`] under a rare MODE.
+#[inline(always)]
+fn issue(w: &mut Wave, op: &Op, ctx: &mut Ctx) -> Result<(), FaultKind> {
+    if w.mode & SLOW != 0 {
+        run_special(w, op, ctx)
+    } else {
+        (op.run)(w, op, ctx)
+    }
 }
 
 /// An op while VSKIP, VGPR indexing or a rounding mode other than
@@ -248,23 +272,13 @@ fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(),
 
 fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     let prog = ctx.prog;
+    let ops = &prog.ops[..];
     while w.status == Status::Running {
-        let idx = w.pc as usize;
-        let Some(op) = prog.ops.get(idx) else {
-            return Err(fault(prog, w, idx, FaultKind::BadPc(prog.base)));
-        };
         let before = w.clone();
-        w.pc += 1;
-        w.count += 1;
-        ctx.stats.instructions[op.cat as usize] += 1;
-        if w.count > ctx.budget {
-            return Err(fault(prog, w, idx, FaultKind::Budget(ctx.budget)));
-        }
-        let r = if w.mode & SLOW != 0 {
-            run_special(w, op, ctx)
-        } else {
-            (op.run)(w, op, ctx)
+        let Some((idx, op)) = fetch(w, ctx, ops) else {
+            return Err(fetch_fault(w, ctx));
         };
+        let r = issue(w, op, ctx);
         let mut line = format!(
             "{} w{} {:#06x}: {}",
             ctx.trace_tag,

@@ -153,7 +153,6 @@ fn with_space(
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum DsAtomic {
     Mem(AtomicOp),
-    Rsub,
     Mskor,
     /// ds_cmpst: compare with DATA0, store DATA1.
     Cmpst,
@@ -165,7 +164,7 @@ enum DsAtomic {
 const DS_ATOMICS: [(&str, DsAtomic); 20] = [
     ("add", DsAtomic::Mem(AtomicOp::Add)),
     ("sub", DsAtomic::Mem(AtomicOp::Sub)),
-    ("rsub", DsAtomic::Rsub),
+    ("rsub", DsAtomic::Mem(AtomicOp::RSub)),
     ("inc", DsAtomic::Mem(AtomicOp::Inc)),
     ("dec", DsAtomic::Mem(AtomicOp::Dec)),
     ("min_i", DsAtomic::Mem(AtomicOp::SMin)),
@@ -338,7 +337,6 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 let mask = if wide { u64::MAX } else { 0xffff_ffff };
                 let old = sp.rmw(addr, bits, |old| match at {
                     DsAtomic::Mem(m) => m.apply(old, x, 0, bits),
-                    DsAtomic::Rsub => x.wrapping_sub(old) & mask,
                     DsAtomic::Mskor => (old & !x) | y,
                     // GcnInstrsDs.md DS_WRAP_RTN_B32: subtract DATA0 while
                     // the value is at least DATA0, else add DATA1.

@@ -1,6 +1,7 @@
 //! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4) loads, stores,
 //! buffer loads through a V#, scalar atomics, cache controls and timers.
 
+use super::vmem::ATOMICS;
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -141,22 +142,6 @@ fn nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-const ATOMICS: [(&str, AtomicOp); 13] = [
-    ("swap", AtomicOp::Swap),
-    ("cmpswap", AtomicOp::CmpSwap),
-    ("add", AtomicOp::Add),
-    ("sub", AtomicOp::Sub),
-    ("smin", AtomicOp::SMin),
-    ("umin", AtomicOp::UMin),
-    ("smax", AtomicOp::SMax),
-    ("umax", AtomicOp::UMax),
-    ("and", AtomicOp::And),
-    ("or", AtomicOp::Or),
-    ("xor", AtomicOp::Xor),
-    ("inc", AtomicOp::Inc),
-    ("dec", AtomicOp::Dec),
-];
-
 /// The address of a scalar buffer access (V# base + offset), checked against
 /// NUM_RECORDS (None when out of range: the access is dropped).
 fn buffer_address(w: &Wave, op: &Op, bytes: u32) -> Option<u64> {
@@ -166,25 +151,11 @@ fn buffer_address(w: &Wave, op: &Op, bytes: u32) -> Option<u64> {
 }
 
 fn s_buffer_store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
-    let n = op.aux as usize;
-    let d = dst_range(op, n)?;
-    let Some(a) = buffer_address(w, op, 4 * n as u32) else {
+    dst_range(op, op.aux as usize)?;
+    let Some(a) = buffer_address(w, op, 4 * op.aux) else {
         return Ok(());
     };
-    let mut buf = [0u8; 64];
-    for k in 0..n {
-        buf[4 * k..4 * k + 4].copy_from_slice(&w.s[d + k].to_le_bytes());
-    }
-    c.mem
-        .write(a, &buf[..4 * n])
-        .map_err(|e| FaultKind::Memory {
-            lane: None,
-            addr: e.addr,
-            size: e.size,
-            write: true,
-        })?;
-    c.stats.bytes_written += 4 * n as u64;
-    Ok(())
+    store_at(w, op, c, a)
 }
 
 fn s_atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
