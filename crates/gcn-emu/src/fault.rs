@@ -42,6 +42,19 @@ pub enum FaultKind {
     Cancelled,
 }
 
+impl FaultKind {
+    /// The fault of an access outside every allocation, by `lane` (`None`
+    /// for scalar accesses).
+    pub fn memory(lane: Option<u32>, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
+        FaultKind::Memory {
+            lane,
+            addr: e.addr,
+            size: e.size,
+            write,
+        }
+    }
+}
+
 impl fmt::Display for FaultKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -7,7 +7,7 @@
 //! are silent the choice is stated here and in `docs/gcn-emulator.md`.
 
 use super::format::{components, from_d16, join, mask, one, pack, split, to_d16, unpack};
-use super::vmem::ATOMICS;
+use super::vmem::{mem_fault, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -183,15 +183,6 @@ impl Access {
             k += 1;
         }
         out
-    }
-}
-
-fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
-    FaultKind::Memory {
-        lane: Some(l as u32),
-        addr: e.addr,
-        size: e.size,
-        write,
     }
 }
 

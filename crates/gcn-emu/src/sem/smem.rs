@@ -56,12 +56,7 @@ fn load_at(w: &mut Wave, op: &Op, c: &mut Ctx, a: u64) -> R {
     let mut buf = [0u8; 64];
     c.mem
         .read(a, &mut buf[..4 * n])
-        .map_err(|e| FaultKind::Memory {
-            lane: None,
-            addr: e.addr,
-            size: e.size,
-            write: false,
-        })?;
+        .map_err(|e| FaultKind::memory(None, e, false))?;
     for k in 0..n {
         w.s[d + k] = u32::from_le_bytes(buf[4 * k..4 * k + 4].try_into().unwrap());
     }
@@ -89,12 +84,7 @@ fn s_buffer_load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         } else {
             c.mem
                 .read_u32(base.wrapping_add(u64::from(o)))
-                .map_err(|e| FaultKind::Memory {
-                    lane: None,
-                    addr: e.addr,
-                    size: 4,
-                    write: false,
-                })?
+                .map_err(|e| FaultKind::memory(None, e, false))?
         };
     }
     c.stats.bytes_read += 4 * n as u64;
@@ -121,12 +111,7 @@ fn store_at(w: &mut Wave, op: &Op, c: &mut Ctx, a: u64) -> R {
     }
     c.mem
         .write(a, &buf[..4 * n])
-        .map_err(|e| FaultKind::Memory {
-            lane: None,
-            addr: e.addr,
-            size: e.size,
-            write: true,
-        })?;
+        .map_err(|e| FaultKind::memory(None, e, true))?;
     c.stats.bytes_written += 4 * n as u64;
     Ok(())
 }
@@ -180,12 +165,7 @@ fn s_atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let old = c
         .mem
         .atomic(a, bits, aop, data, cmp)
-        .map_err(|e| FaultKind::Memory {
-            lane: None,
-            addr: e.addr,
-            size: e.size,
-            write: true,
-        })?;
+        .map_err(|e| FaultKind::memory(None, e, true))?;
     if op.instr.field(risa_gcn::Field::Glc) != 0 {
         if wide {
             w.set_s64(d, old);

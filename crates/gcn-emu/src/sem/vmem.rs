@@ -159,13 +159,9 @@ pub(super) enum Target {
     Dropped,
 }
 
-fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
-    FaultKind::Memory {
-        lane: Some(l as u32),
-        addr: e.addr,
-        size: e.size,
-        write,
-    }
+/// The fault of lane `l`'s access outside every allocation.
+pub(super) fn mem_fault(l: usize, e: crate::mem::OutOfRange, write: bool) -> FaultKind {
+    FaultKind::memory(Some(l as u32), e, write)
 }
 
 /// The device address where this wave's private segment starts, for FLAT and
