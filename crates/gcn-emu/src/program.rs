@@ -217,12 +217,13 @@ impl Program {
         if op.cat != Cat::Valu {
             return op.run;
         }
-        match op.instr.enc {
-            Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa => sem::sdwa::run_sdwa::<true>,
-            Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp => sem::sdwa::run_dpp::<true>,
-            // Lowered by `lower_halves` (a refused OP_SEL is a fault op, not VALU).
-            _ if self.half_wrapped(&op.instr) => sem::opsel::run_opsel::<true>,
-            _ => sem::round_handler(op.instr.info()).unwrap_or(op.run),
+        match self.wrapper(op) {
+            Wrapper::Ext if matches!(op.instr.enc, Enc::Vop1Dpp | Enc::Vop2Dpp | Enc::VopcDpp) => {
+                sem::sdwa::run_dpp::<true>
+            }
+            Wrapper::Ext => sem::sdwa::run_sdwa::<true>,
+            Wrapper::OpSel => sem::opsel::run_opsel::<true>,
+            Wrapper::None => sem::round_handler(op.instr.info()).unwrap_or(op.run),
         }
     }
 
