@@ -1231,19 +1231,7 @@ impl Wave {
                     } else {
                         alu::pred_set_lanes(i.sem, a, b, &mut res[slot])
                     };
-                    if i.update_pred {
-                        new_pred = Some((pred & !m) | (bits & m));
-                    }
-                    if i.update_exec {
-                        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
-                        let fail = m & !bits;
-                        match i.exec_op {
-                            1 => ctx.broken |= fail,
-                            2 => ctx.cont |= fail,
-                            3 => ctx.killed |= fail,
-                            _ => {}
-                        }
-                    }
+                    pred_set_effects(i, m, bits, pred, &mut new_pred, ctx);
                     writes[slot] = true;
                 }
                 Class::Kill => {
@@ -1493,19 +1481,7 @@ impl Wave {
                             for l in 0..LANES {
                                 bits |= ((o_hi[l] == 0) as u64) << l;
                             }
-                            if i.update_pred {
-                                new_pred = Some((pred & !m) | (bits & m));
-                            }
-                            if i.update_exec {
-                                ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
-                                let fail = m & !bits;
-                                match i.exec_op {
-                                    1 => ctx.broken |= fail,
-                                    2 => ctx.cont |= fail,
-                                    3 => ctx.killed |= fail,
-                                    _ => {}
-                                }
-                            }
+                            pred_set_effects(i, m, bits, pred, &mut new_pred, ctx);
                         }
                         writes[hi] = true;
                         writes[lo] = true;
@@ -1804,5 +1780,33 @@ fn merge_into(dst: &mut Lanes, src: &Lanes, m: u64, em: &mut ExpandedMask) {
     let e = &em.lanes;
     for l in 0..LANES {
         dst[l] = (src[l] & e[l]) | (dst[l] & !e[l]);
+    }
+}
+
+/// What a PRED_SET* result `bits` (lanes `m`) does beyond its value:
+/// UPDATE_PRED sets the predicate, UPDATE_EXEC_MASK the clause's new active
+/// mask, with EXECUTE_MASK_OP recording the failing lanes as broken,
+/// continued or killed.
+#[inline(always)]
+fn pred_set_effects(
+    i: &AluInstr,
+    m: u64,
+    bits: u64,
+    pred: u64,
+    new_pred: &mut Option<u64>,
+    ctx: &mut ClauseCtx,
+) {
+    if i.update_pred {
+        *new_pred = Some((pred & !m) | (bits & m));
+    }
+    if i.update_exec {
+        ctx.exec_new = (ctx.exec_new & !m) | (bits & m);
+        let fail = m & !bits;
+        match i.exec_op {
+            1 => ctx.broken |= fail,
+            2 => ctx.cont |= fail,
+            3 => ctx.killed |= fail,
+            _ => {}
+        }
     }
 }
