@@ -390,9 +390,9 @@ fn u32_3(w: &mut Wave, op: &Op, f: impl Fn(u32, u32, u32) -> u32) -> R {
     finish_int32(w, op, &d)
 }
 
-/// f32 source(s) to an integer result (conversions, frexp_exp).
+/// `f` over SRC0 as f32 in every lane (input denormals flushed per MODE).
 #[inline(always)]
-pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
+fn map_f32(w: &Wave, op: &Op, f: impl Fn(f32) -> u32) -> [u32; 64] {
     let a = fsrc32(w, op, 0, 31);
     let fi = w.flush_in32();
     let mut d = [0u32; 64];
@@ -403,6 +403,13 @@ pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
         }
         d[l] = f(x);
     }
+    d
+}
+
+/// f32 source(s) to an integer result (conversions, frexp_exp).
+#[inline(always)]
+pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
+    let d = map_f32(w, op, f);
     finish_int32(w, op, &d)
 }
 
@@ -410,16 +417,7 @@ pub(super) fn f32_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
 /// OMOD and CLAMP applied to the half.
 #[inline(always)]
 pub(super) fn f32_to_half(w: &mut Wave, op: &Op, f: impl Fn(f32) -> u32) -> R {
-    let a = fsrc32(w, op, 0, 31);
-    let fi = w.flush_in32();
-    let mut d = [0u32; 64];
-    for l in 0..64 {
-        let mut x = f32::from_bits(a[l]);
-        if fi {
-            x = ftz32(x);
-        }
-        d[l] = f(x);
-    }
+    let mut d = map_f32(w, op, f);
     if op.omod != 0 || op.clamp {
         let mut h = d.map(u64::from);
         post16(w, op, &mut h);
