@@ -94,6 +94,10 @@ fn main() {
     let mut lookups: BTreeMap<(&str, usize), Vec<u16>> = BTreeMap::new();
     let mut index: u32 = 0;
     let mut errors = Vec::new();
+    // Whether each row needs features; rows that do may share an opcode, the
+    // later ones listed in `alts` as (family, gen, opcode, row).
+    let mut gated: Vec<bool> = Vec::new();
+    let mut alts = String::new();
     for &(file, fam, bits) in FAMILIES {
         let path = dir.join(format!("{file}.tbl"));
         println!("cargo:rerun-if-changed={}", path.display());
@@ -129,9 +133,12 @@ fn main() {
             let mut sig = String::new();
             let mut flags = Vec::new();
             let mut clrx = name.to_string();
+            let mut feat: Vec<&str> = Vec::new();
             for t in &toks[5..] {
                 if let Some(c) = t.strip_prefix("clrx=") {
                     clrx = c.to_string();
+                } else if let Some(f) = t.strip_prefix("feat=") {
+                    feat.extend(f.split(','));
                 } else if FLAGS.contains(t) {
                     flags.push(format!("flag::{}", t.replace(':', "_").to_uppercase()));
                 } else if let Some((role, ty)) = t.split_once(':') {
@@ -173,9 +180,10 @@ fn main() {
             };
             writeln!(
                 ops,
-                "OpInfo{{name:{name:?},clrx:{clrx:?},family:Family::{fam},opc:{opc:?},sig:&[{sig}],flags:{flags}}},"
+                "OpInfo{{name:{name:?},clrx:{clrx:?},family:Family::{fam},opc:{opc:?},sig:&[{sig}],flags:{flags},feat:Features::named(&{feat:?})}},"
             )
             .unwrap();
+            gated.push(!feat.is_empty());
             for g in 0..4 {
                 if opc[g] == u16::MAX {
                     continue;
@@ -186,29 +194,35 @@ fn main() {
                         let lk = lookups
                             .entry(("Vop3", g))
                             .or_insert_with(|| vec![0; 1 << 10]);
-                        let slot = &mut lk[(base[g] + opc[g]) as usize];
-                        if *slot != 0 {
+                        let code = base[g] + opc[g];
+                        let slot = &mut lk[code as usize];
+                        if *slot == 0 {
+                            *slot = (index + 1) as u16;
+                        } else if gated[*slot as usize - 1] && !feat.is_empty() {
+                            writeln!(alts, "(Family::Vop3,{g},{code},{index}),").unwrap();
+                        } else {
                             errors.push(format!(
-                                "{at}: VOP3 opcode {:#x} of generation {g} is also op #{}",
-                                base[g] + opc[g],
+                                "{at}: VOP3 opcode {code:#x} of generation {g} is also op #{} (rows may share an opcode only when both need features)",
                                 *slot - 1
                             ));
                         }
-                        *slot = (index + 1) as u16;
                     }
                 }
                 let lk = lookups
                     .entry((fam, g))
                     .or_insert_with(|| vec![0; 1 << bits]);
                 let slot = &mut lk[opc[g] as usize];
-                if *slot != 0 {
+                if *slot == 0 {
+                    *slot = (index + 1) as u16;
+                } else if gated[*slot as usize - 1] && !feat.is_empty() {
+                    writeln!(alts, "(Family::{fam},{g},{},{index}),", opc[g]).unwrap();
+                } else {
                     errors.push(format!(
-                        "{at}: opcode {:#x} of generation {g} is also op #{}",
+                        "{at}: opcode {:#x} of generation {g} is also op #{} (rows may share an opcode only when both need features)",
                         opc[g],
                         *slot - 1
                     ));
                 }
-                *slot = (index + 1) as u16;
             }
             index += 1;
         }
@@ -274,6 +288,11 @@ fn main() {
         out.push_str("],\n");
     }
     out.push_str("];\n");
+    writeln!(
+        out,
+        "/// Feature-gated rows that share (family, generation, opcode) with an earlier row.\npub(crate) static ALTS: &[(Family, u8, u16, OpId)] = &[{alts}];"
+    )
+    .unwrap();
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(dest, out).unwrap();
 }

@@ -20,7 +20,7 @@ Usage: tools/vectors/gcn-llvm-dis.py [--per N] [--seed S] [--write] [GEN...]
 import argparse, os, random, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CPU = {"gcn1.2": "fiji", "gcn1.4": "gfx900"}
+CPU = {"gcn1.2": "fiji", "gcn1.4": "gfx900", "gfx906": "gfx906"}
 
 # (name, mask, value) of the first dword; SDWA/DPP are VOP1/2/C with SRC0 = 0xf9/0xfa.
 COMMON = [
@@ -37,7 +37,7 @@ COMMON = [
     ("mtbuf", 0xFC00_0000, 0xE800_0000), ("mimg", 0xFC00_0000, 0xF000_0000),
     ("exp", 0xFC00_0000, 0xC400_0000),
 ]
-EXTRA = {"gcn1.4": [("vop3p", 0xFF80_0000, 0xD380_0000)]}
+EXTRA = {g: [("vop3p", 0xFF80_0000, 0xD380_0000)] for g in ("gcn1.4", "gfx906")}
 # Separates the candidates in one llvm-mc run: s_trap 0x5a.
 MARKER = 0xBF92_005A
 

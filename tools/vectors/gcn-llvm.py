@@ -12,7 +12,9 @@ Usage: tools/vectors/gcn-llvm.py [--per N] [--seed S] [--write] [GEN...]
 import argparse, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CPU = {"gcn1.0": "tahiti", "gcn1.1": "hawaii", "gcn1.2": "fiji", "gcn1.4": "gfx900"}
+# A generation gives its reference chip's every form; a chip name gives only
+# the forms of the rows gated by its features (gen_vectors.rs).
+CPU = {"gcn1.0": "tahiti", "gcn1.1": "hawaii", "gcn1.2": "fiji", "gcn1.4": "gfx900", "gfx906": "gfx906"}
 
 
 def llvm_encode(cpu, lines):

@@ -82,7 +82,7 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         semicolon_comments: a.llvm,
         ..Default::default()
     };
-    let res = risa_gcn_asm::assemble_with(gen, &name, &text, opts, a.listing);
+    let res = risa_gcn_asm::assemble_for(gen, &name, &text, opts, a.listing);
     eprint!("{}", res.diagnostics());
     if res.output.has_errors() {
         let n = res.output.errors().count();

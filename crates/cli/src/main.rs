@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
-use risa_gcn::{listing, Dialect, Gen};
+use risa_gcn::{listing, Dialect, Processor};
 
 mod asm;
 mod asm_cayman;
@@ -160,12 +160,12 @@ fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
     Ok(a)
 }
 
-fn parse_gen(name: &str) -> Result<Gen, String> {
+fn parse_gen(name: &str) -> Result<&'static Processor, String> {
     if name.eq_ignore_ascii_case("cayman") {
         return Err("--lines is not supported for cayman yet".into());
     }
-    Gen::parse(name).ok_or_else(|| {
-        let names: Vec<&str> = Gen::names().collect();
+    Processor::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Processor::names().collect();
         format!(
             "unknown architecture {name:?}; accepted: {}",
             names.join(", ")
@@ -173,15 +173,9 @@ fn parse_gen(name: &str) -> Result<Gen, String> {
     })
 }
 
-/// The GCN generation an amdgcn ELF's e_flags names.
-fn gen_of_elf_flags(flags: u32) -> Option<Gen> {
-    Some(match flags & 0xff {
-        0x20..=0x22 | 0x3a => Gen::Gcn10,
-        0x23..=0x27 => Gen::Gcn11,
-        0x28..=0x2b | 0x3b => Gen::Gcn12,
-        0x2c..=0x2f | 0x30..=0x32 | 0x3c..=0x3f => Gen::Gcn14,
-        _ => return None,
-    })
+/// The GCN chip an amdgcn ELF's e_flags names.
+fn gen_of_elf_flags(flags: u32) -> Option<&'static Processor> {
+    Processor::by_mach(flags & 0xff)
 }
 
 fn read_input(path: &str) -> Result<Vec<u8>, String> {

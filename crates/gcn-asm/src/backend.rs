@@ -4,7 +4,7 @@
 use crate::encode::{self, branch_offset, Pending};
 use crate::opnd;
 use risa_asm_core::{Assembler, Backend, Fixup, SectionId, Statement, Value};
-use risa_gcn::Gen;
+use risa_gcn::{Gen, Processor};
 
 /// Fixup kinds.
 const FIX_LITERAL: u32 = 0;
@@ -56,54 +56,24 @@ fn inline_constant_code(t: &str) -> Option<u32> {
     }
 }
 
-/// GPU device and architecture names of CLRX's `.gpu`/`.arch` beyond those
-/// `Gen::parse` knows (case-insensitive).
-const MORE_NAMES: &[(&str, Gen)] = &[
-    ("kalindi", Gen::Gcn11),
-    ("mullins", Gen::Gcn11),
-    ("spectre", Gen::Gcn11),
-    ("spooky", Gen::Gcn11),
-    ("goose", Gen::Gcn12),
-    ("horse", Gen::Gcn12),
-    ("stoney", Gen::Gcn12),
-    ("topaz", Gen::Gcn12),
-    ("polaris12", Gen::Gcn12),
-    ("polaris20", Gen::Gcn12),
-    ("polaris21", Gen::Gcn12),
-    ("polaris22", Gen::Gcn12),
-    ("gfx804", Gen::Gcn12),
-    ("vega11", Gen::Gcn14),
-    ("vega12", Gen::Gcn14),
-    ("raven", Gen::Gcn14),
-    ("gfx901", Gen::Gcn14),
-    ("gfx902", Gen::Gcn14),
-    ("gfx903", Gen::Gcn14),
-    ("gfx904", Gen::Gcn14),
-    ("gfx905", Gen::Gcn14),
-    ("dummy", Gen::Gcn10),
-];
-
-/// The generation of a `.gpu`/`.arch`/`--arch` name.
-pub fn arch_of(name: &str) -> Result<Gen, String> {
-    if let Some(g) = Gen::parse(name) {
-        return Ok(g);
+/// The chip of a `.gpu`/`.arch`/`--arch` name (LLVM processor, code name,
+/// CLRX device or generation name: the processor table's).
+pub fn arch_of(name: &str) -> Result<&'static Processor, String> {
+    if let Some(p) = Processor::parse(name) {
+        return Ok(p);
     }
     let l = name.to_ascii_lowercase();
-    if let Some(&(_, g)) = MORE_NAMES.iter().find(|(n, _)| *n == l) {
-        return Ok(g);
-    }
     let newer = [
-        "gcn1.4.1", "gfx906", "gfx907", "vega20", "gcn1.5", "gcn1.5.1", "navi", "navi10", "navidl",
-        "gfx10", "gfx1000", "gfx1010", "gfx1011",
+        "gcn1.5", "gcn1.5.1", "navi", "navi10", "navidl", "gfx10", "gfx1000", "gfx1010", "gfx1011",
     ];
     if newer.contains(&l.as_str()) {
         return Err(format!(
-            "'{name}' is not supported: risa assembles GCN 1.0, 1.1, 1.2 and 1.4"
+            "'{name}' is not supported: risa assembles GCN 1.0, 1.1, 1.2 and 1.4 (gfx6-gfx9)"
         ));
     }
     Err(format!(
         "unknown GCN architecture '{name}' (known: {})",
-        Gen::names().collect::<Vec<_>>().join(", ")
+        Processor::names().collect::<Vec<_>>().join(", ")
     ))
 }
 
@@ -158,6 +128,9 @@ const DEVICES: &[(&str, u32)] = &[
     ("vega12", 26),
     ("gfx905", 27),
     ("vega11", 27),
+    ("gfx906", 28),
+    ("vega20", 28),
+    ("gfx907", 29),
 ];
 
 fn device_id(name: &str) -> Option<u32> {
@@ -172,8 +145,8 @@ fn default_device(gen: Gen) -> u32 {
 /// The GCN assembler back end.
 #[derive(Debug, Default)]
 pub struct GcnBackend {
-    /// The target generation (`None` until `--arch` or `.gpu`/`.arch` sets it).
-    pub gen: Option<Gen>,
+    /// The target chip (`None` until `--arch` or `.gpu`/`.arch` sets it).
+    pub chip: Option<&'static Processor>,
     /// Record a [`ListEntry`] per instruction.
     pub keep_listing: bool,
     /// The listing (when `keep_listing`).
@@ -194,18 +167,28 @@ pub struct GcnBackend {
 }
 
 impl GcnBackend {
-    /// A back end for `gen` (or none yet).
+    /// A back end for `gen`'s reference chip (or none yet).
     pub fn new(gen: Option<Gen>) -> Self {
+        Self::for_chip(gen.map(Processor::of_gen))
+    }
+
+    /// A back end for `chip` (or none yet).
+    pub fn for_chip(chip: Option<&'static Processor>) -> Self {
         GcnBackend {
-            gen,
+            chip,
             ..Default::default()
         }
+    }
+
+    /// The target generation, once a chip is chosen.
+    pub fn gen(&self) -> Option<Gen> {
+        self.chip.map(|p| p.gen)
     }
 }
 
 impl Backend for GcnBackend {
     fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
-        let Some(gen) = self.gen else {
+        let Some(chip) = self.chip else {
             if !self.arch_reported {
                 self.arch_reported = true;
                 asm.error(
@@ -216,7 +199,7 @@ impl Backend for GcnBackend {
             return;
         };
         let pc = asm.offset();
-        let Some(e) = encode::assemble(asm, gen, st, pc) else {
+        let Some(e) = encode::assemble(asm, chip.target(), st, pc) else {
             return;
         };
         let mut bytes = [0u8; 12];
@@ -276,7 +259,7 @@ impl Backend for GcnBackend {
             ".gpu" | ".arch" => {
                 match arch_of(st.args.trim()) {
                     Ok(g) => {
-                        self.gen = Some(g);
+                        self.chip = Some(g);
                         if name == ".gpu" {
                             self.device = device_id(st.args.trim());
                         }
@@ -292,10 +275,10 @@ impl Backend for GcnBackend {
                     return true;
                 }
                 let v = match name {
-                    ".get_arch" => self.gen.map_or(0, |g| g as u64),
+                    ".get_arch" => self.gen().map_or(0, |g| g as u64),
                     ".get_gpu" => u64::from(
                         self.device
-                            .unwrap_or_else(|| default_device(self.gen.unwrap_or(Gen::Gcn10))),
+                            .unwrap_or_else(|| default_device(self.gen().unwrap_or(Gen::Gcn10))),
                     ),
                     _ => self.format as u64,
                 };
@@ -409,7 +392,7 @@ impl Backend for GcnBackend {
     }
 
     fn register_symbol(&mut self, asm: &mut Assembler, text: &str) -> Option<u64> {
-        let gen = self.gen.unwrap_or(Gen::Gcn14);
+        let gen = self.gen().unwrap_or(Gen::Gcn14);
         let mut c = risa_asm_core::Cursor::new(text);
         match opnd::register(asm, gen, &mut c) {
             Ok(Some((code, count))) if c.at_end() => Some(opnd::reg_payload(code, count)),
@@ -434,7 +417,8 @@ impl Backend for GcnBackend {
 
     fn condition(&mut self, _asm: &mut Assembler, kind: &str, arg: &str) -> Option<bool> {
         match kind {
-            "arch" | "gpu" => Some(Gen::parse(arg.trim()).is_some_and(|g| Some(g) == self.gen)),
+            "arch" => Some(Processor::parse(arg.trim()).is_some_and(|p| Some(p.gen) == self.gen())),
+            "gpu" => Some(Processor::parse(arg.trim()).is_some_and(|p| Some(p) == self.chip)),
             "fmt" => Some(match arg.trim().to_ascii_lowercase().as_str() {
                 "rawcode" | "raw" => self.format == Format::RawCode,
                 "rocm" | "amdhsa" => self.format == Format::Rocm,

@@ -8,7 +8,7 @@
 use crate::kernel::Kernel;
 use crate::Assembled;
 use risa_elf::write::{self, Class, ElfWriter, Rela, SectionSpec, SymbolSpec};
-use risa_gcn::Gen;
+use risa_gcn::{Feature, Processor};
 
 /// `EI_OSABI` of AMDHSA code objects.
 pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
@@ -23,14 +23,13 @@ const STT_SECTION: u8 = 3;
 /// `EF_AMDGPU_FEATURE_XNACK_ANY_V4`.
 const XNACK_ANY_V4: u32 = 0x100;
 
-/// The processor a generation is written as: (name, `EF_AMDGPU_MACH`, supports XNACK).
-pub fn target(gen: Gen) -> (&'static str, u32, bool) {
-    match gen {
-        Gen::Gcn10 => ("gfx600", 0x20, false),
-        Gen::Gcn11 => ("gfx701", 0x23, false),
-        Gen::Gcn12 => ("gfx803", 0x2a, false),
-        Gen::Gcn14 => ("gfx900", 0x2c, true),
-    }
+/// How a chip is written in a code object: (name, `EF_AMDGPU_MACH`, supports XNACK).
+pub fn target(chip: &Processor) -> (&'static str, u32, bool) {
+    (
+        chip.name,
+        chip.mach,
+        chip.features.has(Feature::XnackSupport),
+    )
 }
 
 /// A tiny MessagePack writer (the subset the metadata needs).
@@ -93,7 +92,7 @@ impl Pack {
 }
 
 /// The metadata map (code object v4: `amdhsa.version` 1.1).
-fn metadata(gen: Gen, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
+fn metadata(chip: &Processor, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
     let mut p = Pack(Vec::new());
     p.map(3);
     p.str("amdhsa.kernels");
@@ -142,7 +141,7 @@ fn metadata(gen: Gen, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
         p.kv_uint(".wavefront_size", 64);
     }
     p.str("amdhsa.target");
-    p.str(&format!("amdgcn-amd-amdhsa--{}", target(gen).0));
+    p.str(&format!("amdgcn-amd-amdhsa--{}", target(chip).0));
     p.str("amdhsa.version");
     p.array(2);
     p.uint(1);
@@ -152,10 +151,11 @@ fn metadata(gen: Gen, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
 
 /// Builds the code object of an assembled source (which must be free of errors).
 pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
-    let gen = a
+    let chip = a
         .backend
-        .gen
+        .chip
         .ok_or("no GPU architecture selected (use --arch or .gpu)")?;
+    let gen = chip.gen;
     let out = &a.output;
     let text_id = out
         .sections
@@ -171,7 +171,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let (used_v, used_s) = (a.backend.max_vgpr, a.backend.max_sgpr);
     let kernels = &a.backend.kernels.list;
     let mut w = ElfWriter::new(Class::Elf64, risa_elf::EM_AMDGPU);
-    let (_, mach, xnack) = target(gen);
+    let (_, mach, xnack) = target(chip);
     w.flags = mach | if xnack { XNACK_ANY_V4 } else { 0 };
     w.osabi = ELFOSABI_AMDGPU_HSA;
     w.abi_version = ABI_VERSION_V4;
@@ -227,7 +227,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             crate::yaml::to_msgpack(&v, &mut out);
             out
         }
-        None => metadata(gen, &meta),
+        None => metadata(chip, &meta),
     };
     let t = w.add_section(SectionSpec::code(".text", text, 256));
     let r = w.add_section(SectionSpec::rodata(".rodata", rodata, 64));

@@ -37,7 +37,7 @@ pub fn check(data: &[u8]) {
         );
     }
     let single = !text.contains(['\n', ';', '.', '\\', '#', '/']) && a.backend.listing.len() == 1;
-    if single && !a.output.has_errors() && a.backend.gen == Some(gen) {
+    if single && !a.output.has_errors() && a.backend.gen() == Some(gen) {
         let code = a.code();
         let e = &a.backend.listing[0];
         let words = &code[(e.offset / 4) as usize..];

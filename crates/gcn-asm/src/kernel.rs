@@ -351,12 +351,15 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             let chip = t.rsplit('-').next().unwrap_or("");
             let chip = chip.split(':').next().unwrap_or(chip);
             match crate::backend::arch_of(chip) {
-                Ok(g) if b.gen.is_none() || b.gen == Some(g) => b.gen = Some(g),
-                Ok(g) => asm.error(
+                // A generation name given first (--arch gcn1.4) is refined by the chip.
+                Ok(p) if b.chip.is_none_or(|c| c.gen == p.gen) => b.chip = Some(p),
+                Ok(p) => asm.error(
                     st.args,
                     format!(
-                        "target {t} is {g}, but the architecture is {}",
-                        b.gen.map_or("", |g| g.name())
+                        "target {t} is {} ({}), but the architecture is {}",
+                        p.name,
+                        p.gen,
+                        b.chip.map_or("", |c| c.name)
                     ),
                 ),
                 Err(e) => asm.error(st.args, e),

@@ -7,7 +7,7 @@
 //! written into the fields of the chosen encoding through its layout.
 //!
 //! ```
-//! use risa_gcn::Gen;
+//! use risa_gcn::{Gen, Processor};
 //! let out = risa_gcn_asm::assemble(Some(Gen::Gcn12), "t.s", "v_add_f32 v0, v1, v2\ns_endpgm\n");
 //! assert!(!out.output.has_errors());
 //! assert_eq!(out.code(), [0x0200_0501, 0xbf81_0000]);
@@ -27,7 +27,7 @@ pub mod yaml;
 
 pub use backend::{GcnBackend, ListEntry};
 use risa_asm_core::{Assembler, Options, Output};
-use risa_gcn::Gen;
+use risa_gcn::{Gen, Processor};
 
 /// The result of assembling a source.
 pub struct Assembled {
@@ -103,7 +103,19 @@ pub fn assemble_with(
     opts: Options,
     listing: bool,
 ) -> Assembled {
-    let mut backend = GcnBackend::new(gen);
+    assemble_for(gen.map(Processor::of_gen), name, source, opts, listing)
+}
+
+/// Assembles for `chip` (its generation and features; `None`: the source
+/// must name one with `.gpu`/`.arch`/`.amdgcn_target`).
+pub fn assemble_for(
+    chip: Option<&'static Processor>,
+    name: &str,
+    source: &str,
+    opts: Options,
+    listing: bool,
+) -> Assembled {
+    let mut backend = GcnBackend::for_chip(chip);
     backend.keep_listing = listing;
     let output = Assembler::new(opts).assemble(name, source, &mut backend);
     Assembled { output, backend }

@@ -1,7 +1,7 @@
 //! Mnemonic look-up: LLVM and CLRX spellings to table rows, per generation.
 
 use risa_gcn::table::{OpId, OPS};
-use risa_gcn::{Gen, ALL_GENS};
+use risa_gcn::{Features, Gen, Target, ALL_GENS};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -82,14 +82,25 @@ pub enum Found {
     Op(OpId),
     /// The name exists, but only in these other generations.
     OtherGens(Vec<Gen>),
+    /// The name exists in this generation, but on chips with these features.
+    NeedsFeatures(Features),
     /// Unknown everywhere.
     Unknown,
 }
 
-/// Looks `name` (lower case, no encoding suffix) up for `gen`.
-pub fn find(name: &str, gen: Gen) -> Found {
+/// Looks `name` (lower case, no encoding suffix) up for `target`.
+pub fn find(name: &str, target: Target) -> Found {
+    let gen = target.gen;
     match table().get(name) {
-        Some(p) if p[gen as usize] != NONE => Found::Op(p[gen as usize]),
+        Some(p) if p[gen as usize] != NONE => {
+            let op = p[gen as usize];
+            let feat = OPS[op as usize].feat;
+            if target.features.contains(feat) {
+                Found::Op(op)
+            } else {
+                Found::NeedsFeatures(feat)
+            }
+        }
         Some(p) => Found::OtherGens(
             ALL_GENS
                 .into_iter()

@@ -7,7 +7,7 @@ use crate::sem;
 use crate::sem::sdwa::{Ext, TMP_DST, TMP_SRC0, TMP_SRC1};
 use crate::wave::{Wave, VCC};
 use risa_gcn::table::{flag, Family, Role, Ty};
-use risa_gcn::{decode, Enc, Field, Gen, Instr};
+use risa_gcn::{decode, Enc, Field, Gen, Instr, Target};
 
 /// A resolved source operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +101,8 @@ pub struct Op {
 pub struct Program {
     /// The generation the code was decoded for.
     pub gen: Gen,
+    /// The generation and chip features the code was decoded for.
+    pub target: Target,
     /// Device address of the first code byte.
     pub base: u64,
     /// The ops in address order.
@@ -136,8 +138,11 @@ pub const PRIVATE_APERTURE_HI: u32 = 0x0002_0000;
 pub const HIDDEN_PRIVATE_BASE: u64 = 0x1_0000_0000;
 
 impl Program {
-    /// Decodes `code` (loaded at device address `base`) for `gen`.
-    pub fn new(gen: Gen, code: &[u8], base: u64) -> Program {
+    /// Decodes `code` (loaded at device address `base`) for `target` (a
+    /// chip, or a generation's reference chip).
+    pub fn new(target: impl Into<Target>, code: &[u8], base: u64) -> Program {
+        let target = target.into();
+        let gen = target.gen;
         let words: Vec<u32> = code
             .chunks(4)
             .map(|c| {
@@ -148,6 +153,7 @@ impl Program {
             .collect();
         let mut p = Program {
             gen,
+            target,
             base,
             ops: Vec::new(),
             index: vec![u32::MAX; words.len()],
@@ -159,7 +165,7 @@ impl Program {
         let mut at = 0usize;
         while at < words.len() {
             p.index[at] = p.ops.len() as u32;
-            let op = match decode(gen, &words[at..]) {
+            let op = match decode(target, &words[at..]) {
                 Ok(i) => p.lower(i, at as u32 * 4),
                 Err(e) => {
                     let w = words[at];

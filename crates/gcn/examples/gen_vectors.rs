@@ -2,21 +2,28 @@
 //! `hex words<TAB>LLVM text<TAB>CLRX text`. `tools/vectors/gcn-llvm.py` checks
 //! them with llvm-mc and keeps the agreeing ones as test vectors.
 //!
-//! Usage: `gen_vectors GEN PER_FORM SEED`
-use risa_gcn::{random, table::flag, Dialect, Gen, OPS};
+//! Usage: `gen_vectors CHIP PER_FORM SEED`. A generation name (`gcn1.4`)
+//! selects its reference chip and every form; another chip (`gfx906`) gives
+//! only the forms of the rows that need one of its features (the rest are
+//! its generation's).
+use risa_gcn::{random, table::flag, Dialect, Processor, OPS};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let gen = Gen::parse(args.get(1).map_or("gcn1.0", |s| s)).expect("unknown generation");
+    let name = args.get(1).map_or("gcn1.0", |s| s);
+    let chip = Processor::parse(name).expect("unknown chip or generation");
+    let only_gated = !name.starts_with("gcn");
+    let gen = chip.gen;
     let per: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
     let seed: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
     let mut rng = random::Rng::new(seed ^ (gen as u64) << 32);
-    for (op, enc) in random::all_forms(gen) {
-        if OPS[op as usize].has(flag::NOLLVM) {
+    for (op, enc) in random::all_forms(chip) {
+        let info = &OPS[op as usize];
+        if info.has(flag::NOLLVM) || (only_gated && info.feat.is_empty()) {
             continue;
         }
         for _ in 0..per {
-            if let Some(i) = random::random_instr(&mut rng, gen, op, enc) {
+            if let Some(i) = random::random_instr(&mut rng, chip, op, enc) {
                 let (w, n) = i.words();
                 let hex: Vec<String> = w[..n].iter().map(|x| format!("{x:08x}")).collect();
                 println!(

@@ -2,6 +2,7 @@
 
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
+use crate::processor::Target;
 use crate::table::{self, flag, Family, OpId, OpInfo, OPS};
 use std::fmt;
 
@@ -151,7 +152,9 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
     })
 }
 
-/// Decodes one instruction from the start of `words` for generation `gen`.
+/// Decodes one instruction from the start of `words` for `target`: a
+/// [`Gen`] (its reference chip) or a chip's [`Target`] (gfx906 decodes its
+/// `v_fmac_f32`, gfx900 does not).
 ///
 /// ```
 /// use risa_gcn::{decode, Gen};
@@ -159,7 +162,12 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
 /// assert_eq!(i.info().name, "v_add_f32");
 /// assert_eq!(i.len, 1);
 /// ```
-pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
+pub fn decode(target: impl Into<Target>, words: &[u32]) -> Result<Instr, DecodeError> {
+    decode_for(target.into(), words)
+}
+
+fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
+    let gen = target.gen;
     let w0 = *words.first().ok_or(DecodeError::Empty)?;
     let mut enc = Enc::classify(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
     // SDWA and DPP replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
@@ -188,8 +196,8 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
     }
     let family = family_of(enc, gen, raw)?;
     let opcode = layout::get(enc, gen, raw, Field::Op);
-    let op =
-        table::lookup(family, gen, opcode).ok_or(DecodeError::UnknownOpcode { family, opcode })?;
+    let op = table::lookup(family, target, opcode)
+        .ok_or(DecodeError::UnknownOpcode { family, opcode })?;
     let info = &OPS[op as usize];
     // Every instruction with a scalar destination beside VDST uses VOP3b in its long form.
     if enc == Enc::Vop3 && info.has(flag::VOP3B) {
@@ -232,7 +240,7 @@ pub fn decode(gen: Gen, words: &[u32]) -> Result<Instr, DecodeError> {
 
 /// Decodes little-endian bytes (length need not be a multiple of 4; a partial
 /// trailing dword is an error for the instruction that needs it).
-pub fn decode_bytes(gen: Gen, bytes: &[u8]) -> Result<Instr, DecodeError> {
+pub fn decode_bytes(target: impl Into<Target>, bytes: &[u8]) -> Result<Instr, DecodeError> {
     let mut w = [0u32; 2];
     let n = (bytes.len() / 4).min(2);
     for (i, slot) in w.iter_mut().enumerate().take(n) {
@@ -243,5 +251,5 @@ pub fn decode_bytes(gen: Gen, bytes: &[u8]) -> Result<Instr, DecodeError> {
             bytes[4 * i + 3],
         ]);
     }
-    decode(gen, &w[..n])
+    decode(target, &w[..n])
 }

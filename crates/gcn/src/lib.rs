@@ -14,6 +14,7 @@ pub mod listing;
 pub mod operand;
 mod optext;
 pub mod print;
+pub mod processor;
 pub mod random;
 pub mod table;
 
@@ -21,4 +22,5 @@ pub use decode::{decode, decode_bytes, DecodeError, Instr};
 pub use gen::{Gen, ALL_GENS};
 pub use layout::{Enc, Field};
 pub use print::{print, Dialect, Printer};
+pub use processor::{Feature, Features, Processor, Target};
 pub use table::{Family, OpInfo, OPS};

@@ -2,8 +2,8 @@
 //! words for what does not decode, optional hex.
 
 use crate::decode::{decode, DecodeError, Instr};
-use crate::gen::Gen;
 use crate::print::{Dialect, Printer};
+use crate::processor::Target;
 use crate::table::Ty;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -28,11 +28,16 @@ pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
 ///
 /// Every dword is accounted for: instructions, or `.int` data for words that
 /// do not decode (and a trailing partial dword as `.byte`s).
-pub fn decode_all(gen: Gen, code: &[u8], base: u64) -> Vec<(u64, Result<Instr, DecodeError>)> {
+pub fn decode_all(
+    gen: impl Into<Target>,
+    code: &[u8],
+    base: u64,
+) -> Vec<(u64, Result<Instr, DecodeError>)> {
     let words: Vec<u32> = code
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
+    let gen = gen.into();
     let mut out = Vec::with_capacity(words.len());
     let mut k = 0;
     while k < words.len() {
@@ -58,7 +63,7 @@ pub fn decode_all(gen: Gen, code: &[u8], base: u64) -> Vec<(u64, Result<Instr, D
 /// assert!(text.contains(".L4:\n    s_endpgm"));
 /// ```
 pub fn disassemble(
-    gen: Gen,
+    gen: impl Into<Target>,
     code: &[u8],
     base: u64,
     symbols: &BTreeMap<u64, String>,
@@ -151,7 +156,11 @@ fn pad(out: &mut String, start: usize, col: usize) {
 
 /// Disassembles one line of hex dwords (`"7e000280 3f800000"`, `"0x..."`,
 /// commas allowed): the instruction's text, or an error message.
-pub fn disassemble_line(gen: Gen, line: &str, dialect: Dialect) -> Result<String, String> {
+pub fn disassemble_line(
+    gen: impl Into<Target>,
+    line: &str,
+    dialect: Dialect,
+) -> Result<String, String> {
     let mut words = Vec::new();
     for tok in line
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -187,6 +196,7 @@ pub fn disassemble_line(gen: Gen, line: &str, dialect: Dialect) -> Result<String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Gen;
 
     #[test]
     fn reserved_bits_are_pointed_out_not_dropped() {

@@ -11,6 +11,7 @@ use crate::decode::{decode, Instr};
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{inline_value, sgpr_count};
+use crate::processor::Target;
 use crate::table::{flag, Family, OpId, OpInfo, Role, Ty, OPS};
 
 /// A small xorshift generator (deterministic, no dependencies).
@@ -107,7 +108,9 @@ pub fn variants(info: &OpInfo, gen: Gen) -> Vec<Enc> {
 /// Builds a random instance of instruction `op` in encoding `enc` for `gen`.
 ///
 /// Returns `None` when the combination does not exist.
-pub fn random_instr(rng: &mut Rng, gen: Gen, op: OpId, enc: Enc) -> Option<Instr> {
+pub fn random_instr(rng: &mut Rng, target: impl Into<Target>, op: OpId, enc: Enc) -> Option<Instr> {
+    let target = target.into();
+    let gen = target.gen;
     let info = &OPS[op as usize];
     let mut g = Gen_ {
         rng,
@@ -134,7 +137,7 @@ pub fn random_instr(rng: &mut Rng, gen: Gen, op: OpId, enc: Enc) -> Option<Instr
     if let Some(l) = lit {
         words.push(l);
     }
-    let i = decode(gen, &words).ok()?;
+    let i = decode(target, &words).ok()?;
     (i.op == op).then_some(i)
 }
 
@@ -892,11 +895,15 @@ impl Gen_<'_> {
     }
 }
 
-/// Every (instruction, encoding) pair that exists in `gen`, in table order.
-pub fn all_forms(gen: Gen) -> Vec<(OpId, Enc)> {
+/// Every (instruction, encoding) pair that exists on `target`, in table order.
+pub fn all_forms(target: impl Into<Target>) -> Vec<(OpId, Enc)> {
+    let target = target.into();
     let mut v = Vec::new();
     for (i, info) in OPS.iter().enumerate() {
-        for e in variants(info, gen) {
+        if !target.features.contains(info.feat) {
+            continue;
+        }
+        for e in variants(info, target.gen) {
             v.push((i as OpId, e));
         }
     }

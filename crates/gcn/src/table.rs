@@ -4,6 +4,7 @@
 //! them into [`OPS`] and the per-generation opcode lookups used here.
 
 use crate::gen::Gen;
+use crate::processor::{Features, Target};
 
 /// What an operand is, as far as the printer, parser and emulator care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -190,6 +191,9 @@ pub struct OpInfo {
     pub sig: &'static [Opnd],
     /// [`flag`] bits.
     pub flags: u32,
+    /// The chip features the instruction needs beside its generation
+    /// (`feat=` in the table; empty for most rows).
+    pub feat: Features,
 }
 
 impl OpInfo {
@@ -210,6 +214,13 @@ impl OpInfo {
     pub fn opcode(&self, gen: Gen) -> Option<u16> {
         let o = self.opc[gen as usize];
         (o != u16::MAX).then_some(o)
+    }
+
+    /// Whether the instruction exists on `target`: in its generation, with
+    /// the features it needs.
+    #[inline]
+    pub fn available(&self, target: Target) -> bool {
+        self.opcode(target.gen).is_some() && target.features.contains(self.feat)
     }
 
     /// The VOP3 (`_e64`) opcode of a VOP1/VOP2/VOPC instruction in `gen`.
@@ -235,14 +246,33 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 /// Index of an instruction in [`OPS`].
 pub type OpId = u16;
 
-/// The instruction of `family` with `opcode` in `gen`, if there is one.
+/// The instruction of `family` with `opcode` on `target`, if there is one.
 #[inline]
-pub fn lookup(family: Family, gen: Gen, opcode: u32) -> Option<OpId> {
-    let t = LOOKUP[family as usize][gen as usize];
-    match t.get(opcode as usize) {
-        Some(&i) if i != 0 => Some(i - 1),
-        _ => None,
+pub fn lookup(family: Family, target: Target, opcode: u32) -> Option<OpId> {
+    let t = LOOKUP[family as usize][target.gen as usize];
+    let i = match t.get(opcode as usize) {
+        Some(&i) if i != 0 => i - 1,
+        _ => return None,
+    };
+    let feat = OPS[i as usize].feat;
+    if feat.is_empty() || target.features.contains(feat) {
+        return Some(i);
     }
+    lookup_gated(family, target, opcode)
+}
+
+/// The feature-gated rows that share an opcode with the row in the lookup
+/// table (e.g. gfx906's `v_fma_mix_f32` and gfx900's `v_mad_mix_f32`).
+#[cold]
+fn lookup_gated(family: Family, target: Target, opcode: u32) -> Option<OpId> {
+    ALTS.iter()
+        .find(|&&(f, g, o, i)| {
+            f == family
+                && g == target.gen as u8
+                && u32::from(o) == opcode
+                && target.features.contains(OPS[i as usize].feat)
+        })
+        .map(|a| a.3)
 }
 
 impl Family {
@@ -267,10 +297,14 @@ impl Family {
     }
 }
 
-/// All instructions named `name` (LLVM or CLRX spelling) that exist in `gen`.
-pub fn find_by_name(name: &str, gen: Gen) -> impl Iterator<Item = (OpId, &'static OpInfo)> + '_ {
+/// All instructions named `name` (LLVM or CLRX spelling) that exist on `target`.
+pub fn find_by_name(
+    name: &str,
+    target: impl Into<Target>,
+) -> impl Iterator<Item = (OpId, &'static OpInfo)> + '_ {
+    let target = target.into();
     OPS.iter()
         .enumerate()
-        .filter(move |(_, o)| (o.name == name || o.clrx == name) && o.opcode(gen).is_some())
+        .filter(move |(_, o)| (o.name == name || o.clrx == name) && o.available(target))
         .map(|(i, o)| (i as OpId, o))
 }

@@ -10,8 +10,16 @@
 //! words in LLVM syntax and the mnemonics agree). Where llvm-mc is installed
 //! a sample is disassembled live again.
 
-use risa_gcn::{decode, print, Dialect, Gen};
+use risa_gcn::{decode, print, Dialect, Processor};
 mod common;
+
+/// LLVM 14 disassembles GCN 1.2 and 1.4 (and gfx906), not 1.0/1.1.
+fn sets() -> Vec<(&'static str, &'static Processor)> {
+    common::vector_sets()
+        .into_iter()
+        .filter(|(_, p)| p.gen >= risa_gcn::Gen::Gcn12)
+        .collect()
+}
 
 struct Row {
     words: Vec<u32>,
@@ -20,11 +28,10 @@ struct Row {
     how: String,
 }
 
-fn rows(gen: Gen) -> Vec<Row> {
+fn rows(file: &str) -> Vec<Row> {
     let path = format!(
-        "{}/../../tests/vectors/gcn-dis/{}.txt",
+        "{}/../../tests/vectors/gcn-dis/{file}.txt",
         env!("CARGO_MANIFEST_DIR"),
-        gen.name()
     );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
@@ -47,9 +54,9 @@ fn rows(gen: Gen) -> Vec<Row> {
 
 #[test]
 fn risa_decodes_every_word_llvm_decodes_to_the_same_instruction() {
-    for gen in [Gen::Gcn12, Gen::Gcn14] {
-        let rows = rows(gen);
-        assert!(rows.len() > 5000, "{gen}: only {} rows", rows.len());
+    for (file, gen) in sets() {
+        let rows = rows(file);
+        assert!(rows.len() > 1000, "{gen}: only {} rows", rows.len());
         let mut bad = Vec::new();
         for r in &rows {
             match decode(gen, &r.words) {
@@ -88,8 +95,8 @@ fn live_llvm_mc_disassembles_a_sample_alike() {
     if !common::llvm_mc_installed() {
         return;
     }
-    for gen in [Gen::Gcn12, Gen::Gcn14] {
-        let sample: Vec<Row> = rows(gen).into_iter().step_by(40).collect();
+    for (file, gen) in sets() {
+        let sample: Vec<Row> = rows(file).into_iter().step_by(40).collect();
         let src: String = sample
             .iter()
             .map(|r| {

@@ -8,7 +8,7 @@ use crate::msgpack::{self, Value};
 use crate::sched::run_groups;
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_elf::Elf;
-use risa_gcn::Gen;
+use risa_gcn::{Gen, Processor};
 pub use risa_gcn_emu::gds::{Gds, GDS_BYTES};
 use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
@@ -90,8 +90,8 @@ struct Reloc {
 pub struct GcnObject {
     /// The generation from the ELF header's chip.
     pub gen: Gen,
-    /// The chip name (`gfx900`).
-    pub chip: &'static str,
+    /// The chip from the ELF header (`gfx900`): its features decide what decodes.
+    pub chip: &'static Processor,
     /// Code object version (4 or 5).
     pub version: u32,
     /// The kernels.
@@ -99,32 +99,6 @@ pub struct GcnObject {
     image: Vec<u8>,
     text: (u64, u64),
     relocs: Vec<Reloc>,
-}
-
-fn chip(mach: u32) -> Option<(Gen, &'static str)> {
-    Some(match mach {
-        0x20 => (Gen::Gcn10, "gfx600"),
-        0x21 => (Gen::Gcn10, "gfx601"),
-        0x3a => (Gen::Gcn10, "gfx602"),
-        0x22 => (Gen::Gcn11, "gfx700"),
-        0x23 => (Gen::Gcn11, "gfx701"),
-        0x24 => (Gen::Gcn11, "gfx702"),
-        0x25 => (Gen::Gcn11, "gfx703"),
-        0x26 => (Gen::Gcn11, "gfx704"),
-        0x3b => (Gen::Gcn11, "gfx705"),
-        0x28 => (Gen::Gcn12, "gfx801"),
-        0x29 => (Gen::Gcn12, "gfx802"),
-        0x2a => (Gen::Gcn12, "gfx803"),
-        0x3c => (Gen::Gcn12, "gfx805"),
-        0x2b => (Gen::Gcn12, "gfx810"),
-        0x2c => (Gen::Gcn14, "gfx900"),
-        0x2d => (Gen::Gcn14, "gfx902"),
-        0x2e => (Gen::Gcn14, "gfx904"),
-        0x2f => (Gen::Gcn14, "gfx906"),
-        0x31 => (Gen::Gcn14, "gfx909"),
-        0x32 => (Gen::Gcn14, "gfx90c"),
-        _ => return None,
-    })
 }
 
 const SHF_ALLOC: u64 = 2;
@@ -185,12 +159,13 @@ impl GcnObject {
                 elf.machine
             ));
         }
-        let (gen, chip) = chip(elf.flags & 0xff).ok_or_else(|| {
+        let chip = Processor::by_mach(elf.flags & 0xff).ok_or_else(|| {
             format!(
                 "chip {:#x} in e_flags is not a GCN 1.0-1.4 chip risa emulates (r600/Cayman objects run with --arch cayman)",
                 elf.flags & 0xff
             )
         })?;
+        let gen = chip.gen;
         let version = match elf.abi_version {
             0 | 1 => 3,
             2 => 4,
@@ -476,7 +451,7 @@ pub fn launch_with_gds(
     let image = obj.relocated(base).map_err(RunError::Load)?;
     dev.write(base, &image).expect("fresh allocation");
     let (t0, t1) = obj.text;
-    let prog = Program::new(obj.gen, &image[t0 as usize..t1 as usize], base + t0);
+    let prog = Program::new(obj.chip, &image[t0 as usize..t1 as usize], base + t0);
     let desc =
         Descriptor::parse(&image[kernel.desc_offset as usize..kernel.desc_offset as usize + 64]);
     let entry_addr = (base + kernel.desc_offset).wrapping_add(desc.entry_offset as u64);

@@ -10,7 +10,7 @@ use risa_asm_core::{Assembler, Cursor, Expr, Statement};
 use risa_gcn::layout::{Enc, Field, Layout, LAYOUTS};
 use risa_gcn::operand::inline_value;
 use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
-use risa_gcn::Gen;
+use risa_gcn::{Gen, Target};
 
 mod mem;
 mod scalar;
@@ -73,7 +73,13 @@ fn split_suffix(name: &str) -> (&str, Want) {
 
 /// Assembles one instruction statement at byte offset `pc` of its section.
 /// Errors are reported through `asm`; `None` means nothing is emitted.
-pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> Option<Encoded> {
+pub fn assemble(
+    asm: &mut Assembler,
+    target: Target,
+    st: &Statement<'_>,
+    pc: u64,
+) -> Option<Encoded> {
+    let gen = target.gen;
     let mut buf = [0u8; 48];
     let lname: String;
     let name = if !st.name.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -90,11 +96,11 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
     // LLVM spells most vector instructions with an encoding suffix: try the
     // base name first, then the whole name (no mnemonic ends in a suffix).
     let (base, want) = split_suffix(name);
-    let (op, want) = match (want, names::find(base, gen)) {
+    let (op, want) = match (want, names::find(base, target)) {
         (Want::Any, Found::Op(op)) => (op, Want::Any),
         (Want::Any, found) => return unknown(asm, st, found),
         (_, Found::Op(op)) => (op, want),
-        (_, base_found) => match names::find(name, gen) {
+        (_, base_found) => match names::find(name, target) {
             Found::Op(op) => (op, Want::Any),
             Found::Unknown => return unknown(asm, st, base_found),
             found => return unknown(asm, st, found),
@@ -141,6 +147,17 @@ fn unknown(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<Enco
         Found::OtherGens(g) => asm.error(
             st.name,
             format!("instruction '{}' exists only on {}", st.name, gen_list(&g)),
+        ),
+        Found::NeedsFeatures(f) => asm.error(
+            st.name,
+            format!(
+                "instruction '{}' needs {f}, which this chip lacks; chips that have it: {}",
+                st.name,
+                risa_gcn::Processor::with_features(f)
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         ),
         _ => asm.error(st.name, format!("unknown instruction '{}'", st.name)),
     }

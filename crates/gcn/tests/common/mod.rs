@@ -1,6 +1,6 @@
 //! What the oracle tests share: running llvm-mc when it is installed.
 
-use risa_gcn::Gen;
+use risa_gcn::{Processor, ALL_GENS};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -13,11 +13,23 @@ pub fn llvm_mc_installed() -> bool {
     ok
 }
 
-/// Runs `llvm-mc -arch=amdgcn -mcpu=<gen's chip> <extra>` on `input`;
+/// The vector files: one per generation (`gcn1.4.txt`, every form of its
+/// reference chip) and one per chip with features beyond its generation's
+/// (`gfx906.txt`, the forms of the rows those features add).
+pub fn vector_sets() -> Vec<(&'static str, &'static Processor)> {
+    let mut v: Vec<_> = ALL_GENS
+        .iter()
+        .map(|g| (g.name(), Processor::of_gen(*g)))
+        .collect();
+    v.push(("gfx906", Processor::parse("gfx906").unwrap()));
+    v
+}
+
+/// Runs `llvm-mc -arch=amdgcn -mcpu=<chip> <extra>` on `input`;
 /// returns (stdout, stderr).
-pub fn llvm_mc(gen: Gen, extra: &str, input: &str) -> (String, String) {
+pub fn llvm_mc(chip: &Processor, extra: &str, input: &str) -> (String, String) {
     let mut child = Command::new("llvm-mc")
-        .args(["-arch=amdgcn", &format!("-mcpu={}", gen.llvm_cpu()), extra])
+        .args(["-arch=amdgcn", &format!("-mcpu={}", chip.name), extra])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
