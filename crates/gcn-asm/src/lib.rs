@@ -136,7 +136,10 @@ pub fn random_source(gen: Gen, lines: usize, seed: u64) -> String {
     let mut rng = Rng::new(seed);
     let forms: Vec<_> = all_forms(gen)
         .into_iter()
-        .filter(|(op, _)| !risa_gcn::OPS[*op as usize].has(flag::NOLLVM))
+        .filter(|&(op, enc)| {
+            let o = &risa_gcn::OPS[op as usize];
+            !o.has(flag::NOLLVM) && !(o.has(flag::NOLLVM64) && enc == risa_gcn::Enc::Vop3)
+        })
         .collect();
     let mut s = String::with_capacity(lines * 40);
     let mut n = 0;

@@ -36,6 +36,8 @@ pub enum M {
     Clamp,
     Omod,
     Vop3,
+    /// `high`: VOP3-encoded 16-bit interpolation reads the attribute's high half.
+    High,
     OpSel,
     OpSelHi,
     NegLo,
@@ -515,6 +517,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     "vm" => M::Vm,
                     "clamp" => M::Clamp,
                     "vop3" => M::Vop3,
+                    "high" => M::High,
                     _ if comma => {
                         asm.error(name, format!("unexpected extra operand '{name}'"));
                         return None;

@@ -19,7 +19,8 @@ fn main() {
     let mut rng = random::Rng::new(seed ^ (gen as u64) << 32);
     for (op, enc) in random::all_forms(chip) {
         let info = &OPS[op as usize];
-        if info.has(flag::NOLLVM) || (only_gated && info.feat.is_empty()) {
+        let no_llvm_form = info.has(flag::NOLLVM64) && enc == risa_gcn::Enc::Vop3;
+        if info.has(flag::NOLLVM) || no_llvm_form || (only_gated && info.feat.is_empty()) {
             continue;
         }
         for _ in 0..per {

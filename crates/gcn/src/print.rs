@@ -309,8 +309,11 @@ impl<'a> Printer<'a> {
         let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
         if self.llvm() {
             match i.enc {
-                // Ops with no VOP3 form have one spelling only (llvm-mc prints no suffix).
-                Enc::Vop2 | Enc::Vop1 | Enc::Vopc if !info.has(flag::NOVOP3) => {
+                // Ops with no VOP3 form (in LLVM) have one spelling only
+                // (llvm-mc prints no suffix).
+                Enc::Vop2 | Enc::Vop1 | Enc::Vopc
+                    if !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64) =>
+                {
                     out.push_str("_e32")
                 }
                 Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
@@ -527,6 +530,14 @@ impl<'a> Printer<'a> {
                 Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
                 Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => push_sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                // GCN 1.4 SOE: an SGPR offset, plus the immediate when IMM is set.
+                Role::O if i.field(Field::Soe) != 0 => {
+                    push_sreg(out, i.gen, i.field(Field::Soffset), 1);
+                    if imm {
+                        out.push_str(" offset:");
+                        push_hex(out, u64::from(i.field(Field::Offset)));
+                    }
+                }
                 Role::O => {
                     let off = i.field(Field::Offset);
                     if imm {
@@ -616,7 +627,7 @@ impl<'a> Printer<'a> {
             if op.role == Role::T {
                 // VOP3-encoded interpolation: attribute and channel in SRC0.
                 let a = i.field(Field::Src0);
-                self.interp_operand(o.next(), i, *op, a & 63, a >> 6);
+                self.interp_operand(o.next(), i, *op, a & 63, a >> 6 & 3);
                 continue;
             }
             if op.role == Role::P {
@@ -647,6 +658,9 @@ impl<'a> Printer<'a> {
             }
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
+        // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
+        let high = info.operand(Role::T).is_some() && i.field(Field::Src0) >> 8 & 1 != 0;
+        o.flag(high, "high");
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {

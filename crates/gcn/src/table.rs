@@ -174,6 +174,8 @@ pub mod flag {
     pub const SREAD: u32 = 1 << 21;
     /// Derived by `build.rs`: the row has an always-present literal (role `L`).
     pub const LIT: u32 = 1 << 22;
+    /// LLVM 14 has no VOP3 (`_e64`) form of this VOP1/VOP2 row (CLRX has).
+    pub const NOLLVM64: u32 = 1 << 23;
 }
 
 /// One instruction: a row of a table.

@@ -270,6 +270,8 @@ fn mnemonic(syntax: &str) -> String {
 /// (name, generations the page gives, generations risa has, evidence).
 const GEN_EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     ("image_atomic_rsub", "1.0,1.1", "1.0", "the page's own MIMG opcode table and LLVM's GFX7 instruction list give it to GCN 1.0 only; its Opcode line says 1.0/1.1 (llvm-mc -mcpu=hawaii accepts it anyway: docs/tables/mem.md, tools/tables/check_mem.py KNOWN_LAX)"),
+    ("buffer_store_byte_d16", "1.4", "", "the MUBUF opcode table names opcode 25 BUFFER_STORE_BYTE_D16, its own section BUFFER_STORE_BYTE_D16_HI; clrxasm 0.1.9 rejects buffer_store_byte_d16 ('Unknown instruction') and clrxdisasm prints opcode 25 as buffer_store_byte_d16_hi, as llvm-mc does"),
+    ("buffer_store_short_d16", "1.4", "", "the MUBUF opcode table names opcode 27 BUFFER_STORE_SHORT_D16; clrxasm 0.1.9 rejects buffer_store_short_d16 and clrxdisasm prints opcode 27 as buffer_store_short_d16_hi, as llvm-mc does"),
     ("v_ashrrev_b16", "1.2", "", "heading typo: the VOP2 opcode table names opcode 44 V_ASHRREV_I16; llvm-mc -mcpu=fiji: 'v_ashrrev_b16' invalid instruction, did you mean v_ashrrev_i16"),
     ("s_buffer_store_dword", "", "1.2,1.4", "the SMEM opcode table labels opcodes 24-26 S_BUFFER_LOAD_*; they are S_BUFFER_STORE_* (llvm-mc -mcpu=fiji: s_buffer_store_dword s1, s[4:7], 0x0 -> [0x42,0x00,0x62,0xc0,..], op 0x18)"),
     ("s_buffer_store_dwordx2", "", "1.2,1.4", "the SMEM opcode table labels opcodes 24-26 S_BUFFER_LOAD_*; they are S_BUFFER_STORE_* (llvm-mc -mcpu=fiji: s_buffer_store_dword s1, s[4:7], 0x0 -> [0x42,0x00,0x62,0xc0,..], op 0x18)"),

@@ -344,6 +344,9 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn smem(&mut self, enc: Enc) -> Option<()> {
         self.begin(enc)?;
         let info = self.info;
+        // An SGPR offset, kept until the modifiers say whether an immediate
+        // is added to it (GCN 1.4 SOE: `s4 offset:0x10`).
+        let mut sgpr_offset = None;
         for op in info.sig {
             let mut slot = None;
             self.operand_into(&mut slot)?;
@@ -365,10 +368,7 @@ impl<'a> Build<'a, '_, '_> {
                     self.put(Field::Sbase, code / 2);
                 }
                 Role::O => match o.v {
-                    Val::Reg { .. } => {
-                        let code = self.sreg(o, 1)?;
-                        self.put(Field::Offset, code);
-                    }
+                    Val::Reg { .. } => sgpr_offset = Some(self.sreg(o, 1)?),
                     _ => {
                         let v = self.value(o)?;
                         let fits = v <= u64::from(u32::MAX)
@@ -392,7 +392,23 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
-        self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
+        let soe = layout::has(enc, self.gen, Field::Soe);
+        let offset_mod = if soe && sgpr_offset.is_some() {
+            bit(M::Offset)
+        } else {
+            0
+        };
+        self.check_mods(&m, bit(M::Glc) | bit(M::Nv) | offset_mod)?;
+        match sgpr_offset {
+            Some(code) if m.has(M::Offset) => {
+                self.put(Field::Soe, 1);
+                self.put(Field::Imm, 1);
+                self.put(Field::Soffset, code);
+                self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
+            }
+            Some(code) => self.put(Field::Offset, code),
+            None => {}
+        }
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
     }

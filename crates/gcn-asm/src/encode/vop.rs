@@ -123,7 +123,7 @@ impl<'a> Build<'a, '_, '_> {
         for (k, op) in info.sig.iter().enumerate() {
             if op.role == Role::T {
                 if long_enc {
-                    self.put(Field::Src0, attr.0 | attr.1 << 6);
+                    self.put(Field::Src0, attr.0 | attr.1 << 6 | m.flag(M::High) << 8);
                 } else {
                     return self.err(attr.2, "interpolation operands need the VOP3 encoding");
                 }
@@ -264,6 +264,9 @@ impl<'a> Build<'a, '_, '_> {
             let mut allowed = VOP3_MODS;
             if !gfx9 {
                 allowed &= !bit(M::OpSel);
+            }
+            if interp3 {
+                allowed |= bit(M::High);
             }
             self.check_mods(&m, allowed)?;
             self.field(Field::Neg, neg, self.st.args, "neg")?;
