@@ -138,7 +138,8 @@ pub fn random_source(gen: Gen, lines: usize, seed: u64) -> String {
         .into_iter()
         .filter(|&(op, enc)| {
             let o = &risa_gcn::OPS[op as usize];
-            !o.has(flag::NOLLVM) && !(o.has(flag::NOLLVM64) && enc == risa_gcn::Enc::Vop3)
+            let no_llvm_form = o.has(flag::NOLLVM64) && enc == risa_gcn::Enc::Vop3;
+            !o.has(flag::NOLLVM) && !no_llvm_form
         })
         .collect();
     let mut s = String::with_capacity(lines * 40);
