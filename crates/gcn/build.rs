@@ -262,7 +262,7 @@ fn main() {
     )
     .unwrap();
     for &(fam, base) in VOP3_BASE {
-        writeln!(out, "/// First VOP3 opcode of {fam} instructions, per generation.\npub(crate) const VOP3_BASE_{}: [u16; 4] = {base:?};", fam.to_uppercase()).unwrap();
+        writeln!(out, "/// First VOP3 opcode of {fam} instructions, per generation.\npub(crate) const VOP3_BASE_{}: [u16; GEN_COUNT] = {base:?};", fam.to_uppercase()).unwrap();
     }
     writeln!(out, "/// Every instruction of every table, in table order.").unwrap();
     writeln!(out, "pub static OPS: [OpInfo; {index}] = [\n{ops}];").unwrap();
@@ -273,7 +273,7 @@ fn main() {
     .unwrap();
     writeln!(
         out,
-        "pub(crate) static LOOKUP: [[&[u16]; 4]; {}] = [",
+        "pub(crate) static LOOKUP: [[&[u16]; GEN_COUNT]; {}] = [",
         FAMILIES.len()
     )
     .unwrap();

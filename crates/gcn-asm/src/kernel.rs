@@ -4,7 +4,7 @@
 
 use crate::backend::{Format, GcnBackend};
 use risa_asm_core::{Assembler, Cursor, Pos, Statement};
-use risa_gcn::Gen;
+use risa_gcn::{Feature, Gen};
 
 /// Kernel argument (metadata only).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -157,8 +157,11 @@ impl Kernel {
     pub fn sgpr_count(&self, gen: Gen, used: u32) -> u32 {
         let base = self.next_free_sgpr.unwrap_or(used);
         let mut extra = if self.reserve_vcc { 2 } else { 0 };
-        let xnack = self.reserve_xnack_mask.unwrap_or(gen == Gen::Gcn14);
-        if gen.is_gfx8_plus() {
+        let xnack = self
+            .reserve_xnack_mask
+            .unwrap_or(gen.has(Feature::Gfx9Insts));
+        // Where the generation has XNACK_MASK, FLAT_SCRATCH sits below it.
+        if gen.info().xnack_mask.is_some() {
             if xnack {
                 extra = 4;
             }
@@ -191,7 +194,7 @@ impl Kernel {
             | b(self.dx10_clamp) << 21
             | b(self.debug_mode) << 22
             | b(self.ieee_mode) << 23;
-        if gen == Gen::Gcn14 {
+        if gen.has(Feature::Gfx9Insts) {
             rsrc1 |= b(self.fp16_overflow) << 26;
         }
         rsrc1 |= self.rsrc1_or;

@@ -1,7 +1,7 @@
 //! Mnemonic look-up: LLVM and CLRX spellings to table rows, per generation.
 
 use risa_gcn::table::{OpId, OPS};
-use risa_gcn::{Features, Gen, Target, ALL_GENS};
+use risa_gcn::{Features, Gen, Target, ALL_GENS, GEN_COUNT};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -53,7 +53,7 @@ impl std::hash::Hasher for FxHasher {
 pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// Row of a mnemonic in every generation (`NONE` where it does not exist).
-type PerGen = [OpId; 4];
+type PerGen = [OpId; GEN_COUNT];
 
 /// Marks "no row in this generation".
 pub const NONE: OpId = OpId::MAX;
@@ -64,7 +64,7 @@ fn table() -> &'static FastMap<&'static str, PerGen> {
         let mut m: FastMap<&'static str, PerGen> = FastMap::default();
         for (i, o) in OPS.iter().enumerate() {
             for name in [o.name, o.clrx] {
-                let e = m.entry(name).or_insert([NONE; 4]);
+                let e = m.entry(name).or_insert([NONE; GEN_COUNT]);
                 for g in ALL_GENS {
                     if o.opcode(g).is_some() && e[g as usize] == NONE {
                         e[g as usize] = i as OpId;

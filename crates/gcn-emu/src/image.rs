@@ -83,7 +83,7 @@ pub const LAYOUTS: [Layout; 2] = [
 
 /// The T# layout of `gen`.
 pub fn layout(gen: Gen) -> &'static Layout {
-    &LAYOUTS[usize::from(gen == Gen::Gcn14)]
+    &LAYOUTS[usize::from(gen.has(risa_gcn::Feature::R128A16))]
 }
 
 impl Layout {

@@ -605,7 +605,7 @@ fn category(f: Family, name: &str) -> Cat {
 pub fn scalar_src(gen: Gen, code: u32, ty: Ty, lit: u32) -> Result<Src, FaultKind> {
     Ok(match code {
         0..=127 => Src::S(code as u8),
-        235..=238 if gen == Gen::Gcn14 => {
+        235..=238 if gen.has(risa_gcn::Feature::ApertureRegs) => {
             let hi = if code < 237 {
                 SHARED_APERTURE_HI
             } else {

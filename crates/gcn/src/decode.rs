@@ -2,7 +2,7 @@
 
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
-use crate::processor::Target;
+use crate::processor::{Feature, Target};
 use crate::table::{self, flag, Family, OpId, OpInfo, OPS};
 use std::fmt;
 
@@ -171,15 +171,15 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     let w0 = *words.first().ok_or(DecodeError::Empty)?;
     let mut enc = Enc::classify(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
     // SDWA and DPP replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
-    if gen.is_gfx8_plus() && matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
+    if matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
         let src0 = w0 & 0x1ff;
         enc = match (enc, src0) {
-            (Enc::Vop2, 0xf9) => Enc::Vop2Sdwa,
-            (Enc::Vop1, 0xf9) => Enc::Vop1Sdwa,
-            (Enc::Vopc, 0xf9) => Enc::VopcSdwa,
-            (Enc::Vop2, 0xfa) => Enc::Vop2Dpp,
-            (Enc::Vop1, 0xfa) => Enc::Vop1Dpp,
-            (Enc::Vopc, 0xfa) => Enc::VopcDpp,
+            (Enc::Vop2, 0xf9) if gen.has(Feature::Sdwa) => Enc::Vop2Sdwa,
+            (Enc::Vop1, 0xf9) if gen.has(Feature::Sdwa) => Enc::Vop1Sdwa,
+            (Enc::Vopc, 0xf9) if gen.has(Feature::Sdwa) => Enc::VopcSdwa,
+            (Enc::Vop2, 0xfa) if gen.has(Feature::Dpp) => Enc::Vop2Dpp,
+            (Enc::Vop1, 0xfa) if gen.has(Feature::Dpp) => Enc::Vop1Dpp,
+            (Enc::Vopc, 0xfa) if gen.has(Feature::Dpp) => Enc::VopcDpp,
             (e, _) => e,
         };
     }
@@ -213,7 +213,7 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
         Enc::Vop2 | Enc::Vop1 | Enc::Vopc => layout::get(enc, gen, raw, Field::Src0) == 255,
         // GCN 1.1 added a 32-bit literal offset to SMRD (IMM=0, OFFSET=255).
         Enc::Smrd => {
-            gen == Gen::Gcn11
+            gen.has(Feature::CiInsts)
                 && layout::get(enc, gen, raw, Field::Imm) == 0
                 && layout::get(enc, gen, raw, Field::Offset) == 255
         }

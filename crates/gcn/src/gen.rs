@@ -1,6 +1,6 @@
 //! GCN generations and the names users type for them.
 
-use crate::processor::Processor;
+use crate::processor::{Feature, Features, Processor};
 use std::fmt;
 
 /// A GCN generation. The discriminant indexes the opcode columns of the tables.
@@ -16,8 +16,89 @@ pub enum Gen {
     Gcn14 = 3,
 }
 
+/// Number of generations: the opcode columns of the tables.
+pub const GEN_COUNT: usize = 4;
+
 /// Every generation, oldest first.
-pub const ALL_GENS: [Gen; 4] = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14];
+pub const ALL_GENS: [Gen; GEN_COUNT] = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14];
+
+/// What a generation is, beside its opcode column and field layouts
+/// (`layout.rs`): its features and where its register file puts things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenInfo {
+    /// Canonical name (`gcn1.2`).
+    pub name: &'static str,
+    /// Features every chip of the generation has.
+    pub features: Features,
+    /// SGPRs addressable by number (s0 .. s(N-1)).
+    pub sgprs: u32,
+    /// First trap temporary (`ttmp0`) operand code and the count.
+    pub ttmp: (u32, u32),
+    /// Operand code of `flat_scratch_lo` (the pair), if the generation has it.
+    pub flat_scratch: Option<u32>,
+    /// Operand code of `xnack_mask_lo` (the pair), if the generation has it.
+    pub xnack_mask: Option<u32>,
+    /// Whether `tba`/`tma` (codes 108-111) are readable by name.
+    pub trap_base_regs: bool,
+    /// `s_waitcnt`'s SIMM16: the bits it defines and the largest `vmcnt`
+    /// (GCN 1.4 adds VM_CNT[5:4] at bits 15:14).
+    pub waitcnt_mask: u32,
+    /// See `waitcnt_mask`.
+    pub vmcnt_max: u32,
+}
+
+use Feature::*;
+
+const GCN11: Features = Features::of(&[CiInsts, FlatAddressSpace]);
+const GCN12: Features = GCN11.with(&[Gcn3Encoding, Sdwa, Dpp, Inv2PiInlineImm]);
+
+/// Per generation, in [`Gen`] order.
+const GENS: [GenInfo; GEN_COUNT] = [
+    GenInfo {
+        name: "gcn1.0",
+        features: Features::NONE,
+        sgprs: 104,
+        ttmp: (112, 12),
+        flat_scratch: None,
+        xnack_mask: None,
+        trap_base_regs: true,
+        waitcnt_mask: 0x0f7f,
+        vmcnt_max: 15,
+    },
+    GenInfo {
+        name: "gcn1.1",
+        features: GCN11,
+        sgprs: 104,
+        ttmp: (112, 12),
+        flat_scratch: Some(104),
+        xnack_mask: None,
+        trap_base_regs: true,
+        waitcnt_mask: 0x0f7f,
+        vmcnt_max: 15,
+    },
+    GenInfo {
+        name: "gcn1.2",
+        features: GCN12.with(&[UnpackedD16Vmem]),
+        sgprs: 102,
+        ttmp: (112, 12),
+        flat_scratch: Some(102),
+        xnack_mask: Some(104),
+        trap_base_regs: true,
+        waitcnt_mask: 0x0f7f,
+        vmcnt_max: 15,
+    },
+    GenInfo {
+        name: "gcn1.4",
+        features: GCN12.with(&[Gfx9Insts, R128A16, FlatGlobalInsts, ApertureRegs]),
+        sgprs: 102,
+        ttmp: (108, 16),
+        flat_scratch: Some(102),
+        xnack_mask: Some(104),
+        trap_base_regs: false,
+        waitcnt_mask: 0xcf7f,
+        vmcnt_max: 63,
+    },
+];
 
 impl Gen {
     /// The generation of a chip or generation name (case-insensitive):
@@ -40,19 +121,36 @@ impl Gen {
     }
 
     /// The canonical name (`gcn1.0` ...).
-    pub fn name(self) -> &'static str {
-        ["gcn1.0", "gcn1.1", "gcn1.2", "gcn1.4"][self as usize]
+    pub const fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The generation's data.
+    #[inline]
+    pub const fn info(self) -> &'static GenInfo {
+        &GENS[self as usize]
+    }
+
+    /// The features every chip of the generation has.
+    #[inline]
+    pub const fn features(self) -> Features {
+        self.info().features
+    }
+
+    /// Whether every chip of the generation has feature `f`.
+    ///
+    /// ```
+    /// use risa_gcn::{Feature, Gen};
+    /// assert!(Gen::Gcn12.has(Feature::Sdwa) && !Gen::Gcn11.has(Feature::Sdwa));
+    /// ```
+    #[inline]
+    pub const fn has(self, f: Feature) -> bool {
+        self.info().features.has(f)
     }
 
     /// The LLVM processor name used with `llvm-mc -mcpu`.
     pub fn llvm_cpu(self) -> &'static str {
         Processor::of_gen(self).name
-    }
-
-    /// GCN 1.2 and later (gfx8+): SMEM, SDWA/DPP, 16-bit ops, new opcode map.
-    #[inline]
-    pub const fn is_gfx8_plus(self) -> bool {
-        matches!(self, Gen::Gcn12 | Gen::Gcn14)
     }
 }
 

@@ -4,7 +4,7 @@
 //! 64-bit value made of an instruction's first two dwords. Generations that
 //! move a field simply have a different row; no code branches on generation.
 
-use crate::gen::Gen;
+use crate::gen::{Gen, GEN_COUNT};
 
 /// A physical encoding: how the bits of an instruction are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -448,27 +448,27 @@ const VOP1_NOSRC: Spec = &[(Op, 9, 8), (Vdst, 17, 8)];
 const VOPC_NOSRC: Spec = &[(Vsrc1, 9, 8), (Op, 17, 8)];
 const NONE: Spec = &[];
 
-const fn all(a: Spec, b: Spec) -> [Layout; 4] {
+const fn all(a: Spec, b: Spec) -> [Layout; GEN_COUNT] {
     let l = layout(a, b);
     [l, l, l, l]
 }
-const fn split(a6: Spec, b6: Spec, a8: Spec, b8: Spec) -> [Layout; 4] {
+const fn split(a6: Spec, b6: Spec, a8: Spec, b8: Spec) -> [Layout; GEN_COUNT] {
     let l6 = layout(a6, b6);
     let l8 = layout(a8, b8);
     [l6, l6, l8, l8]
 }
-const fn per_gen(g6: [Spec; 2], g8: [Spec; 2], g9: [Spec; 2]) -> [Layout; 4] {
+const fn per_gen(g6: [Spec; 2], g8: [Spec; 2], g9: [Spec; 2]) -> [Layout; GEN_COUNT] {
     let l6 = layout(g6[0], g6[1]);
     [l6, l6, layout(g8[0], g8[1]), layout(g9[0], g9[1])]
 }
 
 /// Field layouts, indexed by `[Enc as usize][Gen as usize]`.
-pub static LAYOUTS: [[Layout; 4]; ENC_COUNT] = LAYOUT_DATA;
+pub static LAYOUTS: [[Layout; GEN_COUNT]; ENC_COUNT] = LAYOUT_DATA;
 
 // A const (not only the static above) so that const fns can derive tables
 // from it at compile time; it is never used at run time.
 #[allow(clippy::large_const_arrays)]
-const LAYOUT_DATA: [[Layout; 4]; ENC_COUNT] = [
+const LAYOUT_DATA: [[Layout; GEN_COUNT]; ENC_COUNT] = [
     all(SOP2, NONE),
     all(SOPK, NONE),
     all(SOP1, NONE),
@@ -519,7 +519,7 @@ type Prefix = (Enc, u32, u32);
 /// The fixed bits that identify an encoding: (encoding, mask, value) of the
 /// first dword. The scalar and 32-bit vector encodings are the same in every
 /// generation; the 64-bit ones move. Checked in order; the first match wins.
-const PREFIXES: [[&[Prefix]; 2]; 4] = [
+const PREFIXES: [[&[Prefix]; 2]; GEN_COUNT] = [
     [SCALAR_VOP, PREFIX6],
     [SCALAR_VOP, PREFIX6],
     [SCALAR_VOP, PREFIX8],
@@ -575,7 +575,7 @@ const PREFIX9: &[Prefix] = &[
 /// Every prefix mask lies within the top 9 bits, so the first matching
 /// prefix of a dword is a function of `w0 >> 23`: tabulated at compile time
 /// (the decoder's first step becomes one load).
-static CLASSIFY: [[Option<Enc>; 512]; 4] = [
+static CLASSIFY: [[Option<Enc>; 512]; GEN_COUNT] = [
     classify_table(0),
     classify_table(1),
     classify_table(2),
@@ -610,10 +610,10 @@ const fn classify_table(gen: usize) -> [Option<Enc>; 512] {
 /// Bits of each encoding (first dword low) that no field and no fixed
 /// prefix bit covers: reserved, so a word with any of them set is not an
 /// instruction (printing it would silently drop those bits).
-static RESERVED: [[u64; 4]; ENC_COUNT] = reserved_table();
+static RESERVED: [[u64; GEN_COUNT]; ENC_COUNT] = reserved_table();
 
-const fn reserved_table() -> [[u64; 4]; ENC_COUNT] {
-    let mut out = [[0u64; 4]; ENC_COUNT];
+const fn reserved_table() -> [[u64; GEN_COUNT]; ENC_COUNT] {
+    let mut out = [[0u64; GEN_COUNT]; ENC_COUNT];
     let mut enc = 0;
     while enc < ENC_COUNT {
         let mut gen = 0;
@@ -643,10 +643,10 @@ const fn reserved_table() -> [[u64; 4]; ENC_COUNT] {
 }
 
 /// The fixed bits (mask, value) of every encoding in every generation.
-static PREFIX_OF: [[Option<(u32, u32)>; 4]; ENC_COUNT] = prefix_table();
+static PREFIX_OF: [[Option<(u32, u32)>; GEN_COUNT]; ENC_COUNT] = prefix_table();
 
-const fn prefix_table() -> [[Option<(u32, u32)>; 4]; ENC_COUNT] {
-    let mut out = [[None; 4]; ENC_COUNT];
+const fn prefix_table() -> [[Option<(u32, u32)>; GEN_COUNT]; ENC_COUNT] {
+    let mut out = [[None; GEN_COUNT]; ENC_COUNT];
     let mut enc = 0;
     while enc < ENC_COUNT {
         let mut gen = 0;
@@ -737,10 +737,10 @@ pub fn get(enc: Enc, gen: Gen, raw: u64, f: Field) -> u32 {
 
 /// The field layouts as (position | mask << 32): the hottest operation of
 /// decoding and printing becomes one load, two shifts and an and.
-static EXTRACT: [[[u64; FIELD_COUNT]; 4]; ENC_COUNT] = extract_table();
+static EXTRACT: [[[u64; FIELD_COUNT]; GEN_COUNT]; ENC_COUNT] = extract_table();
 
-const fn extract_table() -> [[[u64; FIELD_COUNT]; 4]; ENC_COUNT] {
-    let mut out = [[[0u64; FIELD_COUNT]; 4]; ENC_COUNT];
+const fn extract_table() -> [[[u64; FIELD_COUNT]; GEN_COUNT]; ENC_COUNT] {
+    let mut out = [[[0u64; FIELD_COUNT]; GEN_COUNT]; ENC_COUNT];
     let mut enc = 0;
     while enc < ENC_COUNT {
         let mut gen = 0;

@@ -19,7 +19,7 @@ pub mod random;
 pub mod table;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instr};
-pub use gen::{Gen, ALL_GENS};
+pub use gen::{Gen, GenInfo, ALL_GENS, GEN_COUNT};
 pub use layout::{Enc, Field};
 pub use print::{print, Dialect, Printer};
 pub use processor::{Feature, Features, Processor, Target};

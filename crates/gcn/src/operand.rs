@@ -2,38 +2,44 @@
 //! and how each generation names them.
 
 use crate::gen::Gen;
+use crate::processor::Feature;
 use crate::table::Ty;
 
 /// The name of a 32-bit scalar operand code in `gen` (SGPRs excluded), if it has one.
 pub const fn special_name(gen: Gen, code: u32) -> Option<&'static str> {
-    let gfx9 = matches!(gen, Gen::Gcn14);
+    let g = gen.info();
+    let traps = g.trap_base_regs;
+    let apertures = gen.has(Feature::ApertureRegs);
     Some(match code {
-        102 if gen.is_gfx8_plus() => "flat_scratch_lo",
-        103 if gen.is_gfx8_plus() => "flat_scratch_hi",
-        104 if matches!(gen, Gen::Gcn11) => "flat_scratch_lo",
-        105 if matches!(gen, Gen::Gcn11) => "flat_scratch_hi",
-        104 if gen.is_gfx8_plus() => "xnack_mask_lo",
-        105 if gen.is_gfx8_plus() => "xnack_mask_hi",
+        _ if at(g.flat_scratch, code, 0) => "flat_scratch_lo",
+        _ if at(g.flat_scratch, code, 1) => "flat_scratch_hi",
+        _ if at(g.xnack_mask, code, 0) => "xnack_mask_lo",
+        _ if at(g.xnack_mask, code, 1) => "xnack_mask_hi",
         106 => "vcc_lo",
         107 => "vcc_hi",
-        108 if !gfx9 => "tba_lo",
-        109 if !gfx9 => "tba_hi",
-        110 if !gfx9 => "tma_lo",
-        111 if !gfx9 => "tma_hi",
+        108 if traps => "tba_lo",
+        109 if traps => "tba_hi",
+        110 if traps => "tma_lo",
+        111 if traps => "tma_hi",
         124 => "m0",
         126 => "exec_lo",
         127 => "exec_hi",
-        235 if gfx9 => "src_shared_base",
-        236 if gfx9 => "src_shared_limit",
-        237 if gfx9 => "src_private_base",
-        238 if gfx9 => "src_private_limit",
-        239 if gfx9 => "src_pops_exiting_wave_id",
+        235 if apertures => "src_shared_base",
+        236 if apertures => "src_shared_limit",
+        237 if apertures => "src_private_base",
+        238 if apertures => "src_private_limit",
+        239 if apertures => "src_pops_exiting_wave_id",
         251 => "src_vccz",
         252 => "src_execz",
         253 => "src_scc",
         254 => "src_lds_direct",
         _ => return None,
     })
+}
+
+/// Whether `code` is register `k` of a pair that starts at `base`.
+const fn at(base: Option<u32>, code: u32, k: u32) -> bool {
+    matches!(base, Some(b) if b + k == code)
 }
 
 /// The name of a 64-bit register pair starting at `code`, if it is a named pair:
@@ -71,20 +77,12 @@ const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// Number of SGPRs addressable by number in `gen`.
 pub const fn sgpr_count(gen: Gen) -> u32 {
-    if gen.is_gfx8_plus() {
-        102
-    } else {
-        104
-    }
+    gen.info().sgprs
 }
 
 /// First trap temporary (`ttmp0`) code and count in `gen`.
 pub const fn ttmp_range(gen: Gen) -> (u32, u32) {
-    if matches!(gen, Gen::Gcn14) {
-        (108, 16)
-    } else {
-        (112, 12)
-    }
+    gen.info().ttmp
 }
 
 /// The value an inline constant code stands for, as the operand's bits
@@ -105,7 +103,7 @@ pub fn inline_value(gen: Gen, code: u32, ty: Ty) -> Option<u64> {
             Some(if wide { v as u64 } else { u64::from(v as u32) })
         }
         240..=248 => {
-            if code == 248 && !gen.is_gfx8_plus() {
+            if code == 248 && !gen.has(Feature::Inv2PiInlineImm) {
                 return None;
             }
             let i = (code - 240) as usize;

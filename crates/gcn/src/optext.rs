@@ -8,7 +8,7 @@
 //! [`crate::operand`], the single source of truth; `tests` below check every
 //! entry against the printer's general path.
 
-use crate::gen::{Gen, ALL_GENS};
+use crate::gen::{Gen, ALL_GENS, GEN_COUNT};
 use crate::operand::{sgpr_count, special_name, special_pair_name, ttmp_range};
 
 /// Up to 7 bytes of text in the low bytes (first character lowest), the
@@ -260,8 +260,8 @@ pub(crate) static VGPR: [Packed; 256] = {
 /// A single scalar register by its 8-bit code, per generation, as
 /// `print::push_sreg` names it: SGPR, TTMP, special register, or the bare
 /// `s<code>` for codes that name nothing (0 where the name is too long).
-pub(crate) static SREG: [[Packed; 256]; 4] = {
-    let mut t = [[0; 256]; 4];
+pub(crate) static SREG: [[Packed; 256]; GEN_COUNT] = {
+    let mut t = [[0; 256]; GEN_COUNT];
     let mut g = 0;
     while g < 4 {
         let gen = ALL_GENS[g];
@@ -309,8 +309,8 @@ pub(crate) static INLINE_INT: [Packed; 81] = {
 /// the scalar registers, the integer inline constants and the VGPRs
 /// (0 for the codes whose text depends on more than the code: float
 /// constants, the literal, `src_*` names).
-pub(crate) static SRC: [[Packed; 512]; 4] = {
-    let mut t = [[0; 512]; 4];
+pub(crate) static SRC: [[Packed; 512]; GEN_COUNT] = {
+    let mut t = [[0; 512]; GEN_COUNT];
     let mut g = 0;
     while g < 4 {
         let mut code = 0;
@@ -331,8 +331,8 @@ pub(crate) static SRC: [[Packed; 512]; 4] = {
 /// A source operand code (9 bits) of a 64-bit operand, per generation:
 /// register pairs (`s[4:5]`, `vcc`, `ttmp[2:3]`, `v[6:7]`) and the integer
 /// inline constants, as `print::push_src` writes them (0 for the rest).
-pub(crate) static SRC_PAIR: [[Packed16; 512]; 4] = {
-    let mut t = [[0; 512]; 4];
+pub(crate) static SRC_PAIR: [[Packed16; 512]; GEN_COUNT] = {
+    let mut t = [[0; 512]; GEN_COUNT];
     let mut g = 0;
     while g < 4 {
         let gen = ALL_GENS[g];

@@ -7,7 +7,7 @@
 
 use crate::decode::Instr;
 use crate::gen::Gen;
-use crate::layout::{Enc, Field};
+use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
@@ -16,6 +16,7 @@ use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
     push_small_u32, Packed, Packed16,
 };
+use crate::processor::Feature;
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -268,7 +269,7 @@ impl<'a> Printer<'a> {
                     // LLVM shows float constants of 16-bit integer operands as their f16 bits.
                     let v = inline_value(i.gen, code, ty).unwrap_or(0);
                     push_hex(out, v);
-                } else if code == 248 && !i.gen.is_gfx8_plus() {
+                } else if code == 248 && !i.gen.has(Feature::Inv2PiInlineImm) {
                     out.push_str("src_reserved_248");
                 } else {
                     out.push_str(inline_float_text(code, ty));
@@ -318,7 +319,7 @@ impl<'a> Printer<'a> {
                 }
                 Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
                 Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
-                Enc::Vintrp if i.gen.is_gfx8_plus() => out.push_str("_e32"),
+                Enc::Vintrp if info.vop3_opcode(i.gen).is_some() => out.push_str("_e32"),
                 Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => out.push_str("_sdwa"),
                 Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => out.push_str("_dpp"),
                 _ => {}
@@ -409,12 +410,12 @@ impl<'a> Printer<'a> {
     }
 
     fn waitcnt(&self, out: &mut Vec<u8>, gen: Gen, v: u32) {
-        let vm_hi = if gen == Gen::Gcn14 { (v >> 14) & 3 } else { 0 };
-        let vm = (v & 15) | vm_hi << 4;
+        let g = gen.info();
+        let (known, vm_max) = (g.waitcnt_mask, g.vmcnt_max);
+        // VM_CNT[5:4] at bits 15:14 where the generation has them.
+        let vm = (v & 15) | (v & known) >> 14 << 4;
         let exp = (v >> 4) & 7;
         let lgkm = (v >> 8) & 15;
-        let known = if gen == Gen::Gcn14 { 0xcf7f } else { 0x0f7f };
-        let vm_max = if gen == Gen::Gcn14 { 63 } else { 15 };
         if v & !known != 0 {
             return push_hex(out, u64::from(v));
         }
@@ -765,10 +766,10 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
-        let gfx9 = i.gen == Gen::Gcn14;
         if info.family == Family::Vopc {
             let out = o.next();
-            if gfx9 && i.field(Field::SdwaSd) != 0 {
+            // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
+            if layout::has(i.enc, i.gen, Field::SdwaSd) && i.field(Field::SdwaSd) != 0 {
                 push_sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
@@ -1053,7 +1054,7 @@ impl<'a> Printer<'a> {
         } else {
             dmask.count_ones().max(1)
         };
-        if d16 && i.gen == Gen::Gcn14 {
+        if d16 && !i.gen.has(Feature::UnpackedD16Vmem) {
             n = n.div_ceil(2);
         }
         if let Some(op) = info.operand(Role::V) {
@@ -1066,7 +1067,7 @@ impl<'a> Printer<'a> {
         }
         let a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
         push_vgpr(o.next(), i.field(Field::Vaddr), a);
-        let r128 = i.field(Field::R128) != 0 && i.gen != Gen::Gcn14;
+        let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
         push_sreg(
             o.next(),
             i.gen,
@@ -1083,8 +1084,11 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
         if i.field(Field::R128) != 0 {
-            o.modifier()
-                .push_str(if i.gen == Gen::Gcn14 { "a16" } else { "r128" });
+            o.modifier().push_str(if i.gen.has(Feature::R128A16) {
+                "a16"
+            } else {
+                "r128"
+            });
         }
         o.flag(tfe != 0, "tfe");
         o.flag(i.field(Field::Lwe) != 0, "lwe");
@@ -1136,7 +1140,8 @@ impl<'a> Printer<'a> {
     fn flat(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
         let saddr = i.field(Field::Saddr);
-        let has_saddr = i.gen == Gen::Gcn14 && info.family != Family::Flat && saddr != 0x7f;
+        let segs = i.gen.has(Feature::FlatGlobalInsts) && info.family != Family::Flat;
+        let has_saddr = segs && saddr != 0x7f;
         let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0;
         for op in info.sig {
             match op.role {
@@ -1158,7 +1163,7 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
-        if i.gen == Gen::Gcn14 && info.family != Family::Flat {
+        if segs {
             let out = o.next();
             if has_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
@@ -1167,7 +1172,7 @@ impl<'a> Printer<'a> {
                 out.push_str("off");
             }
         }
-        if i.gen == Gen::Gcn14 {
+        if layout::has(Enc::Flat, i.gen, Field::Offset) {
             let raw = i.field(Field::Offset);
             let off = if info.family == Family::Flat {
                 raw as i32 & 0xfff

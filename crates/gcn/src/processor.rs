@@ -46,11 +46,34 @@ pub enum Feature {
     SrameccSupport,
     /// Double precision at half the single-precision rate (else a quarter or less).
     HalfRate64Ops,
+    // Generation features: every chip of a generation has them ([`Gen::features`]).
+    /// GCN 1.1+: SMRD's 32-bit literal offset and the other CI additions.
+    CiInsts,
+    /// GCN 1.1+: FLAT instructions and the `flat_scratch` registers.
+    FlatAddressSpace,
+    /// GCN 1.2+: the VI encodings (SMEM, the new opcode map, 16-bit instructions).
+    Gcn3Encoding,
+    /// GCN 1.2+: the SDWA sub-encoding of VOP1/VOP2/VOPC.
+    Sdwa,
+    /// GCN 1.2+: the DPP sub-encoding of VOP1/VOP2/VOPC.
+    Dpp,
+    /// GCN 1.2+: 1/(2*pi) as inline constant 248.
+    Inv2PiInlineImm,
+    /// GCN 1.2 only: `_d16` memory data takes one VGPR per 16-bit half (GCN 1.4 packs two).
+    UnpackedD16Vmem,
+    /// GCN 1.4: VOP3 `op_sel`, 6-bit `vmcnt`, the GFX9 instruction additions.
+    Gfx9Insts,
+    /// GCN 1.4: MIMG bit 15 is A16 (16-bit addresses) instead of R128.
+    R128A16,
+    /// GCN 1.4: GLOBAL and SCRATCH segments of FLAT, with an SGPR base (`saddr`).
+    FlatGlobalInsts,
+    /// GCN 1.4: `src_shared_base`/`src_private_base`... report the apertures.
+    ApertureRegs,
 }
 
 impl Feature {
     /// Every feature, in bit order.
-    pub const ALL: [Feature; 9] = [
+    pub const ALL: [Feature; 20] = [
         Feature::MadMixInsts,
         Feature::FmaMixInsts,
         Feature::DlInsts,
@@ -60,6 +83,17 @@ impl Feature {
         Feature::XnackSupport,
         Feature::SrameccSupport,
         Feature::HalfRate64Ops,
+        Feature::CiInsts,
+        Feature::FlatAddressSpace,
+        Feature::Gcn3Encoding,
+        Feature::Sdwa,
+        Feature::Dpp,
+        Feature::Inv2PiInlineImm,
+        Feature::UnpackedD16Vmem,
+        Feature::Gfx9Insts,
+        Feature::R128A16,
+        Feature::FlatGlobalInsts,
+        Feature::ApertureRegs,
     ];
 
     /// LLVM's name of the feature (`dl-insts`).
@@ -74,6 +108,17 @@ impl Feature {
             Feature::XnackSupport => "xnack-support",
             Feature::SrameccSupport => "sramecc-support",
             Feature::HalfRate64Ops => "half-rate-64-ops",
+            Feature::CiInsts => "ci-insts",
+            Feature::FlatAddressSpace => "flat-address-space",
+            Feature::Gcn3Encoding => "gcn3-encoding",
+            Feature::Sdwa => "sdwa",
+            Feature::Dpp => "dpp",
+            Feature::Inv2PiInlineImm => "inv-2pi-inline-imm",
+            Feature::UnpackedD16Vmem => "unpacked-d16-vmem",
+            Feature::Gfx9Insts => "gfx9-insts",
+            Feature::R128A16 => "r128-a16",
+            Feature::FlatGlobalInsts => "flat-global-insts",
+            Feature::ApertureRegs => "aperture-regs",
         }
     }
 
@@ -135,6 +180,11 @@ impl Features {
             k += 1;
         }
         Features(bits)
+    }
+
+    /// The set plus `list`.
+    pub const fn with(self, list: &[Feature]) -> Features {
+        Features(self.0 | Features::of(list).0)
     }
 
     /// Whether `f` is in the set.
@@ -207,6 +257,9 @@ impl From<&Processor> for Target {
 }
 
 /// One chip (LLVM processor), as data.
+///
+/// `features` is the whole set: the generation's ([`Gen::features`]) and
+/// the chip's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Processor {
     /// LLVM's processor name (`gfx906`), used in `.amdgcn_target` and `-mcpu`.
@@ -234,7 +287,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["tahiti", "gcn1.0", "gfx6", "si", "dummy"],
         mach: 0x20,
         gen: Gen::Gcn10,
-        features: Features::of(&[HalfRate64Ops]),
+        features: Gen::Gcn10.features().with(&[HalfRate64Ops]),
         products: "Radeon HD 7970/7950, R9 280X, FirePro W9000",
     },
     Processor {
@@ -242,7 +295,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["pitcairn", "capeverde", "verde"],
         mach: 0x21,
         gen: Gen::Gcn10,
-        features: Features::NONE,
+        features: Gen::Gcn10.features(),
         products: "Radeon HD 7870/7850 (Pitcairn), HD 7770 (Cape Verde)",
     },
     Processor {
@@ -250,7 +303,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["oland", "hainan"],
         mach: 0x3a,
         gen: Gen::Gcn10,
-        features: Features::NONE,
+        features: Gen::Gcn10.features(),
         products: "Radeon R7 240/250, HD 8500M-8800M",
     },
     Processor {
@@ -258,7 +311,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["hawaii", "gcn1.1", "gfx7", "ci"],
         mach: 0x23,
         gen: Gen::Gcn11,
-        features: Features::of(&[HalfRate64Ops]),
+        features: Gen::Gcn11.features().with(&[HalfRate64Ops]),
         products: "Radeon R9 290X/290/390X, FirePro W9100",
     },
     Processor {
@@ -266,7 +319,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["kaveri", "spectre", "spooky"],
         mach: 0x22,
         gen: Gen::Gcn11,
-        features: Features::NONE,
+        features: Gen::Gcn11.features(),
         products: "A10-7850K APU (Kaveri)",
     },
     Processor {
@@ -274,7 +327,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &[],
         mach: 0x24,
         gen: Gen::Gcn11,
-        features: Features::NONE,
+        features: Gen::Gcn11.features(),
         products: "Radeon R9 290 and R9 390 variants",
     },
     Processor {
@@ -282,7 +335,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["kabini", "mullins", "kalindi"],
         mach: 0x25,
         gen: Gen::Gcn11,
-        features: Features::NONE,
+        features: Gen::Gcn11.features(),
         products: "Athlon 5350 / A4-6210 APUs (Kabini, Mullins)",
     },
     Processor {
@@ -290,7 +343,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["bonaire"],
         mach: 0x26,
         gen: Gen::Gcn11,
-        features: Features::NONE,
+        features: Gen::Gcn11.features(),
         products: "Radeon HD 7790, R7 260X",
     },
     Processor {
@@ -298,7 +351,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &[],
         mach: 0x3b,
         gen: Gen::Gcn11,
-        features: Features::NONE,
+        features: Gen::Gcn11.features(),
         products: "APU (no product named in LLVM's list)",
     },
     Processor {
@@ -323,7 +376,7 @@ pub static PROCESSORS: &[Processor] = &[
         ],
         mach: 0x2a,
         gen: Gen::Gcn12,
-        features: Features::NONE,
+        features: Gen::Gcn12.features(),
         products: "Radeon R9 Fury/Nano, RX 470/480/570/580/550",
     },
     Processor {
@@ -331,7 +384,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["carrizo"],
         mach: 0x28,
         gen: Gen::Gcn12,
-        features: Features::of(&[XnackSupport]),
+        features: Gen::Gcn12.features().with(&[XnackSupport]),
         products: "A10-8700P APU (Carrizo)",
     },
     Processor {
@@ -339,7 +392,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["tonga", "iceland", "topaz"],
         mach: 0x29,
         gen: Gen::Gcn12,
-        features: Features::NONE,
+        features: Gen::Gcn12.features(),
         products: "Radeon R9 285/380, R7 M260",
     },
     Processor {
@@ -347,7 +400,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["tongapro"],
         mach: 0x3c,
         gen: Gen::Gcn12,
-        features: Features::NONE,
+        features: Gen::Gcn12.features(),
         products: "FirePro S7150",
     },
     Processor {
@@ -355,7 +408,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["stoney"],
         mach: 0x2b,
         gen: Gen::Gcn12,
-        features: Features::of(&[XnackSupport]),
+        features: Gen::Gcn12.features().with(&[XnackSupport]),
         products: "A9-9420 APU (Stoney Ridge)",
     },
     Processor {
@@ -363,7 +416,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["vega10", "vega", "gfx901", "gcn1.4", "gfx9"],
         mach: 0x2c,
         gen: Gen::Gcn14,
-        features: Features::of(&[XnackSupport, MadMixInsts]),
+        features: Gen::Gcn14.features().with(&[XnackSupport, MadMixInsts]),
         products: "Radeon RX Vega 56/64, Instinct MI25",
     },
     Processor {
@@ -371,7 +424,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["raven", "gfx903"],
         mach: 0x2d,
         gen: Gen::Gcn14,
-        features: Features::of(&[XnackSupport, MadMixInsts]),
+        features: Gen::Gcn14.features().with(&[XnackSupport, MadMixInsts]),
         products: "Ryzen 2000-series APU graphics (Raven Ridge)",
     },
     Processor {
@@ -379,7 +432,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["vega12", "vega11", "gfx905"],
         mach: 0x2e,
         gen: Gen::Gcn14,
-        features: Features::of(&[XnackSupport, FmaMixInsts]),
+        features: Gen::Gcn14.features().with(&[XnackSupport, FmaMixInsts]),
         products: "Vega 12 (no product named in LLVM's list)",
     },
     Processor {
@@ -387,7 +440,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["vega20", "gfx907", "gcn1.4.1"],
         mach: 0x2f,
         gen: Gen::Gcn14,
-        features: Features::of(&[
+        features: Gen::Gcn14.features().with(&[
             XnackSupport,
             SrameccSupport,
             HalfRate64Ops,
@@ -404,7 +457,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["raven2"],
         mach: 0x31,
         gen: Gen::Gcn14,
-        features: Features::of(&[XnackSupport, MadMixInsts]),
+        features: Gen::Gcn14.features().with(&[XnackSupport, MadMixInsts]),
         products: "Raven 2 APUs",
     },
     Processor {
@@ -412,7 +465,7 @@ pub static PROCESSORS: &[Processor] = &[
         aliases: &["renoir"],
         mach: 0x32,
         gen: Gen::Gcn14,
-        features: Features::of(&[XnackSupport, MadMixInsts]),
+        features: Gen::Gcn14.features().with(&[XnackSupport, MadMixInsts]),
         products: "Ryzen 4000/5000-series APU graphics (Renoir, Cezanne)",
     },
 ];

@@ -11,7 +11,7 @@ use crate::decode::{decode, Instr};
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{inline_value, sgpr_count};
-use crate::processor::Target;
+use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, OpId, OpInfo, Role, Ty, OPS};
 
 /// A small xorshift generator (deterministic, no dependencies).
@@ -52,7 +52,7 @@ pub fn variants(info: &OpInfo, gen: Gen) -> Vec<Enc> {
     if info.opcode(gen).is_none() {
         return v;
     }
-    let gfx8 = gen.is_gfx8_plus();
+    let (has_sdwa, has_dpp) = (gen.has(Feature::Sdwa), gen.has(Feature::Dpp));
     let (short, sdwa, dpp) = match info.family {
         Family::Vop2 => (Enc::Vop2, Enc::Vop2Sdwa, Enc::Vop2Dpp),
         Family::Vop1 => (Enc::Vop1, Enc::Vop1Sdwa, Enc::Vop1Dpp),
@@ -96,10 +96,10 @@ pub fn variants(info: &OpInfo, gen: Gen) -> Vec<Enc> {
     }
     // LLVM 14 has no SDWA form of the tied 16-bit v_mac.
     let tied16 = info.has(flag::TIED) && info.sig.iter().any(|o| o.ty.is_16bit());
-    if gfx8 && !info.has(flag::NOSDWA) && !tied16 {
+    if has_sdwa && !info.has(flag::NOSDWA) && !tied16 {
         v.push(sdwa);
     }
-    if gfx8 && !info.has(flag::NODPP) {
+    if has_dpp && !info.has(flag::NODPP) {
         v.push(dpp);
     }
     v
@@ -234,7 +234,7 @@ impl Gen_<'_> {
                     }
                 }
                 // llvm-mc has no 16-bit inline constants before GCN 1.2.
-                2..=4 if ty.is_16bit() && !self.gen.is_gfx8_plus() => continue,
+                2..=4 if ty.is_16bit() && !self.gen.has(Feature::Gcn3Encoding) => continue,
                 2 => 128 + self.rng.below(65),
                 // LLVM reads a negative integer given to an f16 operand as a literal.
                 3 if ty.is_16bit() && ty.is_float() => continue,
@@ -244,7 +244,11 @@ impl Gen_<'_> {
                     if ty.is_16bit() && !ty.is_float() {
                         continue;
                     }
-                    let top = if self.gen.is_gfx8_plus() { 9 } else { 8 };
+                    let top = if self.gen.has(Feature::Inv2PiInlineImm) {
+                        9
+                    } else {
+                        8
+                    };
                     240 + self.rng.below(top)
                 }
                 5 if allow_lit => {
@@ -393,11 +397,7 @@ impl Gen_<'_> {
                 let vm = self.rng.below(16);
                 let exp = self.rng.below(8);
                 let lgkm = self.rng.below(16);
-                let hi = if self.gen == Gen::Gcn14 {
-                    self.rng.below(4) << 14
-                } else {
-                    0
-                };
+                let hi = (self.rng.below(4) << 14) & self.gen.info().waitcnt_mask;
                 vm | exp << 4 | lgkm << 8 | hi
             }
             Ty::Hwreg => {
@@ -591,7 +591,8 @@ impl Gen_<'_> {
         if info.sig.is_empty() {
             return;
         }
-        let gfx9 = self.gen == Gen::Gcn14;
+        let has = |f| layout::has(self.enc, self.gen, f);
+        let (sd_field, omod_field) = (has(Field::SdwaSd), has(Field::Omod));
         let mut float_dst = false;
         for o in info.sig {
             match o.role {
@@ -622,7 +623,8 @@ impl Gen_<'_> {
                     };
                     // An implicit VCC read (SC role) already uses the one scalar slot.
                     let vcc_read = info.operand(Role::SC).is_some();
-                    if gfx9 && !vcc_read && self.rng.one_in(4) && self.scalar_used.is_none() {
+                    let sgpr_src = layout::has(self.enc, self.gen, s);
+                    if sgpr_src && !vcc_read && self.rng.one_in(4) && self.scalar_used.is_none() {
                         let c = self.sgpr(1);
                         self.scalar_used = Some((c, 1));
                         self.set(f, c);
@@ -644,7 +646,7 @@ impl Gen_<'_> {
             }
         }
         if info.family == Family::Vopc {
-            if gfx9 && self.rng.below(2) == 0 {
+            if sd_field && self.rng.below(2) == 0 {
                 self.set(Field::SdwaSd, 1);
                 // With SD set, VCC would print as `vcc` and read back as SD=0.
                 let v = self.sgpr(2);
@@ -662,7 +664,7 @@ impl Gen_<'_> {
             self.set(Field::DstUnused, v);
             if float_dst {
                 self.b(Field::Clamp);
-                if gfx9 {
+                if omod_field {
                     let v = self.rng.below(4);
                     self.set(Field::Omod, v);
                 }
@@ -753,9 +755,12 @@ impl Gen_<'_> {
             self.set(Field::Vdata, v);
         }
         // buffer_store_lds_dword takes no address: only the offset modes.
-        let modes = match (info.operand(Role::V), self.gen.is_gfx8_plus()) {
+        let modes = match (
+            info.operand(Role::V),
+            layout::has(self.enc, self.gen, Field::Addr64),
+        ) {
             (None, _) => 1,
-            (_, true) => 4,
+            (_, false) => 4,
             _ => 5,
         };
         let mode = self.rng.below(modes);
@@ -845,10 +850,10 @@ impl Gen_<'_> {
 
     fn fill_flat(&mut self) {
         let info = self.info;
-        let gfx9 = self.gen == Gen::Gcn14;
+        let segs = self.gen.has(Feature::FlatGlobalInsts);
         let seg = info.family.flat_seg();
         self.set(Field::Seg, seg);
-        let use_saddr = gfx9 && info.family != Family::Flat && self.rng.below(2) == 0;
+        let use_saddr = segs && info.family != Family::Flat && self.rng.below(2) == 0;
         for o in info.sig {
             match o.role {
                 Role::D => {
@@ -869,7 +874,7 @@ impl Gen_<'_> {
         if info.family == Family::Scratch && use_saddr {
             self.set(Field::Addr, 0);
         }
-        if gfx9 && info.family != Family::Flat {
+        if segs && info.family != Family::Flat {
             let s = if use_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
                 self.sgpr(n)
@@ -878,7 +883,7 @@ impl Gen_<'_> {
             };
             self.set(Field::Saddr, s);
         }
-        if gfx9 {
+        if layout::has(Enc::Flat, self.gen, Field::Offset) {
             let v = if info.family == Family::Flat {
                 self.rng.below(4096)
             } else {

@@ -3,8 +3,8 @@
 //! The rows live in `tables/*.tbl` (see `tables/README.md`); `build.rs` turns
 //! them into [`OPS`] and the per-generation opcode lookups used here.
 
-use crate::gen::Gen;
-use crate::processor::{Features, Target};
+use crate::gen::{Gen, GEN_COUNT};
+use crate::processor::{Feature, Features, Target};
 
 /// What an operand is, as far as the printer, parser and emulator care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -86,7 +86,7 @@ impl Ty {
     pub fn data_dwords(self, gen: Gen) -> u32 {
         match self.d16_halves() {
             0 => self.dwords(),
-            h if gen == Gen::Gcn14 => h.div_ceil(2),
+            h if !gen.has(Feature::UnpackedD16Vmem) => h.div_ceil(2),
             h => h,
         }
     }
@@ -188,7 +188,7 @@ pub struct OpInfo {
     /// The table (encoding family) the row belongs to.
     pub family: Family,
     /// Opcode per generation (`u16::MAX`: not in that generation).
-    pub opc: [u16; 4],
+    pub opc: [u16; GEN_COUNT],
     /// Operands in printed order.
     pub sig: &'static [Opnd],
     /// [`flag`] bits.

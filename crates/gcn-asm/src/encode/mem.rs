@@ -5,7 +5,7 @@ use crate::mods::{bit, Mods, M};
 use crate::opnd::{count_operands, Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Role, Ty};
-use risa_gcn::Gen;
+use risa_gcn::Feature;
 
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- memory
@@ -192,7 +192,7 @@ impl<'a> Build<'a, '_, '_> {
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
         }
-        let r128 = m.flag(M::R128) != 0 && self.gen != Gen::Gcn14;
+        let r128 = m.flag(M::R128) != 0 && !self.gen.has(Feature::R128A16);
         let code = self.sreg(&rsrc, if r128 { 4 } else { 8 })?;
         if code % 4 != 0 {
             return self.err(rsrc.at, "the resource must start at a multiple of 4");
@@ -212,7 +212,7 @@ impl<'a> Build<'a, '_, '_> {
             } else {
                 dmask.count_ones().max(1)
             };
-            if m.flag(M::D16) != 0 && self.gen == Gen::Gcn14 {
+            if m.flag(M::D16) != 0 && !self.gen.has(Feature::UnpackedD16Vmem) {
                 n = n.div_ceil(2);
             }
             // Atomics: DMASK counts the data dwords (2 for a 64-bit value or a
@@ -289,12 +289,12 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn flat(&mut self) -> Option<()> {
         self.begin(Enc::Flat)?;
         let info = self.info;
-        let gfx9 = self.gen == Gen::Gcn14;
+        let segs = self.gen.has(Feature::FlatGlobalInsts);
         let seg = info.family.flat_seg();
         if layout::has(Enc::Flat, self.gen, Field::Seg) {
             self.put(Field::Seg, seg);
         }
-        let has_saddr_op = gfx9 && info.family != Family::Flat;
+        let has_saddr_op = segs && info.family != Family::Flat;
         let n_ops = count_operands(self.st.args);
         let n_sig = info.sig.len() + usize::from(has_saddr_op);
         let has_d = info.operand(Role::D).is_some();
@@ -352,7 +352,7 @@ impl<'a> Build<'a, '_, '_> {
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::Glc) | bit(M::Slc) | bit(M::Tfe) | bit(M::Nv) | bit(M::Lds);
-        if gfx9 {
+        if layout::has(Enc::Flat, self.gen, Field::Offset) {
             allowed |= bit(M::Offset);
         }
         self.check_mods(&m, allowed)?;

@@ -7,7 +7,7 @@ use crate::opnd::Val;
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
-use risa_gcn::Gen;
+use risa_gcn::Feature;
 
 impl<'a> Build<'a, '_, '_> {
     pub(super) fn simm16(&mut self, ty: Ty) -> Option<u32> {
@@ -73,8 +73,8 @@ impl<'a> Build<'a, '_, '_> {
 
     /// `vmcnt(N) expcnt(N) lgkmcnt(N)` joined by spaces, `&` or `,`; or a number.
     pub(super) fn waitcnt(&mut self) -> Option<u32> {
-        let gfx9 = self.gen == Gen::Gcn14;
-        let mut v: u32 = if gfx9 { 0xcf7f } else { 0x0f7f };
+        let g = self.gen.info();
+        let mut v: u32 = g.waitcnt_mask;
         let mut any = false;
         loop {
             self.c.skip_ws();
@@ -90,8 +90,7 @@ impl<'a> Build<'a, '_, '_> {
                 return self.err(self.c.rest(), "expected ')'").map(|_| 0);
             }
             let max = match k {
-                0 if gfx9 => 63,
-                0 => 15,
+                0 => u64::from(g.vmcnt_max),
                 1 => 7,
                 _ => 15,
             };
@@ -100,7 +99,8 @@ impl<'a> Build<'a, '_, '_> {
             }
             let n = n as u32;
             v = match k {
-                0 => (v & !0xc00f) | (n & 15) | if gfx9 { (n >> 4) << 14 } else { 0 },
+                // VM_CNT[5:4] at bits 15:14 where the generation has them.
+                0 => (v & !0xc00f) | (n & 15) | ((n >> 4) << 14 & g.waitcnt_mask),
                 1 => (v & !0x70) | n << 4,
                 _ => (v & !0xf00) | n << 8,
             };
@@ -376,7 +376,7 @@ impl<'a> Build<'a, '_, '_> {
                         if fits {
                             self.put(Field::Imm, 1);
                         } else if enc == Enc::Smrd
-                            && self.gen == Gen::Gcn11
+                            && self.gen.has(Feature::CiInsts)
                             && v <= u64::from(u32::MAX)
                         {
                             // GCN 1.1: a 32-bit literal offset (IMM=0, OFFSET=255).

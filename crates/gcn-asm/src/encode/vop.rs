@@ -6,7 +6,7 @@ use crate::mods::{self, bit, Mods, M};
 use crate::opnd::{Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
-use risa_gcn::Gen;
+use risa_gcn::Feature;
 
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
@@ -14,7 +14,7 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn vop(&mut self, want: Want) -> Option<()> {
         let info = self.info;
         let fam = info.family;
-        let gfx9 = self.gen == Gen::Gcn14;
+        let gfx9 = self.gen.has(Feature::Gfx9Insts);
         // 1. operands, in signature order (VOPC: the destination first).
         let mut dst_c: Option<Opd<'a>> = None;
         if fam == Family::Vopc {
@@ -97,7 +97,7 @@ impl<'a> Build<'a, '_, '_> {
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
             return self.err(self.st.name, "this instruction has no SDWA/DPP form");
         }
-        if (sdwa || dpp) && !self.gen.is_gfx8_plus() {
+        if (sdwa && !self.gen.has(Feature::Sdwa)) || (dpp && !self.gen.has(Feature::Dpp)) {
             return self.err(self.st.name, "SDWA and DPP exist only on gcn1.2, gcn1.4");
         }
         self.begin(enc)?;

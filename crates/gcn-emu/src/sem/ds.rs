@@ -186,7 +186,7 @@ const DS_ATOMICS: [(&str, DsAtomic); 20] = [
 
 /// Whether M0 limits LDS addresses in `gen` (GCN 1.0-1.2; GCN 1.4 dropped it).
 fn m0_limits_lds(gen: Gen) -> bool {
-    gen != Gen::Gcn14
+    !gen.has(risa_gcn::Feature::Gfx9Insts)
 }
 
 #[inline(always)]

@@ -541,7 +541,7 @@ fn store_lds_dword(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 /// Whether `_d16` format instructions pack two 16-bit components per VGPR
 /// (GCN 1.4) rather than one per VGPR in its low half (GCN 1.2).
 fn d16_packed(gen: Gen) -> bool {
-    gen == Gen::Gcn14
+    !gen.has(risa_gcn::Feature::UnpackedD16Vmem)
 }
 
 /// buffer_load/store_format_* (format from the V#) and tbuffer_* (format
