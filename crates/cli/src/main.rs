@@ -47,8 +47,11 @@ ASM OPTIONS:
                      of both dialects are accepted either way
 
 DISASM OPTIONS:
-    --arch ARCH      gcn1.0 gcn1.1 gcn1.2 gcn1.4, or a chip/alias: tahiti,
-                     hawaii, fiji, tonga, polaris, gfx900, vega, si, ci, vi...;
+    --arch ARCH      a chip: gfx600-gfx602, gfx700-gfx705, gfx801-gfx810,
+                     gfx900, gfx902, gfx904, gfx906 (Vega 20: dot/fmac
+                     instructions), gfx909, gfx90c, or a code name (tahiti,
+                     hawaii, fiji, polaris10, vega20, ...), or a generation
+                     (gcn1.0 gcn1.1 gcn1.2 gcn1.4 gcn1.4.1, si ci vi gfx9);
                      cayman for TeraScale 3 (r600 ELF32 objects are detected)
                      (optional for ELF objects: the chip in e_flags is used)
     --syntax S       clrx (default) or llvm (text llvm-mc accepts)
@@ -165,10 +168,9 @@ fn parse_gen(name: &str) -> Result<&'static Processor, String> {
         return Err("--lines is not supported for cayman yet".into());
     }
     Processor::parse(name).ok_or_else(|| {
-        let names: Vec<&str> = Processor::names().collect();
         format!(
-            "unknown architecture {name:?}; accepted: {}",
-            names.join(", ")
+            "unknown architecture {name:?}; accepted: cayman, {}",
+            Processor::names_hint()
         )
     })
 }

@@ -73,7 +73,7 @@ pub fn arch_of(name: &str) -> Result<&'static Processor, String> {
     }
     Err(format!(
         "unknown GCN architecture '{name}' (known: {})",
-        Processor::names().collect::<Vec<_>>().join(", ")
+        Processor::names_hint()
     ))
 }
 

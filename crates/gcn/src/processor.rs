@@ -528,6 +528,16 @@ impl Processor {
             .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
     }
 
+    /// What an unknown-architecture message lists: the LLVM processor names
+    /// and a reminder that code and generation names work too.
+    pub fn names_hint() -> String {
+        let chips: Vec<&str> = PROCESSORS.iter().map(|p| p.name).collect();
+        format!(
+            "{}, or a code name (tahiti, hawaii, fiji, polaris10, vega20, ...) or generation (gcn1.0, gcn1.1, gcn1.2, gcn1.4, gcn1.4.1)",
+            chips.join(", ")
+        )
+    }
+
     /// The chips that have every feature of `needs` (for messages like
     /// "v_fmac_f32 needs dl-insts: gfx906").
     pub fn with_features(needs: Features) -> impl Iterator<Item = &'static Processor> {
