@@ -83,6 +83,9 @@ const TYPES: &[(&str, &str)] = &[
     ("param", "Param"),
 ];
 
+/// Bit 15 of a lookup entry: the row needs chip features (check them).
+const GATED: u16 = 0x8000;
+
 const ROLES: &[&str] = &["D", "SD", "A", "B", "C", "SC", "L", "K", "O", "V", "P", "T"];
 
 fn main() {
@@ -184,6 +187,8 @@ fn main() {
             )
             .unwrap();
             gated.push(!feat.is_empty());
+            // The lookup entry: row + 1, with GATED set when the row needs features.
+            let entry = (index + 1) as u16 | if feat.is_empty() { 0 } else { GATED };
             for g in 0..4 {
                 if opc[g] == u16::MAX {
                     continue;
@@ -197,8 +202,8 @@ fn main() {
                         let code = base[g] + opc[g];
                         let slot = &mut lk[code as usize];
                         if *slot == 0 {
-                            *slot = (index + 1) as u16;
-                        } else if gated[*slot as usize - 1] && !feat.is_empty() {
+                            *slot = entry;
+                        } else if gated[(*slot & !GATED) as usize - 1] && !feat.is_empty() {
                             writeln!(alts, "(Family::Vop3,{g},{code},{index}),").unwrap();
                         } else {
                             errors.push(format!(
@@ -213,8 +218,8 @@ fn main() {
                     .or_insert_with(|| vec![0; 1 << bits]);
                 let slot = &mut lk[opc[g] as usize];
                 if *slot == 0 {
-                    *slot = (index + 1) as u16;
-                } else if gated[*slot as usize - 1] && !feat.is_empty() {
+                    *slot = entry;
+                } else if gated[(*slot & !GATED) as usize - 1] && !feat.is_empty() {
                     writeln!(alts, "(Family::{fam},{g},{},{index}),", opc[g]).unwrap();
                 } else {
                     errors.push(format!(
@@ -268,7 +273,7 @@ fn main() {
     writeln!(out, "pub static OPS: [OpInfo; {index}] = [\n{ops}];").unwrap();
     writeln!(
         out,
-        "/// Per family and generation: opcode -> index into OPS plus one (0: none)."
+        "/// Per family and generation: opcode -> index into OPS plus one (0: none),\n/// bit 15 set when the row needs chip features."
     )
     .unwrap();
     writeln!(

@@ -162,6 +162,8 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
 /// assert_eq!(i.info().name, "v_add_f32");
 /// assert_eq!(i.len, 1);
 /// ```
+#[inline]
+#[inline]
 pub fn decode(target: impl Into<Target>, words: &[u32]) -> Result<Instr, DecodeError> {
     decode_for(target.into(), words)
 }
@@ -171,17 +173,19 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     let w0 = *words.first().ok_or(DecodeError::Empty)?;
     let mut enc = Enc::classify(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
     // SDWA and DPP replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
-    if matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
-        let src0 = w0 & 0x1ff;
-        enc = match (enc, src0) {
-            (Enc::Vop2, 0xf9) if gen.has(Feature::Sdwa) => Enc::Vop2Sdwa,
-            (Enc::Vop1, 0xf9) if gen.has(Feature::Sdwa) => Enc::Vop1Sdwa,
-            (Enc::Vopc, 0xf9) if gen.has(Feature::Sdwa) => Enc::VopcSdwa,
-            (Enc::Vop2, 0xfa) if gen.has(Feature::Dpp) => Enc::Vop2Dpp,
-            (Enc::Vop1, 0xfa) if gen.has(Feature::Dpp) => Enc::Vop1Dpp,
-            (Enc::Vopc, 0xfa) if gen.has(Feature::Dpp) => Enc::VopcDpp,
-            (e, _) => e,
-        };
+    let src0 = w0 & 0x1ff;
+    if (src0 == 0xf9 || src0 == 0xfa) && matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
+        let sdwa = src0 == 0xf9;
+        if gen.has(if sdwa { Feature::Sdwa } else { Feature::Dpp }) {
+            enc = match (enc, sdwa) {
+                (Enc::Vop2, true) => Enc::Vop2Sdwa,
+                (Enc::Vop1, true) => Enc::Vop1Sdwa,
+                (Enc::Vopc, true) => Enc::VopcSdwa,
+                (Enc::Vop2, false) => Enc::Vop2Dpp,
+                (Enc::Vop1, false) => Enc::Vop1Dpp,
+                _ => Enc::VopcDpp,
+            };
+        }
     }
     let base = enc.base_dwords() as usize;
     if words.len() < base {

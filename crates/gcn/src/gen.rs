@@ -28,6 +28,8 @@ pub const ALL_GENS: [Gen; GEN_COUNT] = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen:
 pub struct GenInfo {
     /// Canonical name (`gcn1.2`).
     pub name: &'static str,
+    /// The `-mcpu` name of the reference chip, as the fixtures' folders are named.
+    pub llvm_cpu: &'static str,
     /// Features every chip of the generation has.
     pub features: Features,
     /// SGPRs addressable by number (s0 .. s(N-1)).
@@ -56,6 +58,7 @@ const GCN12: Features = GCN11.with(&[Gcn3Encoding, Sdwa, Dpp, Inv2PiInlineImm]);
 const GENS: [GenInfo; GEN_COUNT] = [
     GenInfo {
         name: "gcn1.0",
+        llvm_cpu: "tahiti",
         features: Features::NONE,
         sgprs: 104,
         ttmp: (112, 12),
@@ -67,6 +70,7 @@ const GENS: [GenInfo; GEN_COUNT] = [
     },
     GenInfo {
         name: "gcn1.1",
+        llvm_cpu: "hawaii",
         features: GCN11,
         sgprs: 104,
         ttmp: (112, 12),
@@ -78,6 +82,7 @@ const GENS: [GenInfo; GEN_COUNT] = [
     },
     GenInfo {
         name: "gcn1.2",
+        llvm_cpu: "fiji",
         features: GCN12.with(&[UnpackedD16Vmem]),
         sgprs: 102,
         ttmp: (112, 12),
@@ -89,6 +94,7 @@ const GENS: [GenInfo; GEN_COUNT] = [
     },
     GenInfo {
         name: "gcn1.4",
+        llvm_cpu: "gfx900",
         features: GCN12.with(&[Gfx9Insts, R128A16, FlatGlobalInsts, ApertureRegs]),
         sgprs: 102,
         ttmp: (108, 16),
@@ -149,8 +155,8 @@ impl Gen {
     }
 
     /// The LLVM processor name used with `llvm-mc -mcpu`.
-    pub fn llvm_cpu(self) -> &'static str {
-        Processor::of_gen(self).name
+    pub const fn llvm_cpu(self) -> &'static str {
+        self.info().llvm_cpu
     }
 }
 

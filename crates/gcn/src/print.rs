@@ -660,7 +660,7 @@ impl<'a> Printer<'a> {
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
-        let high = info.operand(Role::T).is_some() && i.field(Field::Src0) >> 8 & 1 != 0;
+        let high = interp && i.field(Field::Src0) >> 8 & 1 != 0 && info.operand(Role::T).is_some();
         o.flag(high, "high");
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);

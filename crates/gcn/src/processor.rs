@@ -19,7 +19,7 @@
 //! assert_eq!(Processor::by_mach(0x22).unwrap().gen, Gen::Gcn11); // gfx700
 //! ```
 
-use crate::gen::Gen;
+use crate::gen::{Gen, GEN_COUNT};
 use std::fmt;
 
 /// A named property of a chip that changes what it executes or how.
@@ -245,9 +245,21 @@ impl Target {
 impl From<Gen> for Target {
     #[inline]
     fn from(gen: Gen) -> Target {
-        Processor::of_gen(gen).target()
+        REFERENCE_TARGETS[gen as usize]
     }
 }
+
+/// The target of each generation's reference chip, computed once (a bare
+/// [`Gen`] is converted on every decode).
+const REFERENCE_TARGETS: [Target; GEN_COUNT] = {
+    let mut t = [PROCESSOR_DATA[0].target(); GEN_COUNT];
+    let mut g = 0;
+    while g < GEN_COUNT {
+        t[g] = PROCESSOR_DATA[REFERENCE[g]].target();
+        g += 1;
+    }
+    t
+};
 
 impl From<&Processor> for Target {
     #[inline]
@@ -279,9 +291,11 @@ pub struct Processor {
 
 use Feature::*;
 
-/// Every GCN 1.0-1.4 processor, oldest first. The first of each generation is
-/// its reference chip (what a bare generation name selects).
-pub static PROCESSORS: &[Processor] = &[
+/// Every GCN 1.0-1.4 processor, oldest first. [`REFERENCE`] names each
+/// generation's reference chip (what a bare generation name selects).
+pub static PROCESSORS: &[Processor] = &PROCESSOR_DATA;
+
+const PROCESSOR_DATA: [Processor; 20] = [
     Processor {
         name: "gfx600",
         aliases: &["tahiti", "gcn1.0", "gfx6", "si", "dummy"],
@@ -475,14 +489,14 @@ const _: () = {
     let gens = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14];
     let mut g = 0;
     while g < gens.len() {
-        let p = &PROCESSORS[REFERENCE[g]];
+        let p = &PROCESSOR_DATA[REFERENCE[g]];
         assert!(p.gen as usize == gens[g] as usize);
         g += 1;
     }
 };
 
 /// Index in [`PROCESSORS`] of each generation's reference chip.
-const REFERENCE: [usize; 4] = [0, 3, 9, 14];
+const REFERENCE: [usize; GEN_COUNT] = [0, 3, 9, 14];
 
 impl Processor {
     /// The chip named `name` (case-insensitive): an LLVM processor name, a

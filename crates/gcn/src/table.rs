@@ -245,6 +245,9 @@ impl OpInfo {
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
+/// Bit 15 of a [`LOOKUP`] entry: the row needs chip features.
+const GATED: u16 = 0x8000;
+
 /// Index of an instruction in [`OPS`].
 pub type OpId = u16;
 
@@ -252,21 +255,21 @@ pub type OpId = u16;
 #[inline]
 pub fn lookup(family: Family, target: Target, opcode: u32) -> Option<OpId> {
     let t = LOOKUP[family as usize][target.gen as usize];
-    let i = match t.get(opcode as usize) {
-        Some(&i) if i != 0 => i - 1,
-        _ => return None,
-    };
-    let feat = OPS[i as usize].feat;
-    if feat.is_empty() || target.features.contains(feat) {
-        return Some(i);
+    match t.get(opcode as usize) {
+        Some(&e) if e != 0 && e & GATED == 0 => Some(e - 1),
+        Some(&e) if e != 0 => lookup_gated(family, target, opcode, e & !GATED),
+        _ => None,
     }
-    lookup_gated(family, target, opcode)
 }
 
 /// The feature-gated rows that share an opcode with the row in the lookup
 /// table (e.g. gfx906's `v_fma_mix_f32` and gfx900's `v_mad_mix_f32`).
 #[cold]
-fn lookup_gated(family: Family, target: Target, opcode: u32) -> Option<OpId> {
+fn lookup_gated(family: Family, target: Target, opcode: u32, entry: u16) -> Option<OpId> {
+    let first = entry - 1;
+    if target.features.contains(OPS[first as usize].feat) {
+        return Some(first);
+    }
     ALTS.iter()
         .find(|&&(f, g, o, i)| {
             f == family
