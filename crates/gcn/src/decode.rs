@@ -163,7 +163,6 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
 /// assert_eq!(i.len, 1);
 /// ```
 #[inline]
-#[inline]
 pub fn decode(target: impl Into<Target>, words: &[u32]) -> Result<Instr, DecodeError> {
     decode_for(target.into(), words)
 }
