@@ -252,6 +252,16 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 )
             })?,
         };
+        if risa_gcn_asm::objdis::is_relocatable_code_object(&elf) {
+            // A whole source that `risa asm --format elf` makes the object from again.
+            let src = risa_gcn_asm::objdis::disassemble_object(&bytes, gen, opts)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+            for wn in &src.warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            out.write_all(src.text.as_bytes()).map_err(w)?;
+            return out.flush().map_err(w);
+        }
         let mut any = false;
         for s in elf.sections.iter().filter(|s| s.is_exec()) {
             any = true;
@@ -271,7 +281,8 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 .collect();
             writeln!(
                 out,
-                "// section {} ({} bytes, {})",
+                "{} section {} ({} bytes, {})",
+                listing::comment(a.dialect),
                 s.name,
                 s.data.len(),
                 gen
