@@ -229,8 +229,12 @@ fn disasm(args: &[String]) -> Result<(), String> {
     if cayman || (a.arch.is_none() && elf32) {
         let opts = risa_cayman::DisasmOptions { hex: a.hex };
         let text = if risa_elf::is_elf(&bytes) {
-            risa_cayman::disassemble_object(&bytes, &opts)
-                .map_err(|e| format!("{}: {e}", a.input))?
+            let (text, warnings) = risa_cayman::disassemble_object_warn(&bytes, &opts)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+            for wn in &warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            text
         } else {
             risa_cayman::disassemble(&bytes, &opts)
         };
