@@ -247,7 +247,9 @@ impl Kernel {
 /// `next_free_*` of whole granules with nothing reserved (as llvm-objdump
 /// prints them), and `.amdhsa_risa_raw_dword OFFSET, VALUE` for each dword
 /// the fields cannot express (reserved bits, priority, debug mode, ...).
-pub fn descriptor_source(gen: Gen, d: &[u8; 64]) -> Vec<String> {
+/// `xnack`: the target's XNACK is "on" or "any" (e_flags), where LLVM wants
+/// `.amdhsa_reserve_xnack_mask 1` (its 2 SGPRs are then counted).
+pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
     let dw = |o: usize| u32::from_le_bytes([d[o], d[o + 1], d[o + 2], d[o + 3]]);
     let (rsrc1, rsrc2, props) = (dw(48), dw(52), dw(56) & 0xffff);
     let bit = |v: u32, b: u32| v >> b & 1;
@@ -270,10 +272,15 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64]) -> Vec<String> {
     // `.amdhsa_reserve_flat_scratch` in LLVM (gfx7+), whose default (1) adds 4.
     let sgprs = ((rsrc1 >> 6 & 15) + 1) * 8;
     let flat_field = gen != Gen::Gcn10;
+    let xnack = xnack && gen.is_gfx8_plus();
     k.reserve_vcc = false;
     k.reserve_flat_scratch = !flat_field;
-    k.reserve_xnack_mask = Some(false);
-    k.next_free_sgpr = Some(if flat_field { sgprs } else { sgprs - 4 });
+    k.reserve_xnack_mask = Some(xnack);
+    k.next_free_sgpr = Some(if flat_field && !xnack {
+        sgprs
+    } else {
+        sgprs - 4
+    });
     k.float_round_mode_32 = rsrc1 >> 12 & 3;
     k.float_round_mode_16_64 = rsrc1 >> 14 & 3;
     k.float_denorm_mode_32 = rsrc1 >> 16 & 3;
@@ -331,7 +338,7 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64]) -> Vec<String> {
         l.push(".amdhsa_reserve_flat_scratch 0".into());
     }
     if gen.is_gfx8_plus() {
-        l.push(".amdhsa_reserve_xnack_mask 0".into());
+        l.push(format!(".amdhsa_reserve_xnack_mask {}", b(xnack)));
     }
     l.push(format!(
         ".amdhsa_float_round_mode_32 {}",

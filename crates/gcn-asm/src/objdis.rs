@@ -336,6 +336,8 @@ pub fn disassemble_object(
             e.flags
         ));
     }
+    // EF_AMDGPU_FEATURE_XNACK_V4: 0x100 any, 0x300 on.
+    let xnack_on_or_any = matches!(e.flags & 0x300, 0x100 | 0x300);
     let version = u32::from(e.abi_version) + 2;
     if !(4..=5).contains(&version) {
         warn.push(format!(
@@ -360,7 +362,11 @@ pub fn disassemble_object(
         }
     );
     let _ = writeln!(out, ".amdgcn_target \"{target}\"");
-    let _ = writeln!(out, ".amdhsa_code_object_version {version}");
+    // llvm-mc 14 has no such directive (v4 is its default; clang-14 -S does
+    // not write it), so the LLVM dialect leaves the default out.
+    if version != 4 || opts.dialect != Dialect::Llvm {
+        let _ = writeln!(out, ".amdhsa_code_object_version {version}");
+    }
 
     // Symbol attributes.
     let mut declared = BTreeSet::new();
@@ -525,7 +531,7 @@ pub fn disassemble_object(
                     .try_into()
                     .expect("64 bytes");
                 let _ = writeln!(out, ".amdhsa_kernel {k}");
-                for l in descriptor_source(gen, &d) {
+                for l in descriptor_source(gen, &d, xnack_on_or_any) {
                     let _ = writeln!(out, "    {l}");
                 }
                 let _ = writeln!(out, ".end_amdhsa_kernel");
