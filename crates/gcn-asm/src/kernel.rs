@@ -329,10 +329,12 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
         ".amdhsa_next_free_vgpr {}",
         k.next_free_vgpr.unwrap_or(0)
     ));
+    // Above 104 SGPRs the directive is refused: rsrc1 is then written raw.
     l.push(format!(
         ".amdhsa_next_free_sgpr {}",
-        k.next_free_sgpr.unwrap_or(0)
+        k.next_free_sgpr.unwrap_or(0).min(104)
     ));
+    k.next_free_sgpr = k.next_free_sgpr.map(|n| n.min(104));
     l.push(".amdhsa_reserve_vcc 0".into());
     if flat_field {
         l.push(".amdhsa_reserve_flat_scratch 0".into());

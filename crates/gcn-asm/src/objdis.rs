@@ -589,3 +589,23 @@ fn metadata_source(desc: &[u8]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_is_yaml_when_that_gives_the_same_bytes_else_raw() {
+        let v = yaml::parse("---\na: 1\nb:\n  - 'x y'\n  - true\n...\n").unwrap();
+        let mut mp = Vec::new();
+        yaml::to_msgpack(&v, &mut mp);
+        assert!(metadata_source(&mp).starts_with(".amdgpu_metadata\n---\n"));
+        // 1 as uint16 (not the smallest form): YAML would write it back as 0x01
+        let odd = [0x81u8, 0xa1, b'a', 0xcd, 0x00, 0x01];
+        let s = metadata_source(&odd);
+        assert_eq!(
+            s,
+            ".amdgpu_metadata_msgpack 0x81, 0xa1, 0x61, 0xcd, 0x00, 0x01\n"
+        );
+    }
+}
