@@ -604,7 +604,10 @@ pub fn disassemble_object_warn(
         gap(&mut out, text, end as usize, text.len());
     }
     if let Ok(e) = risa_elf::Elf::parse(elf_bytes) {
-        elf_extras(&mut out, &e, &ks, &mut warnings);
+        // (the program warnings are already comments above their kernels)
+        let mut more = Vec::new();
+        elf_extras(&mut out, &e, &ks, &mut more);
+        warnings.extend(more);
     }
     Ok((out, warnings))
 }

@@ -251,6 +251,18 @@ fn every_cayman_object_round_trips() {
     report("Cayman objects", objs.len(), &bad);
 }
 
+/// clang-14's sin_cos has two ALU clauses of 130 slots, whose 7-bit COUNT
+/// wrapped to 2: the disassembly warns (stderr and comments), and the round
+/// trip above still gives the same bytes.
+#[test]
+fn wrapped_alu_clause_counts_are_reported() {
+    let o = root().join("cayman/sin_cos.o");
+    let (code, text, err) = risa(&["disasm", o.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("COUNT wrapped").count(), 2, "{err}");
+    assert_eq!(text.matches("; warning:").count(), 2, "{text}");
+}
+
 /// The oracle: risa's LLVM-dialect text of every code object v4 fixture,
 /// assembled by llvm-mc (LLVM 14 knows no `.amdhsa_code_object_version`,
 /// so v5 is left out), gives clang's object again. Skipped without llvm-mc.
