@@ -32,9 +32,14 @@ COMMANDS:
               reported as file:line:col with the line and a caret.
               Cayman: risa asm --arch cayman (see docs/cayman-syntax.md).
     disasm    Disassemble raw little-endian dwords or an ELF code object
-              (detected by its magic): every executable section, with the
-              object's symbols and the branch targets as labels. Words that do
-              not decode are printed as `.int 0x...` and decoding goes on.
+              (detected by its magic), with the object's symbols and the
+              branch targets as labels. Words that do not decode are printed
+              as `.int 0x...` and decoding goes on. A relocatable code object
+              (clang -c; GCN v4/v5 or Cayman) is printed whole: kernel
+              descriptors, metadata, symbols, relocations, data; `risa asm
+              --format elf` (with the same --syntax; --arch cayman for
+              Cayman) makes the same object from the text, so it can be
+              edited and run again.
 
 ASM OPTIONS:
     --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
@@ -62,6 +67,7 @@ EXAMPLES:
     risa asm --arch gfx900 -o kernel.bin --listing kernel.s
     risa asm --syntax llvm --format elf -o k.o k.s        # clang -S output
     risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
+    risa disasm K.o > K.s && risa asm --format elf K.s -o K2.o   # same object
     echo 'bf810000' | risa disasm --arch fiji --lines -
 ";
 
