@@ -172,7 +172,11 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let kernels = &a.backend.kernels.list;
     let mut w = ElfWriter::new(Class::Elf64, risa_elf::EM_AMDGPU);
     let (_, mach, xnack) = target(gen);
-    w.flags = mach | if xnack { XNACK_ANY_V4 } else { 0 };
+    w.flags = a
+        .backend
+        .kernels
+        .eflags
+        .unwrap_or(mach | if xnack { XNACK_ANY_V4 } else { 0 });
     w.osabi = ELFOSABI_AMDGPU_HSA;
     // EI_ABIVERSION is the code object version minus 2 (v4: 2, v5: 3).
     w.abi_version = match a.backend.kernels.code_object_version {

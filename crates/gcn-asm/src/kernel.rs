@@ -402,6 +402,8 @@ pub struct Kernels {
     current: Option<usize>,
     /// `.amdhsa_code_object_version`.
     pub code_object_version: Option<u32>,
+    /// CLRX `.eflags`: e_flags written as given (else from the generation).
+    pub eflags: Option<u32>,
     /// YAML of an `.amdgpu_metadata` block (kept, not interpreted).
     pub metadata_yaml: Option<String>,
     /// The metadata note's MessagePack given as bytes
@@ -586,7 +588,14 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             return true;
         }
         // Global ROCm pseudo-ops of CLRX that code object v4 derives itself.
-        ".arch_minor" | ".arch_stepping" | ".eflags" | ".newbinfmt" | ".tripple" | ".target"
+        ".eflags" => {
+            // CLRX (ClrxAsmRocm.md): the ELF header's e_flags, as given.
+            if let Some(v) = value32(asm, args) {
+                ks.eflags = Some(v);
+            }
+            return true;
+        }
+        ".arch_minor" | ".arch_stepping" | ".newbinfmt" | ".tripple" | ".target"
         | ".md_version" | ".llvm10binfmt" | ".metadatav3" => return true,
         ".text" | ".data" | ".rodata" | ".section" => {
             // Leaving the configuration; the core switches the section.

@@ -329,13 +329,10 @@ pub fn disassemble_object(
         });
     let (chip, mach, xnack) = crate::codeobj::target(gen);
     let target = meta_target.unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{chip}"));
-    let ours = mach | if xnack { 0x100 } else { 0 };
-    if ours != e.flags {
-        warn.push(format!(
-            "e_flags {:#x}: risa asm writes {ours:#x} for {gen}",
-            e.flags
-        ));
-    }
+    // Another chip of the generation, or other XNACK/SRAMECC settings: the
+    // header's e_flags are written as they are (CLRX's `.eflags`).
+    let derived = mach | if xnack { 0x100 } else { 0 };
+    let eflags = (derived != e.flags).then_some(e.flags);
     // EF_AMDGPU_FEATURE_XNACK_V4: 0x100 any, 0x300 on.
     let xnack_on_or_any = matches!(e.flags & 0x300, 0x100 | 0x300);
     let version = u32::from(e.abi_version) + 2;
@@ -362,6 +359,12 @@ pub fn disassemble_object(
         }
     );
     let _ = writeln!(out, ".amdgcn_target \"{target}\"");
+    if let Some(f) = eflags {
+        let _ = writeln!(
+            out,
+            ".eflags {f:#x}  {c} e_flags as they are (risa derives {derived:#x} from the generation)"
+        );
+    }
     // llvm-mc 14 has no such directive (v4 is its default; clang-14 -S does
     // not write it), so the LLVM dialect leaves the default out.
     if version != 4 || opts.dialect != Dialect::Llvm {

@@ -103,3 +103,20 @@ fn metadata_msgpack_bytes_are_written_as_given() {
     assert_eq!(&note[4..8], &(bytes.len() as u32).to_le_bytes());
     assert_eq!(&note[20..20 + bytes.len()], &bytes);
 }
+
+#[test]
+fn eflags_are_written_as_given() {
+    // bonaire (gfx704) is GCN 1.1 like hawaii, whose e_flags risa derives.
+    let src =
+        ".amdgcn_target \"amdgcn-amd-amdhsa--bonaire\"\n.eflags 0x26\n.text\nk:\n    s_endpgm\n";
+    let a = assemble(None, "e.s", src);
+    assert!(!a.output.has_errors(), "{}", a.diagnostics());
+    let flags = |a| {
+        risa_elf::Elf::parse(&codeobj::build(a).unwrap())
+            .unwrap()
+            .flags
+    };
+    assert_eq!(flags(&a), 0x26);
+    let a = assemble(Some(Gen::Gcn11), "e.s", ".text\nk:\n    s_endpgm\n");
+    assert_eq!(flags(&a), 0x23);
+}
