@@ -142,6 +142,8 @@ pub struct Cayman {
     /// `.lds_size` given outside a program: for the next one.
     pending_lds: Option<u32>,
     pending_lds_pos: Option<Pos>,
+    /// Sections, symbols and relocations of the `.elf_*` lines.
+    pub extras: crate::extras::ElfExtras,
 }
 
 fn report(asm: &mut Assembler, e: PErr<'_>) {
@@ -981,6 +983,17 @@ impl Backend for Cayman {
     }
 
     fn directive(&mut self, asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
+        if name.starts_with(".elf_") {
+            let parts = split_top(st.args, b',');
+            return match self.extras.directive(name, &parts) {
+                Some(Ok(())) => true,
+                Some(Err(e)) => {
+                    asm.error(st.args, e);
+                    true
+                }
+                None => false,
+            };
+        }
         match name {
             ".at" => {
                 self.close_clause(asm);

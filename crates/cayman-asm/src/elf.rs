@@ -4,7 +4,10 @@
 //! one GLOBAL FUNC symbol per kernel, sized to its program. Written with the
 //! workspace's ISA-neutral ELF writer.
 
-use risa_elf::write::{Class, ElfWriter, SectionSpec, SymbolSpec, STB_GLOBAL};
+use crate::extras::ElfExtras;
+use risa_elf::write::{
+    self, Class, ElfWriter, Rela, SectionIndex, SectionSpec, SymbolSpec, STB_GLOBAL,
+};
 
 /// `e_flags` of Cayman objects (EF_AMDGPU_MACH_R600_CAYMAN).
 pub const EF_CAYMAN: u32 = 0xf;
@@ -20,8 +23,14 @@ pub struct KernelSym {
     pub size: u32,
 }
 
-/// Build the object.
-pub fn write_object(text: &[u8], config: &[(u32, u32)], kernels: &[KernelSym]) -> Vec<u8> {
+/// Build the object: `.text`, `.AMDGPU.config`, the kernel symbols, and the
+/// sections, symbols and `SHT_REL` relocations of `extras`.
+pub fn write_object(
+    text: &[u8],
+    config: &[(u32, u32)],
+    kernels: &[KernelSym],
+    extras: &ElfExtras,
+) -> Result<Vec<u8>, String> {
     let mut w = ElfWriter::new(Class::Elf32, risa_elf::EM_AMDGPU);
     w.flags = EF_CAYMAN;
     let text_index = w.add_section(SectionSpec::code(".text", text.to_vec(), 256));
@@ -32,7 +41,75 @@ pub fn write_object(text: &[u8], config: &[(u32, u32)], kernels: &[KernelSym]) -
     // clang's .AMDGPU.config is PROGBITS without SHF_ALLOC.
     let mut config_section = SectionSpec::rodata(".AMDGPU.config", cfg, 1);
     config_section.flags = 0;
-    w.add_section(config_section);
+    let config_index = w.add_section(config_section);
+    let mut index: Vec<(String, SectionIndex)> = vec![
+        (".text".into(), text_index),
+        (".AMDGPU.config".into(), config_index),
+    ];
+    for s in &extras.sections {
+        if index.iter().any(|(n, _)| *n == s.name) {
+            return Err(format!("section {} is given twice", s.name));
+        }
+        let i = w.add_section(SectionSpec {
+            name: s.name.clone(),
+            sh_type: if s.nobits {
+                risa_elf::SHT_NOBITS
+            } else {
+                write::SHT_PROGBITS
+            },
+            flags: s.flags,
+            align: s.align,
+            data: if s.nobits {
+                vec![0; s.size as usize]
+            } else {
+                s.data.clone()
+            },
+            entsize: 0,
+        });
+        index.push((s.name.clone(), i));
+    }
+    let find = |n: &str| {
+        index
+            .iter()
+            .find(|(x, _)| x == n)
+            .map(|(_, i)| *i)
+            .ok_or_else(|| format!("no section named {n}"))
+    };
+    for s in &extras.symbols {
+        w.add_symbol(SymbolSpec {
+            name: s.name.clone(),
+            value: s.value,
+            size: s.size,
+            section: match &s.section {
+                Some(n) => Some(find(n)?),
+                None => None,
+            },
+            bind: s.bind,
+            kind: s.kind,
+            other: s.other,
+        });
+    }
+    for (name, sec) in &index {
+        let rels: Vec<Rela> = extras
+            .relocs
+            .iter()
+            .filter(|r| r.section == *name)
+            .map(|r| Rela {
+                offset: r.offset,
+                symbol: r.symbol.clone(),
+                kind: r.kind,
+                addend: 0,
+            })
+            .collect();
+        w.add_rels(*sec, rels);
+    }
+    if let Some(r) = extras
+        .relocs
+        .iter()
+        .find(|r| !index.iter().any(|(n, _)| *n == r.section))
+    {
+        return Err(format!("relocation in {}: no such section", r.section));
+    }
     for k in kernels {
         w.add_symbol(SymbolSpec {
             name: k.name.clone(),
@@ -44,7 +121,7 @@ pub fn write_object(text: &[u8], config: &[(u32, u32)], kernels: &[KernelSym]) -
             other: 0,
         });
     }
-    w.finish()
+    Ok(w.finish())
 }
 
 #[cfg(test)]
@@ -62,7 +139,9 @@ mod tests {
                 offset: 0,
                 size: 40,
             }],
-        );
+            &ElfExtras::default(),
+        )
+        .unwrap();
         let e = risa_elf::Elf::parse(&o).unwrap();
         assert!(!e.is64);
         assert_eq!(e.machine, risa_elf::EM_AMDGPU);

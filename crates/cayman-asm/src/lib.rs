@@ -34,6 +34,7 @@ mod backend;
 pub mod cf;
 pub mod config;
 pub mod elf;
+pub mod extras;
 pub mod fetch;
 pub mod text;
 pub mod vliw;
@@ -51,6 +52,8 @@ pub struct Assembled {
     /// `.config_reg` pairs for `.AMDGPU.config`; when the source gives none,
     /// [`Assembled::object`] computes them ([`config`]).
     pub config: Vec<(u32, u32)>,
+    /// The `.elf_*` lines: more sections, symbols and relocations ([`extras`]).
+    pub extras: extras::ElfExtras,
 }
 
 impl Assembled {
@@ -84,6 +87,7 @@ pub fn assemble(name: &str, source: &str, opts: Options) -> Assembled {
         output,
         programs: be.programs,
         config: be.config,
+        extras: be.extras,
     }
 }
 
@@ -146,6 +150,6 @@ impl Assembled {
         } else {
             &self.config
         };
-        Ok(elf::write_object(&text, cfg, &kernels))
+        elf::write_object(&text, cfg, &kernels, &self.extras)
     }
 }

@@ -52,6 +52,8 @@ pub struct Item {
 pub struct Listing {
     /// Lines in print order.
     pub items: Vec<Item>,
+    /// What looks wrong in the program (the bytes are printed as they are).
+    pub warnings: Vec<String>,
 }
 
 struct Walker<'a> {
@@ -263,6 +265,8 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
     let nslots = words.len() / 2;
     let mut limit = nslots;
     let mut slot = 0;
+    // ALU clauses: (CF slot, ADDR, slots counted)
+    let mut alu_clauses: Vec<(usize, usize, usize)> = Vec::new();
     while slot < limit {
         let (w0, w1) = (words[slot * 2], words[slot * 2 + 1]);
         match decode_cf(w0, w1) {
@@ -277,6 +281,7 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
                         if addr > slot {
                             limit = limit.min(addr);
                         }
+                        alu_clauses.push((slot, addr, cnt));
                         w.alu_clause(addr, cnt);
                     }
                     CfForm::Cf if i.op.flags & (ops::F_TC | ops::F_GDS) != 0 => {
@@ -294,6 +299,32 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
             Err(e) => w.data_prefixed(slot * 2, 2, &e, &format!("{slot:02} ")),
         }
         slot += 1;
+    }
+    // An ALU clause followed by ALU instructions no CF instruction reaches:
+    // a clause longer than COUNT holds (7 bits, 128 slots), whose count
+    // wrapped (clang-14 emits these). The words stay data, so the bytes
+    // come back; the hardware runs only the counted slots.
+    let mut warnings = Vec::new();
+    for &(cf, addr, cnt) in &alu_clauses {
+        let mut k = addr + cnt;
+        while 2 * k + 1 < words.len()
+            && !w.claimed[2 * k]
+            && !w.claimed[2 * k + 1]
+            && decode_alu(words[2 * k], words[2 * k + 1]).is_ok()
+        {
+            k += 1;
+        }
+        let extra = k - (addr + cnt);
+        if extra > 0 {
+            warnings.push(format!(
+                "CF {cf:02}: the ALU clause at ADDR({addr}) counts {cnt} slots (COUNT is 7 bits, \
+                 at most 128), but {extra} more ALU slots follow that no CF instruction reaches \
+                 (@{:04x}..@{:04x}): a longer clause whose COUNT wrapped? They are printed as \
+                 data so the bytes reassemble; the hardware runs only the counted slots",
+                (addr + cnt) * 8,
+                k * 8
+            ));
+        }
     }
     // unclaimed words: data, in address order; each run starts with `.at`
     let mut k = 0;
@@ -319,7 +350,13 @@ pub fn listing(code: &[u8]) -> (Listing, usize) {
         next_run = k;
     }
     let tail = code.len() % 4;
-    (Listing { items: w.items }, tail)
+    (
+        Listing {
+            items: w.items,
+            warnings,
+        },
+        tail,
+    )
 }
 
 /// Disassemble a raw CF program that starts at offset 0.
@@ -330,6 +367,9 @@ pub fn disassemble(code: &[u8], opts: &DisasmOptions) -> String {
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let mut out = String::new();
+    for wn in &l.warnings {
+        let _ = writeln!(out, "        ; warning: {wn}");
+    }
     render(&mut out, &l, &words, opts);
     if tail != 0 {
         out.push_str("        .byte");
@@ -489,6 +529,20 @@ fn config_reg_name(r: u32) -> Option<&'static str> {
 /// Disassemble every kernel of an r600 ELF object (with `.config_reg`
 /// lines for its `.AMDGPU.config` share and `.org` between kernels).
 pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<String, Error> {
+    disassemble_object_warn(elf_bytes, opts).map(|(t, _)| t)
+}
+
+/// [`disassemble_object`], and the warnings (also in the text as comments):
+/// programs that look wrong (an ALU clause whose COUNT wrapped), object
+/// contents the source does not reproduce. The text ends with `.elf_*`
+/// lines for the sections, symbols and relocations besides `.text`,
+/// `.AMDGPU.config` and the kernel symbols, so `risa asm --arch cayman
+/// --format elf` writes the same object.
+pub fn disassemble_object_warn(
+    elf_bytes: &[u8],
+    opts: &DisasmOptions,
+) -> Result<(String, Vec<String>), Error> {
+    let mut warnings = Vec::new();
     let mut out = String::new();
     let mut end = 0;
     let ks = kernels(elf_bytes)?;
@@ -533,6 +587,9 @@ pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<Stri
             kern.offset,
             kern.code.len()
         );
+        for wn in listing(kern.code).0.warnings {
+            warnings.push(format!("{}: {wn}", kern.name));
+        }
         for (r, v) in config.iter().skip(k * per).take(per) {
             let _ = writeln!(
                 out,
@@ -546,5 +603,168 @@ pub fn disassemble_object(elf_bytes: &[u8], opts: &DisasmOptions) -> Result<Stri
         out.push('\n');
         gap(&mut out, text, end as usize, text.len());
     }
-    Ok(out)
+    if let Ok(e) = risa_elf::Elf::parse(elf_bytes) {
+        // (the program warnings are already comments above their kernels)
+        let mut more = Vec::new();
+        elf_extras(&mut out, &e, &ks, &mut more);
+        warnings.extend(more);
+    }
+    Ok((out, warnings))
+}
+
+/// The `.elf_*` lines (see `risa_cayman_asm::extras`) for what the object
+/// holds besides `.text`, `.AMDGPU.config` and the kernel symbols.
+fn elf_extras(
+    out: &mut String,
+    e: &risa_elf::Elf<'_>,
+    ks: &[Kernel<'_>],
+    warnings: &mut Vec<String>,
+) {
+    const TYPES: [&str; 5] = ["notype", "object", "func", "section", "file"];
+    const BINDS: [&str; 3] = ["local", "global", "weak"];
+    const VIS: [&str; 4] = ["default", "internal", "hidden", "protected"];
+    let mut lines = Vec::new();
+    let mut dropped = Vec::new();
+    let text_idx = e.section_by_name(".text").map_or(usize::MAX, |s| s.index);
+    for s in &e.sections {
+        let known = s.index == 0
+            || s.index == text_idx
+            || s.name == ".AMDGPU.config"
+            || matches!(s.sh_type, 2 | 3 | 4 | 9);
+        if known {
+            continue;
+        }
+        let alloc = s.flags & 2 != 0;
+        if !alloc || !(s.sh_type == 1 || s.sh_type == risa_elf::SHT_NOBITS) {
+            dropped.push(s.name.clone());
+            continue;
+        }
+        let mut f = String::new();
+        if s.flags & 1 != 0 {
+            f.push('w');
+        }
+        f.push('a');
+        if s.flags & risa_elf::SHF_EXECINSTR != 0 {
+            f.push('x');
+        }
+        if s.sh_type == risa_elf::SHT_NOBITS {
+            lines.push(format!(
+                ".elf_section {}, \"{f}\", @nobits, {}, {}",
+                s.name, s.align, s.size
+            ));
+        } else {
+            lines.push(format!(
+                ".elf_section {}, \"{f}\", @progbits, {}",
+                s.name, s.align
+            ));
+            for c in s.data.chunks(16) {
+                let b: Vec<String> = c.iter().map(|x| format!("0x{x:02x}")).collect();
+                lines.push(format!(".elf_bytes {}", b.join(", ")));
+            }
+        }
+    }
+    let sec_name = |i: u16| -> Option<String> {
+        match i {
+            0xfff1 => Some("abs".into()),
+            i => e.sections.get(i as usize).map(|s| s.name.clone()),
+        }
+    };
+    let sym_name = |s: &risa_elf::Symbol| -> String {
+        if s.sym_type == 3 && s.name.is_empty() {
+            sec_name(s.shndx).unwrap_or_default()
+        } else {
+            s.name.clone()
+        }
+    };
+    for s in &e.symbols {
+        let kernel = s.sym_type == risa_elf::STT_FUNC
+            && s.shndx as usize == text_idx
+            && ks.iter().any(|k| k.name == s.name && k.offset == s.value);
+        if kernel {
+            if s.bind != 1 || s.other != 0 {
+                warnings.push(format!(
+                    "kernel symbol {}: written as GLOBAL DEFAULT (binding {}, st_other {})",
+                    s.name, s.bind, s.other
+                ));
+            }
+            continue;
+        }
+        let name = sym_name(s);
+        let Some(sec) = sec_name(s.shndx).filter(|_| s.shndx != 0) else {
+            warnings.push(format!("symbol {name:?}: undefined, not written"));
+            continue;
+        };
+        let word = |names: &[&str], v: u8| -> String {
+            names
+                .get(v as usize)
+                .map_or(v.to_string(), |n| n.to_string())
+        };
+        let vis = if s.other == 0 {
+            String::new()
+        } else {
+            format!(", {}", word(&VIS, s.other))
+        };
+        lines.push(format!(
+            ".elf_symbol {name}, {sec}, 0x{:x}, {}, {}, {}{vis}",
+            s.value,
+            s.size,
+            word(&TYPES, s.sym_type),
+            word(&BINDS, s.bind)
+        ));
+    }
+    let mut targets: Vec<u32> = e
+        .sections
+        .iter()
+        .filter(|s| s.sh_type == 4 || s.sh_type == 9)
+        .map(|s| s.info)
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    for t in targets {
+        let Some(target) = e.sections.get(t as usize) else {
+            continue;
+        };
+        for r in e.relocations_for(target.index) {
+            let Some(sym) = r.symbol.checked_sub(1).and_then(|i| e.symbols.get(i)) else {
+                warnings.push(format!(
+                    "{}+0x{:x}: relocation without a symbol, not written",
+                    target.name, r.offset
+                ));
+                continue;
+            };
+            if r.addend != 0 {
+                warnings.push(format!(
+                    "{}+0x{:x}: the addend {} of a RELA entry is not written (REL only)",
+                    target.name, r.offset, r.addend
+                ));
+            }
+            lines.push(format!(
+                ".elf_reloc {}, 0x{:x}, {}, {}",
+                target.name,
+                r.offset,
+                r.kind,
+                sym_name(sym)
+            ));
+        }
+    }
+    if !lines.is_empty() || !dropped.is_empty() || !warnings.is_empty() {
+        out.push('\n');
+    }
+    if !dropped.is_empty() {
+        let _ = writeln!(
+            out,
+            "; not reproduced (not allocated, not needed to load or run): {}",
+            dropped.join(", ")
+        );
+    }
+    if !lines.is_empty() {
+        out.push_str("; the rest of the object: sections, symbols, relocations\n");
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    for wn in warnings.iter() {
+        let _ = writeln!(out, "; warning: {wn}");
+    }
 }

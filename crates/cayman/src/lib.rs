@@ -20,6 +20,6 @@ pub use codec::{
     decode_alu, decode_cf, decode_fetch, encode_alu, encode_cf, encode_fetch, DecodeError,
 };
 pub use disasm::{
-    disassemble, disassemble_object, kernels, listing, DisasmOptions, Error, Item, ItemKind,
-    Kernel, Listing,
+    disassemble, disassemble_object, disassemble_object_warn, kernels, listing, DisasmOptions,
+    Error, Item, ItemKind, Kernel, Listing,
 };

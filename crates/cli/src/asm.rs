@@ -80,6 +80,9 @@ pub fn run(args: &[String]) -> Result<bool, String> {
     let opts = Options {
         include_paths: a.includes.iter().map(Into::into).collect(),
         semicolon_comments: a.llvm,
+        // LLVM's assembler takes `//` comments too (risa disasm --syntax llvm
+        // writes them); in CLRX's language `//` is unsigned division.
+        slash_comments: a.llvm,
         ..Default::default()
     };
     let res = risa_gcn_asm::assemble_for(gen, &name, &text, opts, a.listing);

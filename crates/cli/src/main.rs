@@ -32,9 +32,14 @@ COMMANDS:
               reported as file:line:col with the line and a caret.
               Cayman: risa asm --arch cayman (see docs/cayman-syntax.md).
     disasm    Disassemble raw little-endian dwords or an ELF code object
-              (detected by its magic): every executable section, with the
-              object's symbols and the branch targets as labels. Words that do
-              not decode are printed as `.int 0x...` and decoding goes on.
+              (detected by its magic), with the object's symbols and the
+              branch targets as labels. Words that do not decode are printed
+              as `.int 0x...` and decoding goes on. A relocatable code object
+              (clang -c; GCN v4/v5 or Cayman) is printed whole: kernel
+              descriptors, metadata, symbols, relocations, data; `risa asm
+              --format elf` (with the same --syntax; --arch cayman for
+              Cayman) makes the same object from the text, so it can be
+              edited and run again.
 
 ASM OPTIONS:
     --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
@@ -65,6 +70,7 @@ EXAMPLES:
     risa asm --arch gfx900 -o kernel.bin --listing kernel.s
     risa asm --syntax llvm --format elf -o k.o k.s        # clang -S output
     risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
+    risa disasm K.o > K.s && risa asm --format elf K.s -o K2.o   # same object
     echo 'bf810000' | risa disasm --arch fiji --lines -
 ";
 
@@ -225,8 +231,12 @@ fn disasm(args: &[String]) -> Result<(), String> {
     if cayman || (a.arch.is_none() && elf32) {
         let opts = risa_cayman::DisasmOptions { hex: a.hex };
         let text = if risa_elf::is_elf(&bytes) {
-            risa_cayman::disassemble_object(&bytes, &opts)
-                .map_err(|e| format!("{}: {e}", a.input))?
+            let (text, warnings) = risa_cayman::disassemble_object_warn(&bytes, &opts)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+            for wn in &warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            text
         } else {
             risa_cayman::disassemble(&bytes, &opts)
         };
@@ -248,6 +258,16 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 )
             })?,
         };
+        if risa_gcn_asm::objdis::is_relocatable_code_object(&elf) {
+            // A whole source that `risa asm --format elf` makes the object from again.
+            let src = risa_gcn_asm::objdis::disassemble_object(&bytes, gen, opts)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+            for wn in &src.warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            out.write_all(src.text.as_bytes()).map_err(w)?;
+            return out.flush().map_err(w);
+        }
         let mut any = false;
         for s in elf.sections.iter().filter(|s| s.is_exec()) {
             any = true;
@@ -267,7 +287,8 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 .collect();
             writeln!(
                 out,
-                "// section {} ({} bytes, {})",
+                "{} section {} ({} bytes, {})",
+                listing::comment(a.dialect),
                 s.name,
                 s.data.len(),
                 gen

@@ -72,6 +72,16 @@ pub struct Section<'a> {
     pub offset: u64,
     /// The bytes of the section (empty for `SHT_NOBITS`).
     pub data: &'a [u8],
+    /// `sh_size` (also for `SHT_NOBITS`, whose `data` is empty).
+    pub size: u64,
+    /// `sh_link`.
+    pub link: u32,
+    /// `sh_info` (for relocation sections: the section they patch).
+    pub info: u32,
+    /// `sh_addralign`.
+    pub align: u64,
+    /// `sh_entsize`.
+    pub entsize: u64,
 }
 
 impl Section<'_> {
@@ -96,7 +106,27 @@ pub struct Symbol {
     pub sym_type: u8,
     /// `st_info >> 4`.
     pub bind: u8,
+    /// `st_other` (its low 2 bits are the visibility: `STV_*`).
+    pub other: u8,
 }
+
+/// One entry of a `SHT_RELA` (or `SHT_REL`) section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relocation {
+    /// `r_offset`: where in the patched section.
+    pub offset: u64,
+    /// The symbol's index in [`Elf::symbols`] plus one (0: no symbol).
+    pub symbol: usize,
+    /// The relocation type (`R_AMDGPU_*`).
+    pub kind: u32,
+    /// `r_addend` (0 for `SHT_REL`).
+    pub addend: i64,
+}
+
+/// `sh_type` of relocations with addends.
+pub const SHT_RELA: u32 = 4;
+/// `sh_type` of relocations without addends.
+pub const SHT_REL: u32 = 9;
 
 /// A parsed ELF file that borrows the input bytes.
 #[derive(Debug, Clone)]
@@ -242,6 +272,8 @@ impl<'a> Elf<'a> {
             offset: u64,
             size: u64,
             link: u32,
+            info: u32,
+            align: u64,
             entsize: u64,
         }
         let mut raws = Vec::with_capacity(shnum as usize);
@@ -262,6 +294,8 @@ impl<'a> Elf<'a> {
                     offset: r.u64(h + 24, "sh_offset")?,
                     size: r.u64(h + 32, "sh_size")?,
                     link: r.u32(h + 40, "sh_link")?,
+                    info: r.u32(h + 44, "sh_info")?,
+                    align: r.u64(h + 48, "sh_addralign")?,
                     entsize: r.u64(h + 56, "sh_entsize")?,
                 }
             } else {
@@ -273,6 +307,8 @@ impl<'a> Elf<'a> {
                     offset: u64::from(r.u32(h + 16, "sh_offset")?),
                     size: u64::from(r.u32(h + 20, "sh_size")?),
                     link: r.u32(h + 24, "sh_link")?,
+                    info: r.u32(h + 28, "sh_info")?,
+                    align: u64::from(r.u32(h + 32, "sh_addralign")?),
                     entsize: u64::from(r.u32(h + 36, "sh_entsize")?),
                 }
             };
@@ -301,6 +337,11 @@ impl<'a> Elf<'a> {
                 addr: raw.addr,
                 offset: raw.offset,
                 data,
+                size: raw.size,
+                link: raw.link,
+                info: raw.info,
+                align: raw.align,
+                entsize: raw.entsize,
             });
         }
         // Prefer the full symbol table; linked objects may only have .dynsym (type 11).
@@ -327,12 +368,13 @@ impl<'a> Elf<'a> {
             let count = data.len() as u64 / entsize;
             for i in 1..count {
                 let e = i * entsize;
-                let (name, value, size, info, shndx) = if is64 {
+                let (name, value, size, info, other, shndx) = if is64 {
                     (
                         sr.u32(e, "st_name")?,
                         sr.u64(e + 8, "st_value")?,
                         sr.u64(e + 16, "st_size")?,
                         sr.u8(e + 4, "st_info")?,
+                        sr.u8(e + 5, "st_other")?,
                         sr.u16(e + 6, "st_shndx")?,
                     )
                 } else {
@@ -341,6 +383,7 @@ impl<'a> Elf<'a> {
                         sr.word(false, e + 4, "st_value")?,
                         sr.word(false, e + 8, "st_size")?,
                         sr.u8(e + 12, "st_info")?,
+                        sr.u8(e + 13, "st_other")?,
                         sr.u16(e + 14, "st_shndx")?,
                     )
                 };
@@ -351,6 +394,7 @@ impl<'a> Elf<'a> {
                     shndx,
                     sym_type: info & 0xf,
                     bind: info >> 4,
+                    other,
                 });
             }
         }
@@ -370,6 +414,47 @@ impl<'a> Elf<'a> {
     /// The first section with this name.
     pub fn section_by_name(&self, name: &str) -> Option<&Section<'a>> {
         self.sections.iter().find(|s| s.name == name)
+    }
+
+    /// The relocations that patch section `index` (from every `SHT_RELA` /
+    /// `SHT_REL` section whose `sh_info` names it), in file order. Entries
+    /// cut short by the end of their section are left out.
+    pub fn relocations_for(&self, index: usize) -> Vec<Relocation> {
+        let mut out = Vec::new();
+        for s in &self.sections {
+            if (s.sh_type != SHT_RELA && s.sh_type != SHT_REL) || s.info as usize != index {
+                continue;
+            }
+            let rela = s.sh_type == SHT_RELA;
+            let size = match (self.is64, rela) {
+                (true, true) => 24,
+                (true, false) => 16,
+                (false, true) => 12,
+                (false, false) => 8,
+            };
+            for e in s.data.chunks_exact(size) {
+                let u32_at = |o: usize| u32::from_le_bytes([e[o], e[o + 1], e[o + 2], e[o + 3]]);
+                let u64_at = |o: usize| u64::from(u32_at(o)) | u64::from(u32_at(o + 4)) << 32;
+                out.push(if self.is64 {
+                    let info = u64_at(8);
+                    Relocation {
+                        offset: u64_at(0),
+                        symbol: (info >> 32) as usize,
+                        kind: info as u32,
+                        addend: if rela { u64_at(16) as i64 } else { 0 },
+                    }
+                } else {
+                    let info = u32_at(4);
+                    Relocation {
+                        offset: u64::from(u32_at(0)),
+                        symbol: (info >> 8) as usize,
+                        kind: info & 0xff,
+                        addend: if rela { i64::from(u32_at(8) as i32) } else { 0 },
+                    }
+                });
+            }
+        }
+        out
     }
 
     /// The symbols defined in section `index`, sorted by value.

@@ -162,7 +162,8 @@ pub struct ElfWriter {
     pub e_type: u16,
     sections: Vec<SectionSpec>,
     symbols: Vec<SymbolSpec>,
-    relas: Vec<(SectionIndex, Vec<Rela>)>,
+    /// Relocations per patched section; `true`: with addends (`SHT_RELA`).
+    relas: Vec<(SectionIndex, Vec<Rela>, bool)>,
 }
 
 impl ElfWriter {
@@ -195,7 +196,16 @@ impl ElfWriter {
     /// Adds relocations for `section` (written as `.rela<name>`).
     pub fn add_relas(&mut self, section: SectionIndex, relas: Vec<Rela>) {
         if !relas.is_empty() {
-            self.relas.push((section, relas));
+            self.relas.push((section, relas, true));
+        }
+    }
+
+    /// Adds relocations without addends for `section` (written as
+    /// `.rel<name>`, `SHT_REL`, the addend being in the patched bytes, as
+    /// r600 objects have them); each entry's `addend` is ignored.
+    pub fn add_rels(&mut self, section: SectionIndex, rels: Vec<Rela>) {
+        if !rels.is_empty() {
+            self.relas.push((section, rels, false));
         }
     }
 
@@ -254,7 +264,7 @@ impl ElfWriter {
                 .position(|s| s.name == name)
                 .map_or(0, |p| p as u32 + 1)
         };
-        for (sec, relas) in &self.relas {
+        for (sec, relas, with_addend) in &self.relas {
             let mut data = Vec::new();
             for r in relas {
                 let si = sym_index(&r.symbol);
@@ -263,21 +273,36 @@ impl ElfWriter {
                     data.extend_from_slice(
                         &((u64::from(si) << 32) | u64::from(r.kind)).to_le_bytes(),
                     );
-                    data.extend_from_slice(&r.addend.to_le_bytes());
+                    if *with_addend {
+                        data.extend_from_slice(&r.addend.to_le_bytes());
+                    }
                 } else {
                     data.extend_from_slice(&(r.offset as u32).to_le_bytes());
                     data.extend_from_slice(&((si << 8) | (r.kind & 0xff)).to_le_bytes());
-                    data.extend_from_slice(&(r.addend as i32).to_le_bytes());
+                    if *with_addend {
+                        data.extend_from_slice(&(r.addend as i32).to_le_bytes());
+                    }
                 }
             }
-            let name = format!(".rela{}", self.sections[sec.0 as usize - 1].name);
+            let prefix = if *with_addend { ".rela" } else { ".rel" };
+            let name = format!("{prefix}{}", self.sections[sec.0 as usize - 1].name);
             out.push(Out {
                 name: add_str(&mut shstrtab, &name),
-                sh_type: SHT_RELA,
+                sh_type: if *with_addend {
+                    SHT_RELA
+                } else {
+                    crate::SHT_REL
+                },
                 flags: SHF_INFO_LINK,
                 align: if is64 { 8 } else { 4 },
                 data,
-                entsize: relasize,
+                entsize: if *with_addend {
+                    relasize
+                } else if is64 {
+                    16
+                } else {
+                    8
+                },
                 link: symtab_index,
                 info: u32::from(sec.0),
             });

@@ -163,7 +163,19 @@ pub struct GcnBackend {
     pub max_sgpr: u32,
     /// The output format chosen in the source (`.rawcode`, `.rocm`, `.format`).
     pub format: Format,
+    /// ELF symbol types (`.type`) and visibilities (`.protected`, `.hidden`,
+    /// `.internal`) by symbol name, for code objects.
+    pub symbol_attrs: std::collections::HashMap<String, SymbolAttrs>,
     arch_reported: bool,
+}
+
+/// What `.type` and the visibility pseudo-ops said about a symbol.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SymbolAttrs {
+    /// `STT_*` (`@function` 2, `@object` 1, `@notype` 0, ...).
+    pub kind: Option<u8>,
+    /// `STV_*` (`.internal` 1, `.hidden` 2, `.protected` 3).
+    pub visibility: Option<u8>,
 }
 
 impl GcnBackend {
@@ -287,14 +299,55 @@ impl Backend for GcnBackend {
                 }
                 true
             }
-            // ELF symbol visibility and compiler bookkeeping (clang -S): accepted;
-            // code objects give kernels their visibility themselves.
-            ".protected" | ".hidden" | ".internal" | ".ident" | ".addrsig" | ".addrsig_sym" => true,
-            // ELF symbol types (`.type k,@function`): code objects type kernels themselves.
-            ".type" => {
-                if !st.args.contains(',') {
-                    asm.error(st.args, "expected '.type SYMBOL, @TYPE'");
+            // ELF symbol visibility: written to code objects (kernels are
+            // protected unless the source says otherwise).
+            ".protected" | ".hidden" | ".internal" => {
+                let vis = match name {
+                    ".internal" => 1,
+                    ".hidden" => 2,
+                    _ => 3,
+                };
+                for n in risa_asm_core::lex::split_operands(st.args) {
+                    let n = n.trim();
+                    if n.is_empty() {
+                        asm.error(st.args, format!("{name} needs a symbol name"));
+                        continue;
+                    }
+                    self.symbol_attrs
+                        .entry(n.to_string())
+                        .or_default()
+                        .visibility = Some(vis);
                 }
+                true
+            }
+            // Compiler bookkeeping (clang -S): accepted.
+            ".ident" | ".addrsig" | ".addrsig_sym" => true,
+            // ELF symbol types (`.type k,@function`), written to code objects.
+            ".type" => {
+                let Some((sym, ty)) = st.args.split_once(',') else {
+                    asm.error(st.args, "expected '.type SYMBOL, @TYPE'");
+                    return true;
+                };
+                let ty = ty
+                    .trim()
+                    .trim_start_matches(['@', '%', '#'])
+                    .trim_matches('"');
+                let kind = match ty.to_ascii_lowercase().as_str() {
+                    "function" | "stt_func" => 2,
+                    "object" | "stt_object" => 1,
+                    "notype" | "stt_notype" => 0,
+                    "tls_object" | "stt_tls" => 6,
+                    "common" | "stt_common" => 5,
+                    "gnu_indirect_function" | "stt_gnu_ifunc" => 10,
+                    _ => {
+                        asm.error(ty, format!("unknown symbol type '{ty}'"));
+                        return true;
+                    }
+                };
+                self.symbol_attrs
+                    .entry(sym.trim().to_string())
+                    .or_default()
+                    .kind = Some(kind);
                 true
             }
             ".rawcode" => {

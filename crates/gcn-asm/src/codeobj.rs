@@ -172,9 +172,17 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let kernels = &a.backend.kernels.list;
     let mut w = ElfWriter::new(Class::Elf64, risa_elf::EM_AMDGPU);
     let (_, mach, xnack) = target(chip);
-    w.flags = mach | if xnack { XNACK_ANY_V4 } else { 0 };
+    w.flags = a
+        .backend
+        .kernels
+        .eflags
+        .unwrap_or(mach | if xnack { XNACK_ANY_V4 } else { 0 });
     w.osabi = ELFOSABI_AMDGPU_HSA;
-    w.abi_version = ABI_VERSION_V4;
+    // EI_ABIVERSION is the code object version minus 2 (v4: 2, v5: 3).
+    w.abi_version = match a.backend.kernels.code_object_version {
+        Some(v @ 5..=6) => (v - 2) as u8,
+        _ => ABI_VERSION_V4,
+    };
     // Where each descriptor goes in .rodata.
     let mut kd_offsets = Vec::new();
     for k in kernels {
@@ -221,6 +229,12 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     }
     // The source's own `.amdgpu_metadata` (clang's), or metadata made from the kernels.
     let note_desc = match &a.backend.kernels.metadata_yaml {
+        _ if a.backend.kernels.metadata_msgpack.is_some() => a
+            .backend
+            .kernels
+            .metadata_msgpack
+            .clone()
+            .unwrap_or_default(),
         Some(y) => {
             let v = crate::yaml::parse(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
             let mut out = Vec::new();
@@ -280,34 +294,48 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         });
         other.insert(i, idx);
     }
-    // Kernel code symbols and descriptors; other labels as locals (or globals).
+    // Kernel code symbols and descriptors (FUNC and OBJECT, protected, unless
+    // the source's `.type`/`.hidden`/... say otherwise); other labels with
+    // their `.type`, visibility, binding (`.globl`, `.weak`) and `.size`.
+    // Assembler-local labels (`.L...`) are not written, as in GNU as.
+    let attrs = |name: &str| {
+        a.backend
+            .symbol_attrs
+            .get(name)
+            .copied()
+            .unwrap_or_default()
+    };
+    let size_of = |name: &str| out.symbol(name).and_then(|s| s.size).unwrap_or(0);
     for (k, &off) in kernels.iter().zip(&kd_offsets) {
         let v = out
             .symbol(&k.name)
             .and_then(|s| s.value)
             .map_or(0, |v| v.value);
+        let at = attrs(&k.name);
         w.add_symbol(SymbolSpec {
             name: k.name.clone(),
             value: v,
-            size: 0,
+            size: size_of(&k.name),
             section: Some(t),
             bind: write::STB_GLOBAL,
-            kind: risa_elf::STT_FUNC,
-            other: write::STV_PROTECTED,
+            kind: at.kind.unwrap_or(risa_elf::STT_FUNC),
+            other: at.visibility.unwrap_or(write::STV_PROTECTED),
         });
+        let kd = format!("{}.kd", k.name);
+        let at = attrs(&kd);
         w.add_symbol(SymbolSpec {
-            name: format!("{}.kd", k.name),
             value: off,
             size: 64,
             section: Some(r),
             bind: write::STB_GLOBAL,
-            kind: risa_elf::STT_OBJECT,
-            other: write::STV_PROTECTED,
+            kind: at.kind.unwrap_or(risa_elf::STT_OBJECT),
+            other: at.visibility.unwrap_or(write::STV_PROTECTED),
+            name: kd,
         });
     }
     for s in &out.symbols {
         let Some(v) = s.value else { continue };
-        if !s.is_label || kernels.iter().any(|k| k.name == s.name) {
+        if !s.is_label || s.name.starts_with(".L") || kernels.iter().any(|k| k.name == s.name) {
             continue;
         }
         let section = match v.section.map(|x| x.0 as usize) {
@@ -319,25 +347,37 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             },
             None => continue,
         };
+        let at = attrs(&s.name);
         w.add_symbol(SymbolSpec {
             name: s.name.clone(),
             value: v.value,
-            size: 0,
+            size: s.size.unwrap_or(0),
             section: Some(section),
-            bind: if s.global {
+            bind: if s.weak {
+                write::STB_WEAK
+            } else if s.global {
                 write::STB_GLOBAL
             } else {
                 write::STB_LOCAL
             },
-            kind: 0,
-            other: 0,
+            kind: at.kind.unwrap_or(0),
+            other: at.visibility.unwrap_or(0),
         });
     }
     // Literal relocations (`sym@rel32@lo`), against section symbols as clang writes them.
     let mut text_relas = Vec::new();
     let mut need_sym = [false, false];
     for e in &a.backend.relocs {
+        // A global or weak label at the target: relocate against it by name
+        // (as ELF assemblers do); anything else through its section's symbol.
+        let named = out.symbols.iter().find(|s| {
+            s.is_label
+                && (s.global || s.weak)
+                && s.value
+                    .is_some_and(|v| v.section == e.target.section && v.value == e.target.value)
+        });
         let (symbol, addend) = match e.target.section.map(|x| x.0 as usize) {
+            _ if named.is_some() => (named.map(|s| s.name.clone()).unwrap_or_default(), e.addend),
             None => (String::new(), e.target.value as i64 + e.addend),
             Some(i) if i == text_id => {
                 need_sym[0] = true;

@@ -96,6 +96,9 @@ pub struct Kernel {
     /// Where `.end_amdhsa_kernel` placed the descriptor (section, offset);
     /// `None`: appended to `.rodata` when the code object is built.
     pub kd_at: Option<(risa_asm_core::SectionId, u64)>,
+    /// Whole descriptor dwords given raw (`.amdhsa_risa_raw_dword OFFSET, VALUE`):
+    /// written over the laid-out descriptor, for bits no field expresses.
+    pub raw_dwords: Vec<(u32, u32)>,
 }
 
 impl Kernel {
@@ -136,6 +139,7 @@ impl Kernel {
             args: Vec::new(),
             max_flat_workgroup_size: 256,
             kd_at: None,
+            raw_dwords: Vec::new(),
         }
     }
 
@@ -220,6 +224,10 @@ impl Kernel {
         d[48..52].copy_from_slice(&rsrc1.to_le_bytes());
         d[52..56].copy_from_slice(&rsrc2.to_le_bytes());
         d[56..58].copy_from_slice(&props.to_le_bytes());
+        for &(off, v) in &self.raw_dwords {
+            let o = off as usize;
+            d[o..o + 4].copy_from_slice(&v.to_le_bytes());
+        }
         d
     }
 
@@ -236,6 +244,154 @@ impl Kernel {
     }
 }
 
+/// The `.amdhsa_*` lines that give back the 64-byte descriptor `d` (the
+/// inverse of [`Kernel::descriptor`], with the entry offset 0 of relocatable
+/// objects): every field the directives of `gen` have, register counts as
+/// `next_free_*` of whole granules with nothing reserved (as llvm-objdump
+/// prints them), and `.amdhsa_risa_raw_dword OFFSET, VALUE` for each dword
+/// the fields cannot express (reserved bits, priority, debug mode, ...).
+/// `xnack`: the target's XNACK is "on" or "any" (e_flags), where LLVM wants
+/// `.amdhsa_reserve_xnack_mask 1` (its 2 SGPRs are then counted).
+pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
+    let dw = |o: usize| u32::from_le_bytes([d[o], d[o + 1], d[o + 2], d[o + 3]]);
+    let (rsrc1, rsrc2, props) = (dw(48), dw(52), dw(56) & 0xffff);
+    let bit = |v: u32, b: u32| v >> b & 1;
+    let mut k = Kernel::new("");
+    k.group_segment_fixed_size = dw(0);
+    k.private_segment_fixed_size = dw(4);
+    k.kernarg_size = dw(8);
+    for (i, u) in k.user_sgprs.iter_mut().enumerate() {
+        *u = bit(props, i as u32) == 1;
+    }
+    k.uses_dynamic_stack = bit(props, 11) == 1;
+    k.user_sgpr_count = Some(rsrc2 >> 1 & 31);
+    k.private_segment_wavefront_offset = bit(rsrc2, 0) == 1;
+    k.workgroup_id = [bit(rsrc2, 7) == 1, bit(rsrc2, 8) == 1, bit(rsrc2, 9) == 1];
+    k.workgroup_info = bit(rsrc2, 10) == 1;
+    k.workitem_id = (rsrc2 >> 11 & 3).min(2);
+    k.exceptions = rsrc2 >> 24 & 0x7f;
+    k.next_free_vgpr = Some(((rsrc1 & 63) + 1) * 4);
+    // Nothing reserved: the SGPR count is whole granules. GCN 1.0 has no
+    // `.amdhsa_reserve_flat_scratch` in LLVM (gfx7+), whose default (1) adds 4.
+    let sgprs = ((rsrc1 >> 6 & 15) + 1) * 8;
+    let flat_field = gen.has(Feature::FlatAddressSpace);
+    let xnack = xnack && gen.info().xnack_mask.is_some();
+    k.reserve_vcc = false;
+    k.reserve_flat_scratch = !flat_field;
+    k.reserve_xnack_mask = Some(xnack);
+    k.next_free_sgpr = Some(if flat_field && !xnack {
+        sgprs
+    } else {
+        sgprs - 4
+    });
+    k.float_round_mode_32 = rsrc1 >> 12 & 3;
+    k.float_round_mode_16_64 = rsrc1 >> 14 & 3;
+    k.float_denorm_mode_32 = rsrc1 >> 16 & 3;
+    k.float_denorm_mode_16_64 = rsrc1 >> 18 & 3;
+    k.dx10_clamp = bit(rsrc1, 21) == 1;
+    k.ieee_mode = bit(rsrc1, 23) == 1;
+    k.fp16_overflow = gen == Gen::Gcn14 && bit(rsrc1, 26) == 1;
+    let b = |x: bool| u32::from(x);
+    let mut l = vec![
+        format!(".amdhsa_group_segment_fixed_size {}", dw(0)),
+        format!(".amdhsa_private_segment_fixed_size {}", dw(4)),
+        format!(".amdhsa_kernarg_size {}", dw(8)),
+        format!(".amdhsa_user_sgpr_count {}", rsrc2 >> 1 & 31),
+    ];
+    let user = [
+        "private_segment_buffer",
+        "dispatch_ptr",
+        "queue_ptr",
+        "kernarg_segment_ptr",
+        "dispatch_id",
+        "flat_scratch_init",
+        "private_segment_size",
+    ];
+    for (i, n) in user.iter().enumerate() {
+        l.push(format!(".amdhsa_user_sgpr_{n} {}", b(k.user_sgprs[i])));
+    }
+    if k.uses_dynamic_stack {
+        l.push(".amdhsa_uses_dynamic_stack 1".into());
+    }
+    l.push(format!(
+        ".amdhsa_system_sgpr_private_segment_wavefront_offset {}",
+        b(k.private_segment_wavefront_offset)
+    ));
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        l.push(format!(
+            ".amdhsa_system_sgpr_workgroup_id_{c} {}",
+            b(k.workgroup_id[i])
+        ));
+    }
+    l.push(format!(
+        ".amdhsa_system_sgpr_workgroup_info {}",
+        b(k.workgroup_info)
+    ));
+    l.push(format!(".amdhsa_system_vgpr_workitem_id {}", k.workitem_id));
+    l.push(format!(
+        ".amdhsa_next_free_vgpr {}",
+        k.next_free_vgpr.unwrap_or(0)
+    ));
+    // Above 104 SGPRs the directive is refused: rsrc1 is then written raw.
+    l.push(format!(
+        ".amdhsa_next_free_sgpr {}",
+        k.next_free_sgpr.unwrap_or(0).min(104)
+    ));
+    k.next_free_sgpr = k.next_free_sgpr.map(|n| n.min(104));
+    l.push(".amdhsa_reserve_vcc 0".into());
+    if flat_field {
+        l.push(".amdhsa_reserve_flat_scratch 0".into());
+    }
+    if gen.info().xnack_mask.is_some() {
+        l.push(format!(".amdhsa_reserve_xnack_mask {}", b(xnack)));
+    }
+    l.push(format!(
+        ".amdhsa_float_round_mode_32 {}",
+        k.float_round_mode_32
+    ));
+    l.push(format!(
+        ".amdhsa_float_round_mode_16_64 {}",
+        k.float_round_mode_16_64
+    ));
+    l.push(format!(
+        ".amdhsa_float_denorm_mode_32 {}",
+        k.float_denorm_mode_32
+    ));
+    l.push(format!(
+        ".amdhsa_float_denorm_mode_16_64 {}",
+        k.float_denorm_mode_16_64
+    ));
+    l.push(format!(".amdhsa_dx10_clamp {}", b(k.dx10_clamp)));
+    l.push(format!(".amdhsa_ieee_mode {}", b(k.ieee_mode)));
+    if gen == Gen::Gcn14 {
+        l.push(format!(".amdhsa_fp16_overflow {}", b(k.fp16_overflow)));
+    }
+    let exc = [
+        "fp_ieee_invalid_op",
+        "fp_denorm_src",
+        "fp_ieee_div_zero",
+        "fp_ieee_overflow",
+        "fp_ieee_underflow",
+        "fp_ieee_inexact",
+        "int_div_zero",
+    ];
+    for (i, n) in exc.iter().enumerate() {
+        l.push(format!(
+            ".amdhsa_exception_{n} {}",
+            bit(k.exceptions, i as u32)
+        ));
+    }
+    // What the fields give back; every other dword is written raw.
+    let mine = k.descriptor(gen, 0, 0, 0);
+    for o in (0..64).step_by(4) {
+        let m = u32::from_le_bytes([mine[o], mine[o + 1], mine[o + 2], mine[o + 3]]);
+        if m != dw(o) {
+            l.push(format!(".amdhsa_risa_raw_dword {o}, {:#010x}", dw(o)));
+        }
+    }
+    l
+}
+
 /// The kernels declared in a source, and the pseudo-op state around them.
 #[derive(Debug, Default, Clone)]
 pub struct Kernels {
@@ -249,8 +405,14 @@ pub struct Kernels {
     current: Option<usize>,
     /// `.amdhsa_code_object_version`.
     pub code_object_version: Option<u32>,
+    /// CLRX `.eflags`: e_flags written as given (else from the generation).
+    pub eflags: Option<u32>,
     /// YAML of an `.amdgpu_metadata` block (kept, not interpreted).
     pub metadata_yaml: Option<String>,
+    /// The metadata note's MessagePack given as bytes
+    /// (`.amdgpu_metadata_msgpack B, B, ...`, appended line by line); takes
+    /// precedence over `.amdgpu_metadata`.
+    pub metadata_msgpack: Option<Vec<u8>>,
 }
 
 impl Kernels {
@@ -339,10 +501,10 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
         }
         ".amdhsa_code_object_version" => {
             if let Some(v) = value32(asm, args) {
-                if v != 4 {
+                if v != 4 && v != 5 {
                     asm.warning(
                         args,
-                        format!("code object version {v}: risa writes version 4"),
+                        format!("code object version {v}: risa writes version 4 (or 5)"),
                     );
                 }
                 ks.code_object_version = Some(v);
@@ -372,6 +534,20 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
         }
         ".amdgpu_metadata" => {
             asm.capture_raw(".end_amdgpu_metadata", st.name);
+            return true;
+        }
+        ".amdgpu_metadata_msgpack" => {
+            let mut bytes = Vec::new();
+            for p in risa_asm_core::lex::split_operands(args) {
+                match value(asm, p) {
+                    Some(v) if v <= 0xff => bytes.push(v as u8),
+                    Some(v) => asm.error(p, format!("{v:#x} is not a byte")),
+                    None => {}
+                }
+            }
+            ks.metadata_msgpack
+                .get_or_insert_with(Vec::new)
+                .extend(bytes);
             return true;
         }
         ".amdgpu_hsa_kernel"
@@ -418,7 +594,14 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             return true;
         }
         // Global ROCm pseudo-ops of CLRX that code object v4 derives itself.
-        ".arch_minor" | ".arch_stepping" | ".eflags" | ".newbinfmt" | ".tripple" | ".target"
+        ".eflags" => {
+            // CLRX (ClrxAsmRocm.md): the ELF header's e_flags, as given.
+            if let Some(v) = value32(asm, args) {
+                ks.eflags = Some(v);
+            }
+            return true;
+        }
+        ".arch_minor" | ".arch_stepping" | ".newbinfmt" | ".tripple" | ".target"
         | ".md_version" | ".llvm10binfmt" | ".metadatav3" => return true,
         ".text" | ".data" | ".rodata" | ".section" => {
             // Leaving the configuration; the core switches the section.
@@ -492,6 +675,26 @@ fn amdhsa_field(k: &mut Kernel, asm: &mut Assembler, field: &str, args: &str, st
         }
         Some(v)
     };
+    if field == "risa_raw_dword" {
+        let parts: Vec<&str> = risa_asm_core::lex::split_operands(args).collect();
+        if parts.len() != 2 {
+            asm.error(args, "expected OFFSET, VALUE");
+            return;
+        }
+        let (Some(off), Some(v)) = (value32(asm, parts[0]), value32(asm, parts[1])) else {
+            return;
+        };
+        if off % 4 != 0 || off > 60 {
+            asm.error(
+                parts[0],
+                "expected a dword offset in the descriptor: 0, 4, ... 60",
+            );
+            return;
+        }
+        k.raw_dwords.retain(|&(o, _)| o != off);
+        k.raw_dwords.push((off, v));
+        return;
+    }
     match field {
         "group_segment_fixed_size" => k.group_segment_fixed_size = value32(asm, args).unwrap_or(0),
         "private_segment_fixed_size" => {

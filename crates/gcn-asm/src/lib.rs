@@ -22,6 +22,7 @@ pub mod fuzz;
 pub mod kernel;
 pub mod mods;
 pub mod names;
+pub mod objdis;
 pub mod opnd;
 pub mod yaml;
 

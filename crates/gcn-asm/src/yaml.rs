@@ -243,6 +243,187 @@ pub fn uint(out: &mut Vec<u8>, v: u64) {
     }
 }
 
+/// Reads a MessagePack value (the subset [`to_msgpack`] writes: maps with
+/// string keys, arrays, strings, integers, booleans); the rest of `bytes`
+/// must be empty.
+pub fn from_msgpack(bytes: &[u8]) -> Result<Yaml, String> {
+    let mut at = 0;
+    let v = unpack(bytes, &mut at, 0)?;
+    if at != bytes.len() {
+        return Err(format!("{} bytes after the value", bytes.len() - at));
+    }
+    Ok(v)
+}
+
+fn take<'a>(b: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], String> {
+    let end = at
+        .checked_add(n)
+        .filter(|&e| e <= b.len())
+        .ok_or_else(|| format!("truncated at byte {at}"))?;
+    let s = &b[*at..end];
+    *at = end;
+    Ok(s)
+}
+
+fn be(b: &[u8], at: &mut usize, n: usize) -> Result<u64, String> {
+    Ok(take(b, at, n)?
+        .iter()
+        .fold(0u64, |v, &x| v << 8 | u64::from(x)))
+}
+
+fn unpack(b: &[u8], at: &mut usize, depth: u32) -> Result<Yaml, String> {
+    if depth > 64 {
+        return Err("nesting too deep".into());
+    }
+    let start = *at;
+    let t = take(b, at, 1)?[0];
+    let len = |at: &mut usize, n: usize| be(b, at, n).map(|v| v as usize);
+    let (kind, n) = match t {
+        0x00..=0x7f => return Ok(Yaml::Int(i64::from(t))),
+        0xe0..=0xff => return Ok(Yaml::Int(i64::from(t as i8))),
+        0x80..=0x8f => (b'm', usize::from(t & 15)),
+        0x90..=0x9f => (b'a', usize::from(t & 15)),
+        0xa0..=0xbf => (b's', usize::from(t & 31)),
+        0xc2 => return Ok(Yaml::Bool(false)),
+        0xc3 => return Ok(Yaml::Bool(true)),
+        0xcc..=0xcf => {
+            let v = be(b, at, 1 << (t - 0xcc))?;
+            return i64::try_from(v)
+                .map(Yaml::Int)
+                .map_err(|_| format!("byte {start}: integer {v} too large"));
+        }
+        0xd0..=0xd3 => {
+            let n = 1usize << (t - 0xd0);
+            let v = be(b, at, n)?;
+            let shift = 64 - 8 * n as u32;
+            return Ok(Yaml::Int(((v << shift) as i64) >> shift));
+        }
+        0xd9..=0xdb => (b's', len(at, 1 << (t - 0xd9))?),
+        0xdc | 0xdd => (b'a', len(at, 2 << (t - 0xdc))?),
+        0xde | 0xdf => (b'm', len(at, 2 << (t - 0xde))?),
+        _ => {
+            return Err(format!(
+                "byte {start}: MessagePack type {t:#04x} is not supported"
+            ))
+        }
+    };
+    match kind {
+        b's' => String::from_utf8(take(b, at, n)?.to_vec())
+            .map(Yaml::Str)
+            .map_err(|_| format!("byte {start}: string is not UTF-8")),
+        b'a' => {
+            let mut v = Vec::with_capacity(n.min(1024));
+            for _ in 0..n {
+                v.push(unpack(b, at, depth + 1)?);
+            }
+            Ok(Yaml::Seq(v))
+        }
+        _ => {
+            let mut m = Vec::with_capacity(n.min(1024));
+            for _ in 0..n {
+                let k = match unpack(b, at, depth + 1)? {
+                    Yaml::Str(k) => k,
+                    _ => return Err(format!("byte {start}: a map key that is not a string")),
+                };
+                m.push((k, unpack(b, at, depth + 1)?));
+            }
+            Ok(Yaml::Map(m))
+        }
+    }
+}
+
+/// A scalar as YAML text: plain where [`parse`] reads it back as the same
+/// string, else single-quoted.
+fn quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && scalar(s) == Yaml::Str(s.to_string())
+        && !s.starts_with(|c: char| " -?:,[]{}#&*!|>'\"%@`".contains(c))
+        && !s.ends_with([' ', ':'])
+        && !s.contains(": ")
+        && !s.contains(" #")
+        && !s.contains('\n');
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "''"))
+    }
+}
+
+/// YAML text of a value, in the block style LLVM writes (`---` ... `...`).
+/// [`parse`] reads it back; callers that need the same MessagePack bytes
+/// check by converting back (strings with line breaks are not expressible).
+pub fn to_text(v: &Yaml) -> String {
+    let mut out = String::from("---\n");
+    match v {
+        Yaml::Map(m) if !m.is_empty() => block_map(m, 0, &mut out),
+        Yaml::Seq(s) if !s.is_empty() => block_seq(s, 0, &mut out),
+        other => {
+            out.push_str(&inline(other));
+            out.push('\n');
+        }
+    }
+    out.push_str("...\n");
+    out
+}
+
+fn inline(v: &Yaml) -> String {
+    match v {
+        Yaml::Map(_) => "{}".into(),
+        Yaml::Seq(_) => "[]".into(),
+        Yaml::Str(s) => quote(s),
+        Yaml::Int(i) => i.to_string(),
+        Yaml::Bool(b) => b.to_string(),
+    }
+}
+
+fn is_block(v: &Yaml) -> bool {
+    matches!(v, Yaml::Map(m) if !m.is_empty()) || matches!(v, Yaml::Seq(s) if !s.is_empty())
+}
+
+fn block_map(m: &[(String, Yaml)], indent: usize, out: &mut String) {
+    for (i, (k, v)) in m.iter().enumerate() {
+        // The first key of a map inside a sequence follows its "- ".
+        if !(i == 0 && out.ends_with("- ")) {
+            out.extend(std::iter::repeat_n(' ', indent));
+        }
+        out.push_str(&quote(k));
+        out.push(':');
+        match v {
+            Yaml::Map(c) if !c.is_empty() => {
+                out.push('\n');
+                block_map(c, indent + 2, out);
+            }
+            Yaml::Seq(c) if !c.is_empty() => {
+                out.push('\n');
+                block_seq(c, indent + 2, out);
+            }
+            v => {
+                out.push(' ');
+                out.push_str(&inline(v));
+                out.push('\n');
+            }
+        }
+    }
+}
+
+fn block_seq(s: &[Yaml], indent: usize, out: &mut String) {
+    for v in s {
+        out.extend(std::iter::repeat_n(' ', indent));
+        out.push_str("- ");
+        match v {
+            Yaml::Map(m) if !m.is_empty() => block_map(m, indent + 2, out),
+            v if is_block(v) => {
+                // A sequence in a sequence: not in the subset `parse` reads.
+                out.push_str("[]\n");
+            }
+            v => {
+                out.push_str(&inline(v));
+                out.push('\n');
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +457,19 @@ mod tests {
             ),
         ]);
         assert_eq!(v, want);
+    }
+
+    #[test]
+    fn msgpack_to_yaml_and_back() {
+        let y = "---\namdhsa.kernels:\n  - .args:\n      - .offset: 0\n        .type_name: 'float*'\n        .is_const: true\n    .name: k\n    .language: OpenCL C\n    .x: ''\n    .y: '12'\n    .z: -5\n    .e: []\namdhsa.version:\n  - 1\n  - 1\n...\n";
+        let v = parse(y).unwrap();
+        let mut mp = Vec::new();
+        to_msgpack(&v, &mut mp);
+        let back = from_msgpack(&mp).unwrap();
+        assert_eq!(back, v);
+        let text = to_text(&back);
+        assert_eq!(parse(&text).unwrap(), v, "{text}");
+        assert!(from_msgpack(&mp[..mp.len() - 1]).is_err());
     }
 
     #[test]

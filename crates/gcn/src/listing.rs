@@ -69,6 +69,31 @@ pub fn disassemble(
     symbols: &BTreeMap<u64, String>,
     opts: Options,
 ) -> String {
+    disassemble_relocated(gen, code, base, symbols, &BTreeMap::new(), opts)
+}
+
+/// The line-comment marker of a dialect: `#` in the CLRX assembler language
+/// (where `//` is unsigned division), `//` in LLVM's.
+pub fn comment(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Clrx => "#",
+        Dialect::Llvm => "//",
+    }
+}
+
+/// [`disassemble`] with relocations: `relocs` maps the byte address of a
+/// literal dword to the text that replaces the literal operand
+/// (`sym@rel32@lo+4`), so the relocation is written again when the text is
+/// assembled into a code object.
+pub fn disassemble_relocated(
+    gen: impl Into<Target>,
+    code: &[u8],
+    base: u64,
+    symbols: &BTreeMap<u64, String>,
+    relocs: &BTreeMap<u64, String>,
+    opts: Options,
+) -> String {
+    let c = comment(opts.dialect);
     let items = decode_all(gen, code, base);
     let mut labels: BTreeMap<u64, String> = symbols.clone();
     for (pc, r) in &items {
@@ -96,17 +121,21 @@ pub fn disassemble(
             Ok(i) => {
                 printer.pc = *pc;
                 printer.write(i, &mut out);
+                let (w, n) = i.words();
+                let lit_at = pc + 4 * (n as u64).saturating_sub(1);
+                if let Some(r) = relocs.get(&lit_at).filter(|_| n > 1) {
+                    relocate_literal(&mut out, line_start, w[n - 1], r);
+                }
                 if opts.hex {
-                    let (w, n) = i.words();
                     pad(&mut out, line_start, 48);
-                    let _ = write!(out, "// {pc:06x}:");
+                    let _ = write!(out, "{c} {pc:06x}:");
                     for x in &w[..n] {
                         let _ = write!(out, " {x:08x}");
                     }
                     note_reserved(&mut out, i, "; ");
                 } else if i.reserved_bits() != 0 {
                     pad(&mut out, line_start, 48);
-                    note_reserved(&mut out, i, "// ");
+                    note_reserved(&mut out, i, &format!("{c} "));
                 }
             }
             Err(e) => {
@@ -115,14 +144,14 @@ pub fn disassemble(
                     u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
                 let _ = write!(out, ".int {w:#010x}");
                 pad(&mut out, line_start, 48);
-                let _ = write!(out, "// {pc:06x}: {e}");
+                let _ = write!(out, "{c} {pc:06x}: {e}");
             }
         }
         out.push('\n');
     }
     // Labels past the end (branches out of the section) are still shown.
     for (a, l) in labels.range(end..) {
-        let _ = writeln!(out, "// {l} = {a:#x} (past the end of the code)");
+        let _ = writeln!(out, "{c} {l} = {a:#x} (past the end of the code)");
     }
     let tail = code.len() % 4;
     if tail != 0 {
@@ -132,9 +161,38 @@ pub fn disassemble(
             .map(|b| format!("{b:#04x}"))
             .collect();
         out.push_str(&bytes.join(", "));
-        out.push_str("    // trailing bytes that are not a whole dword\n");
+        let _ = writeln!(out, "    {c} trailing bytes that are not a whole dword");
     }
     out
+}
+
+/// Replaces the literal operand (the one that spells the value `lit`) of the
+/// instruction text from `start` with `reloc`; if no operand spells it, the
+/// relocation is noted in a comment instead.
+fn relocate_literal(out: &mut String, start: usize, lit: u32, reloc: &str) {
+    let line = out[start..].to_string();
+    let Some(sp) = line.find(' ') else { return };
+    let spells = |t: &str| {
+        let t = t.trim();
+        let t = t
+            .strip_prefix("lit(")
+            .and_then(|x| x.strip_suffix(')'))
+            .unwrap_or(t);
+        let v = match t.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => t.parse::<i64>().ok().map(|v| v as u64),
+        };
+        v.is_some_and(|v| v as u32 == lit && v >> 32 == 0)
+    };
+    let mut pos = sp + 1;
+    for op in line[sp + 1..].split(", ") {
+        let tok = op.split(' ').next().unwrap_or(op);
+        if spells(tok) {
+            out.replace_range(start + pos..start + pos + tok.len(), reloc);
+            return;
+        }
+        pos += op.len() + 2;
+    }
 }
 
 /// Points out reserved bits the instruction text does not show.
