@@ -271,14 +271,17 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 .collect();
             writeln!(
                 out,
-                "// section {} ({} bytes, {})",
+                "{} section {} ({} bytes, {})",
+                listing::comment(a.dialect),
                 s.name,
                 s.data.len(),
                 gen
             )
             .map_err(w)?;
-            out.write_all(listing::disassemble(gen, s.data, 0, &syms, opts).as_bytes())
-                .map_err(w)?;
+            out.write_all(
+                risa_gcn_asm::disasm::disassemble(gen, s.data, 0, &syms, opts).as_bytes(),
+            )
+            .map_err(w)?;
         }
         if !any {
             return Err(format!(
@@ -292,8 +295,10 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 .as_deref()
                 .ok_or("raw code needs --arch (see risa --help)")?,
         )?;
-        out.write_all(listing::disassemble(gen, &bytes, 0, &BTreeMap::new(), opts).as_bytes())
-            .map_err(w)?;
+        out.write_all(
+            risa_gcn_asm::disasm::disassemble(gen, &bytes, 0, &BTreeMap::new(), opts).as_bytes(),
+        )
+        .map_err(w)?;
     }
     out.flush().map_err(w)
 }

@@ -10,10 +10,11 @@
 //! `tools/gcn-asm/raw-roundtrip.sh` runs the CLI over 100 000 words per generation.
 
 use risa_asm_core::Options;
-use risa_gcn::listing::{self, disassemble};
+use risa_gcn::listing;
 use risa_gcn::random::garbage_cases;
 use risa_gcn::{Dialect, Gen, ALL_GENS};
 use risa_gcn_asm::assemble_with;
+use risa_gcn_asm::disasm::disassemble;
 use std::collections::BTreeMap;
 
 fn cases() -> usize {
@@ -25,12 +26,29 @@ fn cases() -> usize {
 
 /// Disassembles and re-assembles `bytes`; `Err` with the text and why when
 /// the bytes differ.
-pub fn round_trip(gen: Gen, dialect: Dialect, bytes: &[u8]) -> Result<(), String> {
+pub fn round_trip(
+    gen: Gen,
+    dialect: Dialect,
+    bytes: &[u8],
+    stats: &mut Stats,
+) -> Result<(), String> {
     let opts = listing::Options {
         dialect,
         hex: false,
     };
     let text = disassemble(gen, bytes, 0, &BTreeMap::new(), opts);
+    for l in text.lines() {
+        if l.contains("(this text does not assemble") {
+            stats.unchecked += 1;
+            if stats.examples.len() < 40 {
+                stats.examples.push(l.trim().to_string());
+            }
+        } else if l.contains("(reserved bits set") {
+            stats.reserved += 1;
+        } else if l.starts_with("    ") && !l.contains(".int") && !l.contains(".byte") {
+            stats.instructions += 1;
+        }
+    }
     let aopts = Options {
         semicolon_comments: dialect == Dialect::Llvm,
         ..Default::default()
@@ -71,14 +89,27 @@ pub fn round_trip(gen: Gen, dialect: Dialect, bytes: &[u8]) -> Result<(), String
     Ok(())
 }
 
+/// What the listings held.
+#[derive(Default)]
+pub struct Stats {
+    /// Instructions printed as instructions.
+    instructions: usize,
+    /// Instructions printed as `.int` because of reserved bits.
+    reserved: usize,
+    /// Instructions printed as `.int` because their text does not assemble back.
+    unchecked: usize,
+    examples: Vec<String>,
+}
+
 fn run(dialect: Dialect) {
     let n = cases();
     let mut report = String::new();
     let mut failed = 0;
     for gen in ALL_GENS {
         let mut bad = Vec::new();
+        let mut st = Stats::default();
         for bytes in garbage_cases(gen, n, 0x7a11 + gen as u64) {
-            if let Err(e) = round_trip(gen, dialect, &bytes) {
+            if let Err(e) = round_trip(gen, dialect, &bytes, &mut st) {
                 bad.push(e);
             }
         }
@@ -87,7 +118,20 @@ fn run(dialect: Dialect) {
             "{gen} {dialect:?}: {} of {n} cases round-trip ({pass:.2} %)",
             n - bad.len()
         );
+        eprintln!(
+            "    {} instructions as text, {} as .int for reserved bits, {} as .int because the text does not assemble back",
+            st.instructions, st.reserved, st.unchecked
+        );
+        if std::env::var("RISA_RT_VERBOSE").is_ok() {
+            for e in &st.examples {
+                eprintln!("      {e}");
+            }
+        }
         failed += bad.len();
+        if let Ok(path) = std::env::var("RISA_RT_DUMP") {
+            let all = bad.join("\n");
+            let _ = std::fs::write(format!("{path}.{gen}.{dialect:?}"), all);
+        }
         for b in bad.iter().take(8) {
             report += &format!("{gen} {dialect:?}:\n{b}\n");
         }
