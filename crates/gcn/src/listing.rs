@@ -123,11 +123,7 @@ pub fn disassemble_checked(
     }
     let mut out = String::with_capacity(code.len() * 12);
     let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
-    let mut printer = Printer {
-        dialect,
-        pc: 0,
-        label: Some(&lookup),
-    };
+    let mut printer = Printer::with_labels(dialect, &lookup);
     let mut placed = std::collections::BTreeSet::new();
     let end = base + code.len() as u64;
     let mut text = String::new();
@@ -151,15 +147,12 @@ pub fn disassemble_checked(
             Ok(i) => {
                 text.clear();
                 printer.pc = *pc;
-                let plain = Printer {
-                    dialect,
-                    pc: *pc,
-                    label: None,
-                };
-                printer.write(i, &mut text);
+                let mut plain = Printer::new(dialect);
+                plain.pc = *pc;
+                let expressible = printer.write_checked(i, &mut text);
                 let (w, n) = i.words();
                 let reserved = i.reserved_bits();
-                let raw = reserved != 0 || {
+                let raw = reserved != 0 || !expressible || {
                     let mut t = String::new();
                     plain.write(i, &mut t);
                     !exact(i, &t)

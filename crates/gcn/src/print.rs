@@ -7,7 +7,7 @@
 
 use crate::decode::Instr;
 use crate::gen::Gen;
-use crate::layout::{Enc, Field};
+use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
     DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
@@ -50,7 +50,8 @@ static MODDED: [[[Packed; 3]; 8]; 2] = {
         while k < 8 {
             let (neg, abs, constant) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
             let neg_fn = neg && constant;
-            let abs_fn = abs && constant && llvm == 0;
+            // CLRX writes `abs(v1)`, LLVM `|v1|`.
+            let abs_fn = abs && llvm == 0;
             let (neg_pre, neg_post) = match (neg, neg_fn) {
                 (true, true) => ("neg(", ")"),
                 (true, false) => ("-", ""),
@@ -82,6 +83,9 @@ pub struct Printer<'a> {
     pub pc: u64,
     /// Names branch targets (byte addresses); when it returns `None` the raw offset is printed.
     pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
+    /// Set when the text printed since [`Printer::write_checked`] began
+    /// cannot give the words back in this dialect (see there).
+    lossy: std::cell::Cell<bool>,
 }
 
 /// Register numbers and offsets are small: below 1000 a number is one
@@ -200,6 +204,59 @@ fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     push_sreg_general(out, gen, code, count);
 }
 
+/// The inline constant code (128..=208, 240..=248) whose value an operand of
+/// type `ty` reads the same as the 32-bit literal `v`, if any.
+fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
+    let wide = ty.dwords() == 2;
+    (128..=208).chain(240..=248).find(|&c| {
+        let Some(x) = inline_value(gen, c, ty) else {
+            return false;
+        };
+        if c >= 240 && wide && ty.is_float() {
+            // A 64-bit float literal is the high half of the value.
+            x == u64::from(v) << 32
+        } else if wide {
+            x == v as i32 as i64 as u64
+        } else if ty.is_16bit() {
+            x == u64::from(v)
+        } else {
+            x == u64::from(v)
+        }
+    })
+}
+
+/// CLRX's names of the MTBUF data formats (DFMT).
+pub const CLRX_DFMT: [&str; 16] = [
+    "invalid",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "reserved",
+];
+
+/// CLRX's names of the MTBUF number formats (NFMT).
+pub const CLRX_NFMT: [&str; 8] = [
+    "unorm",
+    "snorm",
+    "uscaled",
+    "sscaled",
+    "uint",
+    "sint",
+    "snorm_ogl",
+    "float",
+];
+
 /// [`push_sreg`] without the table of single registers (which is made to match it).
 fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
@@ -230,7 +287,37 @@ impl<'a> Printer<'a> {
             dialect,
             pc: 0,
             label: None,
+            lossy: std::cell::Cell::new(false),
         }
+    }
+
+    /// A printer for `dialect` that names branch targets with `label`.
+    pub fn with_labels(dialect: Dialect, label: &'a dyn Fn(u64) -> Option<&'a str>) -> Self {
+        Printer {
+            label: Some(label),
+            ..Printer::new(dialect)
+        }
+    }
+
+    /// Writes the instruction's text like [`Printer::write`] and says whether
+    /// the text can stand for the instruction's words in this dialect.
+    ///
+    /// It cannot (`false`) when a field holds a value the dialect has no
+    /// name for: an operand code that names no register or constant
+    /// (`src_reserved_N`, an SGPR past the last one, an export target or
+    /// interpolation parameter that does not exist), and in CLRX's syntax
+    /// also a negated or absolute constant (CLRX's assembler reads `-abs(2)`
+    /// and `--1` as expressions, not modifiers), an SDWA select 7 or
+    /// `dst_unused` 3, and a DPP control that names no operation. A listing
+    /// prints such instructions as data (`.int`) with this text as a comment.
+    pub fn write_checked(&self, i: &Instr, out: &mut String) -> bool {
+        self.lossy.set(false);
+        self.write(i, out);
+        !self.lossy.get()
+    }
+
+    fn lose(&self) {
+        self.lossy.set(true);
     }
 
     fn llvm(&self) -> bool {
@@ -269,12 +356,13 @@ impl<'a> Printer<'a> {
                     let v = inline_value(i.gen, code, ty).unwrap_or(0);
                     push_hex(out, v);
                 } else if code == 248 && !i.gen.is_gfx8_plus() {
+                    self.lose();
                     out.push_str("src_reserved_248");
                 } else {
                     out.push_str(inline_float_text(code, ty));
                 }
             }
-            255 => push_hex(out, u64::from(i.lit.unwrap_or(0))),
+            255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
             256..=511 => push_vgpr(out, code - 256, count),
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
@@ -283,11 +371,33 @@ impl<'a> Printer<'a> {
                     n.strip_prefix("src_").unwrap_or(n)
                 }),
                 None => {
+                    self.lose();
                     out.push_str("src_reserved_");
                     push_u32(out, code);
                 }
             },
         }
+    }
+
+    /// A literal constant of an operand of type `ty`. Assemblers read a
+    /// literal whose value is also an inline constant as the inline
+    /// constant (one word shorter); CLRX's `lit(..)` keeps it a literal
+    /// (`lit(1)`, `lit(0x40000000)` for 2.0). LLVM's syntax has no such form:
+    /// the listing prints those instructions as data (its check fails).
+    fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
+        if !self.llvm() {
+            if let Some(code) = inline_code_of(i.gen, v, ty) {
+                out.push_str("lit(");
+                if code <= 208 {
+                    let _ = write!(out, "{}", v as i32);
+                } else {
+                    push_hex(out, u64::from(v));
+                }
+                out.push(b')');
+                return;
+            }
+        }
+        push_hex(out, u64::from(v));
     }
 
     /// Writes the instruction's text (no newline) to `out`.
@@ -580,6 +690,11 @@ impl<'a> Printer<'a> {
         abs: bool,
     ) {
         let constant = (128..256).contains(&code);
+        if constant && (neg | abs) && !self.llvm() {
+            // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
+            // expressions: a modifier on a constant has no CLRX text.
+            self.lose();
+        }
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
         // Modifier bits are data: one branch for "any modifier", then the
         // text around the operand from a table instead of a branch per bit.
@@ -647,6 +762,10 @@ impl<'a> Printer<'a> {
             }
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
+        // CLRX writes the output modifier before `clamp`.
+        if !self.llvm() {
+            o.omod(i.field(Field::Omod));
+        }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {
@@ -657,7 +776,9 @@ impl<'a> Printer<'a> {
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
-        o.omod(i.field(Field::Omod));
+        if self.llvm() {
+            o.omod(i.field(Field::Omod));
+        }
         // CLRX picks the short encoding unless told; the VOP3 form of a
         // VOP1/VOP2/VOPC/VINTRP op is marked so the text keeps it.
         let short_family = matches!(
@@ -806,6 +927,9 @@ impl<'a> Printer<'a> {
             // as 0; CLRX syntax shows them (they are what makes it SDWA).
             return;
         }
+        if !self.llvm() {
+            return self.sdwa_sels_clrx(i, o);
+        }
         if info.family != Family::Vopc {
             self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
             let du = i.field(Field::DstUnused);
@@ -820,6 +944,47 @@ impl<'a> Printer<'a> {
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
         if info.family != Family::Vop1 {
             self.sel(o.modifier(), "src1_sel", i.field(Field::Src1Sel));
+        }
+    }
+
+    /// CLRX's SDWA selects: those that differ from the defaults (`dword`,
+    /// `dst_unused:pad`), or `sdwa` when none does.
+    fn sdwa_sels_clrx(&self, i: &Instr, o: &mut Ops) {
+        const SEL: [&str; 8] = [
+            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "",
+        ];
+        const UNUSED: [&str; 4] = ["pad", "sext", "preserve", ""];
+        let info = i.info();
+        let has_dst = layout::has(i.enc, i.gen, Field::DstSel);
+        let mut sels = [(None, 0); 4];
+        if has_dst {
+            sels[0] = (Some("dst_sel:"), i.field(Field::DstSel));
+            sels[1] = (Some("dst_unused:"), i.field(Field::DstUnused) | 0x100);
+        }
+        sels[2] = (Some("src0_sel:"), i.field(Field::Src0Sel));
+        if info.family != Family::Vop1 {
+            sels[3] = (Some("src1_sel:"), i.field(Field::Src1Sel));
+        }
+        let mut any = false;
+        for (name, v) in sels {
+            let Some(name) = name else { continue };
+            let text = if v >= 0x100 {
+                UNUSED[v as usize & 3]
+            } else {
+                SEL[v as usize & 7]
+            };
+            if text.is_empty() {
+                self.lose();
+            }
+            if (v >= 0x100 && v != 0x100) || (v < 0x100 && v != 6) {
+                let out = o.modifier();
+                out.push_str(name);
+                out.push_str(if text.is_empty() { "7" } else { text });
+                any = true;
+            }
+        }
+        if !any {
+            o.modifier().push_str("sdwa");
         }
     }
 
@@ -884,8 +1049,24 @@ impl<'a> Printer<'a> {
             0x142 => out.push_str("row_bcast:15"),
             0x143 => out.push_str("row_bcast:31"),
             _ => {
+                if !self.llvm() {
+                    // CLRX has no name for a control that selects no operation.
+                    self.lose();
+                }
                 push_named_hex(out, "dpp_ctrl:", c);
             }
+        }
+        if !self.llvm() {
+            // CLRX: `bound_ctrl bank_mask:N row_mask:N`, in decimal; left
+            // out when both are 15, as on CLRX's pages (clrxdisasm 0.1.9
+            // prints them always; docs/clrx-differences.md).
+            o.flag(i.field(Field::BoundCtrl) != 0, "bound_ctrl");
+            let (bank, row) = (i.field(Field::BankMask), i.field(Field::RowMask));
+            if bank != 15 || row != 15 {
+                push_named_u32(o.modifier(), "bank_mask:", bank);
+                push_named_u32(o.modifier(), "row_mask:", row);
+            }
+            return;
         }
         push_named_hex(o.modifier(), "row_mask:", i.field(Field::RowMask));
         push_named_hex(o.modifier(), "bank_mask:", i.field(Field::BankMask));
@@ -904,7 +1085,10 @@ impl<'a> Printer<'a> {
                 0 => out.push_str("p10"),
                 1 => out.push_str("p20"),
                 2 => out.push_str("p0"),
-                v => push_named_u32(out, "invalid_param_", v),
+                v => {
+                    self.lose();
+                    push_named_u32(out, "invalid_param_", v)
+                }
             },
             _ => {
                 let _ = write!(
@@ -973,23 +1157,28 @@ impl<'a> Printer<'a> {
         );
         let data = info.operand(Role::V);
         if let Some(op) = data {
-            push_vgpr(o.next(), i.field(Field::Vdata), op.ty.data_dwords(i.gen));
+            // CLRX counts the TFE status dword in the data registers.
+            let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
+            push_vgpr(
+                o.next(),
+                i.field(Field::Vdata),
+                op.ty.data_dwords(i.gen) + tfe,
+            );
         }
         match offen + idxen + addr64 {
             // buffer_store_lds_dword has neither data nor an `off` placeholder.
             0 if data.is_none() => {}
             0 if self.llvm() => o.next().push_str("off"),
-            // CLRX leaves an unused address out (or shows the register the
-            // field names, so no bits are lost).
-            0 => match i.field(Field::Vaddr) {
-                0 => {}
-                v => push_vgpr(o.next(), v, 1),
-            },
+            // CLRX shows the unused address register.
+            0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
         push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
+        if !self.llvm() {
+            return self.buf_mods_clrx(i, o);
+        }
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
@@ -1027,6 +1216,40 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Slc) != 0, "slc");
         o.flag(!lds_first && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Tfe) != 0, "tfe");
+    }
+
+    /// CLRX's MUBUF/MTBUF modifiers: `offen idxen offset:N glc slc addr64
+    /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
+    /// half left out).
+    fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
+        o.flag(i.field(Field::Offen) != 0, "offen");
+        o.flag(i.field(Field::Idxen) != 0, "idxen");
+        let off = i.field(Field::Offset);
+        if off != 0 {
+            push_named_u32(o.modifier(), "offset:", off);
+        }
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Slc) != 0, "slc");
+        o.flag(i.field(Field::Addr64) != 0, "addr64");
+        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(i.field(Field::Tfe) != 0, "tfe");
+        if i.enc == Enc::Mtbuf {
+            let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
+            if d != 1 || n != 0 {
+                let out = o.modifier();
+                out.push_str("format:[");
+                if d != 1 {
+                    out.push_str(CLRX_DFMT[d as usize & 15]);
+                }
+                if n != 0 {
+                    if d != 1 {
+                        out.push(b',');
+                    }
+                    out.push_str(CLRX_NFMT[n as usize & 7]);
+                }
+                out.push(b']');
+            }
+        }
     }
 
     fn mimg(&self, i: &Instr, o: &mut Ops) {
@@ -1094,6 +1317,7 @@ impl<'a> Printer<'a> {
                 let _ = write!(out, "param{}", tgt - 32);
             }
             _ => {
+                self.lose();
                 let _ = write!(out, "invalid_target_{tgt}");
             }
         }
