@@ -225,6 +225,30 @@ fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
     })
 }
 
+/// The VADDR width CLRX shows for a MIMG instruction: at least 4 (clrxdisasm
+/// prints `v[n:n+3]` for the address of every image instruction), more where
+/// the instruction's address has more components. GcnInstrsMimg.md gives the
+/// minimum as `VADDR(min:max)`, made from the suffixes: one register for the
+/// coordinates, one each for `_c` (Z-compare), `_o` (offsets), `_b` (bias),
+/// `_cl` (LOD clamp), `_l` (LOD), two for `_d`/`_cd` (derivatives).
+fn clrx_vaddr_dwords(name: &str) -> u32 {
+    let Some(rest) = name
+        .strip_prefix("image_sample")
+        .or_else(|| name.strip_prefix("image_gather4"))
+    else {
+        return 4;
+    };
+    let mut n = 1;
+    for part in rest.split('_') {
+        n += match part {
+            "c" | "o" | "b" | "cl" | "l" => 1,
+            "d" | "cd" => 2,
+            _ => 0,
+        };
+    }
+    n.max(4)
+}
+
 /// CLRX's names of the MTBUF data formats (DFMT).
 pub const CLRX_DFMT: [&str; 16] = [
     "invalid",
@@ -320,6 +344,42 @@ impl<'a> Printer<'a> {
         self.lossy.set(true);
     }
 
+    /// A scalar register operand; in CLRX's syntax a range of SGPRs or
+    /// TTMPs must be aligned (pairs to 2, larger to 4): clrxasm rejects
+    /// `s[7:8]` ("Unaligned scalar register range"), so such words have no
+    /// CLRX text.
+    #[inline(always)]
+    fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
+        if count > 1 && code < 128 && !self.llvm() {
+            let a = if count == 2 { 2 } else { 4 };
+            if code % a != 0 {
+                self.lose();
+            }
+        }
+        push_sreg(out, gen, code, count)
+    }
+
+    /// CLRX's assembler refuses a vector instruction that reads more than
+    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
+    /// where risa's only warns: such words have no CLRX text.
+    fn constant_bus_clrx(&self, reads: &[u32]) {
+        if self.llvm() {
+            return;
+        }
+        let mut seen = [u32::MAX; 4];
+        let mut n = 0;
+        for &r in reads {
+            let r = if r == 107 { 106 } else { r };
+            if (r < 128 || r == 255) && !seen[..n].contains(&r) && n < 4 {
+                seen[n] = r;
+                n += 1;
+            }
+        }
+        if n > 1 {
+            self.lose();
+        }
+    }
+
     fn llvm(&self) -> bool {
         self.dialect == Dialect::Llvm
     }
@@ -348,7 +408,7 @@ impl<'a> Printer<'a> {
             }
         }
         match code {
-            0..=127 => push_sreg(out, i.gen, code, count),
+            0..=127 => self.sreg(out, i.gen, code, count),
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
@@ -453,7 +513,7 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
                 Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
                 Role::K if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Simm16)),
@@ -560,7 +620,14 @@ impl<'a> Printer<'a> {
                     out.push_str(&n.to_ascii_lowercase());
                 }
             }
-            _ => push_u32(out, id),
+            _ => {
+                if !self.llvm() {
+                    // clrxasm takes neither `hwreg(60, ..)`, `hwreg(@60, ..)`
+                    // (clrxdisasm's text) nor a number.
+                    self.lose();
+                }
+                push_u32(out, id)
+            }
         }
         if off != 0 || size != 32 || !self.llvm() {
             let _ = write!(out, ", {off}, {size}");
@@ -635,8 +702,8 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
-                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
-                Role::A => push_sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
                 Role::O => {
                     let off = i.field(Field::Offset);
                     if imm {
@@ -644,7 +711,7 @@ impl<'a> Printer<'a> {
                     } else if i.enc == Enc::Smrd && off == 255 {
                         push_hex(out, u64::from(i.lit.unwrap_or(0)));
                     } else {
-                        push_sreg(out, i.gen, off & 0x7f, 1);
+                        self.sreg(out, i.gen, off & 0x7f, 1);
                     }
                 }
                 _ => {}
@@ -663,15 +730,27 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
-                Role::B if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}
             }
+        }
+        if !self.llvm() {
+            let mut reads = [u32::MAX; 3];
+            for op in info.sig {
+                match op.role {
+                    Role::A => reads[0] = i.field(Field::Src0),
+                    Role::L => reads[1] = 255,
+                    Role::SC => reads[2] = 106,
+                    _ => {}
+                }
+            }
+            self.constant_bus_clrx(&reads);
         }
     }
 
@@ -716,7 +795,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let abs = i.field(Field::Abs);
         if info.family == Family::Vopc {
-            push_sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
+            self.sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
         }
         let src_field = |role: Role| match role {
             Role::A => Some((Field::Src0, 0)),
@@ -740,9 +819,9 @@ impl<'a> Printer<'a> {
             }
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD => push_sreg(out, i.gen, i.field(Field::Sdst3), 2),
+                Role::SD => self.sreg(out, i.gen, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
                     let (f, n) = if interp {
@@ -760,6 +839,19 @@ impl<'a> Printer<'a> {
                     self.push_modded(out, i, code, op, neg >> n & 1 != 0, abs >> n & 1 != 0);
                 }
             }
+        }
+        if !self.llvm() && !interp {
+            let mut reads = [u32::MAX; 4];
+            for (k, op) in info.sig.iter().enumerate().take(4) {
+                if op.sgpr {
+                    continue;
+                }
+                reads[k] = match src_field(op.role) {
+                    Some((f, _)) => i.field(f),
+                    None => continue,
+                };
+            }
+            self.constant_bus_clrx(&reads);
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // CLRX writes the output modifier before `clamp`.
@@ -876,7 +968,7 @@ impl<'a> Printer<'a> {
         if info.family == Family::Vopc {
             let out = o.next();
             if gfx9 && i.field(Field::SdwaSd) != 0 {
-                push_sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
+                self.sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
             }
@@ -1174,7 +1266,7 @@ impl<'a> Printer<'a> {
             1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
-        push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+        self.sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
         if !self.llvm() {
             return self.buf_mods_clrx(i, o);
@@ -1239,6 +1331,10 @@ impl<'a> Printer<'a> {
                 let out = o.modifier();
                 out.push_str("format:[");
                 if d != 1 {
+                    if d == 0 || d == 15 {
+                        // clrxasm: "Unknown data/number format".
+                        self.lose();
+                    }
                     out.push_str(CLRX_DFMT[d as usize & 15]);
                 }
                 if n != 0 {
@@ -1273,19 +1369,25 @@ impl<'a> Printer<'a> {
             }
             push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);
         }
-        let a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
+        let mut a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
+        if !self.llvm() {
+            a = clrx_vaddr_dwords(info.clrx).max(a);
+        }
         push_vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && i.gen != Gen::Gcn14;
-        push_sreg(
+        self.sreg(
             o.next(),
             i.gen,
             i.field(Field::Srsrc) * 4,
             if r128 { 4 } else { 8 },
         );
         if info.has(flag::SAMPLER) {
-            push_sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
+            self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
-        if dmask != 0 {
+        if !self.llvm() {
+            // Always, in decimal: CLRX reads a missing dmask as 1, risa as 0.
+            push_named_u32(o.modifier(), "dmask:", dmask);
+        } else if dmask != 0 {
             push_named_hex(o.modifier(), "dmask:", dmask);
         }
         o.flag(i.field(Field::Unorm) != 0, "unorm");
@@ -1372,7 +1474,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             if has_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
-                push_sreg(out, i.gen, saddr, n);
+                self.sreg(out, i.gen, saddr, n);
             } else {
                 out.push_str("off");
             }
