@@ -395,6 +395,18 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        if count > 1 && code < 128 && code % 2 != 0 && !self.llvm() {
+            // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
+            // vector instruction unless it crosses a multiple of 4
+            // ("Scalar register range cross two register lines": s[55:56]).
+            let scalar = matches!(
+                i.enc,
+                Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp | Enc::Smrd | Enc::Smem
+            );
+            if scalar || code % 4 == 3 {
+                self.lose();
+            }
+        }
         // One table look-up for the common codes (and one predictable branch).
         if count == 1 {
             let t = optext::src_table(i.gen)[code as usize & 511];
@@ -583,6 +595,10 @@ impl<'a> Printer<'a> {
         let known = if gen == Gen::Gcn14 { 0xcf7f } else { 0x0f7f };
         let vm_max = if gen == Gen::Gcn14 { 63 } else { 15 };
         if v & !known != 0 {
+            if !self.llvm() {
+                // clrxasm takes no number for s_waitcnt (clrxdisasm drops the bits).
+                self.lose();
+            }
             return push_hex(out, u64::from(v));
         }
         let sep = if self.llvm() { " " } else { " & " };
@@ -691,7 +707,13 @@ impl<'a> Printer<'a> {
                 out.push_str(&t);
                 out.push(b')');
             }
-            None => push_hex(out, u64::from(v)),
+            None => {
+                if !self.llvm() {
+                    // clrxasm takes no number for s_sendmsg.
+                    self.lose();
+                }
+                push_hex(out, u64::from(v))
+            }
         }
     }
 
@@ -741,12 +763,12 @@ impl<'a> Printer<'a> {
             }
         }
         if !self.llvm() {
-            let mut reads = [u32::MAX; 3];
+            // (clrxasm does not count the constant of v_madak/v_madmk.)
+            let mut reads = [u32::MAX; 2];
             for op in info.sig {
                 match op.role {
                     Role::A => reads[0] = i.field(Field::Src0),
-                    Role::L => reads[1] = 255,
-                    Role::SC => reads[2] = 106,
+                    Role::SC => reads[1] = 106,
                     _ => {}
                 }
             }
@@ -1314,6 +1336,10 @@ impl<'a> Printer<'a> {
     /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
     /// half left out).
     fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
+        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
+            // clrxasm: "Idxen and offen must be zero in 64-bit address mode".
+            self.lose();
+        }
         o.flag(i.field(Field::Offen) != 0, "offen");
         o.flag(i.field(Field::Idxen) != 0, "idxen");
         let off = i.field(Field::Offset);
@@ -1385,7 +1411,12 @@ impl<'a> Printer<'a> {
             self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
         if !self.llvm() {
-            // Always, in decimal: CLRX reads a missing dmask as 1, risa as 0.
+            // Always, in decimal: CLRX reads a missing dmask as 1, risa as
+            // 0. clrxasm refuses dmask:0 ("Zero in dmask is illegal") and
+            // counts no TFE register for gather4.
+            if dmask == 0 || (info.has(flag::GATHER4) && tfe != 0) {
+                self.lose();
+            }
             push_named_u32(o.modifier(), "dmask:", dmask);
         } else if dmask != 0 {
             push_named_hex(o.modifier(), "dmask:", dmask);
