@@ -281,6 +281,12 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         } else {
             "?"
         };
+        // CLRX's name of the FLAT/GLOBAL/SCRATCH offset (GCN 1.4).
+        let lname = if lname == "inst_offset" {
+            "offset"
+        } else {
+            lname
+        };
         let has_colon = c.peek() == Some(b':');
         if has_colon {
             c.bump();

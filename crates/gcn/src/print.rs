@@ -876,11 +876,10 @@ impl<'a> Printer<'a> {
             self.constant_bus_clrx(&reads);
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
-        // CLRX writes the output modifier before `clamp`.
-        if !self.llvm() {
-            o.omod(i.field(Field::Omod));
+        // CLRX writes `op_sel:[..] mul:2 clamp`, LLVM `clamp op_sel:[..] mul:2`.
+        if self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
         }
-        o.flag(i.field(Field::Clamp) != 0, "clamp");
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {
             let n = info
@@ -890,8 +889,9 @@ impl<'a> Printer<'a> {
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
-        if self.llvm() {
-            o.omod(i.field(Field::Omod));
+        o.omod(i.field(Field::Omod));
+        if !self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
         }
         // CLRX picks the short encoding unless told; the VOP3 form of a
         // VOP1/VOP2/VOPC/VINTRP op is marked so the text keeps it.
@@ -1031,8 +1031,13 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
-        o.flag(i.field(Field::Clamp) != 0, "clamp");
-        o.omod(i.field(Field::Omod));
+        if self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            o.omod(i.field(Field::Omod));
+        } else {
+            o.omod(i.field(Field::Omod));
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+        }
         if self.llvm()
             && info.sig.is_empty()
             && i.field(Field::DstSel) | i.field(Field::DstUnused) | i.field(Field::Src0Sel) == 0
@@ -1519,16 +1524,22 @@ impl<'a> Printer<'a> {
             };
             if off != 0 {
                 let out = o.modifier();
-                out.push_str("offset:");
+                out.push_str(if self.llvm() {
+                    "offset:"
+                } else {
+                    "inst_offset:"
+                });
                 if off < 0 {
                     out.push(b'-');
                 }
                 push_u32(out, off.unsigned_abs());
             }
         }
+        // CLRX: `lds glc slc tfe nv`; LLVM: `glc slc lds tfe nv`.
+        o.flag(!self.llvm() && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(self.llvm() && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Tfe) != 0, "tfe");
         o.flag(i.field(Field::Nv) != 0, "nv");
     }

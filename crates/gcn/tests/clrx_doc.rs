@@ -899,6 +899,10 @@ const ENC_MODIFIERS: &[&str] = &[
     // all have their defaults (`v_add_f32 v2, v1, v2 sdwa` for [020404f9
     // 06060601]); the pages do not show it.
     "sdwa",
+    // clrxdisasm 0.1.9 names the GCN 1.4 FLAT/GLOBAL/SCRATCH offset
+    // `inst_offset:` (`global_atomic_smin v199, v91, v78, ttmp[4:5]
+    // inst_offset:1228 lds glc` for [dd11a4cc c7704e5b]); the pages write `offset:`.
+    "inst_offset",
     "op_sel",
     "op_sel_hi",
     "neg_lo",
