@@ -294,8 +294,10 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 gen
             )
             .map_err(w)?;
-            out.write_all(listing::disassemble(gen, s.data, 0, &syms, opts).as_bytes())
-                .map_err(w)?;
+            out.write_all(
+                risa_gcn_asm::disasm::disassemble(gen, s.data, 0, &syms, opts).as_bytes(),
+            )
+            .map_err(w)?;
         }
         if !any {
             return Err(format!(
@@ -309,8 +311,10 @@ fn disasm(args: &[String]) -> Result<(), String> {
                 .as_deref()
                 .ok_or("raw code needs --arch (see risa --help)")?,
         )?;
-        out.write_all(listing::disassemble(gen, &bytes, 0, &BTreeMap::new(), opts).as_bytes())
-            .map_err(w)?;
+        out.write_all(
+            risa_gcn_asm::disasm::disassemble(gen, &bytes, 0, &BTreeMap::new(), opts).as_bytes(),
+        )
+        .map_err(w)?;
     }
     out.flush().map_err(w)
 }

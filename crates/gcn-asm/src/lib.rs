@@ -16,6 +16,7 @@
 
 pub mod backend;
 pub mod codeobj;
+pub mod disasm;
 pub mod encode;
 #[doc(hidden)]
 pub mod fuzz;

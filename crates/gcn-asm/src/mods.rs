@@ -50,6 +50,8 @@ pub enum M {
     RowMask,
     BankMask,
     BoundCtrl,
+    /// CLRX's `sdwa`: the SDWA encoding with every select at its default.
+    Sdwa,
 }
 
 /// Bit of a modifier kind in masks.
@@ -58,7 +60,8 @@ pub const fn bit(m: M) -> u64 {
 }
 
 /// Modifiers that select the SDWA encoding.
-pub const SDWA: u64 = bit(M::DstSel) | bit(M::DstUnused) | bit(M::Src0Sel) | bit(M::Src1Sel);
+pub const SDWA: u64 =
+    bit(M::DstSel) | bit(M::DstUnused) | bit(M::Src0Sel) | bit(M::Src1Sel) | bit(M::Sdwa);
 /// Modifiers that select the DPP encoding.
 pub const DPP: u64 = bit(M::DppCtrl) | bit(M::RowMask) | bit(M::BankMask) | bit(M::BoundCtrl);
 
@@ -280,6 +283,12 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         } else {
             "?"
         };
+        // CLRX's name of the FLAT/GLOBAL/SCRATCH offset (GCN 1.4).
+        let lname = if lname == "inst_offset" {
+            "offset"
+        } else {
+            lname
+        };
         let has_colon = c.peek() == Some(b':');
         if has_colon {
             c.bump();
@@ -442,7 +451,28 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     c.skip_ws();
                     let eat_at = c.rest();
                     let save = *c;
-                    if let Some(w) = c.ident() {
+                    // CLRX's names: `format:[2_10_10_10,float]`, `format:[16]`.
+                    let word_len = c
+                        .rest()
+                        .bytes()
+                        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                        .count();
+                    let word = c.rest()[..word_len].to_ascii_lowercase();
+                    if let Some(v) = risa_gcn::print::CLRX_DFMT.iter().position(|n| *n == word) {
+                        d = v as u32;
+                        k += 1;
+                        for _ in 0..word_len {
+                            c.bump();
+                        }
+                    } else if let Some(v) =
+                        risa_gcn::print::CLRX_NFMT.iter().position(|n| *n == word)
+                    {
+                        n = v as u32;
+                        k += 1;
+                        for _ in 0..word_len {
+                            c.bump();
+                        }
+                    } else if let Some(w) = c.ident() {
                         if let Some((is_n, v)) = format_name(w) {
                             if is_n {
                                 n = v
@@ -518,6 +548,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     "clamp" => M::Clamp,
                     "vop3" => M::Vop3,
                     "high" => M::High,
+                    "sdwa" => M::Sdwa,
                     _ if comma => {
                         asm.error(name, format!("unexpected extra operand '{name}'"));
                         return None;

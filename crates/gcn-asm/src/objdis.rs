@@ -441,7 +441,7 @@ pub fn disassemble_object(
                 .collect()
         })
         .unwrap_or_default();
-    out.push_str(&listing::disassemble_relocated(
+    out.push_str(&crate::disasm::disassemble_relocated(
         chip,
         text_sec.data,
         0,

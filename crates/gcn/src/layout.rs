@@ -407,6 +407,10 @@ const SDWA9: Spec = &[
 ];
 const SDWAC8: Spec = &[
     (Src0, 32, 8),
+    // No vector destination, but CLRX writes (and prints) DST_SEL and
+    // DST_UNUSED here as in the other SDWA encodings; LLVM writes 0.
+    (DstSel, 40, 3),
+    (DstUnused, 43, 2),
     (Clamp, 45, 1),
     (Src0Sel, 48, 3),
     (Src0Sext, 51, 1),

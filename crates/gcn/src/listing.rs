@@ -33,11 +33,11 @@ pub fn decode_all(
     code: &[u8],
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
+    let gen = gen.into();
     let words: Vec<u32> = code
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let gen = gen.into();
     let mut out = Vec::with_capacity(words.len());
     let mut k = 0;
     while k < words.len() {
@@ -45,6 +45,8 @@ pub fn decode_all(
         let r = decode(gen, &words[k..k + 2.min(words.len() - k)]);
         let step = match &r {
             Ok(i) => i.len as usize,
+            // Only at the end: the words that are left.
+            Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
             Err(_) => 1,
         };
         out.push((pc, r));
@@ -53,14 +55,23 @@ pub fn decode_all(
     out
 }
 
+/// The line-comment marker of a dialect: `#` in CLRX's language (where
+/// `//` is division), `;` in LLVM's AMDGPU assembly (`risa asm --syntax llvm`).
+pub fn comment(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Clrx => "#",
+        Dialect::Llvm => ";",
+    }
+}
+
 /// Disassembles `code` at `base` with `symbols` (address → name) as labels.
 ///
 /// ```
 /// use risa_gcn::{listing, Gen};
 /// let code = [0x00, 0x00, 0x82, 0xbf, 0x00, 0x00, 0x81, 0xbf]; // s_branch +0; s_endpgm
 /// let text = listing::disassemble(Gen::Gcn12, &code, 0, &Default::default(), listing::Options::default());
-/// assert!(text.contains("s_branch .L4"));
-/// assert!(text.contains(".L4:\n    s_endpgm"));
+/// assert!(text.contains("s_branch .L4_0"));
+/// assert!(text.contains(".L4_0:\n    s_endpgm"));
 /// ```
 pub fn disassemble(
     gen: impl Into<Target>,
@@ -69,89 +80,138 @@ pub fn disassemble(
     symbols: &BTreeMap<u64, String>,
     opts: Options,
 ) -> String {
-    disassemble_relocated(gen, code, base, symbols, &BTreeMap::new(), opts)
+    let none = BTreeMap::new();
+    disassemble_checked(gen, code, base, symbols, &none, opts, &|_, _| true)
 }
 
-/// The line-comment marker of a dialect: `#` in the CLRX assembler language
-/// (where `//` is unsigned division), `//` in LLVM's.
-pub fn comment(dialect: Dialect) -> &'static str {
+/// The text of a branch target label: CLRX's `.L<address>_0`, LLVM's `.L<hex>`.
+fn label_name(dialect: Dialect, t: u64) -> String {
     match dialect {
-        Dialect::Clrx => "#",
-        Dialect::Llvm => "//",
+        Dialect::Clrx => format!(".L{t}_0"),
+        Dialect::Llvm => format!(".L{t:x}"),
     }
 }
 
-/// [`disassemble`] with relocations: `relocs` maps the byte address of a
-/// literal dword to the text that replaces the literal operand
-/// (`sym@rel32@lo+4`), so the relocation is written again when the text is
-/// assembled into a code object.
-pub fn disassemble_relocated(
+/// [`disassemble`], where `exact(instr, text)` says whether `text` (the
+/// instruction printed without labels, branch offsets as numbers) assembles
+/// back to the instruction's words; when it does not, the words are printed
+/// as `.int` data with the text in a comment, so that the listing always
+/// assembles back to `code` (the assembler, which this crate does not depend
+/// on, supplies the check: `risa_gcn_asm::disasm`).
+///
+/// Words that are printed as data rather than as an instruction:
+/// * words that do not decode, and instructions cut short by the end of the code;
+/// * instructions with reserved bits set (bits no field covers: the text
+///   cannot carry them), the instruction and the bits in the comment;
+/// * instructions `exact` rejects.
+///
+/// Branch targets that are not the start of a printed instruction (past
+/// either end of the code, or inside an instruction or data) are defined
+/// at the end as `label = . + delta`, so every label the text uses is defined.
+///
+/// `relocs` maps the byte address of a literal dword to the text that
+/// replaces the literal operand (`sym@rel32@lo+4`), so the relocation is
+/// written again when the text is assembled into a code object.
+pub fn disassemble_checked(
     gen: impl Into<Target>,
     code: &[u8],
     base: u64,
     symbols: &BTreeMap<u64, String>,
     relocs: &BTreeMap<u64, String>,
     opts: Options,
+    exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
-    let c = comment(opts.dialect);
+    let dialect = opts.dialect;
+    let cmt = comment(dialect);
     let items = decode_all(gen, code, base);
     let mut labels: BTreeMap<u64, String> = symbols.clone();
     for (pc, r) in &items {
         if let Ok(i) = r {
             if let Some(t) = branch_target(i, *pc) {
-                labels.entry(t).or_insert_with(|| format!(".L{t:x}"));
+                labels.entry(t).or_insert_with(|| label_name(dialect, t));
             }
         }
     }
     let mut out = String::with_capacity(code.len() * 12);
     let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
-    let mut printer = Printer {
-        dialect: opts.dialect,
-        pc: 0,
-        label: Some(&lookup),
-    };
+    let mut printer = Printer::with_labels(dialect, &lookup);
+    let mut placed = std::collections::BTreeSet::new();
     let end = base + code.len() as u64;
+    let mut text = String::new();
     for (pc, r) in &items {
         if let Some(l) = labels.get(pc) {
             let _ = writeln!(out, "{l}:");
+            placed.insert(*pc);
         }
         out.push_str("    ");
         let line_start = out.len();
+        let words = |n: usize| -> Vec<u32> {
+            let off = (pc - base) as usize;
+            (0..n)
+                .map(|k| {
+                    let b = &code[off + 4 * k..off + 4 * k + 4];
+                    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+                })
+                .collect()
+        };
         match r {
             Ok(i) => {
+                text.clear();
                 printer.pc = *pc;
-                printer.write(i, &mut out);
+                let mut plain = Printer::new(dialect);
+                plain.pc = *pc;
+                let expressible = printer.write_checked(i, &mut text);
                 let (w, n) = i.words();
+                let reserved = i.reserved_bits();
                 let lit_at = pc + 4 * (n as u64).saturating_sub(1);
-                if let Some(r) = relocs.get(&lit_at).filter(|_| n > 1) {
-                    relocate_literal(&mut out, line_start, w[n - 1], r);
-                }
-                if opts.hex {
+                let reloc = relocs.get(&lit_at).filter(|_| n > 1);
+                // A relocated literal is written as its symbol: the text
+                // stands for the words once the relocation is applied.
+                let raw = !expressible
+                    || reloc.is_none()
+                        && (reserved != 0 || {
+                            let mut t = String::new();
+                            plain.write(i, &mut t);
+                            !exact(i, &t)
+                        });
+                if raw {
+                    push_int(&mut out, &w[..n]);
                     pad(&mut out, line_start, 48);
-                    let _ = write!(out, "{c} {pc:06x}:");
-                    for x in &w[..n] {
-                        let _ = write!(out, " {x:08x}");
+                    let _ = write!(out, "{cmt} ");
+                    if opts.hex {
+                        let _ = write!(out, "{pc:06x}: ");
                     }
-                    note_reserved(&mut out, i, "; ");
-                } else if i.reserved_bits() != 0 {
-                    pad(&mut out, line_start, 48);
-                    note_reserved(&mut out, i, &format!("{c} "));
+                    out.push_str(&text);
+                    if reserved != 0 {
+                        let _ = write!(out, " (reserved bits set: {reserved:#x})");
+                    } else {
+                        out.push_str(" (this text does not assemble to these words)");
+                    }
+                } else {
+                    out.push_str(&text);
+                    if let Some(r) = reloc {
+                        relocate_literal(&mut out, line_start, w[n - 1], r);
+                    }
+                    if opts.hex {
+                        pad(&mut out, line_start, 48);
+                        let _ = write!(out, "{cmt} {pc:06x}:");
+                        for x in &w[..n] {
+                            let _ = write!(out, " {x:08x}");
+                        }
+                    }
                 }
             }
             Err(e) => {
-                let off = (pc - base) as usize;
-                let w =
-                    u32::from_le_bytes([code[off], code[off + 1], code[off + 2], code[off + 3]]);
-                let _ = write!(out, ".int {w:#010x}");
+                let n = match e {
+                    DecodeError::Truncated { have, .. } => (*have).max(1) as usize,
+                    _ => 1,
+                };
+                push_int(&mut out, &words(n));
                 pad(&mut out, line_start, 48);
-                let _ = write!(out, "{c} {pc:06x}: {e}");
+                let _ = write!(out, "{cmt} {pc:06x}: {e}");
             }
         }
         out.push('\n');
-    }
-    // Labels past the end (branches out of the section) are still shown.
-    for (a, l) in labels.range(end..) {
-        let _ = writeln!(out, "{c} {l} = {a:#x} (past the end of the code)");
     }
     let tail = code.len() % 4;
     if tail != 0 {
@@ -161,7 +221,24 @@ pub fn disassemble_relocated(
             .map(|b| format!("{b:#04x}"))
             .collect();
         out.push_str(&bytes.join(", "));
-        let _ = writeln!(out, "    {c} trailing bytes that are not a whole dword");
+        let _ = writeln!(out, "    {cmt} trailing bytes that are not a whole dword");
+    }
+    // Labels not at a printed instruction: defined relative to the end.
+    for (a, l) in &labels {
+        if placed.contains(a) {
+            continue;
+        }
+        if *a == end {
+            let _ = writeln!(out, "{l}:");
+            continue;
+        }
+        let d = *a as i64 - end as i64;
+        let _ = writeln!(
+            out,
+            "{l} = . {} {}",
+            if d < 0 { '-' } else { '+' },
+            d.unsigned_abs()
+        );
     }
     out
 }
@@ -192,6 +269,17 @@ fn relocate_literal(out: &mut String, start: usize, lit: u32, reloc: &str) {
             return;
         }
         pos += op.len() + 2;
+    }
+}
+
+/// `.int 0x..., 0x...`.
+fn push_int(out: &mut String, w: &[u32]) {
+    out.push_str(".int ");
+    for (k, x) in w.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{x:#010x}");
     }
 }
 
@@ -239,12 +327,13 @@ pub fn disassemble_line(
     Printer::new(dialect).write(&i, &mut s);
     if i.reserved_bits() != 0 {
         s.push_str("    ");
-        note_reserved(&mut s, &i, "// ");
+        note_reserved(&mut s, &i, &format!("{} ", comment(dialect)));
     }
     if (i.len as usize) < words.len() {
         let _ = write!(
             s,
-            "    // {} extra word(s) after the instruction ignored",
+            "    {} {} extra word(s) after the instruction ignored",
+            comment(dialect),
             words.len() - i.len as usize
         );
     }
@@ -261,7 +350,7 @@ mod tests {
         // buffer_load_dword with bit 15 set: ADDR64 on GCN 1.0, reserved on
         // GCN 1.2 (llvm-mc -mcpu=fiji --disassemble prints it as if clear).
         let gcn12 = disassemble_line(Gen::Gcn12, "e0508000 80010100", Dialect::Llvm).unwrap();
-        assert!(gcn12.ends_with("// reserved bits set: 0x8000"), "{gcn12}");
+        assert!(gcn12.ends_with("; reserved bits set: 0x8000"), "{gcn12}");
         let gcn10 = disassemble_line(Gen::Gcn10, "e0308000 80010100", Dialect::Llvm).unwrap();
         assert!(
             gcn10.contains("addr64") && !gcn10.contains("reserved"),

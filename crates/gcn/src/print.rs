@@ -51,7 +51,8 @@ static MODDED: [[[Packed; 3]; 8]; 2] = {
         while k < 8 {
             let (neg, abs, constant) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
             let neg_fn = neg && constant;
-            let abs_fn = abs && constant && llvm == 0;
+            // CLRX writes `abs(v1)`, LLVM `|v1|`.
+            let abs_fn = abs && llvm == 0;
             let (neg_pre, neg_post) = match (neg, neg_fn) {
                 (true, true) => ("neg(", ")"),
                 (true, false) => ("-", ""),
@@ -83,6 +84,9 @@ pub struct Printer<'a> {
     pub pc: u64,
     /// Names branch targets (byte addresses); when it returns `None` the raw offset is printed.
     pub label: Option<&'a dyn Fn(u64) -> Option<&'a str>>,
+    /// Set when the text printed since [`Printer::write_checked`] began
+    /// cannot give the words back in this dialect (see there).
+    lossy: std::cell::Cell<bool>,
 }
 
 /// Register numbers and offsets are small: below 1000 a number is one
@@ -201,6 +205,83 @@ fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     push_sreg_general(out, gen, code, count);
 }
 
+/// The inline constant code (128..=208, 240..=248) whose value an operand of
+/// type `ty` reads the same as the 32-bit literal `v`, if any.
+fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
+    let wide = ty.dwords() == 2;
+    (128..=208).chain(240..=248).find(|&c| {
+        let Some(x) = inline_value(gen, c, ty) else {
+            return false;
+        };
+        if c >= 240 && wide && ty.is_float() {
+            // A 64-bit float literal is the high half of the value.
+            x == u64::from(v) << 32
+        } else if wide {
+            x == v as i32 as i64 as u64
+        } else if ty.is_16bit() {
+            x == u64::from(v)
+        } else {
+            x == u64::from(v)
+        }
+    })
+}
+
+/// The VADDR width CLRX shows for a MIMG instruction: at least 4 (clrxdisasm
+/// prints `v[n:n+3]` for the address of every image instruction), more where
+/// the instruction's address has more components. GcnInstrsMimg.md gives the
+/// minimum as `VADDR(min:max)`, made from the suffixes: one register for the
+/// coordinates, one each for `_c` (Z-compare), `_o` (offsets), `_b` (bias),
+/// `_cl` (LOD clamp), `_l` (LOD), two for `_d`/`_cd` (derivatives).
+fn clrx_vaddr_dwords(name: &str) -> u32 {
+    let Some(rest) = name
+        .strip_prefix("image_sample")
+        .or_else(|| name.strip_prefix("image_gather4"))
+    else {
+        return 4;
+    };
+    let mut n = 1;
+    for part in rest.split('_') {
+        n += match part {
+            "c" | "o" | "b" | "cl" | "l" => 1,
+            "d" | "cd" => 2,
+            _ => 0,
+        };
+    }
+    n.max(4)
+}
+
+/// CLRX's names of the MTBUF data formats (DFMT).
+pub const CLRX_DFMT: [&str; 16] = [
+    "invalid",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "reserved",
+];
+
+/// CLRX's names of the MTBUF number formats (NFMT).
+pub const CLRX_NFMT: [&str; 8] = [
+    "unorm",
+    "snorm",
+    "uscaled",
+    "sscaled",
+    "uint",
+    "sint",
+    "snorm_ogl",
+    "float",
+];
+
 /// [`push_sreg`] without the table of single registers (which is made to match it).
 fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
@@ -231,6 +312,72 @@ impl<'a> Printer<'a> {
             dialect,
             pc: 0,
             label: None,
+            lossy: std::cell::Cell::new(false),
+        }
+    }
+
+    /// A printer for `dialect` that names branch targets with `label`.
+    pub fn with_labels(dialect: Dialect, label: &'a dyn Fn(u64) -> Option<&'a str>) -> Self {
+        Printer {
+            label: Some(label),
+            ..Printer::new(dialect)
+        }
+    }
+
+    /// Writes the instruction's text like [`Printer::write`] and says whether
+    /// the text can stand for the instruction's words in this dialect.
+    ///
+    /// It cannot (`false`) when a field holds a value the dialect has no
+    /// name for: an operand code that names no register or constant
+    /// (`src_reserved_N`, an SGPR past the last one, an export target or
+    /// interpolation parameter that does not exist), and in CLRX's syntax
+    /// also a negated or absolute constant (CLRX's assembler reads `-abs(2)`
+    /// and `--1` as expressions, not modifiers), an SDWA select 7 or
+    /// `dst_unused` 3, and a DPP control that names no operation. A listing
+    /// prints such instructions as data (`.int`) with this text as a comment.
+    pub fn write_checked(&self, i: &Instr, out: &mut String) -> bool {
+        self.lossy.set(false);
+        self.write(i, out);
+        !self.lossy.get()
+    }
+
+    fn lose(&self) {
+        self.lossy.set(true);
+    }
+
+    /// A scalar register operand; in CLRX's syntax a range of SGPRs or
+    /// TTMPs must be aligned (pairs to 2, larger to 4): clrxasm rejects
+    /// `s[7:8]` ("Unaligned scalar register range"), so such words have no
+    /// CLRX text.
+    #[inline(always)]
+    fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
+        if count > 1 && code < 128 && !self.llvm() {
+            let a = if count == 2 { 2 } else { 4 };
+            if code % a != 0 {
+                self.lose();
+            }
+        }
+        push_sreg(out, gen, code, count)
+    }
+
+    /// CLRX's assembler refuses a vector instruction that reads more than
+    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
+    /// where risa's only warns: such words have no CLRX text.
+    fn constant_bus_clrx(&self, reads: &[u32]) {
+        if self.llvm() {
+            return;
+        }
+        let mut seen = [u32::MAX; 4];
+        let mut n = 0;
+        for &r in reads {
+            let r = if r == 107 { 106 } else { r };
+            if (r < 128 || r == 255) && !seen[..n].contains(&r) && n < 4 {
+                seen[n] = r;
+                n += 1;
+            }
+        }
+        if n > 1 {
+            self.lose();
         }
     }
 
@@ -249,6 +396,18 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        if count > 1 && code < 128 && code % 2 != 0 && !self.llvm() {
+            // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
+            // vector instruction unless it crosses a multiple of 4
+            // ("Scalar register range cross two register lines": s[55:56]).
+            let scalar = matches!(
+                i.enc,
+                Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp | Enc::Smrd | Enc::Smem
+            );
+            if scalar || code % 4 == 3 {
+                self.lose();
+            }
+        }
         // One table look-up for the common codes (and one predictable branch).
         if count == 1 {
             let t = optext::src_table(i.gen)[code as usize & 511];
@@ -262,7 +421,7 @@ impl<'a> Printer<'a> {
             }
         }
         match code {
-            0..=127 => push_sreg(out, i.gen, code, count),
+            0..=127 => self.sreg(out, i.gen, code, count),
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
@@ -270,12 +429,13 @@ impl<'a> Printer<'a> {
                     let v = inline_value(i.gen, code, ty).unwrap_or(0);
                     push_hex(out, v);
                 } else if code == 248 && !i.gen.has(Feature::Inv2PiInlineImm) {
+                    self.lose();
                     out.push_str("src_reserved_248");
                 } else {
                     out.push_str(inline_float_text(code, ty));
                 }
             }
-            255 => push_hex(out, u64::from(i.lit.unwrap_or(0))),
+            255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
             256..=511 => push_vgpr(out, code - 256, count),
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
@@ -284,11 +444,33 @@ impl<'a> Printer<'a> {
                     n.strip_prefix("src_").unwrap_or(n)
                 }),
                 None => {
+                    self.lose();
                     out.push_str("src_reserved_");
                     push_u32(out, code);
                 }
             },
         }
+    }
+
+    /// A literal constant of an operand of type `ty`. Assemblers read a
+    /// literal whose value is also an inline constant as the inline
+    /// constant (one word shorter); CLRX's `lit(..)` keeps it a literal
+    /// (`lit(1)`, `lit(0x40000000)` for 2.0). LLVM's syntax has no such form:
+    /// the listing prints those instructions as data (its check fails).
+    fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
+        if !self.llvm() {
+            if let Some(code) = inline_code_of(i.gen, v, ty) {
+                out.push_str("lit(");
+                if code <= 208 {
+                    let _ = write!(out, "{}", v as i32);
+                } else {
+                    push_hex(out, u64::from(v));
+                }
+                out.push(b')');
+                return;
+            }
+        }
+        push_hex(out, u64::from(v));
     }
 
     /// Writes the instruction's text (no newline) to `out`.
@@ -347,7 +529,7 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
                 Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
                 Role::K if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Simm16)),
@@ -417,6 +599,10 @@ impl<'a> Printer<'a> {
         let exp = (v >> 4) & 7;
         let lgkm = (v >> 8) & 15;
         if v & !known != 0 {
+            if !self.llvm() {
+                // clrxasm takes no number for s_waitcnt (clrxdisasm drops the bits).
+                self.lose();
+            }
             return push_hex(out, u64::from(v));
         }
         let sep = if self.llvm() { " " } else { " & " };
@@ -454,7 +640,14 @@ impl<'a> Printer<'a> {
                     out.push_str(&n.to_ascii_lowercase());
                 }
             }
-            _ => push_u32(out, id),
+            _ => {
+                if !self.llvm() {
+                    // clrxasm takes neither `hwreg(60, ..)`, `hwreg(@60, ..)`
+                    // (clrxdisasm's text) nor a number.
+                    self.lose();
+                }
+                push_u32(out, id)
+            }
         }
         if off != 0 || size != 32 || !self.llvm() {
             let _ = write!(out, ", {off}, {size}");
@@ -518,7 +711,13 @@ impl<'a> Printer<'a> {
                 out.push_str(&t);
                 out.push(b')');
             }
-            None => push_hex(out, u64::from(v)),
+            None => {
+                if !self.llvm() {
+                    // clrxasm takes no number for s_sendmsg.
+                    self.lose();
+                }
+                push_hex(out, u64::from(v))
+            }
         }
     }
 
@@ -529,11 +728,11 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
-                Role::D => push_sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
-                Role::A => push_sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
                 // GCN 1.4 SOE: an SGPR offset, plus the immediate when IMM is set.
                 Role::O if i.field(Field::Soe) != 0 => {
-                    push_sreg(out, i.gen, i.field(Field::Soffset), 1);
+                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
                     if imm {
                         out.push_str(" offset:");
                         push_hex(out, u64::from(i.field(Field::Offset)));
@@ -546,7 +745,7 @@ impl<'a> Printer<'a> {
                     } else if i.enc == Enc::Smrd && off == 255 {
                         push_hex(out, u64::from(i.lit.unwrap_or(0)));
                     } else {
-                        push_sreg(out, i.gen, off & 0x7f, 1);
+                        self.sreg(out, i.gen, off & 0x7f, 1);
                     }
                 }
                 _ => {}
@@ -565,15 +764,27 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
-                Role::B if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}
             }
+        }
+        if !self.llvm() {
+            // (clrxasm does not count the constant of v_madak/v_madmk.)
+            let mut reads = [u32::MAX; 2];
+            for op in info.sig {
+                match op.role {
+                    Role::A => reads[0] = i.field(Field::Src0),
+                    Role::SC => reads[1] = 106,
+                    _ => {}
+                }
+            }
+            self.constant_bus_clrx(&reads);
         }
     }
 
@@ -592,6 +803,11 @@ impl<'a> Printer<'a> {
         abs: bool,
     ) {
         let constant = (128..256).contains(&code);
+        if constant && (neg | abs) && !self.llvm() {
+            // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
+            // expressions: a modifier on a constant has no CLRX text.
+            self.lose();
+        }
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
         // Modifier bits are data: one branch for "any modifier", then the
         // text around the operand from a table instead of a branch per bit.
@@ -613,7 +829,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let abs = i.field(Field::Abs);
         if info.family == Family::Vopc {
-            push_sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
+            self.sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
         }
         let src_field = |role: Role| match role {
             Role::A => Some((Field::Src0, 0)),
@@ -637,9 +853,9 @@ impl<'a> Printer<'a> {
             }
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => push_sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD => push_sreg(out, i.gen, i.field(Field::Sdst3), 2),
+                Role::SD => self.sreg(out, i.gen, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
                     let (f, n) = if interp {
@@ -658,11 +874,27 @@ impl<'a> Printer<'a> {
                 }
             }
         }
+        if !self.llvm() && !interp {
+            let mut reads = [u32::MAX; 4];
+            for (k, op) in info.sig.iter().enumerate().take(4) {
+                if op.sgpr {
+                    continue;
+                }
+                reads[k] = match src_field(op.role) {
+                    Some((f, _)) => i.field(f),
+                    None => continue,
+                };
+            }
+            self.constant_bus_clrx(&reads);
+        }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
         let high = interp && i.field(Field::Src0) >> 8 & 1 != 0 && info.operand(Role::T).is_some();
         o.flag(high, "high");
-        o.flag(i.field(Field::Clamp) != 0, "clamp");
+        // CLRX writes `op_sel:[..] mul:2 clamp`, LLVM `clamp op_sel:[..] mul:2`.
+        if self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+        }
         let opsel = i.field(Field::OpSel);
         if opsel != 0 {
             let n = info
@@ -673,6 +905,9 @@ impl<'a> Printer<'a> {
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
         o.omod(i.field(Field::Omod));
+        if !self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+        }
         // CLRX picks the short encoding unless told; the VOP3 form of a
         // VOP1/VOP2/VOPC/VINTRP op is marked so the text keeps it.
         let short_family = matches!(
@@ -770,7 +1005,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
             if layout::has(i.enc, i.gen, Field::SdwaSd) && i.field(Field::SdwaSd) != 0 {
-                push_sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
+                self.sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
             }
@@ -811,8 +1046,13 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
-        o.flag(i.field(Field::Clamp) != 0, "clamp");
-        o.omod(i.field(Field::Omod));
+        if self.llvm() {
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            o.omod(i.field(Field::Omod));
+        } else {
+            o.omod(i.field(Field::Omod));
+            o.flag(i.field(Field::Clamp) != 0, "clamp");
+        }
         if self.llvm()
             && info.sig.is_empty()
             && i.field(Field::DstSel) | i.field(Field::DstUnused) | i.field(Field::Src0Sel) == 0
@@ -820,6 +1060,9 @@ impl<'a> Printer<'a> {
             // `v_nop_sdwa` takes no selects in LLVM syntax, which encodes them
             // as 0; CLRX syntax shows them (they are what makes it SDWA).
             return;
+        }
+        if !self.llvm() {
+            return self.sdwa_sels_clrx(i, o);
         }
         if info.family != Family::Vopc {
             self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
@@ -835,6 +1078,47 @@ impl<'a> Printer<'a> {
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
         if info.family != Family::Vop1 {
             self.sel(o.modifier(), "src1_sel", i.field(Field::Src1Sel));
+        }
+    }
+
+    /// CLRX's SDWA selects: those that differ from the defaults (`dword`,
+    /// `dst_unused:pad`), or `sdwa` when none does.
+    fn sdwa_sels_clrx(&self, i: &Instr, o: &mut Ops) {
+        const SEL: [&str; 8] = [
+            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "",
+        ];
+        const UNUSED: [&str; 4] = ["pad", "sext", "preserve", ""];
+        let info = i.info();
+        let has_dst = layout::has(i.enc, i.gen, Field::DstSel);
+        let mut sels = [(None, 0); 4];
+        if has_dst {
+            sels[0] = (Some("dst_sel:"), i.field(Field::DstSel));
+            sels[1] = (Some("dst_unused:"), i.field(Field::DstUnused) | 0x100);
+        }
+        sels[2] = (Some("src0_sel:"), i.field(Field::Src0Sel));
+        if info.family != Family::Vop1 {
+            sels[3] = (Some("src1_sel:"), i.field(Field::Src1Sel));
+        }
+        let mut any = false;
+        for (name, v) in sels {
+            let Some(name) = name else { continue };
+            let text = if v >= 0x100 {
+                UNUSED[v as usize & 3]
+            } else {
+                SEL[v as usize & 7]
+            };
+            if text.is_empty() {
+                self.lose();
+            }
+            if (v >= 0x100 && v != 0x100) || (v < 0x100 && v != 6) {
+                let out = o.modifier();
+                out.push_str(name);
+                out.push_str(if text.is_empty() { "7" } else { text });
+                any = true;
+            }
+        }
+        if !any {
+            o.modifier().push_str("sdwa");
         }
     }
 
@@ -899,8 +1183,24 @@ impl<'a> Printer<'a> {
             0x142 => out.push_str("row_bcast:15"),
             0x143 => out.push_str("row_bcast:31"),
             _ => {
+                if !self.llvm() {
+                    // CLRX has no name for a control that selects no operation.
+                    self.lose();
+                }
                 push_named_hex(out, "dpp_ctrl:", c);
             }
+        }
+        if !self.llvm() {
+            // CLRX: `bound_ctrl bank_mask:N row_mask:N`, in decimal; left
+            // out when both are 15, as on CLRX's pages (clrxdisasm 0.1.9
+            // prints them always; docs/clrx-differences.md).
+            o.flag(i.field(Field::BoundCtrl) != 0, "bound_ctrl");
+            let (bank, row) = (i.field(Field::BankMask), i.field(Field::RowMask));
+            if bank != 15 || row != 15 {
+                push_named_u32(o.modifier(), "bank_mask:", bank);
+                push_named_u32(o.modifier(), "row_mask:", row);
+            }
+            return;
         }
         push_named_hex(o.modifier(), "row_mask:", i.field(Field::RowMask));
         push_named_hex(o.modifier(), "bank_mask:", i.field(Field::BankMask));
@@ -919,7 +1219,10 @@ impl<'a> Printer<'a> {
                 0 => out.push_str("p10"),
                 1 => out.push_str("p20"),
                 2 => out.push_str("p0"),
-                v => push_named_u32(out, "invalid_param_", v),
+                v => {
+                    self.lose();
+                    push_named_u32(out, "invalid_param_", v)
+                }
             },
             _ => {
                 let _ = write!(
@@ -988,23 +1291,28 @@ impl<'a> Printer<'a> {
         );
         let data = info.operand(Role::V);
         if let Some(op) = data {
-            push_vgpr(o.next(), i.field(Field::Vdata), op.ty.data_dwords(i.gen));
+            // CLRX counts the TFE status dword in the data registers.
+            let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
+            push_vgpr(
+                o.next(),
+                i.field(Field::Vdata),
+                op.ty.data_dwords(i.gen) + tfe,
+            );
         }
         match offen + idxen + addr64 {
             // buffer_store_lds_dword has neither data nor an `off` placeholder.
             0 if data.is_none() => {}
             0 if self.llvm() => o.next().push_str("off"),
-            // CLRX leaves an unused address out (or shows the register the
-            // field names, so no bits are lost).
-            0 => match i.field(Field::Vaddr) {
-                0 => {}
-                v => push_vgpr(o.next(), v, 1),
-            },
+            // CLRX shows the unused address register.
+            0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
-        push_sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+        self.sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
+        if !self.llvm() {
+            return self.buf_mods_clrx(i, o);
+        }
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
@@ -1044,6 +1352,48 @@ impl<'a> Printer<'a> {
         o.flag(i.field(Field::Tfe) != 0, "tfe");
     }
 
+    /// CLRX's MUBUF/MTBUF modifiers: `offen idxen offset:N glc slc addr64
+    /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
+    /// half left out).
+    fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
+        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
+            // clrxasm: "Idxen and offen must be zero in 64-bit address mode".
+            self.lose();
+        }
+        o.flag(i.field(Field::Offen) != 0, "offen");
+        o.flag(i.field(Field::Idxen) != 0, "idxen");
+        let off = i.field(Field::Offset);
+        if off != 0 {
+            push_named_u32(o.modifier(), "offset:", off);
+        }
+        o.flag(i.field(Field::Glc) != 0, "glc");
+        o.flag(i.field(Field::Slc) != 0, "slc");
+        o.flag(i.field(Field::Addr64) != 0, "addr64");
+        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(i.field(Field::Tfe) != 0, "tfe");
+        if i.enc == Enc::Mtbuf {
+            let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
+            if d != 1 || n != 0 {
+                let out = o.modifier();
+                out.push_str("format:[");
+                if d != 1 {
+                    if d == 0 || d == 15 {
+                        // clrxasm: "Unknown data/number format".
+                        self.lose();
+                    }
+                    out.push_str(CLRX_DFMT[d as usize & 15]);
+                }
+                if n != 0 {
+                    if d != 1 {
+                        out.push(b',');
+                    }
+                    out.push_str(CLRX_NFMT[n as usize & 7]);
+                }
+                out.push(b']');
+            }
+        }
+    }
+
     fn mimg(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
         let dmask = i.field(Field::Dmask);
@@ -1065,19 +1415,30 @@ impl<'a> Printer<'a> {
             }
             push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);
         }
-        let a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
+        let mut a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
+        if !self.llvm() {
+            a = clrx_vaddr_dwords(info.clrx).max(a);
+        }
         push_vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
-        push_sreg(
+        self.sreg(
             o.next(),
             i.gen,
             i.field(Field::Srsrc) * 4,
             if r128 { 4 } else { 8 },
         );
         if info.has(flag::SAMPLER) {
-            push_sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
+            self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
-        if dmask != 0 {
+        if !self.llvm() {
+            // Always, in decimal: CLRX reads a missing dmask as 1, risa as
+            // 0. clrxasm refuses dmask:0 ("Zero in dmask is illegal") and
+            // counts no TFE register for gather4.
+            if dmask == 0 || (info.has(flag::GATHER4) && tfe != 0) {
+                self.lose();
+            }
+            push_named_u32(o.modifier(), "dmask:", dmask);
+        } else if dmask != 0 {
             push_named_hex(o.modifier(), "dmask:", dmask);
         }
         o.flag(i.field(Field::Unorm) != 0, "unorm");
@@ -1112,6 +1473,7 @@ impl<'a> Printer<'a> {
                 let _ = write!(out, "param{}", tgt - 32);
             }
             _ => {
+                self.lose();
                 let _ = write!(out, "invalid_target_{tgt}");
             }
         }
@@ -1167,7 +1529,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             if has_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
-                push_sreg(out, i.gen, saddr, n);
+                self.sreg(out, i.gen, saddr, n);
             } else {
                 out.push_str("off");
             }
@@ -1181,16 +1543,22 @@ impl<'a> Printer<'a> {
             };
             if off != 0 {
                 let out = o.modifier();
-                out.push_str("offset:");
+                out.push_str(if self.llvm() {
+                    "offset:"
+                } else {
+                    "inst_offset:"
+                });
                 if off < 0 {
                     out.push(b'-');
                 }
                 push_u32(out, off.unsigned_abs());
             }
         }
+        // CLRX: `lds glc slc tfe nv`; LLVM: `glc slc lds tfe nv`.
+        o.flag(!self.llvm() && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(i.field(Field::Lds) != 0, "lds");
+        o.flag(self.llvm() && i.field(Field::Lds) != 0, "lds");
         o.flag(i.field(Field::Tfe) != 0, "tfe");
         o.flag(i.field(Field::Nv) != 0, "nv");
     }

@@ -914,3 +914,80 @@ pub fn all_forms(target: impl Into<Target>) -> Vec<(OpId, Enc)> {
     }
     v
 }
+
+/// Random words biased to the form `(op, enc)`: every bit random except the
+/// encoding's fixed prefix, the opcode field (and SEG for GLOBAL/SCRATCH),
+/// so unused and reserved bits, odd registers, literals equal to inline
+/// constants and invalid operand codes all occur. Three words: the form's
+/// base words and whatever follows (a literal, or the next instruction).
+pub fn garbage_for(rng: &mut Rng, gen: Gen, op: OpId, enc: Enc) -> [u32; 3] {
+    let info = &OPS[op as usize];
+    let mut raw = rng.next_u64();
+    if let Some((mask, val)) = enc.prefix(gen) {
+        raw = (raw & !u64::from(mask)) | u64::from(val);
+    }
+    let opcode = match enc {
+        Enc::Vop3 | Enc::Vop3b => info.vop3_opcode(gen),
+        _ => info.opcode(gen),
+    };
+    if let Some(o) = opcode {
+        layout::set(enc, gen, &mut raw, Field::Op, u32::from(o));
+    }
+    if enc == Enc::Flat && info.family != Family::Flat {
+        layout::set(enc, gen, &mut raw, Field::Seg, info.family.flat_seg());
+    }
+    // A literal is often one of the inline constants' values.
+    let third = rng.next_u64() as u32;
+    let lit = match rng.below(4) {
+        1 => rng.next_u64() as u32,
+        0 => [
+            0u32,
+            1,
+            64,
+            0xffff_fff0,
+            0x3f80_0000,
+            0xbf00_0000,
+            0x4080_0000,
+            0x3e22_f983,
+        ][rng.below(8) as usize],
+        _ => rng.next_u64() as u32,
+    };
+    if enc.base_dwords() == 1 {
+        [raw as u32, lit, third]
+    } else {
+        [raw as u32, (raw >> 32) as u32, lit]
+    }
+}
+
+/// `n` test cases of raw words for `gen`: one in five fully random, the
+/// others biased to each (instruction, encoding) form in turn (so every
+/// encoding and opcode is hit). Each case is 1 to 3 dwords, sometimes
+/// followed by 1 to 3 stray bytes: cases cut short exercise truncated
+/// instructions.
+pub fn garbage_cases(gen: Gen, n: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed);
+    let forms = all_forms(gen);
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        let words = if k % 5 == 4 || forms.is_empty() {
+            let r = rng.next_u64();
+            [r as u32, (r >> 32) as u32, rng.next_u64() as u32]
+        } else {
+            let (op, enc) = forms[(k - k / 5) % forms.len()];
+            garbage_for(&mut rng, gen, op, enc)
+        };
+        let len = match rng.below(16) {
+            0 => 1,
+            1 => 2,
+            _ => 3,
+        };
+        let mut bytes: Vec<u8> = words[..len].iter().flat_map(|w| w.to_le_bytes()).collect();
+        if rng.one_in(32) {
+            for _ in 0..1 + rng.below(3) {
+                bytes.push(rng.next_u64() as u8);
+            }
+        }
+        out.push(bytes);
+    }
+    out
+}

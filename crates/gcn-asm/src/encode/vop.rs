@@ -286,7 +286,7 @@ impl<'a> Build<'a, '_, '_> {
             }
         } else if sdwa {
             let mut allowed = mods::SDWA | bit(M::Clamp) | bit(M::Omod);
-            if fam == Family::Vopc {
+            if fam == Family::Vopc && (want != Want::Any || self.gen == risa_gcn::Gen::Gcn14) {
                 allowed &= !(bit(M::DstSel) | bit(M::DstUnused));
             }
             if fam == Family::Vop1 {
@@ -295,10 +295,19 @@ impl<'a> Build<'a, '_, '_> {
             self.check_mods(&m, allowed)?;
             let none = info.sig.is_empty();
             let d = |x: u32| if none { 0 } else { x };
+            // CLRX's syntax (no `_sdwa` suffix) defaults to `dst_unused:pad`
+            // and writes `dst_sel:dword` in VOPC too; LLVM's to
+            // UNUSED_PRESERVE and 0 in VOPC (which has no destination select).
+            let clrx = want == Want::Any;
+            let (dsel, dunused) = match (clrx, fam == Family::Vopc) {
+                (true, _) => (6, 0),
+                (false, true) => (0, 0),
+                (false, false) => (d(6), d(2)),
+            };
             self.field(Field::Clamp, m.flag(M::Clamp), m.at(M::Clamp), "clamp")?;
             self.field(Field::Omod, m.flag(M::Omod), m.at(M::Omod), "omod")?;
-            self.put(Field::DstSel, m.get(M::DstSel, d(6)));
-            self.put(Field::DstUnused, m.get(M::DstUnused, d(2)));
+            self.put(Field::DstSel, m.get(M::DstSel, dsel));
+            self.put(Field::DstUnused, m.get(M::DstUnused, dunused));
             self.put(Field::Src0Sel, m.get(M::Src0Sel, d(6)));
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
@@ -338,9 +347,12 @@ impl<'a> Build<'a, '_, '_> {
     /// GCN 1.0-1.4 vector instructions read at most one scalar value (an
     /// SGPR, which may be read by several operands, or the literal) over the
     /// constant bus; the implicit VCC carry-in of the 32-bit forms counts too.
+    ///
+    /// A violation is encodable and occurs in machine code (a disassembly
+    /// must assemble back), so it is a warning, where llvm-mc has an error.
     pub(super) fn constant_bus(&mut self) -> Option<()> {
         if self.n_reads > 1 {
-            return self.err(
+            self.asm.warning(
                 self.st.args,
                 "too many scalar values: a vector instruction reads at most one SGPR or literal (the constant bus)",
             );
