@@ -218,8 +218,6 @@ fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
             x == u64::from(v) << 32
         } else if wide {
             x == v as i32 as i64 as u64
-        } else if ty.is_16bit() {
-            x == u64::from(v)
         } else {
             x == u64::from(v)
         }
