@@ -61,7 +61,7 @@ pub const fn special_pair_name(gen: Gen, code: u32) -> Option<&'static str> {
 }
 
 /// `a == b` for byte strings, usable in constants.
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

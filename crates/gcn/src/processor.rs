@@ -20,6 +20,7 @@
 //! ```
 
 use crate::gen::{Gen, GEN_COUNT};
+use crate::operand::bytes_eq;
 use std::fmt;
 
 /// A named property of a chip that changes what it executes or how.
@@ -127,28 +128,13 @@ impl Feature {
     pub const fn named(name: &str) -> Feature {
         let mut k = 0;
         while k < Feature::ALL.len() {
-            if const_eq(Feature::ALL[k].name(), name) {
+            if bytes_eq(Feature::ALL[k].name().as_bytes(), name.as_bytes()) {
                 return Feature::ALL[k];
             }
             k += 1;
         }
         panic!("unknown feature name in an instruction table")
     }
-}
-
-const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut k = 0;
-    while k < a.len() {
-        if a[k] != b[k] {
-            return false;
-        }
-        k += 1;
-    }
-    true
 }
 
 /// A set of [`Feature`]s.
