@@ -22,14 +22,24 @@ pub const NT_AMDGPU_METADATA: u32 = 32;
 const STT_SECTION: u8 = 3;
 /// `EF_AMDGPU_FEATURE_XNACK_ANY_V4`.
 const XNACK_ANY_V4: u32 = 0x100;
+/// `EF_AMDGPU_FEATURE_SRAMECC_ANY_V4`.
+const SRAMECC_ANY_V4: u32 = 0x400;
 
-/// How a chip is written in a code object: (name, `EF_AMDGPU_MACH`, supports XNACK).
-pub fn target(chip: &Processor) -> (&'static str, u32, bool) {
-    (
-        chip.name,
-        chip.mach,
-        chip.features.has(Feature::XnackSupport),
-    )
+/// The e_flags clang writes for `chip` by default (code object v4/v5): the
+/// machine, and XNACK and SRAMECC "any" where the chip supports them.
+pub fn default_eflags(chip: &Processor) -> u32 {
+    let f = chip.features;
+    chip.mach
+        | if f.has(Feature::XnackSupport) {
+            XNACK_ANY_V4
+        } else {
+            0
+        }
+        | if f.has(Feature::SrameccSupport) {
+            SRAMECC_ANY_V4
+        } else {
+            0
+        }
 }
 
 /// A tiny MessagePack writer (the subset the metadata needs).
@@ -141,7 +151,7 @@ fn metadata(chip: &Processor, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
         p.kv_uint(".wavefront_size", 64);
     }
     p.str("amdhsa.target");
-    p.str(&format!("amdgcn-amd-amdhsa--{}", target(chip).0));
+    p.str(&format!("amdgcn-amd-amdhsa--{}", chip.name));
     p.str("amdhsa.version");
     p.array(2);
     p.uint(1);
@@ -171,12 +181,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let (used_v, used_s) = (a.backend.max_vgpr, a.backend.max_sgpr);
     let kernels = &a.backend.kernels.list;
     let mut w = ElfWriter::new(Class::Elf64, risa_elf::EM_AMDGPU);
-    let (_, mach, xnack) = target(chip);
-    w.flags = a
-        .backend
-        .kernels
-        .eflags
-        .unwrap_or(mach | if xnack { XNACK_ANY_V4 } else { 0 });
+    w.flags = a.backend.kernels.eflags.unwrap_or(default_eflags(chip));
     w.osabi = ELFOSABI_AMDGPU_HSA;
     // EI_ABIVERSION is the code object version minus 2 (v4: 2, v5: 3).
     w.abi_version = match a.backend.kernels.code_object_version {

@@ -329,11 +329,10 @@ pub fn disassemble_object(
             }),
             _ => None,
         });
-    let (chip_name, mach, xnack) = crate::codeobj::target(chip);
-    let target = meta_target.unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{chip_name}"));
+    let target = meta_target.unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{}", chip.name));
     // Other XNACK/SRAMECC settings (or a header that names another chip
     // than the one given): e_flags are written as they are (CLRX's `.eflags`).
-    let derived = mach | if xnack { 0x100 } else { 0 };
+    let derived = crate::codeobj::default_eflags(chip);
     let eflags = (derived != e.flags).then_some(e.flags);
     // EF_AMDGPU_FEATURE_XNACK_V4: 0x100 any, 0x300 on.
     let xnack_on_or_any = matches!(e.flags & 0x300, 0x100 | 0x300);
