@@ -2,6 +2,13 @@
 //!
 //! The map is built once per program (at lowering): each op carries a plain
 //! function pointer, so execution never compares names.
+//!
+//! Contract of every handler: all sources (registers, addresses, M0, EXEC,
+//! VCC) are read before any destination is written, as the hardware reads
+//! operands at issue, so a destination range may overlap any source. Lane
+//! by lane: lane `l`'s sources are read before lane `l` is written; a
+//! handler that reads other lanes snapshots the source registers first.
+//! `tests/read_before_write.rs` checks it for every row.
 
 mod ds;
 mod exact;
