@@ -997,8 +997,6 @@ valu! { VALU;
     v_mad_u32_u16: u32_3 |m; a, b, c| (a & 0xffff).wrapping_mul(b & 0xffff).wrapping_add(c);
     v_mad_i32_i16: u32_3 |m; a, b, c| (i32::from(a as u16 as i16).wrapping_mul(i32::from(b as u16 as i16)) as u32).wrapping_add(c);
     v_cvt_pk_u8_f32: gen::<32, 32, 32, 32> |m; a, b, c| u64::from(cvt_pk_u8(fl32(m, a), b as u32, c as u32));
-    v_add_i32_gfx9: u32_2 |m; a, b| a.wrapping_add(b);
-    v_sub_i32_gfx9: u32_2 |m; a, b| a.wrapping_sub(b);
     // 64-bit VOP3
     v_add_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, fl64(m, a) + fl64(m, b));
     v_mul_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, fl64(m, a) * fl64(m, b));
@@ -1041,8 +1039,6 @@ valu! { VALU;
     v_min_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.min(b);
     v_max_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16) as u16);
     v_min_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16) as u16);
-    v_mad_u16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
-    v_mad_i16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_min3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16).min(c as u16 as i16) as u16);
     v_max3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16).max(c as u16 as i16) as u16);
     v_med3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from(med3_i(i32::from(a as u16 as i16), i32::from(b as u16 as i16), i32::from(c as u16 as i16)) as u16);
@@ -1334,17 +1330,31 @@ pub(super) fn div_fmas_f64(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
 }
 
 /// Adds with carry-out (and optional carry-in from `src[2]`): VOP2 writes VCC, VOP3b SDST.
+///
+/// CLAMP (VOP3b, GCN 1.2 and 1.4; GCN 1.0/1.1 VOP3b has no CLAMP bit)
+/// saturates the 32-bit result where the carry or borrow is set (CLRX
+/// GcnInstrsVop2.md V_ADD_CO_U32, V_ADDC_U32, V_SUB*: `VDST = CLAMP ?
+/// MIN(temp, 0xffffffff) : temp` for adds, `temp>>32 ? 0 : temp` for
+/// subtractions): `sat` is the saturated value (`u32::MAX` for adds, 0 for
+/// subtractions). The carry-out is the same either way.
 #[inline(always)]
-fn carry(w: &mut Wave, op: &Op, cin: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> R {
+fn carry(
+    w: &mut Wave,
+    op: &Op,
+    cin: bool,
+    sat: u32,
+    f: impl Fn(u32, u32, u32) -> (u32, bool),
+) -> R {
     let a = src32(w, op, 0);
     let b = src32(w, op, 1);
     let ci = if cin { w.sread64(op.src[2]) } else { 0 };
     let e = w.exec();
     let mut d = [0u32; 64];
     let mut co = 0u64;
+    let clamp = op.clamp;
     for l in 0..64 {
         let (r, c) = f(a[l], b[l], (ci >> l & 1) as u32);
-        d[l] = r;
+        d[l] = if c && clamp { sat } else { r };
         co |= u64::from(c) << l;
     }
     w.vwrite32(op.d as usize, &d, e);
@@ -1353,22 +1363,22 @@ fn carry(w: &mut Wave, op: &Op, cin: bool, f: impl Fn(u32, u32, u32) -> (u32, bo
 }
 
 fn add_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| a.overflowing_add(b))
+    carry(w, op, false, u32::MAX, |a, b, _| a.overflowing_add(b))
 }
 fn sub_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| a.overflowing_sub(b))
+    carry(w, op, false, 0, |a, b, _| a.overflowing_sub(b))
 }
 fn subrev_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| b.overflowing_sub(a))
+    carry(w, op, false, 0, |a, b, _| b.overflowing_sub(a))
 }
 fn addc_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, u32::MAX, |a, b, c| {
         let r = u64::from(a) + u64::from(b) + u64::from(c);
         (r as u32, r >> 32 != 0)
     })
 }
 fn subb_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, 0, |a, b, c| {
         let r = u64::from(a)
             .wrapping_sub(u64::from(b))
             .wrapping_sub(u64::from(c));
@@ -1376,12 +1386,28 @@ fn subb_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     })
 }
 fn subbrev_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, 0, |a, b, c| {
         let r = u64::from(b)
             .wrapping_sub(u64::from(a))
             .wrapping_sub(u64::from(c));
         (r as u32, u64::from(a) + u64::from(c) > u64::from(b))
     })
+}
+/// GCN 1.4 VOP3 v_add_i32 / v_sub_i32: CLAMP saturates to the signed 32-bit
+/// range (CLRX GcnInstrsVop3.md V_ADD_I32, V_SUB_I32).
+fn v_add_i32_gfx9(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    if op.clamp {
+        u32_2(w, op, |a, b| (a as i32).saturating_add(b as i32) as u32)
+    } else {
+        u32_2(w, op, |a, b| a.wrapping_add(b))
+    }
+}
+fn v_sub_i32_gfx9(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    if op.clamp {
+        u32_2(w, op, |a, b| (a as i32).saturating_sub(b as i32) as u32)
+    } else {
+        u32_2(w, op, |a, b| a.wrapping_sub(b))
+    }
 }
 /// GCN 1.4 v_add_u32 and friends: no carry; CLAMP saturates.
 fn add_nc(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
@@ -1563,28 +1589,44 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     gen::<16, 16, 0, 16>(w, op, move |a, b, _| out16(m, fl16(m, a) * fl16(m, b) + k))
 }
 
-/// 16-bit integer add/sub: CLAMP saturates to the result's range (CLRX
-/// GcnInstrsVop3.md: CLAMP affects "addition/subtraction instructions";
-/// LLVM selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
+/// 16-bit integer add/sub/mad: CLAMP saturates to the result's range (CLRX
+/// GcnInstrsVop2.md/GcnInstrsVop3.md V_ADD_U16 ... V_MAD_I16: "If CLAMP
+/// modifier supplied, then result is saturated to 16-bit ... value"; LLVM
+/// selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
 /// operands as integers of the result's signedness and returns the exact
 /// result.
 #[inline(always)]
-fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i32, i32) -> i32) -> R {
+fn int16<const W2: u32>(
+    w: &mut Wave,
+    op: &Op,
+    signed: bool,
+    f: impl Fn(i64, i64, i64) -> i64,
+) -> R {
     let ext = move |x: u64| {
         if signed {
-            i32::from(x as u16 as i16)
+            i64::from(x as u16 as i16)
         } else {
-            i32::from(x as u16)
+            i64::from(x as u16)
         }
     };
     if op.clamp {
         let (lo, hi) = if signed { (-32768, 32767) } else { (0, 0xffff) };
-        gen::<16, 16, 0, 16>(w, op, |a, b, _| {
-            u64::from(f(ext(a), ext(b)).clamp(lo, hi) as u16)
+        gen::<16, 16, W2, 16>(w, op, |a, b, c| {
+            u64::from(f(ext(a), ext(b), ext(c)).clamp(lo, hi) as u16)
         })
     } else {
-        gen::<16, 16, 0, 16>(w, op, |a, b, _| u64::from(f(ext(a), ext(b)) as u16))
+        gen::<16, 16, W2, 16>(w, op, |a, b, c| u64::from(f(ext(a), ext(b), ext(c)) as u16))
     }
+}
+#[inline(always)]
+fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i64, i64) -> i64) -> R {
+    int16::<0>(w, op, signed, move |a, b, _| f(a, b))
+}
+fn v_mad_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    int16::<16>(w, op, false, |a, b, c| a * b + c)
+}
+fn v_mad_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    int16::<16>(w, op, true, |a, b, c| a * b + c)
 }
 fn v_add_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     addsub16(w, op, false, |a, b| a + b)
@@ -1608,6 +1650,8 @@ pub(super) const SPECIAL: Table = &[
     ("v_subrev_u16", v_subrev_u16),
     ("v_add_i16", v_add_i16),
     ("v_sub_i16", v_sub_i16),
+    ("v_mad_u16", v_mad_u16),
+    ("v_mad_i16", v_mad_i16),
     ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
