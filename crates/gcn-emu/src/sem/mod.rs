@@ -130,7 +130,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
         ),
         Family::Smrd | Family::Smem => return smem::lookup(info),
         Family::Vopc => vcmp::lookup(name),
-        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX], name),
+        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX, vop3p::DOT], name),
         Family::Vop1 | Family::Vop2 | Family::Vop3 => {
             let carry = info.operand(Role::SD).is_some();
             valu::by_gen(name, gen)

@@ -935,6 +935,7 @@ valu! { VALU;
     v_and_b32: u32_2 |m; a, b| a & b;
     v_or_b32: u32_2 |m; a, b| a | b;
     v_xor_b32: u32_2 |m; a, b| a ^ b;
+    v_xnor_b32: u32_2 |m; a, b| !(a ^ b);
     v_lshl_b32: u32_2 |m; a, b| a << (b & 31);
     v_lshr_b32: u32_2 |m; a, b| a >> (b & 31);
     v_ashr_i32: u32_2 |m; a, b| ((a as i32) >> (b & 31)) as u32;
@@ -1654,6 +1655,8 @@ pub(super) const SPECIAL: Table = &[
     ("v_mad_i16", v_mad_i16),
     ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
+    // gfx906 (`dl-insts`): VOP2 with the addend in VDST (src2 = vdst, `tied`).
+    ("v_fmac_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
     ("v_madak_f16", v_madak_f16),
     ("v_div_scale_f32", v_div_scale_f32),
