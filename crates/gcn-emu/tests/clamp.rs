@@ -277,3 +277,216 @@ fn integer_clamp_saturates_on_every_documented_row() {
         assert!(checked.iter().any(|c| c == must), "{must} not checked");
     }
 }
+
+/// CLAMP and OMOD on float results (CLRX GcnInstrsVop3.md: "CLAMP - clamps
+/// destination floating point value in range 0.0-1.0", OMOD multiplies it
+/// by 2, 4 or 0.5, "Clamping applied after OMOD", and both affect "only
+/// instruction that output is floating point value"): for every row with a
+/// float destination, in its VOP3 (VOP3b, VOP3P) form on every generation,
+/// a random instance on random operands must give with CLAMP the clamped
+/// result it gives without (NaN becomes 0 under MODE.DX10_CLAMP), and with
+/// OMOD the scaled one where the scaling is exact (normal results in and
+/// out). Rows marked `noomod` in the tables are checked for CLAMP only.
+#[test]
+fn float_clamp_and_omod_on_every_float_row() {
+    use risa_gcn::table::flag;
+    let mut targets: Vec<Target> = ALL_GENS.iter().map(|&g| g.into()).collect();
+    targets.push(Processor::parse("gfx906").unwrap().target());
+    let (mut rows, mut runs) = (0, 0);
+    let mut failures = Vec::new();
+    for t in targets {
+        let gen = t.gen;
+        for (id, info) in OPS.iter().enumerate() {
+            let Some(d) = info.operand(Role::D) else {
+                continue;
+            };
+            if d.sgpr || !d.ty.is_float() || !info.available(t) {
+                continue;
+            }
+            let enc = match info.family {
+                Family::Vop3p => Enc::Vop3p,
+                Family::Vop1 | Family::Vop2 | Family::Vop3 if info.vop3_opcode(gen).is_some() => {
+                    if info.has(flag::VOP3B) {
+                        Enc::Vop3b
+                    } else {
+                        Enc::Vop3
+                    }
+                }
+                _ => continue,
+            };
+            // Interpolation rows read LDS parameters; not here.
+            if info.operand(Role::T).is_some() || info.name.starts_with("v_interp") {
+                continue;
+            }
+            let mut rng = Rng::new(0xc1a0 + id as u64);
+            let mut checked = false;
+            for _ in 0..4 {
+                let Some(base) = random_instr(&mut rng, t, id as u16, enc) else {
+                    continue;
+                };
+                let with = |clamp: u32, omod: u32| -> Option<Instr> {
+                    let mut raw = base.raw;
+                    if !layout::set(enc, gen, &mut raw, Field::Clamp, clamp) {
+                        return None;
+                    }
+                    if enc != Enc::Vop3p {
+                        layout::set(enc, gen, &mut raw, Field::Omod, omod);
+                    }
+                    let mut words = vec![raw as u32, (raw >> 32) as u32];
+                    words.extend(base.lit);
+                    decode(t, &words).ok().filter(|j| j.op == base.op)
+                };
+                let (Some(plain), Some(clamped)) = (with(0, 0), with(1, 0)) else {
+                    continue;
+                };
+                let vd = base.field(Field::Vdst) as usize;
+                let mut w = Wave::new(0);
+                for v in w.v.iter_mut() {
+                    for x in v.iter_mut() {
+                        let r = rng.next_u64();
+                        *x = if r.is_multiple_of(4) {
+                            (r >> 32) as u32
+                        } else if r % 4 == 1 {
+                            // halves (both) in [-3, 3]
+                            let h = |k: u64| u32::from(half_bits(((k % 97) as f32 - 48.0) / 16.0));
+                            h(r >> 8) | h(r >> 24) << 16
+                        } else {
+                            (((r >> 8) % 97) as f32 / 16.0 - 3.0).to_bits()
+                        };
+                    }
+                }
+                for s in w.s.iter_mut() {
+                    *s = (((rng.next_u64() >> 8) % 97) as f32 / 16.0 - 3.0).to_bits();
+                }
+                w.set_s64(EXEC, u64::MAX);
+                // Denormals kept (FP_DENORM all on), nearest-even, DX10_CLAMP/IEEE random.
+                w.mode = 0xf0 | (rng.next_u64() as u32 & 0x300);
+                let go = |i: &Instr| -> Option<Vec<[u32; 64]>> {
+                    let (ws, n) = i.words();
+                    let mut words = ws[..n].to_vec();
+                    words.push(0xbf81_0000);
+                    let code: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    let prog = Program::new(t, &code, 0);
+                    let mem = SimpleMemory::new();
+                    let mut lds = vec![0u8; 256];
+                    let mut ctx = Ctx::new(&prog, &mem, &mut lds);
+                    let mut wv = w.clone();
+                    exec::run_wave(&mut wv, &mut ctx).ok()?;
+                    Some(wv.v[vd..vd + d.ty.dwords() as usize].to_vec())
+                };
+                let (Some(p), Some(c)) = (go(&plain), go(&clamped)) else {
+                    continue;
+                };
+                runs += 1;
+                checked = true;
+                let dx10 = w.mode & 0x100 != 0;
+                let hi = info.name.contains("mixhi");
+                let text = risa_gcn::print(&clamped, risa_gcn::Dialect::Llvm);
+                let lanes = |v: &Vec<[u32; 64]>, l: usize| values(d.ty, v, l, hi);
+                for l in 0..64 {
+                    let (x, y) = (lanes(&p, l), lanes(&c, l));
+                    if x.iter().zip(&y).any(|(&x, &y)| !clamped_ok(x, y, dx10)) {
+                        failures.push(format!(
+                            "{} {text}: lane {l}: without CLAMP {x:?}, with {y:?}",
+                            t.gen
+                        ));
+                        break;
+                    }
+                }
+                // OMOD (VOP3 forms of rows without `noomod`).
+                if enc == Enc::Vop3p || info.has(flag::NOOMOD) {
+                    continue;
+                }
+                for (omod, factor) in [(1u32, 2.0f64), (2, 4.0), (3, 0.5)] {
+                    let Some(scaled) = with(0, omod) else {
+                        continue;
+                    };
+                    let Some(o) = go(&scaled) else {
+                        continue;
+                    };
+                    let text = risa_gcn::print(&scaled, risa_gcn::Dialect::Llvm);
+                    for l in 0..64 {
+                        let (x, y) = (lanes(&p, l), lanes(&o, l));
+                        if x.iter()
+                            .zip(&y)
+                            .any(|(&x, &y)| !scaled_ok(d.ty, x, y, factor))
+                        {
+                            failures.push(format!(
+                                "{} {text}: lane {l}: without OMOD {x:?}, with {y:?}",
+                                t.gen
+                            ));
+                            break;
+                        }
+                    }
+                }
+            }
+            rows += checked as u32;
+        }
+    }
+    println!("{rows} (generation, float row) pairs, {runs} runs");
+    failures.sort();
+    failures.dedup_by(|a, b| a.split(": lane").next() == b.split(": lane").next());
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The float values of lane `l` of a result of type `ty` (f16: the low half,
+/// or the high one for the `mixhi` rows; v2f16: both halves).
+fn values(ty: risa_gcn::table::Ty, v: &[[u32; 64]], l: usize, hi: bool) -> Vec<f64> {
+    use risa_gcn::table::Ty;
+    match ty {
+        Ty::F64 => vec![f64::from_bits(
+            u64::from(v[0][l]) | u64::from(v[1][l]) << 32,
+        )],
+        Ty::F32 => vec![f64::from(f32::from_bits(v[0][l]))],
+        Ty::V2F16 => vec![half_value(v[0][l]), half_value(v[0][l] >> 16)],
+        _ => vec![half_value(v[0][l] >> if hi { 16 } else { 0 })],
+    }
+}
+
+/// Whether `y` is `x` scaled by `f` where that is exact: `x` and `x * f`
+/// normal in `ty`'s format (other values round or flush: `tests/omod.rs`).
+fn scaled_ok(ty: risa_gcn::table::Ty, x: f64, y: f64, f: f64) -> bool {
+    use risa_gcn::table::Ty;
+    if x.is_nan() {
+        return y.is_nan();
+    }
+    let (min, max) = match ty {
+        Ty::F64 => (f64::MIN_POSITIVE, f64::MAX),
+        Ty::F32 => (f64::from(f32::MIN_POSITIVE), f64::from(f32::MAX)),
+        _ => (2f64.powi(-14), 65504.0),
+    };
+    let normal = |v: f64| v == 0.0 || (v.abs() >= min && v.abs() <= max);
+    if x.is_infinite() {
+        return y == x;
+    }
+    if !normal(x) || !normal(x * f) {
+        return true;
+    }
+    y == x * f
+}
+
+/// Whether `y` is `x` clamped to [0, 1] (NaN: 0 under DX10_CLAMP, else a NaN;
+/// the sign of a zero is not checked).
+fn clamped_ok(x: f64, y: f64, dx10: bool) -> bool {
+    if x.is_nan() {
+        return if dx10 {
+            y == 0.0
+        } else {
+            y.is_nan() || y == 0.0
+        };
+    }
+    y == x.clamp(0.0, 1.0)
+}
+
+fn half_value(h: u32) -> f64 {
+    f64::from(risa_gcn_emu::float::f16_to_f32(h as u16))
+}
+
+fn half_bits(x: f32) -> u16 {
+    risa_gcn_emu::float::f64_to_f16(f64::from(x))
+}

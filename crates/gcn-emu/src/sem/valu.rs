@@ -189,9 +189,25 @@ fn post16(w: &Wave, op: &Op, d: &mut L64) {
         .info()
         .operand(risa_gcn::table::Role::D)
         .is_some_and(|o| o.ty == risa_gcn::table::Ty::F16);
-    if !float {
-        return;
+    if float {
+        omod_clamp16(w, op, d);
     }
+}
+
+/// OMOD and CLAMP for packed halves (v_cvt_pkrtz_f16_f32: D is v2f16): each
+/// half as [`post16`] treats a half result.
+#[inline(never)]
+fn post_v2f16(w: &Wave, op: &Op, d: &mut Lanes) {
+    let mut lo = d.map(|x| u64::from(x & 0xffff));
+    let mut hi = d.map(|x| u64::from(x >> 16));
+    omod_clamp16(w, op, &mut lo);
+    omod_clamp16(w, op, &mut hi);
+    for l in 0..64 {
+        d[l] = lo[l] as u32 | (hi[l] as u32) << 16;
+    }
+}
+
+fn omod_clamp16(w: &Wave, op: &Op, d: &mut L64) {
     let dx10 = w.dx10_clamp();
     let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
     for x in d.iter_mut() {
@@ -479,6 +495,9 @@ fn f32x2_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> u32) -> R {
         }
         d[l] = f(x, y);
     }
+    if (op.omod != 0 || op.clamp) && float_result(op) {
+        post_v2f16(w, op, &mut d);
+    }
     finish_int32(w, op, &d)
 }
 
@@ -519,11 +538,27 @@ pub(super) fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
             w.vwrite32(op.d as usize, &d32, e);
         }
         _ => {
-            let d32 = d.map(|x| x as u32);
+            let mut d32 = d.map(|x| x as u32);
+            if (op.omod != 0 || op.clamp) && float_result(op) {
+                // f32 results of conversions (v_cvt_f32_f16, v_cvt_f32_f64, ...).
+                omod_clamp32(w, op, &mut d32);
+            }
             w.vwrite32(op.d as usize, &d32, e);
         }
     }
     Ok(())
+}
+
+/// Whether the row's destination is a float (its table type): the rows
+/// OMOD and CLAMP apply to (CLRX GcnInstrsVop3.md: "OMOD and CLAMP modifier
+/// affects only for instruction that output is floating point value").
+/// Asked only when the op has OMOD or CLAMP set.
+#[cold]
+fn float_result(op: &Op) -> bool {
+    op.instr
+        .info()
+        .operand(risa_gcn::table::Role::D)
+        .is_some_and(|o| !o.sgpr && o.ty.is_float())
 }
 
 // f64 helpers built on `gen`.
@@ -1257,6 +1292,7 @@ fn v_div_scale_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
         d[l] = r.to_bits();
         vcc |= u64::from(f) << l;
     }
+    post32(w, op, &mut d);
     w.vwrite32(op.d as usize, &d, e);
     w.set_s64(op.sd as usize, vcc & e);
     Ok(())
@@ -1275,6 +1311,7 @@ fn v_div_scale_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
         d[l] = r.to_bits();
         vcc |= u64::from(f) << l;
     }
+    post64(w, op, &mut d);
     w.vwrite64(op.d as usize, &d, e);
     w.set_s64(op.sd as usize, vcc & e);
     Ok(())
