@@ -472,6 +472,29 @@ fn same(a: &Outcome, b: &Outcome, d1: &Range, d2: &Range) -> Result<(), String> 
     Ok(())
 }
 
+/// Like [`same`] for a moved source: every register but the source's old
+/// place `ex` (which only run `a` filled) must agree.
+fn same_except(a: &Outcome, b: &Outcome, ex: &Range) -> Result<(), String> {
+    if a.mem != b.mem || a.lds != b.lds || a.gds != b.gds {
+        return Err("memory, LDS or GDS differs".into());
+    }
+    if a.w.scc != b.w.scc || a.w.pc != b.w.pc || a.w.mode != b.w.mode {
+        return Err("scc/pc/mode differs".into());
+    }
+    for file in [File::V, File::S] {
+        let (ra, rb) = (regs(&a.w, file), regs(&b.w, file));
+        for k in 0..ra.len() as u32 {
+            if file == ex.file && ex.contains(k) {
+                continue;
+            }
+            if ra[k as usize] != rb[k as usize] {
+                return Err(format!("{file:?}{k} differs"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A start for destination `d` that overlaps no source and no other destination.
 fn disjoint(
     gen: risa_gcn::Gen,
@@ -592,6 +615,69 @@ fn sources_are_read_before_destinations_are_written() {
                             (Some(_), Some(_)) => faulted += 1,
                             (x, y) => failures.push(format!(
                                 "{tname}: {text}: disjoint run {x:?}, overlapping run {y:?}"
+                            )),
+                        }
+                    }
+                }
+                // Destinations no field names (VCC of VOPC/VOP2 carries, EXEC of
+                // v_cmpx/saveexec) cannot move: move each scalar source onto
+                // them instead, the other run reading the same value from
+                // where the source was.
+                for d in implicit_dst(&i) {
+                    for s in srcs.iter().filter(|s| s.file == File::S && s.n <= 2) {
+                        let movable = matches!(
+                            s.field,
+                            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
+                        );
+                        // The source's old place gets the moved value in the other
+                        // run: it must be an ordinary SGPR (not EXEC, M0, VCC).
+                        // No other source may read it (both runs must read the same).
+                        let plain = s.first + s.n <= sgpr_count(gen)
+                            && srcs.iter().filter(|x| x.overlaps(s)).count() == 1;
+                        if !movable
+                            || !plain
+                            || s.overlaps(&d)
+                            || dsts.iter().any(|x| x.overlaps(s))
+                        {
+                            continue;
+                        }
+                        // Scalar source fields hold the operand code: VCC_LO 106, EXEC_LO 126.
+                        let at = d.first;
+                        let Some(i2) = moved(*t, &i, s, at) else {
+                            continue;
+                        };
+                        let base = state(&mut rng, &i, &srcs);
+                        let mut st1 = State {
+                            w: base.w.clone(),
+                            mem: base.mem.clone(),
+                            lds: base.lds.clone(),
+                        };
+                        for k in 0..s.n as usize {
+                            st1.w.s[s.first as usize + k] = base.w.s[at as usize + k];
+                        }
+                        let a = run(*t, &i, &st1);
+                        let b = run(*t, &i2, &base);
+                        let text = risa_gcn::print(&i2, risa_gcn::Dialect::Llvm);
+                        match (&a.fault, &b.fault) {
+                            (None, None) => {
+                                checked += 1;
+                                form_checked = true;
+                                if let Err(e) = same_except(&a, &b, s) {
+                                    let t1 = risa_gcn::print(&i, risa_gcn::Dialect::Llvm);
+                                    failures.push(format!(
+                                        "{tname}: {text}: {e} (vs {t1}; s{}={:#x} s{}={:#x} / {:#x})",
+                                        s.first,
+                                        st1.w.s[s.first as usize],
+                                        at,
+                                        base.w.s[at as usize],
+                                        st1.w.s[at as usize]
+                                    ));
+                                }
+                            }
+                            (Some(x), Some(y)) if x == y => faulted += 1,
+                            (Some(_), Some(_)) => faulted += 1,
+                            (x, y) => failures.push(format!(
+                                "{tname}: {text}: source elsewhere {x:?}, source on the destination {y:?}"
                             )),
                         }
                     }
