@@ -55,7 +55,8 @@ pub struct Dispatch {
     pub trace: Option<Arc<TraceSink>>,
     /// Fetch resources (VTX buffers, TEX resources) the host binds; ids
     /// without a binding keep the runtime's defaults (buffer 1 = the global
-    /// pool, 2 = the object's `.text`, 160 = the RAT return buffer).
+    /// pool, 2 = the object's `.text`, 3 = the kernel parameters, 160 = the
+    /// RAT return buffer).
     pub resources: crate::resource::Resources,
     /// Initial values of the 16 append/consume counters that GDS ops with
     /// ALLOC_CONSUME work on (guide 9.6 MEM_GDS_WORD1 UAV_ID); their values

@@ -18,6 +18,7 @@ mod lds;
 mod traced;
 
 pub use export::{RET_DWORDS, RET_RESOURCE, SCRATCH_DWORDS};
+pub use fetch::PARAM_RESOURCE;
 use lds::lds_op;
 
 /// Largest number of branch-loop stack entries before a fault (runaway pushes).

@@ -263,6 +263,34 @@ fn vertex_fetch_buffer_index_mode_adds_cf_idx_to_the_buffer_id() {
 }
 
 #[test]
+fn vertex_buffer_3_reads_the_kernel_parameters() {
+    // Mesa's r600 driver binds the parameter buffer (constant buffer 0) as
+    // vertex buffer 3 too; libclc's get_work_dim() reads it with VFETCH fc3.
+    let src = "
+    ALU:
+        0 x: MOV R1.x, (36)
+          y: MOV R1.y, (44)
+    TC:
+        VFETCH R3.x___, R1.x, fc3 FETCH_TYPE(NO_INDEX_OFFSET) FMT_32 NUM_INT
+        VFETCH R4.xy__, R1.y, fc3 FETCH_TYPE(NO_INDEX_OFFSET) FMT_32_32 NUM_INT
+    END:
+";
+    let mut cb0 = vec![0u32; 16];
+    for (k, v) in cb0.iter_mut().enumerate() {
+        *v = 0x100 + k as u32;
+    }
+    let w = run_with(src, &[cb0.clone()], &Pool::new(256), &mut [0; 64], |_| {}).unwrap();
+    assert_eq!(lane(&w, 3, 0, 5), 0x109);
+    assert_eq!((lane(&w, 4, 0, 0), lane(&w, 4, 1, 0)), (0x10b, 0x10c));
+    // Past the parameters: a fault naming the buffer.
+    let far = src.replace("(36)", "(64)");
+    let e = run_with(&far, &[cb0], &Pool::new(256), &mut [0; 64], |_| {})
+        .err()
+        .expect("a fault");
+    assert!(e.message.contains("kernel parameters"), "{e}");
+}
+
+#[test]
 fn exception_flags_accumulate_over_the_clause() {
     // 4.13.2: bit 0 invalid, 1 denormal, 2 division by zero, 3 overflow,
     // 4 underflow, 5 inexact; ORed over the clause's instructions, "inclusive

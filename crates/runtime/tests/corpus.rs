@@ -1,5 +1,5 @@
 //! Runs every kernel of the corpus (tests/kernels/*.cl, compiled by clang-14 +
-//! libclc for tahiti, hawaii, fiji and gfx900 into tests/fixtures/gcn/) on the
+//! libclc for tahiti, hawaii, fiji, gfx900 and gfx906 into tests/fixtures/gcn/) on the
 //! emulator with generated inputs, and compares every output with a CPU
 //! reference computed here.
 
@@ -8,7 +8,7 @@ use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::{LaunchConfig, RunError};
 use std::path::PathBuf;
 
-const CHIPS: [&str; 4] = ["tahiti", "hawaii", "fiji", "gfx900"];
+const CHIPS: [&str; 5] = ["tahiti", "hawaii", "fiji", "gfx900", "gfx906"];
 
 /// Fixture directories: clang-14 + libclc (code object v4) and clang-19 + ROCm
 /// device libraries (code object v5), both built by tools/build-gcn-fixtures.sh.
@@ -1301,6 +1301,203 @@ fn cases() -> Vec<Case> {
     );
     // GCN 1.0 has no FLAT instructions, hence no generic address space.
     c.no_object = &["tahiti"];
+    v.push(c);
+    // add_sat/sub_sat and 64-bit clz: clang selects integer CLAMP for them
+    // (v_add_u32_e64 ... clamp with a carry-out on GCN 1.2, v_add_i32 /
+    // v_sub_i32 / v_add_u32 ... clamp on GCN 1.4; clz adds 32 with clamp).
+    const NS: usize = 256;
+    let mut r = Rng(0x5a7);
+    let edges = [
+        0u32,
+        1,
+        2,
+        0x7fff,
+        0x8000,
+        0xffff,
+        0x7fff_ffff,
+        0x8000_0000,
+        0x8000_0001,
+        0xffff_fffe,
+        0xffff_ffff,
+    ];
+    let sa: Vec<u32> = (0..NS)
+        .map(|i| if i < 121 { edges[i % 11] } else { r.u32() })
+        .collect();
+    let sb: Vec<u32> = (0..NS)
+        .map(|i| if i < 121 { edges[i / 11] } else { r.u32() })
+        .collect();
+    let sw: Vec<i64> = (0..NS)
+        .map(|i| match i % 4 {
+            0 => 0,
+            1 => (r.next() >> (i % 64)) as i64,
+            2 => (r.u32() >> (i % 32)) as i64,
+            _ => r.next() as i64,
+        })
+        .collect();
+    let (sa2, sb2, sw2) = (sa.clone(), sb.clone(), sw.clone());
+    v.push(case(
+        "sat_clz",
+        vec![ubuf(&sa), ubuf(&sb), lbuf(&sw), zeros(32 * NS)],
+        NS as u32,
+        move |o| {
+            let got = as_u32(buf(o, 3));
+            for i in 0..NS {
+                let (x, y, w) = (sa2[i], sb2[i], sw2[i] as u64);
+                let want = [
+                    x.saturating_add(y),
+                    x.saturating_sub(y),
+                    (x as i32).saturating_add(y as i32) as u32,
+                    (x as i32).saturating_sub(y as i32) as u32,
+                    w.leading_zeros(),
+                    u32::from((x as u16).saturating_add(y as u16)),
+                    (x as i16).saturating_add(y as i16) as i32 as u32,
+                    w.count_ones(),
+                ];
+                let mut want = want;
+                // libclc-14's sub_sat(int) picks the saturated value by `x > 0`,
+                // so 0 - INT_MIN gives INT_MIN with the clang-14 objects on every
+                // chip (clamped or not: tahiti has no CLAMP); ROCm's gives INT_MAX.
+                if x == 0 && y == 0x8000_0000 && got[8 * i + 3] == 0x8000_0000 {
+                    want[3] = 0x8000_0000;
+                }
+                if got[8 * i..8 * i + 8] != want {
+                    return Err(format!(
+                        "x={x:#x} y={y:#x} w={w:#x}: {:x?}, expected {want:x?}",
+                        &got[8 * i..8 * i + 8]
+                    ));
+                }
+            }
+            Ok(())
+        },
+    ));
+
+    // gfx906 only: the dot-product builtins (every v_dot*, with and without
+    // clamp) and fma of widened halves (v_fma_mix_f32, v_fma_mixlo_f16).
+    const ND: usize = 256;
+    let mut r = Rng(0xd07_d07);
+    let edges = [
+        0u32,
+        1,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffff,
+        0x7f7f_7f7f,
+        0x8080_8080,
+        0x7777_7777,
+        0x8888_8888,
+    ];
+    let da: Vec<u32> = (0..ND)
+        .map(|i| if i < 81 { edges[i % 9] } else { r.u32() })
+        .collect();
+    let db: Vec<u32> = (0..ND)
+        .map(|i| if i < 81 { edges[i / 9] } else { r.u32() })
+        .collect();
+    let dc: Vec<i32> = (0..ND)
+        .map(|i| {
+            if i % 3 == 0 {
+                edges[(i / 3) % 9] as i32
+            } else {
+                r.u32() as i32
+            }
+        })
+        .collect();
+    // Halves that are multiples of 1/16 in [-4, 4): every sum below is exact.
+    let dh: Vec<u16> = (0..2 * ND + 4)
+        .map(|_| f16_of(r.i32_in(-64, 64) as f32 / 16.0))
+        .collect();
+    let df: Vec<f32> = (0..ND).map(|_| r.f32_in(-2.0, 2.0)).collect();
+    let (da2, db2, dc2, dh2, df2) = (da.clone(), db.clone(), dc.clone(), dh.clone(), df.clone());
+    let mut c = case(
+        "dot_mix",
+        vec![
+            zeros(56 * ND),
+            ubuf(&da),
+            ubuf(&db),
+            ibuf(&dc),
+            zeros(16 * ND),
+            hbuf(&dh),
+            fbuf(&df),
+            zeros(2 * ND),
+        ],
+        ND as u32,
+        move |o| {
+            let out = as_i32(buf(o, 0));
+            let fout = as_f32(buf(o, 4));
+            let hout: Vec<u16> = buf(o, 7)
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            let dot = |a: u32, b: u32, c: u32, bits: u32, signed: bool, clamp: bool| -> i32 {
+                let lane = |v: u32, k: u32| -> i64 {
+                    let x = i64::from((v >> (bits * k)) & ((1u32 << bits) - 1));
+                    if signed && x >> (bits - 1) != 0 {
+                        x - (1i64 << bits)
+                    } else {
+                        x
+                    }
+                };
+                let c0 = if signed {
+                    i64::from(c as i32)
+                } else {
+                    i64::from(c)
+                };
+                let s = (0..32 / bits).fold(c0, |t, k| t + lane(a, k) * lane(b, k));
+                match (clamp, signed) {
+                    (false, _) => s as u32 as i32,
+                    (true, true) => s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+                    (true, false) => s.clamp(0, i64::from(u32::MAX)) as u32 as i32,
+                }
+            };
+            for i in 0..ND {
+                let (a, b, c) = (da2[i], db2[i], dc2[i] as u32);
+                let mut want = [0i32; 14];
+                for (k, (bits, signed)) in [
+                    (16, true),
+                    (16, false),
+                    (8, true),
+                    (8, false),
+                    (4, true),
+                    (4, false),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    want[2 * k] = dot(a, b, c, bits, signed, false);
+                    want[2 * k + 1] = dot(a, b, c, bits, signed, true);
+                }
+                if out[14 * i..14 * i + 14] != want {
+                    return Err(format!(
+                        "dots of a={a:#x} b={b:#x} c={c:#x}: {:?}, expected {want:?}",
+                        &out[14 * i..14 * i + 14]
+                    ));
+                }
+                let h = |k: usize| f32_of(dh2[k]);
+                let (hx, hy) = ((h(2 * i), h(2 * i + 1)), (h(2 * i + 2), h(2 * i + 3)));
+                let exact = f64::from(hx.0) * f64::from(hy.0)
+                    + f64::from(hx.1) * f64::from(hy.1)
+                    + f64::from(df2[i]);
+                let wf = [
+                    exact as f32,
+                    (exact as f32).clamp(0.0, 1.0),
+                    hx.0.mul_add(hy.1, df2[i]),
+                    0.0,
+                ];
+                let gf = &fout[4 * i..4 * i + 4];
+                if gf.iter().zip(&wf).any(|(g, w)| g.to_bits() != w.to_bits()) {
+                    return Err(format!("fdot2/fma_mix {i}: {gf:?}, expected {wf:?}"));
+                }
+                let wh = f16_of(hx.1 * hy.0 + h(i + 2));
+                if hout[i] != wh {
+                    return Err(format!(
+                        "fma_mixlo {i}: {:#06x}, expected {wh:#06x}",
+                        hout[i]
+                    ));
+                }
+            }
+            Ok(())
+        },
+    );
+    c.no_object = &["tahiti", "hawaii", "fiji", "gfx900"];
     v.push(c);
     v
 }

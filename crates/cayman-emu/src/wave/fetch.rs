@@ -4,6 +4,14 @@
 use super::*;
 use crate::resource::Format;
 
+/// Vertex buffer that holds the kernel parameters, the same bytes as
+/// constant buffer 0 (grid information, explicit arguments, libclc's
+/// implicit block): Mesa's r600 driver binds its parameter buffer both as
+/// constant buffer 0 and as vertex buffer 3, and code that reads parameters
+/// with a dynamic index or through a pointer (libclc's `get_work_dim()`)
+/// fetches them with `VFETCH ... fc3`.
+pub const PARAM_RESOURCE: u8 = 3;
+
 impl Wave {
     /// Runs a fetch or GDS clause from instruction `self.fetch_resume`
     /// (0 unless an earlier call had to wait); returns false when the wave
@@ -178,6 +186,22 @@ impl Wave {
                         )),
                     }
                 }
+                (None, PARAM_RESOURCE) => {
+                    // the kernel parameters (constant buffer 0's dwords), byte addressed
+                    let cb0 = env.cb.first().map_or(&[][..], |c| &c[..]);
+                    let bytes = cb0.len() as u64 * 4;
+                    if addr + nbytes as u64 <= bytes {
+                        for (k, b) in raw[..nbytes].iter_mut().enumerate() {
+                            let a = addr as usize + k;
+                            *b = (cb0[a / 4] >> (8 * (a % 4))) as u8;
+                        }
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "vertex fetch of {nbytes} bytes at 0x{addr:x} outside the kernel parameters ({bytes} bytes, vertex buffer 3)"
+                        ))
+                    }
+                }
                 (None, RET_RESOURCE) => {
                     // the RAT return buffer: dword-indexed (stride 4)
                     let a = (index as u64) * 4 + offset as u64;
@@ -261,6 +285,7 @@ impl Wave {
         let n = match (env.resources.get(buffer, env.global.size()), buffer) {
             (Some(r), _) => r.width,
             (None, 2) => env.text.len() as u32,
+            (None, PARAM_RESOURCE) => env.cb.first().map_or(0, |c| c.len() as u32 * 4),
             (None, RET_RESOURCE) => self.ret.len() as u32,
             (None, b) => return Err((None, format!("vertex buffer {b} is not bound"))),
         };

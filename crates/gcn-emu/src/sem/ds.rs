@@ -197,6 +197,46 @@ fn vreg(s: Src) -> usize {
     }
 }
 
+/// A lane's source operands, read once before the instruction writes any of
+/// its destinations (the hardware reads every source at issue: LLVM reuses
+/// the address VGPR as a destination, e.g. `ds_read2_b32 v[3:4], v3`). Every
+/// DS form that works lane by lane takes its address and data from here only.
+#[derive(Clone, Copy)]
+struct LaneSrc {
+    addr: u32,
+    data0: [u32; 4],
+    data1: [u32; 4],
+}
+
+impl LaneSrc {
+    /// Lane `l`'s ADDR and `n` dwords (at most 4) of DATA0 and DATA1.
+    #[inline(always)]
+    fn read(w: &Wave, op: &Op, l: usize, n: usize) -> LaneSrc {
+        let mut s = LaneSrc {
+            addr: w.v[vreg(op.src[0])][l],
+            data0: [0; 4],
+            data1: [0; 4],
+        };
+        let (d0, d1) = (vreg(op.src[1]), vreg(op.src[2]));
+        for k in 0..n.min(4) {
+            s.data0[k] = w.v[d0 + k][l];
+            s.data1[k] = w.v[d1 + k][l];
+        }
+        s
+    }
+
+    /// DATA0 (`k` = 0) or DATA1 as a 32- or 64-bit value.
+    #[inline(always)]
+    fn data(&self, k: usize, wide: bool) -> u64 {
+        let d = if k == 0 { &self.data0 } else { &self.data1 };
+        if wide {
+            u64::from(d[0]) | u64::from(d[1]) << 32
+        } else {
+            u64::from(d[0])
+        }
+    }
+}
+
 // aux layout: bits 0-2 kind (0 read, 1 write, 2 read2, 3 write2, 4 atomic, 5 swizzle,
 // 6 permute, 7 bpermute), 3-7 bytes per element, 8 signed, 9-10 d16, 11 st64, 12 rtn,
 // 13-17 atomic index, 18 wide, 19-21 element count.
@@ -234,10 +274,15 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
     let n = (a >> 19) & 7;
     let e = w.exec();
     let i = op.instr;
-    let ad = vreg(op.src[0]);
-    let d0 = vreg(op.src[1]);
-    let d1 = vreg(op.src[2]);
     let vd = op.d as usize;
+    // DATA dwords a lane reads: a write's elements, a write2's element, an atomic's operand.
+    let nd = match kind {
+        1 if bytes >= 4 => (bytes * n / 4) as usize,
+        1 => 1,
+        3 => (bytes / 4) as usize,
+        0 | 2 => 0,
+        _ => 1 + wide as usize,
+    };
     match kind {
         0 | 1 => {
             let off = i.field(Field::Offset);
@@ -246,7 +291,8 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
-                let addr = w.v[ad][l].wrapping_add(off);
+                let src = LaneSrc::read(w, op, l, nd);
+                let addr = src.addr.wrapping_add(off);
                 if kind == 0 {
                     let mut buf = [0u8; 16];
                     sp.read(addr, &mut buf[..size as usize]);
@@ -278,10 +324,10 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                     let mut buf = [0u8; 16];
                     if bytes >= 4 {
                         for k in 0..n as usize {
-                            buf[4 * k..4 * k + 4].copy_from_slice(&w.v[d0 + k][l].to_le_bytes());
+                            buf[4 * k..4 * k + 4].copy_from_slice(&src.data0[k].to_le_bytes());
                         }
                     } else {
-                        let v = w.v[d0][l] >> if d16 == 2 { 16 } else { 0 };
+                        let v = src.data0[0] >> if d16 == 2 { 16 } else { 0 };
                         buf[..4].copy_from_slice(&v.to_le_bytes());
                     }
                     sp.write(addr, &buf[..size as usize]);
@@ -298,8 +344,9 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
+                let src = LaneSrc::read(w, op, l, nd);
                 for (k, o) in [o0, o1].into_iter().enumerate() {
-                    let addr = w.v[ad][l].wrapping_add(o);
+                    let addr = src.addr.wrapping_add(o);
                     let mut buf = [0u8; 8];
                     if kind == 2 {
                         sp.read(addr, &mut buf[..bytes as usize]);
@@ -308,9 +355,9 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                                 u32::from_le_bytes(buf[4 * j..4 * j + 4].try_into().unwrap());
                         }
                     } else {
-                        let src = if k == 0 { d0 } else { d1 };
+                        let data = if k == 0 { &src.data0 } else { &src.data1 };
                         for j in 0..dw {
-                            buf[4 * j..4 * j + 4].copy_from_slice(&w.v[src + j][l].to_le_bytes());
+                            buf[4 * j..4 * j + 4].copy_from_slice(&data[j].to_le_bytes());
                         }
                         sp.write(addr, &buf[..bytes as usize]);
                     }
@@ -325,15 +372,9 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
-                let rd = |r: usize| -> u64 {
-                    if wide {
-                        u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
-                    } else {
-                        u64::from(w.v[r][l])
-                    }
-                };
-                let (x, y) = (rd(d0), rd(d1));
-                let addr = w.v[ad][l].wrapping_add(off);
+                let src = LaneSrc::read(w, op, l, nd);
+                let (x, y) = (src.data(0, wide), src.data(1, wide));
+                let addr = src.addr.wrapping_add(off);
                 let mask = if wide { u64::MAX } else { 0xffff_ffff };
                 let old = sp.rmw(addr, bits, |old| match at {
                     DsAtomic::Mem(m) => m.apply(old, x, 0, bits),
@@ -395,16 +436,9 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
     let st64 = a >> 11 & 1 != 0;
     let e = w.exec();
     let i = op.instr;
-    let (d0, d1, vd) = (vreg(op.src[1]), vreg(op.src[2]), op.d as usize);
+    let vd = op.d as usize;
     let bytes = if wide { 8 } else { 4 };
     let dw = bytes / 4;
-    let rd = |w: &Wave, r: usize, l: usize| -> u64 {
-        if wide {
-            u64::from(w.v[r][l]) | u64::from(w.v[r + 1][l]) << 32
-        } else {
-            u64::from(w.v[r][l])
-        }
-    };
     match form {
         1 => {
             let unit = bytes as u32 * if st64 { 64 } else { 1 };
@@ -416,9 +450,10 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
+                let src = LaneSrc::read(w, op, l, dw);
                 for (k, o) in offs.into_iter().enumerate() {
-                    let new = rd(w, if k == 0 { d0 } else { d1 }, l);
-                    let addr = w.v[vreg(op.src[0])][l].wrapping_add(o);
+                    let new = src.data(k, wide);
+                    let addr = src.addr.wrapping_add(o);
                     let old = if sp.inside(addr, bytes) {
                         sp.atomic(addr, 8 * bytes as u32, AtomicOp::Swap, new, 0)
                     } else {
@@ -437,7 +472,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
-                let addr = w.v[vreg(op.src[0])][l];
+                let addr = LaneSrc::read(w, op, l, 0).addr;
                 // GcnInstrsDs.md, DS_ADD_SRC2_U32: A and the stride to B.
                 let (base, stride) = if off & 0x8000 != 0 {
                     (addr & 0x1fffc, (addr >> 17) | ((addr >> 16) & 0x8000))
@@ -480,7 +515,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                     sp.read(ad, &mut b);
                     w.v[vd][l] = u32::from_le_bytes(b);
                 } else {
-                    let b = w.v[d0][l].to_le_bytes();
+                    let b = LaneSrc::read(w, op, l, 1).data0[0].to_le_bytes();
                     sp.write(ad, &b);
                 }
             }
@@ -495,9 +530,10 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 if e >> l & 1 == 0 {
                     continue;
                 }
-                let base = w.v[vreg(op.src[0])][l].wrapping_add(off);
+                let src = LaneSrc::read(w, op, l, n);
+                let base = src.addr.wrapping_add(off);
                 for k in 0..n {
-                    let x = w.v[d0 + k][l];
+                    let x = src.data0[k];
                     let addr = base.wrapping_add(4 * k as u32);
                     let old = sp.rmw(addr, 32, |old| {
                         if x >> 31 != 0 {

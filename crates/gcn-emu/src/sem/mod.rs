@@ -2,6 +2,13 @@
 //!
 //! The map is built once per program (at lowering): each op carries a plain
 //! function pointer, so execution never compares names.
+//!
+//! Contract of every handler: all sources (registers, addresses, M0, EXEC,
+//! VCC) are read before any destination is written, as the hardware reads
+//! operands at issue, so a destination range may overlap any source. Lane
+//! by lane: lane `l`'s sources are read before lane `l` is written; a
+//! handler that reads other lanes snapshots the source registers first.
+//! `tests/read_before_write.rs` checks it for every row.
 
 mod ds;
 mod exact;
@@ -123,7 +130,7 @@ pub fn handler(info: &OpInfo, enc: Enc, gen: Gen) -> Result<(Handler, u32), Faul
         ),
         Family::Smrd | Family::Smem => return smem::lookup(info),
         Family::Vopc => vcmp::lookup(name),
-        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX], name),
+        Family::Vop3p => find(&[vop3p::VOP3P, vop3p::MIX, vop3p::DOT], name),
         Family::Vop1 | Family::Vop2 | Family::Vop3 => {
             let carry = info.operand(Role::SD).is_some();
             valu::by_gen(name, gen)

@@ -118,6 +118,7 @@ rounded! {
     v_mad_legacy_f32: f32_3 |m, r; a, b, c| fp32::add(mul_legacy_r(a, b, r.s), c, r.s);
     v_mullit_f32: f32_3 |m, r; a, b, c| if c > 0.0 { mul_legacy_r(a, b, r.s) } else { -f32::MAX };
     v_fma_f32: f32_3 |m, r; a, b, c| fp32::fma(a, b, c, r.s);
+    v_fmac_f32: f32_3 |m, r; a, b, c| fp32::fma(a, b, c, r.s);
     v_ldexp_f32: f32_u32 |m, r; a, b| fp32::ldexp(a, b as i32, r.s);
     // conversions to f32 (bits 1:0) and to f16 (bits 3:2)
     v_cvt_f32_i32: u32_to_f32 |m, r; a| convert::i32_to_f32(a as i32, r.s);
@@ -214,12 +215,27 @@ packed_rounded! {
 /// bits 1:0; the f16 forms round the f32 result to half by bits 3:2.
 fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
     let rm = Rm::of(w);
-    super::vop3p::mad_mix_with(
+    super::vop3p::mix_with(
         w,
         op,
         dst_half,
-        |a, b, c| fp32::add(fp32::mul(a, b, rm.s), c, rm.s),
-        |r| convert::f32_to_f16(r, rm.d),
+        |a, b, c| f64::from(fp32::add(fp32::mul(a, b, rm.s), c, rm.s)),
+        |r| r as f32,
+        |r| convert::f32_to_f16(r as f32, rm.d),
+    )
+}
+
+/// v_fma_mix* (see `vop3p::fma_mix`): one rounding, to f32 by MODE bits 1:0
+/// or to f16 by bits 3:2.
+fn fma_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
+    let rm = Rm::of(w);
+    super::vop3p::mix_with(
+        w,
+        op,
+        dst_half,
+        super::vop3p::fma_odd,
+        |r| convert::f64_to_f32(r, rm.s),
+        |r| convert::f64_to_f16(r, rm.d),
     )
 }
 
@@ -231,6 +247,20 @@ fn v_mad_mixlo_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 fn v_mad_mixhi_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     mad_mix(w, op, Some(true))
+}
+fn v_fma_mix_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, None)
+}
+fn v_fma_mixlo_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, Some(false))
+}
+fn v_fma_mixhi_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, Some(true))
+}
+/// v_dot2_f32_f16: the exact sum rounded once by MODE bits 1:0.
+fn v_dot2_f32_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    let rm = Rm::of(w);
+    super::vop3p::dot2_f32_with(w, op, |r| convert::f64_to_f32(r, rm.s))
 }
 
 const SPECIAL: Table = &[
@@ -244,6 +274,10 @@ const SPECIAL: Table = &[
     ("v_mad_mix_f32", v_mad_mix_f32),
     ("v_mad_mixlo_f16", v_mad_mixlo_f16),
     ("v_mad_mixhi_f16", v_mad_mixhi_f16),
+    ("v_fma_mix_f32", v_fma_mix_f32),
+    ("v_fma_mixlo_f16", v_fma_mixlo_f16),
+    ("v_fma_mixhi_f16", v_fma_mixhi_f16),
+    ("v_dot2_f32_f16", v_dot2_f32_f16),
 ];
 
 /// The rounding-mode handler of the row named `name`, if its result is rounded.

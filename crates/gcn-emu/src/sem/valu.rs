@@ -189,9 +189,25 @@ fn post16(w: &Wave, op: &Op, d: &mut L64) {
         .info()
         .operand(risa_gcn::table::Role::D)
         .is_some_and(|o| o.ty == risa_gcn::table::Ty::F16);
-    if !float {
-        return;
+    if float {
+        omod_clamp16(w, op, d);
     }
+}
+
+/// OMOD and CLAMP for packed halves (v_cvt_pkrtz_f16_f32: D is v2f16): each
+/// half as [`post16`] treats a half result.
+#[inline(never)]
+fn post_v2f16(w: &Wave, op: &Op, d: &mut Lanes) {
+    let mut lo = d.map(|x| u64::from(x & 0xffff));
+    let mut hi = d.map(|x| u64::from(x >> 16));
+    omod_clamp16(w, op, &mut lo);
+    omod_clamp16(w, op, &mut hi);
+    for l in 0..64 {
+        d[l] = lo[l] as u32 | (hi[l] as u32) << 16;
+    }
+}
+
+fn omod_clamp16(w: &Wave, op: &Op, d: &mut L64) {
     let dx10 = w.dx10_clamp();
     let (rm, flush) = (w.mode >> 2 & 3, w.flush_out64());
     for x in d.iter_mut() {
@@ -479,6 +495,9 @@ fn f32x2_to_u32(w: &mut Wave, op: &Op, f: impl Fn(f32, f32) -> u32) -> R {
         }
         d[l] = f(x, y);
     }
+    if (op.omod != 0 || op.clamp) && float_result(op) {
+        post_v2f16(w, op, &mut d);
+    }
     finish_int32(w, op, &d)
 }
 
@@ -519,11 +538,27 @@ pub(super) fn gen<const W0: u32, const W1: u32, const W2: u32, const WD: u32>(
             w.vwrite32(op.d as usize, &d32, e);
         }
         _ => {
-            let d32 = d.map(|x| x as u32);
+            let mut d32 = d.map(|x| x as u32);
+            if (op.omod != 0 || op.clamp) && float_result(op) {
+                // f32 results of conversions (v_cvt_f32_f16, v_cvt_f32_f64, ...).
+                omod_clamp32(w, op, &mut d32);
+            }
             w.vwrite32(op.d as usize, &d32, e);
         }
     }
     Ok(())
+}
+
+/// Whether the row's destination is a float (its table type): the rows
+/// OMOD and CLAMP apply to (CLRX GcnInstrsVop3.md: "OMOD and CLAMP modifier
+/// affects only for instruction that output is floating point value").
+/// Asked only when the op has OMOD or CLAMP set.
+#[cold]
+fn float_result(op: &Op) -> bool {
+    op.instr
+        .info()
+        .operand(risa_gcn::table::Role::D)
+        .is_some_and(|o| !o.sgpr && o.ty.is_float())
 }
 
 // f64 helpers built on `gen`.
@@ -935,6 +970,7 @@ valu! { VALU;
     v_and_b32: u32_2 |m; a, b| a & b;
     v_or_b32: u32_2 |m; a, b| a | b;
     v_xor_b32: u32_2 |m; a, b| a ^ b;
+    v_xnor_b32: u32_2 |m; a, b| !(a ^ b);
     v_lshl_b32: u32_2 |m; a, b| a << (b & 31);
     v_lshr_b32: u32_2 |m; a, b| a >> (b & 31);
     v_ashr_i32: u32_2 |m; a, b| ((a as i32) >> (b & 31)) as u32;
@@ -997,8 +1033,6 @@ valu! { VALU;
     v_mad_u32_u16: u32_3 |m; a, b, c| (a & 0xffff).wrapping_mul(b & 0xffff).wrapping_add(c);
     v_mad_i32_i16: u32_3 |m; a, b, c| (i32::from(a as u16 as i16).wrapping_mul(i32::from(b as u16 as i16)) as u32).wrapping_add(c);
     v_cvt_pk_u8_f32: gen::<32, 32, 32, 32> |m; a, b, c| u64::from(cvt_pk_u8(fl32(m, a), b as u32, c as u32));
-    v_add_i32_gfx9: u32_2 |m; a, b| a.wrapping_add(b);
-    v_sub_i32_gfx9: u32_2 |m; a, b| a.wrapping_sub(b);
     // 64-bit VOP3
     v_add_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, fl64(m, a) + fl64(m, b));
     v_mul_f64: gen::<64, 64, 0, 64> |m; a, b, c| out64(m, fl64(m, a) * fl64(m, b));
@@ -1041,8 +1075,6 @@ valu! { VALU;
     v_min_u16: gen::<16, 16, 0, 16> |m; a, b, c| a.min(b);
     v_max_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16) as u16);
     v_min_i16: gen::<16, 16, 0, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16) as u16);
-    v_mad_u16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
-    v_mad_i16: gen::<16, 16, 16, 16> |m; a, b, c| a.wrapping_mul(b).wrapping_add(c);
     v_min3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).min(b as u16 as i16).min(c as u16 as i16) as u16);
     v_max3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from((a as u16 as i16).max(b as u16 as i16).max(c as u16 as i16) as u16);
     v_med3_i16: gen::<16, 16, 16, 16> |m; a, b, c| u64::from(med3_i(i32::from(a as u16 as i16), i32::from(b as u16 as i16), i32::from(c as u16 as i16)) as u16);
@@ -1260,6 +1292,7 @@ fn v_div_scale_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
         d[l] = r.to_bits();
         vcc |= u64::from(f) << l;
     }
+    post32(w, op, &mut d);
     w.vwrite32(op.d as usize, &d, e);
     w.set_s64(op.sd as usize, vcc & e);
     Ok(())
@@ -1278,6 +1311,7 @@ fn v_div_scale_f64(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
         d[l] = r.to_bits();
         vcc |= u64::from(f) << l;
     }
+    post64(w, op, &mut d);
     w.vwrite64(op.d as usize, &d, e);
     w.set_s64(op.sd as usize, vcc & e);
     Ok(())
@@ -1334,17 +1368,31 @@ pub(super) fn div_fmas_f64(w: &mut Wave, op: &Op, r: risa_fp::Round) -> R {
 }
 
 /// Adds with carry-out (and optional carry-in from `src[2]`): VOP2 writes VCC, VOP3b SDST.
+///
+/// CLAMP (VOP3b, GCN 1.2 and 1.4; GCN 1.0/1.1 VOP3b has no CLAMP bit)
+/// saturates the 32-bit result where the carry or borrow is set (CLRX
+/// GcnInstrsVop2.md V_ADD_CO_U32, V_ADDC_U32, V_SUB*: `VDST = CLAMP ?
+/// MIN(temp, 0xffffffff) : temp` for adds, `temp>>32 ? 0 : temp` for
+/// subtractions): `sat` is the saturated value (`u32::MAX` for adds, 0 for
+/// subtractions). The carry-out is the same either way.
 #[inline(always)]
-fn carry(w: &mut Wave, op: &Op, cin: bool, f: impl Fn(u32, u32, u32) -> (u32, bool)) -> R {
+fn carry(
+    w: &mut Wave,
+    op: &Op,
+    cin: bool,
+    sat: u32,
+    f: impl Fn(u32, u32, u32) -> (u32, bool),
+) -> R {
     let a = src32(w, op, 0);
     let b = src32(w, op, 1);
     let ci = if cin { w.sread64(op.src[2]) } else { 0 };
     let e = w.exec();
     let mut d = [0u32; 64];
     let mut co = 0u64;
+    let clamp = op.clamp;
     for l in 0..64 {
         let (r, c) = f(a[l], b[l], (ci >> l & 1) as u32);
-        d[l] = r;
+        d[l] = if c && clamp { sat } else { r };
         co |= u64::from(c) << l;
     }
     w.vwrite32(op.d as usize, &d, e);
@@ -1353,22 +1401,22 @@ fn carry(w: &mut Wave, op: &Op, cin: bool, f: impl Fn(u32, u32, u32) -> (u32, bo
 }
 
 fn add_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| a.overflowing_add(b))
+    carry(w, op, false, u32::MAX, |a, b, _| a.overflowing_add(b))
 }
 fn sub_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| a.overflowing_sub(b))
+    carry(w, op, false, 0, |a, b, _| a.overflowing_sub(b))
 }
 fn subrev_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, false, |a, b, _| b.overflowing_sub(a))
+    carry(w, op, false, 0, |a, b, _| b.overflowing_sub(a))
 }
 fn addc_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, u32::MAX, |a, b, c| {
         let r = u64::from(a) + u64::from(b) + u64::from(c);
         (r as u32, r >> 32 != 0)
     })
 }
 fn subb_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, 0, |a, b, c| {
         let r = u64::from(a)
             .wrapping_sub(u64::from(b))
             .wrapping_sub(u64::from(c));
@@ -1376,12 +1424,28 @@ fn subb_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     })
 }
 fn subbrev_co(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
-    carry(w, op, true, |a, b, c| {
+    carry(w, op, true, 0, |a, b, c| {
         let r = u64::from(b)
             .wrapping_sub(u64::from(a))
             .wrapping_sub(u64::from(c));
         (r as u32, u64::from(a) + u64::from(c) > u64::from(b))
     })
+}
+/// GCN 1.4 VOP3 v_add_i32 / v_sub_i32: CLAMP saturates to the signed 32-bit
+/// range (CLRX GcnInstrsVop3.md V_ADD_I32, V_SUB_I32).
+fn v_add_i32_gfx9(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    if op.clamp {
+        u32_2(w, op, |a, b| (a as i32).saturating_add(b as i32) as u32)
+    } else {
+        u32_2(w, op, |a, b| a.wrapping_add(b))
+    }
+}
+fn v_sub_i32_gfx9(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    if op.clamp {
+        u32_2(w, op, |a, b| (a as i32).saturating_sub(b as i32) as u32)
+    } else {
+        u32_2(w, op, |a, b| a.wrapping_sub(b))
+    }
 }
 /// GCN 1.4 v_add_u32 and friends: no carry; CLAMP saturates.
 fn add_nc(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
@@ -1563,28 +1627,44 @@ fn v_madak_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     gen::<16, 16, 0, 16>(w, op, move |a, b, _| out16(m, fl16(m, a) * fl16(m, b) + k))
 }
 
-/// 16-bit integer add/sub: CLAMP saturates to the result's range (CLRX
-/// GcnInstrsVop3.md: CLAMP affects "addition/subtraction instructions";
-/// LLVM selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
+/// 16-bit integer add/sub/mad: CLAMP saturates to the result's range (CLRX
+/// GcnInstrsVop2.md/GcnInstrsVop3.md V_ADD_U16 ... V_MAD_I16: "If CLAMP
+/// modifier supplied, then result is saturated to 16-bit ... value"; LLVM
+/// selects it for saturating i16 adds on GCN 1.2 and 1.4). `f` gets the
 /// operands as integers of the result's signedness and returns the exact
 /// result.
 #[inline(always)]
-fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i32, i32) -> i32) -> R {
+fn int16<const W2: u32>(
+    w: &mut Wave,
+    op: &Op,
+    signed: bool,
+    f: impl Fn(i64, i64, i64) -> i64,
+) -> R {
     let ext = move |x: u64| {
         if signed {
-            i32::from(x as u16 as i16)
+            i64::from(x as u16 as i16)
         } else {
-            i32::from(x as u16)
+            i64::from(x as u16)
         }
     };
     if op.clamp {
         let (lo, hi) = if signed { (-32768, 32767) } else { (0, 0xffff) };
-        gen::<16, 16, 0, 16>(w, op, |a, b, _| {
-            u64::from(f(ext(a), ext(b)).clamp(lo, hi) as u16)
+        gen::<16, 16, W2, 16>(w, op, |a, b, c| {
+            u64::from(f(ext(a), ext(b), ext(c)).clamp(lo, hi) as u16)
         })
     } else {
-        gen::<16, 16, 0, 16>(w, op, |a, b, _| u64::from(f(ext(a), ext(b)) as u16))
+        gen::<16, 16, W2, 16>(w, op, |a, b, c| u64::from(f(ext(a), ext(b), ext(c)) as u16))
     }
+}
+#[inline(always)]
+fn addsub16(w: &mut Wave, op: &Op, signed: bool, f: impl Fn(i64, i64) -> i64) -> R {
+    int16::<0>(w, op, signed, move |a, b, _| f(a, b))
+}
+fn v_mad_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    int16::<16>(w, op, false, |a, b, c| a * b + c)
+}
+fn v_mad_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    int16::<16>(w, op, true, |a, b, c| a * b + c)
 }
 fn v_add_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     addsub16(w, op, false, |a, b| a + b)
@@ -1608,8 +1688,12 @@ pub(super) const SPECIAL: Table = &[
     ("v_subrev_u16", v_subrev_u16),
     ("v_add_i16", v_add_i16),
     ("v_sub_i16", v_sub_i16),
+    ("v_mad_u16", v_mad_u16),
+    ("v_mad_i16", v_mad_i16),
     ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
     ("v_fma_f32", v_fma_f32),
+    // gfx906 (`dl-insts`): VOP2 with the addend in VDST (src2 = vdst, `tied`).
+    ("v_fmac_f32", v_fma_f32),
     ("v_madmk_f16", v_madmk_f16),
     ("v_madak_f16", v_madak_f16),
     ("v_div_scale_f32", v_div_scale_f32),

@@ -141,25 +141,68 @@ pk! {
 /// picks (bit set); the product and sum are computed in f32 (not fused) and
 /// denormals follow the f32 mode.
 fn mad_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
-    mad_mix_with(
+    mix_with(
         w,
         op,
         dst_half,
-        |a, b, c| a * b + c,
-        |r| f64_to_f16(f64::from(r)),
+        |a, b, c| f64::from(a * b + c),
+        |r| r as f32,
+        f64_to_f16,
     )
 }
 
-/// `v_mad_mix*`: the f32 multiply-add `madd` of the selected f16/f32
-/// sources, then the result as f32 or, with `dst_half`, converted by
-/// `to_half` into the low (false) or high (true) half of VDST. The
-/// rounding-mode handlers (`sem::round`) pass their own arithmetic.
-pub(super) fn mad_mix_with(
+/// v_fma_mix* (gfx906, `fma-mix-insts`): the same operand selection as
+/// v_mad_mix*, but the multiply-add is fused: `a * b + c` is rounded once, to
+/// f32 or (mixlo/mixhi) straight to f16.
+fn fma_mix(w: &mut Wave, op: &Op, dst_half: Option<bool>) -> R {
+    mix_with(w, op, dst_half, fma_odd, |r| r as f32, f64_to_f16)
+}
+
+/// `a * b + c` of f32 operands in f64, rounded to odd: the f64 product is
+/// exact (48 significant bits), the sum's rounding error is recovered
+/// exactly (two-sum) and, when not zero, the last bit is forced to 1. A
+/// value rounded to odd with 53 bits rounds to any format of at most 51
+/// bits (f32, f16) in any mode exactly as the exact value would, so one
+/// more conversion gives the fused (singly rounded) result.
+pub(super) fn fma_odd(a: f32, b: f32, c: f32) -> f64 {
+    sum_odd(f64::from(a) * f64::from(b), f64::from(c))
+}
+
+/// `p + c` rounded to odd (see [`fma_odd`]); `p` and `c` are finite or not.
+#[inline(always)]
+pub(super) fn sum_odd(p: f64, c: f64) -> f64 {
+    let s = p + c;
+    if !s.is_finite() || s == 0.0 {
+        return s;
+    }
+    let v = s - p;
+    let err = (p - (s - v)) + (c - v);
+    let bits = s.to_bits();
+    if err == 0.0 || bits & 1 != 0 {
+        return s;
+    }
+    // The exact value lies beyond s in err's direction.
+    f64::from_bits(if (err > 0.0) == (s > 0.0) {
+        bits + 1
+    } else {
+        bits - 1
+    })
+}
+
+/// `v_mad_mix*` / `v_fma_mix*`: the multiply-add `madd` of the selected
+/// f16/f32 sources (its result in f64: exact, rounded to odd, or an f32
+/// value), then the result converted by `to_f32`, or with `dst_half` by
+/// `to_half` into the low (false) or high (true) half of VDST. CLAMP
+/// applies before the conversion, f32 output denormals are flushed per the
+/// f32 mode. The rounding-mode handlers (`sem::round`) pass their own
+/// arithmetic.
+pub(super) fn mix_with(
     w: &mut Wave,
     op: &Op,
     dst_half: Option<bool>,
-    madd: impl Fn(f32, f32, f32) -> f32,
-    to_half: impl Fn(f32) -> u16,
+    madd: impl Fn(f32, f32, f32) -> f64,
+    to_f32: impl Fn(f64) -> f32,
+    to_half: impl Fn(f64) -> u16,
 ) -> R {
     let (s, sel, sel_hi, neg, _) = sources(w, op);
     let abs = op.instr.field(Field::NegHi);
@@ -182,12 +225,18 @@ pub(super) fn mad_mix_with(
         if op.clamp {
             r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
         }
-        if fo {
-            r = ftz32(r);
-        }
         d[l] = match dst_half {
-            None => r.to_bits(),
+            None => {
+                let r = to_f32(r);
+                (if fo { ftz32(r) } else { r }).to_bits()
+            }
             Some(hi) => {
+                // Values below the f32 normal range are f32 denormals: flushed.
+                let r = if fo && r.abs() < f64::from(f32::MIN_POSITIVE) {
+                    0.0f64.copysign(r)
+                } else {
+                    r
+                };
                 let hv = u32::from(to_half(r));
                 if hi {
                     (old[l] & 0xffff) | hv << 16
@@ -211,9 +260,147 @@ fn v_mad_mixlo_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 fn v_mad_mixhi_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     mad_mix(w, op, Some(true))
 }
+fn v_fma_mix_f32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, None)
+}
+fn v_fma_mixlo_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, Some(false))
+}
+fn v_fma_mixhi_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    fma_mix(w, op, Some(true))
+}
 
 pub(super) const MIX: Table = &[
     ("v_mad_mix_f32", v_mad_mix_f32),
     ("v_mad_mixlo_f16", v_mad_mixlo_f16),
     ("v_mad_mixhi_f16", v_mad_mixhi_f16),
+    ("v_fma_mix_f32", v_fma_mix_f32),
+    ("v_fma_mixlo_f16", v_fma_mixlo_f16),
+    ("v_fma_mixhi_f16", v_fma_mixhi_f16),
+];
+
+/// v_dot2_f32_f16 (gfx906): `A.lo * B.lo + A.hi * B.hi + C` in f32, the
+/// halves chosen by OP_SEL (low product) and OP_SEL_HI (high product) as in
+/// the packed instructions, NEG_LO/NEG_HI negating the halves of A and B and
+/// NEG_LO bit 2 negating C. AMD documents the operation, not its rounding:
+/// risa computes the sum exactly (the f16 products are exact in f64, their
+/// sum and C are added with the error kept, see [`sum_odd`]) and rounds once
+/// to f32 with `to_f32` (nearest-even, or MODE's f32 rounding). f16 inputs
+/// follow the f16 denormal mode, C and the result the f32 mode; CLAMP clamps
+/// to [0, 1].
+pub(super) fn dot2_f32_with(w: &mut Wave, op: &Op, to_f32: impl Fn(f64) -> f32) -> R {
+    let (s, sel, sel_hi, neg, neg_hi) = sources(w, op);
+    let (fi16, fi32, fo32) = (w.flush_in64(), w.flush_in32(), w.flush_out32());
+    let mut d = [0u32; 64];
+    for l in 0..64 {
+        let hv = |k: usize, bits: u32, negs: u32| -> f64 {
+            let mut x = half(s[k][l], bits >> k & 1 != 0) as u16;
+            if negs >> k & 1 != 0 {
+                x ^= 0x8000;
+            }
+            f64::from(f16_to_f32(if fi16 { ftz16(x) } else { x }))
+        };
+        let lo = hv(0, sel, neg) * hv(1, sel, neg);
+        let hi = hv(0, sel_hi, neg_hi) * hv(1, sel_hi, neg_hi);
+        let mut c = f32::from_bits(s[2][l]);
+        if fi32 {
+            c = ftz32(c);
+        }
+        if neg >> 2 & 1 != 0 {
+            c = -c;
+        }
+        // lo + hi is exact: both products have at most 22 significant bits
+        // and exponents within the f16 range, well inside f64's 53 bits.
+        let mut r = sum_odd(lo + hi, f64::from(c));
+        if op.clamp {
+            r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
+        }
+        let r = to_f32(r);
+        d[l] = (if fo32 { ftz32(r) } else { r }).to_bits();
+    }
+    let e = w.exec();
+    w.vwrite32(op.d as usize, &d, e);
+    Ok(())
+}
+
+fn v_dot2_f32_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot2_f32_with(w, op, |r| r as f32)
+}
+
+/// Integer dot products (gfx906): the sum of `n` products of `bits`-wide
+/// lanes of A and B (signed or not) plus C, exact; CLAMP saturates it to the
+/// 32-bit range of its signedness, else it wraps. The 16-bit forms pick their
+/// halves with OP_SEL/OP_SEL_HI like the packed instructions.
+#[inline(always)]
+fn dot_int(w: &mut Wave, op: &Op, bits: u32, signed: bool) -> R {
+    let (s, sel, sel_hi, _, _) = sources(w, op);
+    let n = 32 / bits;
+    let mask = (1u32 << bits) - 1;
+    let lane = move |v: u32, k: u32| -> i64 {
+        let x = (v >> (bits * k)) & mask;
+        if signed {
+            i64::from(((x << (32 - bits)) as i32) >> (32 - bits))
+        } else {
+            i64::from(x)
+        }
+    };
+    let (lo, hi) = if signed {
+        (i64::from(i32::MIN), i64::from(i32::MAX))
+    } else {
+        (0, i64::from(u32::MAX))
+    };
+    let mut d = [0u32; 64];
+    for l in 0..64 {
+        let (a, b) = if bits == 16 {
+            let pick =
+                |v: u32, k: usize| half(v, sel >> k & 1 != 0) | half(v, sel_hi >> k & 1 != 0) << 16;
+            (pick(s[0][l], 0), pick(s[1][l], 1))
+        } else {
+            (s[0][l], s[1][l])
+        };
+        let c = if signed {
+            i64::from(s[2][l] as i32)
+        } else {
+            i64::from(s[2][l])
+        };
+        let sum = (0..n).fold(c, |t, k| t + lane(a, k) * lane(b, k));
+        d[l] = if op.clamp {
+            sum.clamp(lo, hi) as u32
+        } else {
+            sum as u32
+        };
+    }
+    let e = w.exec();
+    w.vwrite32(op.d as usize, &d, e);
+    Ok(())
+}
+
+fn v_dot2_i32_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 16, true)
+}
+fn v_dot2_u32_u16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 16, false)
+}
+fn v_dot4_i32_i8(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 8, true)
+}
+fn v_dot4_u32_u8(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 8, false)
+}
+fn v_dot8_i32_i4(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 4, true)
+}
+fn v_dot8_u32_u4(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
+    dot_int(w, op, 4, false)
+}
+
+/// The gfx906 dot products (`dot1-insts`, `dot2-insts`, `dot7-insts`).
+pub(super) const DOT: Table = &[
+    ("v_dot2_f32_f16", v_dot2_f32_f16),
+    ("v_dot2_i32_i16", v_dot2_i32_i16),
+    ("v_dot2_u32_u16", v_dot2_u32_u16),
+    ("v_dot4_i32_i8", v_dot4_i32_i8),
+    ("v_dot4_u32_u8", v_dot4_u32_u8),
+    ("v_dot8_i32_i4", v_dot8_i32_i4),
+    ("v_dot8_u32_u4", v_dot8_u32_u4),
 ];
