@@ -190,6 +190,9 @@ pub struct GcnBackend {
     pub max_sgpr: u32,
     /// The output format chosen in the source (`.rawcode`, `.rocm`, `.format`).
     pub format: Format,
+    /// The dialect whose defaults and meanings apply where CLRX and LLVM
+    /// differ (`--syntax`; CLRX by default).
+    pub dialect: risa_gcn::Dialect,
     arch_reported: bool,
 }
 
@@ -216,7 +219,8 @@ impl Backend for GcnBackend {
             return;
         };
         let pc = asm.offset();
-        let Some(e) = encode::assemble(asm, gen, st, pc) else {
+        let Some(e) = encode::assemble(asm, gen, st, pc, self.dialect == risa_gcn::Dialect::Clrx)
+        else {
             return;
         };
         let mut bytes = [0u8; 12];

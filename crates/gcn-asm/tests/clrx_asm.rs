@@ -6,7 +6,9 @@
 //! `+ <dwords> <source>` for a line clrxasm accepts with those bytes, `! - <source>`
 //! for a line it rejects. Each line is assembled alone in CLRX mode; risa
 //! agrees when it gives the same bytes for an accepted line and a positioned
-//! error (`line:col`) for a rejected one. The agreement per generation must
+//! error (`line:col`) for a rejected one, or, where clrxasm is needlessly
+//! strict, a positioned warning saying that clrxasm rejects the line (each
+//! such case is listed in docs/clrx-differences.md, "Assembler"). The agreement per generation must
 //! stay at or above `THRESHOLD`; `CLRX_ASM_REPORT=1` prints the
 //! disagreements.
 //!
@@ -18,7 +20,7 @@ use risa_gcn::Gen;
 use risa_gcn_asm::assemble;
 
 /// Minimum agreement per generation, in percent.
-const THRESHOLD: f64 = 83.0;
+const THRESHOLD: f64 = 92.5;
 
 struct Vector {
     accept: bool,
@@ -69,7 +71,14 @@ fn disagreement(gen: Gen, v: &Vector) -> Option<String> {
         }
         None
     } else {
+        // Where clrxasm is needlessly strict risa accepts with a positioned
+        // warning that says so (docs/clrx-differences.md, "Assembler").
+        let lenient = a
+            .output
+            .warnings()
+            .any(|w| w.line > 0 && w.col > 0 && w.message.contains("clrxasm rejects"));
         match errors.first() {
+            None if lenient => None,
             None => Some(format!("accepted: {}", hex(&a.code()))),
             Some(e) if e.line == 0 || e.col == 0 => Some("error without position".into()),
             Some(_) => None,

@@ -7,12 +7,16 @@
 
 use risa_gcn::random::{all_forms, random_instr, Rng};
 use risa_gcn::{print, Dialect, Gen, ALL_GENS};
-use risa_gcn_asm::assemble_with;
+use risa_gcn_asm::assemble_in;
 
 /// Assembles `lines` as one source and returns per line either its bytes or the error text.
-pub fn assemble_lines(gen: Gen, lines: &[String]) -> Vec<Result<Vec<u8>, String>> {
+pub fn assemble_lines(
+    gen: Gen,
+    dialect: Dialect,
+    lines: &[String],
+) -> Vec<Result<Vec<u8>, String>> {
     let src = lines.join("\n");
-    let a = assemble_with(Some(gen), "rt.s", &src, Default::default(), true);
+    let a = assemble_in(Some(gen), "rt.s", &src, Default::default(), true, dialect);
     let mut errs: std::collections::HashMap<u32, String> = Default::default();
     for d in &a.output.diagnostics {
         errs.entry(d.line).or_insert_with(|| d.message.clone());
@@ -64,7 +68,7 @@ fn check(gen: Gen, dialect: Dialect, per_form: usize, seed: u64) -> Vec<String> 
         "{gen}: only {} instructions",
         lines.len()
     );
-    let got = assemble_lines(gen, &lines);
+    let got = assemble_lines(gen, dialect, &lines);
     let mut bad = Vec::new();
     for ((l, w), g) in lines.iter().zip(&want).zip(&got) {
         match g {

@@ -2,8 +2,9 @@
 //! LLVM text was checked with `llvm-mc -show-encoding`) assembles, in both
 //! dialects, to exactly its hex words.
 
+use risa_gcn::Dialect;
 use risa_gcn::{Gen, ALL_GENS};
-use risa_gcn_asm::assemble_with;
+use risa_gcn_asm::assemble_in;
 
 fn vectors(gen: Gen) -> Vec<(Vec<u8>, String, String)> {
     let path = format!(
@@ -32,9 +33,16 @@ fn vectors(gen: Gen) -> Vec<(Vec<u8>, String, String)> {
 }
 
 /// Assembles every line separately-addressed in one source; returns failures.
-fn check(gen: Gen, lines: &[(&[u8], &str)]) -> Vec<String> {
+fn check(gen: Gen, dialect: Dialect, lines: &[(&[u8], &str)]) -> Vec<String> {
     let src: Vec<&str> = lines.iter().map(|l| l.1).collect();
-    let a = assemble_with(Some(gen), "v.s", &src.join("\n"), Default::default(), true);
+    let a = assemble_in(
+        Some(gen),
+        "v.s",
+        &src.join("\n"),
+        Default::default(),
+        true,
+        dialect,
+    );
     let data = &a.output.section(".text").unwrap().data;
     let mut bad = Vec::new();
     let errs: std::collections::HashMap<u32, String> = a
@@ -93,7 +101,12 @@ fn every_vector_assembles_to_its_words_in_both_dialects() {
                 .into_iter()
                 .filter(|(_, t)| !ambiguous.contains(t))
                 .collect();
-            let bad = check(gen, &lines);
+            let d = if pick == 1 {
+                Dialect::Llvm
+            } else {
+                Dialect::Clrx
+            };
+            let bad = check(gen, d, &lines);
             n += bad.len();
             if !bad.is_empty() {
                 report += &format!("{gen} {dialect}: {} of {}\n", bad.len(), lines.len());

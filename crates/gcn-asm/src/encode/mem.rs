@@ -62,13 +62,13 @@ impl<'a> Build<'a, '_, '_> {
         let n_ops = count_operands(self.st.args);
         let data = info.operand(Role::V);
         let mut vaddr: Option<Opd<'a>> = None;
+        let mut vdata: Option<(Opd<'a>, u32)> = None;
         if !info.has(flag::NOARGS) {
             if let Some(op) = data {
                 let mut slot = None;
                 self.operand_into(&mut slot)?;
                 let Some(o) = &slot else { return None };
-                let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
-                self.put(Field::Vdata, v);
+                vdata = Some((o.clone(), op.ty.data_dwords(self.gen)));
             }
             // CLRX leaves VADDR out when no address mode uses it (three
             // operands with data); LLVM writes `off` there.
@@ -122,6 +122,23 @@ impl<'a> Build<'a, '_, '_> {
             (Field::Tfe, M::Tfe, "tfe"),
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
+        }
+        if let Some((o, n)) = vdata {
+            // CLRX counts the TFE status register in VDATA (LLVM does not);
+            // in CLRX syntax risa also takes LLVM's count, with a warning.
+            let mut want = n;
+            if self.clrx && m.flag(M::Tfe) != 0 {
+                if o.vgpr().is_some_and(|(_, have)| have == n) {
+                    self.asm.warning(
+                        o.at,
+                        "with tfe, CLRX counts the status register in the data (clrxasm rejects this count)",
+                    );
+                } else {
+                    want = n + 1;
+                }
+            }
+            let v = self.vgpr(&o, want)?;
+            self.put(Field::Vdata, v);
         }
         if enc == Enc::Mtbuf {
             let fm = m.get(M::Format, 1);
@@ -179,8 +196,25 @@ impl<'a> Build<'a, '_, '_> {
             | bit(M::Da)
             | bit(M::D16);
         self.check_mods(&m, allowed)?;
+        // CLRX's DMASK is 1 unless given; it rejects dmask:0 and stores or
+        // atomics without unorm (risa warns: the hardware takes both).
+        let dmask = if self.clrx && !m.has(M::Dmask) {
+            1
+        } else {
+            m.flag(M::Dmask)
+        };
+        if self.clrx && m.has(M::Dmask) && dmask == 0 {
+            self.asm
+                .warning(m.at(M::Dmask), "dmask:0 (clrxasm rejects a zero dmask)");
+        }
+        if self.clrx && (info.has(flag::STORE) || info.has(flag::ATOMIC)) && m.flag(M::Unorm) == 0 {
+            self.asm.warning(
+                self.st.name,
+                "a store or atomic without unorm (clrxasm rejects it)",
+            );
+        }
+        self.field(Field::Dmask, dmask, m.at(M::Dmask), "dmask")?;
         for (f, k, name) in [
-            (Field::Dmask, M::Dmask, "dmask"),
             (Field::Unorm, M::Unorm, "unorm"),
             (Field::Glc, M::Glc, "glc"),
             (Field::Slc, M::Slc, "slc"),
@@ -206,8 +240,8 @@ impl<'a> Build<'a, '_, '_> {
             self.put(Field::Ssamp, code / 4);
         }
         if let (Some(o), Some(op)) = (vdata, info.operand(Role::V)) {
-            let dmask = m.flag(M::Dmask);
-            let mut n = if info.has(flag::GATHER4) {
+            let gather4 = info.has(flag::GATHER4);
+            let mut n = if gather4 {
                 4
             } else {
                 dmask.count_ones().max(1)
@@ -220,7 +254,13 @@ impl<'a> Build<'a, '_, '_> {
             if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
-            let v = self.vgpr(&o, n + m.flag(M::Tfe))?;
+            // CLRX counts no TFE register for gather4.
+            let tfe = if self.clrx && gather4 {
+                0
+            } else {
+                m.flag(M::Tfe)
+            };
+            let v = self.vgpr(&o, n + tfe)?;
             self.put(Field::Vdata, v);
         }
         Some(())
@@ -356,7 +396,7 @@ impl<'a> Build<'a, '_, '_> {
             allowed |= bit(M::Offset);
         }
         self.check_mods(&m, allowed)?;
-        if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 {
+        if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 && !self.clrx {
             let at = dst.as_ref().map_or(self.st.args, |d| d.0.at);
             return self.err(at, "a returning atomic needs glc");
         }

@@ -73,7 +73,15 @@ fn split_suffix(name: &str) -> (&str, Want) {
 
 /// Assembles one instruction statement at byte offset `pc` of its section.
 /// Errors are reported through `asm`; `None` means nothing is emitted.
-pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> Option<Encoded> {
+/// `clrx` selects CLRX's defaults and meanings where the dialects differ
+/// (see docs/gcn-asm.md, "Dialects").
+pub fn assemble(
+    asm: &mut Assembler,
+    gen: Gen,
+    st: &Statement<'_>,
+    pc: u64,
+    clrx: bool,
+) -> Option<Encoded> {
     let mut buf = [0u8; 48];
     let lname: String;
     let name = if !st.name.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -117,6 +125,7 @@ pub fn assemble(asm: &mut Assembler, gen: Gen, st: &Statement<'_>, pc: u64) -> O
         used: opnd::RegUse::default(),
         reads: [0; 4],
         n_reads: 0,
+        clrx,
     };
     b.run(want)?;
     let base = b.enc.base_dwords() as usize;
@@ -164,6 +173,8 @@ struct Build<'a, 's, 't> {
     used: opnd::RegUse,
     reads: [u32; 4],
     n_reads: usize,
+    /// CLRX dialect: CLRX's defaults and meanings where the dialects differ.
+    clrx: bool,
 }
 
 /// Modifiers every VOP3 (VOP3a) form takes.
@@ -286,6 +297,7 @@ impl<'a> Build<'a, '_, '_> {
         if self.c.at_end() {
             return Some(());
         }
+        m.clrx = self.clrx;
         mods::parse(self.asm, &mut self.c, m)
     }
 
@@ -577,13 +589,6 @@ impl<'a> Build<'a, '_, '_> {
         self.mods(&mut m)?;
         self.check_mods(&m, 0)
     }
-}
-
-/// Whether `s` starts with `word(` (case-insensitive).
-fn starts_call(s: &str, word: &str) -> bool {
-    let b = s.as_bytes();
-    let n = word.len();
-    b.len() > n && b[..n].eq_ignore_ascii_case(word.as_bytes()) && b[n] == b'('
 }
 
 /// A branch distance in bytes as the SIMM16 dword offset.

@@ -1,7 +1,31 @@
 //! Scalar encodings (SOP*, SMRD/SMEM) and the special 16-bit immediates
 //! (`s_waitcnt` counters, `hwreg`, `sendmsg`, `gpr_idx`, branch targets).
 
-use super::{branch_offset, starts_call, Build, Pending};
+use super::{branch_offset, Build, Pending};
+
+/// Hardware register names CLRX knows beyond LLVM's (GcnOperands.md).
+const CLRX_HWREGS: &[(&str, u32)] = &[
+    ("PC_LO", 8),
+    ("PC_HI", 9),
+    ("INST_DW0", 10),
+    ("INST_DW1", 11),
+    ("IB_DBG0", 12),
+];
+
+/// The length of `word(` at the start of `s` (case-insensitive; CLRX allows
+/// spaces before the parenthesis), or `None`.
+pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let n = word.len();
+    if b.len() <= n || !b[..n].eq_ignore_ascii_case(word.as_bytes()) {
+        return None;
+    }
+    let mut i = n;
+    while b.get(i).is_some_and(|&x| x == b' ' || x == b'\t') {
+        i += 1;
+    }
+    (b.get(i) == Some(&b'(')).then_some(i + 1)
+}
 use crate::mods::{bit, Mods, M};
 use crate::opnd::Val;
 use risa_gcn::layout::{self, Enc, Field};
@@ -15,9 +39,9 @@ impl<'a> Build<'a, '_, '_> {
         let at = self.c.rest();
         match ty {
             Ty::Waitcnt => return self.waitcnt(),
-            Ty::Hwreg if starts_call(at, "hwreg") => return self.hwreg(),
-            Ty::Sendmsg if starts_call(at, "sendmsg") => return self.sendmsg(),
-            Ty::Gpridx if starts_call(at, "gpr_idx") => return self.gpr_idx(),
+            Ty::Hwreg if call_len(at, "hwreg").is_some() => return self.hwreg(),
+            Ty::Sendmsg if call_len(at, "sendmsg").is_some() => return self.sendmsg(),
+            Ty::Gpridx if call_len(at, "gpr_idx").is_some() => return self.gpr_idx(),
             _ => {}
         }
         self.first = true;
@@ -81,11 +105,13 @@ impl<'a> Build<'a, '_, '_> {
             let at = self.c.rest();
             let which = ["vmcnt", "expcnt", "lgkmcnt"]
                 .into_iter()
-                .position(|w| starts_call(at, w));
-            let Some(k) = which else { break };
+                .enumerate()
+                .find_map(|(k, w)| call_len(at, w).map(|n| (k, n)));
+            let Some((k, len)) = which else { break };
             let name = ["vmcnt", "expcnt", "lgkmcnt"][k];
-            self.c.set_pos(self.c.pos() + name.len() + 1);
+            self.c.set_pos(self.c.pos() + len);
             let n = self.asm.abs_expr(&mut self.c)?;
+            self.c.skip_ws();
             if !self.c.eat(b')') {
                 return self.err(self.c.rest(), "expected ')'").map(|_| 0);
             }
@@ -96,9 +122,16 @@ impl<'a> Build<'a, '_, '_> {
                 _ => 15,
             };
             if n > max {
-                self.err(at, format!("{name} value {n} too large (at most {max})"))?;
+                if !self.clrx {
+                    self.err(at, format!("{name} value {n} too large (at most {max})"))?;
+                }
+                // CLRX keeps the bits that fit, with a warning.
+                self.asm.warning(
+                    at,
+                    format!("{name} value {n} too large (at most {max}): truncated"),
+                );
             }
-            let n = n as u32;
+            let n = (n & max) as u32;
             v = match k {
                 0 => (v & !0xc00f) | (n & 15) | if gfx9 { (n >> 4) << 14 } else { 0 },
                 1 => (v & !0x70) | n << 4,
@@ -123,14 +156,22 @@ impl<'a> Build<'a, '_, '_> {
 
     /// `hwreg(NAME|N [, offset, size])`.
     pub(super) fn hwreg(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "hwreg(".len());
+        let len = call_len(self.c.rest(), "hwreg").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         self.c.skip_ws();
         let at = self.c.rest();
         let save = self.c;
+        if self.c.eat(b'@') {
+            // CLRX: `@expr` is the register number.
+            self.c.skip_ws();
+        }
         let id = match self.c.ident() {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
-                let u = u.strip_prefix("HW_REG_").unwrap_or(&u);
+                let u = u
+                    .strip_prefix("HW_REG_")
+                    .or_else(|| u.strip_prefix("HWREG_"))
+                    .unwrap_or(&u);
                 let named = HWREG_NAMES
                     .iter()
                     .position(|n| !n.is_empty() && *n == u)
@@ -138,6 +179,7 @@ impl<'a> Build<'a, '_, '_> {
                     .or_else(|| {
                         HWREG_NAMES_GCN14
                             .iter()
+                            .chain(CLRX_HWREGS)
                             .find(|(n, _)| *n == u)
                             .map(|&(_, id)| id)
                     });
@@ -145,6 +187,7 @@ impl<'a> Build<'a, '_, '_> {
                     Some(p) => u64::from(p),
                     None => {
                         self.c = save;
+                        self.c.eat(b'@');
                         self.asm.abs_expr(&mut self.c)?
                     }
                 }
@@ -159,18 +202,27 @@ impl<'a> Build<'a, '_, '_> {
             }
             size = self.asm.abs_expr(&mut self.c)?;
         }
+        self.c.skip_ws();
         if !self.c.eat(b')') {
             return self.err(self.c.rest(), "expected ')'").map(|_| 0);
         }
         if id > 63 || off > 31 || !(1..=32).contains(&size) {
-            self.err(at, "hwreg: register 0..63, offset 0..31, size 1..32")?;
+            if !self.clrx {
+                self.err(at, "hwreg: register 0..63, offset 0..31, size 1..32")?;
+            }
+            // CLRX keeps the bits that fit, with a warning.
+            self.asm.warning(
+                at,
+                "hwreg: register 0..63, offset 0..31, size 1..32: truncated",
+            );
         }
-        Some(id as u32 | (off as u32) << 6 | (size as u32 - 1) << 11)
+        Some((id & 63) as u32 | (off as u32 & 31) << 6 | ((size as u32).wrapping_sub(1) & 31) << 11)
     }
 
     /// `sendmsg(MSG [, OP [, STREAM]])`.
     pub(super) fn sendmsg(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "sendmsg(".len());
+        let len = call_len(self.c.rest(), "sendmsg").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         let at = self.c.rest();
         const MSGS: [(&str, u64); 10] = [
             ("INTERRUPT", 1),
@@ -195,6 +247,11 @@ impl<'a> Build<'a, '_, '_> {
         let id = self.named_value(|w| {
             let u = w.to_ascii_uppercase();
             let u = u.strip_prefix("MSG_").unwrap_or(&u).to_string();
+            let u = if u == "SYSTEM" {
+                "SYSMSG".to_string()
+            } else {
+                u
+            };
             MSGS.iter().find(|(n, _)| *n == u).map(|&(_, v)| v)
         })?;
         let (mut op, mut stream) = (0, 0);
@@ -210,6 +267,11 @@ impl<'a> Build<'a, '_, '_> {
                         .position(|n| !n.is_empty() && *n == s)
                         .map(|p| p as u64);
                 }
+                let u = if u == "EMIT-CUT" {
+                    "EMIT_CUT".to_string()
+                } else {
+                    u
+                };
                 GSOPS
                     .iter()
                     .position(|n| *n == u)
@@ -220,19 +282,40 @@ impl<'a> Build<'a, '_, '_> {
                 stream = self.asm.abs_expr(&mut self.c)?;
             }
         }
+        self.c.skip_ws();
         if !self.c.eat(b')') {
             return self.err(self.c.rest(), "expected ')'").map(|_| 0);
         }
         if id > 15 || op > 7 || stream > 3 {
-            self.err(at, "sendmsg: message 0..15, operation 0..7, stream 0..3")?;
+            if !self.clrx {
+                self.err(at, "sendmsg: message 0..15, operation 0..7, stream 0..3")?;
+            }
+            // CLRX keeps the bits that fit, with a warning.
+            self.asm.warning(
+                at,
+                "sendmsg: message 0..15, operation 0..7, stream 0..3: truncated",
+            );
         }
-        Some(id as u32 | (op as u32) << 4 | (stream as u32) << 8)
+        Some((id & 15) as u32 | (op as u32 & 7) << 4 | (stream as u32 & 3) << 8)
     }
 
     /// A name looked up by `f`, or an expression.
     pub(super) fn named_value(&mut self, f: impl Fn(&str) -> Option<u64>) -> Option<u64> {
         self.c.skip_ws();
+        // CLRX: `@expr` is the number.
+        if self.c.eat(b'@') {
+            return self.asm.abs_expr(&mut self.c);
+        }
         let save = self.c;
+        // `emit-cut` is one name.
+        let r = self.c.rest();
+        if r.len() >= 8 && r.as_bytes()[..8].eq_ignore_ascii_case(b"emit-cut") {
+            self.c.set_pos(self.c.pos() + 8);
+            if let Some(v) = f("emit-cut") {
+                return Some(v);
+            }
+            self.c = save;
+        }
         if let Some(w) = self.c.ident() {
             if let Some(v) = f(w) {
                 return Some(v);
@@ -244,7 +327,8 @@ impl<'a> Build<'a, '_, '_> {
 
     /// `gpr_idx(SRC0,SRC1,SRC2,DST)`.
     pub(super) fn gpr_idx(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "gpr_idx(".len());
+        let len = call_len(self.c.rest(), "gpr_idx").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         let mut v = 0;
         if self.c.eat(b')') {
             return Some(0);

@@ -38,6 +38,26 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
+        // CLRX's `neg:N`, `abs:N`, `sext:N`: bit n modifies source n.
+        let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
+        if m.seen & per_src != 0 {
+            let (ng, ab, sx) = (m.get(M::Neg, 0), m.get(M::Abs, 0), m.get(M::Sext, 0));
+            for (k, op) in info.sig.iter().enumerate() {
+                let n = match op.role {
+                    Role::A => 0,
+                    Role::B => 1,
+                    Role::C => 2,
+                    _ => continue,
+                };
+                if let Some(o) = ops[k].as_mut() {
+                    o.neg |= ng >> n & 1 != 0;
+                    o.abs |= ab >> n & 1 != 0;
+                    o.sext |= sx >> n & 1 != 0;
+                }
+            }
+            m.seen &= !per_src;
+        }
+        let any_sext = ops.iter().flatten().any(|o| o.sext);
         // 2. the encoding.
         let short = match fam {
             Family::Vop2 => Some(Enc::Vop2),
@@ -73,7 +93,7 @@ impl<'a> Build<'a, '_, '_> {
             Want::Any => {
                 if short.is_none() {
                     long
-                } else if m.seen & mods::SDWA != 0 && short.is_some() {
+                } else if (m.seen & mods::SDWA != 0 || any_sext) && short.is_some() {
                     match fam {
                         Family::Vop2 => Enc::Vop2Sdwa,
                         Family::Vop1 => Enc::Vop1Sdwa,
@@ -275,11 +295,15 @@ impl<'a> Build<'a, '_, '_> {
                 let n = (v >> 8) as usize;
                 let bits = v & 0xff;
                 let at = m.at(M::OpSel);
-                if n != nsrc + 1 {
+                if n == 0xff {
+                    // CLRX's number: the field's bits as given.
+                    self.field(Field::OpSel, bits, at, "op_sel")?;
+                } else if n != nsrc + 1 {
                     return self.err(at, format!("op_sel takes {} elements", nsrc + 1));
+                } else {
+                    let sel = (bits & ((1 << nsrc) - 1)) | (bits >> nsrc & 1) << 3;
+                    self.field(Field::OpSel, sel, at, "op_sel")?;
                 }
-                let sel = (bits & ((1 << nsrc) - 1)) | (bits >> nsrc & 1) << 3;
-                self.field(Field::OpSel, sel, at, "op_sel")?;
             }
         } else if sdwa {
             let mut allowed = mods::SDWA | bit(M::Clamp) | bit(M::Omod);
@@ -560,6 +584,9 @@ impl<'a> Build<'a, '_, '_> {
                 return Ok(default);
             }
             let v = m.get(k, 0);
+            if v >> 8 == 0xff {
+                return Ok(v & 0xff);
+            }
             if v >> 8 != n {
                 return Err(m.at(k));
             }
