@@ -11,6 +11,9 @@ const FIX_LITERAL: u32 = 0;
 const FIX_IMM16: u32 = 1;
 const FIX_BRANCH: u32 = 2;
 const FIX_RELOC: u32 = 3;
+/// A field of the instruction at the fixup's offset: payload = position |
+/// width << 6 | signed << 16.
+const FIX_FIELD: u32 = 4;
 
 /// A relocation of a literal dword, for code objects.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -233,6 +236,16 @@ impl Backend for GcnBackend {
             let fix = match p {
                 Pending::Literal(x) => Some((FIX_LITERAL, lit_at, 0, x)),
                 Pending::Imm16(x) => Some((FIX_IMM16, pc, 0, x)),
+                Pending::Field {
+                    expr,
+                    entry,
+                    signed,
+                } => Some((
+                    FIX_FIELD,
+                    pc,
+                    u64::from(entry) | u64::from(signed) << 16,
+                    expr,
+                )),
                 Pending::Branch(x) => Some((FIX_BRANCH, pc, pc + 4 * e.len as u64, x)),
                 Pending::Reloc(r) => match (r.value, r.pending) {
                     (Some(v), _) => {
@@ -349,6 +362,27 @@ impl Backend for GcnBackend {
 
     fn apply_fixup(&mut self, f: &Fixup, v: Value, data: &mut [u8]) -> Result<(), String> {
         let o = f.offset as usize;
+        if f.kind == FIX_FIELD {
+            let (pos, width) = (f.payload & 63, f.payload >> 6 & 63);
+            let signed = f.payload >> 16 & 1 != 0;
+            let n = (data.len().saturating_sub(o)).min(8);
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(&data[o..o + n]);
+            let mut raw = u64::from_le_bytes(b);
+            let s = v.value as i64;
+            let ok = if signed {
+                (-(1i64 << (width - 1))..(1i64 << (width - 1))).contains(&s)
+            } else {
+                (0..(1i64 << width)).contains(&s)
+            };
+            if !ok || !v.is_abs() {
+                return Err(format!("value {s} does not fit its {width}-bit field"));
+            }
+            let mask = ((1u64 << width) - 1) << pos;
+            raw = (raw & !mask) | ((v.value << pos) & mask);
+            data[o..o + n].copy_from_slice(&raw.to_le_bytes()[..n]);
+            return Ok(());
+        }
         let Some(word) = data.get_mut(o..o + 4) else {
             return Err("fixup outside its section".into());
         };
@@ -415,7 +449,8 @@ impl Backend for GcnBackend {
     fn register_symbol(&mut self, asm: &mut Assembler, text: &str) -> Option<u64> {
         let gen = self.gen.unwrap_or(Gen::Gcn14);
         let mut c = risa_asm_core::Cursor::new(text);
-        match opnd::register(asm, gen, &mut c) {
+        let align = self.dialect != risa_gcn::Dialect::Clrx;
+        match opnd::register(asm, gen, &mut c, align) {
             Ok(Some((code, count))) if c.at_end() => Some(opnd::reg_payload(code, count)),
             Ok(None) => match inline_constant_code(text.trim()) {
                 // CLRX: `zz = %1`, `xx = %0.5` name inline constants (scalar sources only).

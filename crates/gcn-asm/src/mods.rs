@@ -136,6 +136,12 @@ pub struct Mods<'a> {
     pub offset_i: i64,
     /// CLRX dialect (`format:[32]` names a data format).
     pub clrx: bool,
+    /// Kinds given at all (also `glc:0`), for the validity check.
+    pub given: u64,
+    /// The offset was spelled `inst_offset:` (FLAT only).
+    pub inst_offset: bool,
+    /// An offset that refers to a later symbol (filled in by a fixup).
+    pub pending: Option<(M, risa_asm_core::Expr)>,
 }
 
 impl<'a> Mods<'a> {
@@ -149,6 +155,9 @@ impl<'a> Mods<'a> {
             text,
             offset_i: 0,
             clrx: false,
+            given: 0,
+            inst_offset: false,
+            pending: None,
         }
     }
     fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
@@ -187,7 +196,7 @@ impl<'a> Mods<'a> {
     }
     /// Reports the first modifier present that is not in `allowed`; false if there was one.
     pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
-        let bad = self.seen & !allowed;
+        let bad = (self.seen | self.given) & !allowed;
         if bad == 0 {
             return true;
         }
@@ -454,6 +463,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             *c = before;
         }
         let lname = if lname == "inst_offset" {
+            m.inst_offset = true;
             "offset"
         } else {
             lname
@@ -465,7 +475,34 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 if has_colon =>
             {
                 let at = c.rest();
-                let v = number(asm, c)?;
+                let k0 = match lname {
+                    "offset" => Some(M::Offset),
+                    "offset0" => Some(M::Offset0),
+                    "offset1" => Some(M::Offset1),
+                    _ => None,
+                };
+                let v = match k0 {
+                    // Offsets may refer to later symbols (a fixup fills them in).
+                    Some(k) => {
+                        c.skip_ws();
+                        match crate::opnd::fast_uint(c.rest().as_bytes()) {
+                            Some(_) => number(asm, c)?,
+                            None => match asm.expr(c) {
+                                risa_asm_core::ExprResult::Value(v) if v.is_abs() => v.value,
+                                risa_asm_core::ExprResult::Value(_) => {
+                                    asm.error(at, "expected an absolute value");
+                                    return None;
+                                }
+                                risa_asm_core::ExprResult::Pending(e) => {
+                                    m.pending = Some((k, e));
+                                    0
+                                }
+                                risa_asm_core::ExprResult::Error => return None,
+                            },
+                        }
+                    }
+                    None => number(asm, c)?,
+                };
                 let k = match lname {
                     "offset" => M::Offset,
                     "offset0" => M::Offset0,
@@ -551,7 +588,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             "row_bcast15" if !has_colon => (M::DppCtrl, 0x142),
             "row_bcast31" if !has_colon => (M::DppCtrl, 0x143),
             "neg" | "abs" | "sext" if has_colon => {
-                let v = bits_value(asm, c, lname)? & 0xff;
+                let v = bits_value(asm, c, lname)?;
                 let k = match lname {
                     "neg" => M::Neg,
                     "abs" => M::Abs,
@@ -731,6 +768,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             }
         }
         // A flag or per-source mask given as 0 (`glc:0`, `neg:0`) is absent.
+        m.given |= bit(kind);
         let zero_is_absent =
             matches!(kind, M::Neg | M::Abs | M::Sext) || flag_kind(lname).is_some();
         if value == 0 && zero_is_absent {

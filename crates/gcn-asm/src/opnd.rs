@@ -174,10 +174,14 @@ pub fn reg_payload(code: u32, count: u32) -> u64 {
 /// Parses a register name at the cursor (`s5`, `v[2:3]`, `ttmp[4:7]`, `vcc`,
 /// `exec_lo`, `src_scc`, a register symbol). `Ok(None)`: not a register (the
 /// cursor is left where it was).
+///
+/// `align`: check that scalar ranges are aligned (LLVM syntax; CLRX checks
+/// alignment only where a scalar instruction reads the range).
 pub fn register<'a>(
     asm: &mut Assembler,
     gen: Gen,
     c: &mut Cursor<'a>,
+    align: bool,
 ) -> Result<Option<(u32, u32)>, Reported> {
     let save = *c;
     let Some(id) = c.ident() else {
@@ -195,7 +199,7 @@ pub fn register<'a>(
     if kind != 0 {
         if !digits.is_empty() && digits.bytes().all(|d| d.is_ascii_digit()) {
             let n: u32 = digits.parse().unwrap_or(u32::MAX);
-            return reg_range(asm, gen, id, kind, n, 1).map(Some);
+            return reg_range(asm, gen, id, kind, n, 1, align).map(Some);
         }
         if digits.is_empty() && c.peek() == Some(b'[') {
             c.bump();
@@ -220,8 +224,16 @@ pub fn register<'a>(
                 asm.error(at, format!("invalid register range [{first}:{last}]"));
                 return Err(Reported);
             }
-            return reg_range(asm, gen, at, kind, first as u32, (last - first + 1) as u32)
-                .map(Some);
+            return reg_range(
+                asm,
+                gen,
+                at,
+                kind,
+                first as u32,
+                (last - first + 1) as u32,
+                align,
+            )
+            .map(Some);
         }
     }
     let mut buf = [0u8; 32];
@@ -288,6 +300,7 @@ fn reg_range(
     kind: u8,
     first: u32,
     count: u32,
+    align: bool,
 ) -> Result<(u32, u32), Reported> {
     let last = first.saturating_add(count - 1);
     match kind {
@@ -307,7 +320,9 @@ fn reg_range(
                 );
                 return Err(Reported);
             }
-            check_align(asm, at, first, count)?;
+            if align {
+                check_align(asm, at, first, count)?;
+            }
             Ok((first, count))
         }
         _ => {
@@ -319,7 +334,9 @@ fn reg_range(
                 );
                 return Err(Reported);
             }
-            check_align(asm, at, first, count)?;
+            if align {
+                check_align(asm, at, first, count)?;
+            }
             Ok((t0 + first, count))
         }
     }
@@ -359,9 +376,10 @@ pub fn operand<'a>(
     gen: Gen,
     c: &mut Cursor<'a>,
     used: &mut RegUse,
+    align: bool,
 ) -> Option<Opd<'a>> {
     let mut o = None;
-    operand_into(asm, gen, c, used, &mut o);
+    operand_into(asm, gen, c, used, &mut o, align);
     o
 }
 
@@ -374,6 +392,7 @@ pub fn operand_into<'a>(
     c: &mut Cursor<'a>,
     used: &mut RegUse,
     out: &mut Option<Opd<'a>>,
+    align: bool,
 ) -> bool {
     c.skip_ws();
     let start = c.pos();
@@ -395,7 +414,8 @@ pub fn operand_into<'a>(
     }
     if let Some((kind, first, last, n)) = fast_range(c.rest().as_bytes()) {
         let at = c.slice(start, start + n);
-        let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1) else {
+        let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1, align)
+        else {
             return false;
         };
         used.note(gen, code, count);
@@ -478,7 +498,7 @@ pub fn operand_into<'a>(
     } else {
         match fast_int(c) {
             Some(v) => Val::Num(Value::abs(v)),
-            None => match register(asm, gen, c) {
+            None => match register(asm, gen, c, align) {
                 Err(Reported) => return false,
                 Ok(Some((code, count))) => {
                     used.note(gen, code, count);

@@ -36,21 +36,12 @@ impl<'a> Build<'a, '_, '_> {
                 bit(M::Offset)
             };
         self.check_mods(&m, allowed)?;
+        self.no_inst_offset(&m)?;
         if off2 {
-            self.field(
-                Field::Offset0,
-                m.flag(M::Offset0),
-                m.at(M::Offset0),
-                "offset0",
-            )?;
-            self.field(
-                Field::Offset1,
-                m.flag(M::Offset1),
-                m.at(M::Offset1),
-                "offset1",
-            )?;
+            self.mfield(&m, Field::Offset0, M::Offset0, "offset0")?;
+            self.mfield(&m, Field::Offset1, M::Offset1, "offset1")?;
         } else {
-            self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
+            self.mfield(&m, Field::Offset, M::Offset, "offset")?;
         }
         self.put(Field::Gds, m.flag(M::Gds));
         Some(())
@@ -79,10 +70,13 @@ impl<'a> Build<'a, '_, '_> {
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
             let code = self.sreg(o, 4)?;
-            if code % 4 != 0 {
-                return self.err(o.at, "the resource must be an aligned quad s[4n:4n+3]");
-            }
-            self.put(Field::Srsrc, code / 4);
+            let b = self.block(
+                o,
+                code,
+                4,
+                "the resource must be an aligned quad s[4n:4n+3]",
+            )?;
+            self.put(Field::Srsrc, b);
             let mut slot = None;
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
@@ -110,12 +104,27 @@ impl<'a> Build<'a, '_, '_> {
             allowed |= bit(M::Format);
         }
         self.check_mods(&m, allowed)?;
+        self.no_inst_offset(&m)?;
+        if self.clrx {
+            if m.flag(M::Addr64) != 0 && (m.flag(M::Offen) | m.flag(M::Idxen)) != 0 {
+                self.asm.warning(
+                    m.at(M::Addr64),
+                    "addr64 with offen or idxen (clrxasm rejects this combination)",
+                );
+            }
+            if m.flag(M::Lds) != 0 && m.flag(M::Tfe) != 0 {
+                self.asm.warning(
+                    m.at(M::Tfe),
+                    "lds with tfe (clrxasm rejects this combination)",
+                );
+            }
+        }
         let (idxen, offen, addr64) = (m.flag(M::Idxen), m.flag(M::Offen), m.flag(M::Addr64));
+        self.mfield(&m, Field::Offset, M::Offset, "offset")?;
         for (f, k, name) in [
             (Field::Idxen, M::Idxen, "idxen"),
             (Field::Offen, M::Offen, "offen"),
             (Field::Addr64, M::Addr64, "addr64"),
-            (Field::Offset, M::Offset, "offset"),
             (Field::Glc, M::Glc, "glc"),
             (Field::Slc, M::Slc, "slc"),
             (Field::Lds, M::Lds, "lds"),
@@ -228,16 +237,12 @@ impl<'a> Build<'a, '_, '_> {
         }
         let r128 = m.flag(M::R128) != 0 && self.gen != Gen::Gcn14;
         let code = self.sreg(&rsrc, if r128 { 4 } else { 8 })?;
-        if code % 4 != 0 {
-            return self.err(rsrc.at, "the resource must start at a multiple of 4");
-        }
-        self.put(Field::Srsrc, code / 4);
+        let b = self.block(&rsrc, code, 4, "the resource must start at a multiple of 4")?;
+        self.put(Field::Srsrc, b);
         if let Some(s) = samp {
             let code = self.sreg(&s, 4)?;
-            if code % 4 != 0 {
-                return self.err(s.at, "the sampler must be an aligned quad");
-            }
-            self.put(Field::Ssamp, code / 4);
+            let b = self.block(&s, code, 4, "the sampler must be an aligned quad")?;
+            self.put(Field::Ssamp, b);
         }
         if let (Some(o), Some(op)) = (vdata, info.operand(Role::V)) {
             let gather4 = info.has(flag::GATHER4);
@@ -389,6 +394,12 @@ impl<'a> Build<'a, '_, '_> {
                 }
             }
         }
+        if self.clrx && self.c.rest().bytes().any(|b| b.is_ascii_uppercase()) {
+            self.asm.warning(
+                self.c.rest().trim(),
+                "upper-case FLAT modifiers (clrxasm rejects them)",
+            );
+        }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::Glc) | bit(M::Slc) | bit(M::Tfe) | bit(M::Nv) | bit(M::Lds);
@@ -409,7 +420,10 @@ impl<'a> Build<'a, '_, '_> {
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
         }
-        if m.has(M::Offset) {
+        if let Some((_, e)) = &m.pending {
+            let signed = info.family != Family::Flat && gfx9;
+            self.field_later(Field::Offset, e.clone(), m.at(M::Offset), signed)?;
+        } else if m.has(M::Offset) {
             let at = m.at(M::Offset);
             let off = m.offset_i;
             let v = if info.family == Family::Flat {

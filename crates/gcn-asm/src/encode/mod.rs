@@ -27,6 +27,17 @@ pub enum Pending {
     Branch(Expr),
     /// A relocation of the literal dword.
     Reloc(Box<opnd::Reloc>),
+    /// A field of the instruction's first two dwords (an offset written
+    /// with a later symbol): `entry` is its layout entry (position | width
+    /// << 6); `signed` fields take negative values in two's complement.
+    Field {
+        /// The value.
+        expr: Expr,
+        /// Position | width << 6.
+        entry: u32,
+        /// Whether negative values are allowed.
+        signed: bool,
+    },
 }
 
 /// The result of assembling one instruction.
@@ -226,6 +237,37 @@ impl<'a> Build<'a, '_, '_> {
         risa_gcn::layout::set_in(self.row, &mut self.raw, f, v)
     }
 
+    /// Writes the value of modifier `k` into field `f` (0 if absent), or,
+    /// when it refers to a later symbol, leaves the field to a fixup.
+    pub(super) fn mfield(&mut self, m: &Mods<'_>, f: Field, k: M, what: &str) -> Option<()> {
+        if let Some((pk, e)) = &m.pending {
+            if *pk == k {
+                return self.field_later(f, e.clone(), m.at(k), false);
+            }
+        }
+        self.field(f, m.flag(k), m.at(k), what)
+    }
+
+    /// Leaves field `f` to be filled in when `e` is known.
+    pub(super) fn field_later(&mut self, f: Field, e: Expr, at: &str, signed: bool) -> Option<()> {
+        let entry = u32::from(self.row[f as usize]);
+        if entry >> 6 == 0 {
+            return self.err(at, "this field is not available in this encoding");
+        }
+        if self.pending.is_some() {
+            return self.err(
+                at,
+                "only one value per instruction may refer to a later symbol",
+            );
+        }
+        self.pending = Some(Pending::Field {
+            expr: e,
+            entry,
+            signed,
+        });
+        Some(())
+    }
+
     /// Writes a user-supplied value into a field, reporting what does not fit.
     #[inline]
     fn field(&mut self, f: Field, v: u32, at: &str, what: &str) -> Option<()> {
@@ -258,7 +300,7 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used)
+        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used, !self.clrx)
     }
 
     /// [`Build::operand`] into a slot of the caller.
@@ -275,7 +317,15 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        opnd::operand_into(self.asm, self.gen, &mut self.c, &mut self.used, out).then_some(())
+        opnd::operand_into(
+            self.asm,
+            self.gen,
+            &mut self.c,
+            &mut self.used,
+            out,
+            !self.clrx,
+        )
+        .then_some(())
     }
 
     /// Expects the separator and returns a cursor positioned at the next operand's text.
@@ -323,6 +373,58 @@ impl<'a> Build<'a, '_, '_> {
         if have != 0 && count != 0 && have != count {
             let s = if count == 1 { "" } else { "s" };
             return self.err(o.at, format!("expected {count} register{s}, got {have}"));
+        }
+        Some(())
+    }
+
+    /// CLRX syntax: an SGPR range a scalar instruction reads must be aligned
+    /// (pairs to 2, larger ranges to 4); TTMP ranges and the ranges of vector
+    /// instructions are not checked (as clrxasm does). LLVM syntax checks
+    /// every range when it is read.
+    pub(super) fn clrx_align(&mut self, o: &Opd<'_>) -> Option<()> {
+        if let Val::Reg { code, count } = o.v {
+            if self.clrx && count >= 2 && code < risa_gcn::operand::sgpr_count(self.gen) {
+                let a = if count == 2 { 2 } else { 4 };
+                if code % a != 0 {
+                    return self.err(
+                        o.at,
+                        format!(
+                            "misaligned scalar register range: must start at a multiple of {a}"
+                        ),
+                    );
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// A register-block field (`code / unit`): misaligned TTMP blocks are
+    /// rounded down in CLRX syntax (as clrxasm does), else an error.
+    pub(super) fn block(&mut self, o: &Opd<'_>, code: u32, unit: u32, what: &str) -> Option<u32> {
+        if code % unit != 0 {
+            if self.clrx && code >= risa_gcn::operand::sgpr_count(self.gen) {
+                return Some(code / unit);
+            }
+            self.err(o.at, what)?;
+        }
+        Some(code / unit)
+    }
+
+    /// `inst_offset:` is FLAT's spelling of the offset.
+    pub(super) fn no_inst_offset(&mut self, m: &Mods<'_>) -> Option<()> {
+        if m.inst_offset {
+            return self.err(m.at(M::Offset), "inst_offset: is for FLAT instructions");
+        }
+        Some(())
+    }
+
+    /// CLRX syntax: `lit()` only on sources that have a literal slot.
+    pub(super) fn no_lit(&mut self, o: &Opd<'_>) -> Option<()> {
+        if self.clrx && o.lit {
+            return self.err(
+                o.at,
+                "lit() is only for source operands with a literal slot",
+            );
         }
         Some(())
     }

@@ -49,6 +49,7 @@ impl<'a> Build<'a, '_, '_> {
         self.operand_into(&mut slot)?;
         let Some(o) = &slot else { return None };
         self.no_operand_mods(o)?;
+        self.no_lit(o)?;
         match (&o.v, ty) {
             (Val::Num(v), Ty::Label) if !v.is_abs() => {
                 if Some(self.asm.current_section()) != v.section {
@@ -364,17 +365,26 @@ impl<'a> Build<'a, '_, '_> {
                     self.operand_into(&mut slot)?;
                     let Some(o) = &slot else { return None };
                     let code = self.sreg(o, op.ty.dwords())?;
+                    self.clrx_align(o)?;
                     self.put(Field::Sdst, code);
                 }
                 Role::B if op.ty == Ty::Gpridx => {
                     let v = self.simm16(Ty::Gpridx)?;
-                    self.field(Field::Ssrc1, v, self.st.args, "gpr_idx mode")?;
+                    if let Some(Pending::Imm16(e)) = &self.pending {
+                        // A later symbol: the mode goes into SSRC1, not the low 16 bits.
+                        let e = e.clone();
+                        self.pending = None;
+                        self.field_later(Field::Ssrc1, e, self.st.args, false)?;
+                    } else {
+                        self.field(Field::Ssrc1, v, self.st.args, "gpr_idx mode")?;
+                    }
                 }
                 Role::A | Role::B => {
                     let mut slot = None;
                     self.operand_into(&mut slot)?;
                     let Some(o) = &slot else { return None };
                     self.no_operand_mods(o)?;
+                    self.clrx_align(o)?;
                     if op.sgpr && !matches!(o.v, Val::Reg { code, .. } if code < 128) {
                         return self.err(o.at, "expected a scalar register");
                     }
@@ -432,6 +442,9 @@ impl<'a> Build<'a, '_, '_> {
             let mut slot = None;
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
+            if op.role == Role::O {
+                self.no_lit(o)?;
+            }
             match op.role {
                 Role::D if info.has(flag::IMM_D) => {
                     let v = self.value(o)?;
@@ -439,16 +452,21 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 Role::D => {
                     let code = self.sreg(o, op.ty.dwords())?;
+                    self.clrx_align(o)?;
                     self.put(Field::Sdst, code);
                 }
                 Role::A => {
                     let code = self.sreg(o, op.ty.dwords())?;
-                    if code % 2 != 0 {
-                        return self.err(o.at, "the base must be an aligned register pair");
-                    }
-                    self.put(Field::Sbase, code / 2);
+                    self.clrx_align(o)?;
+                    let b = self.block(o, code, 2, "the base must be an aligned register pair")?;
+                    self.put(Field::Sbase, b);
                 }
-                Role::O => match o.v {
+                Role::O => match &o.v {
+                    Val::Pending(e) => {
+                        // A later symbol: the immediate form, filled in by a fixup.
+                        self.put(Field::Imm, 1);
+                        self.field_later(Field::Offset, e.clone(), o.at, false)?;
+                    }
                     Val::Reg { .. } => {
                         let code = self.sreg(o, 1)?;
                         self.put(Field::Offset, code);
@@ -477,6 +495,7 @@ impl<'a> Build<'a, '_, '_> {
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
+        self.no_inst_offset(&m)?;
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
     }

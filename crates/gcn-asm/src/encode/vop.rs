@@ -41,7 +41,26 @@ impl<'a> Build<'a, '_, '_> {
         // CLRX's `neg:N`, `abs:N`, `sext:N`: bit n modifies source n.
         let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
         if m.seen & per_src != 0 {
-            let (ng, ab, sx) = (m.get(M::Neg, 0), m.get(M::Abs, 0), m.get(M::Sext, 0));
+            let nsrc = info
+                .sig
+                .iter()
+                .filter(|o| matches!(o.role, Role::A | Role::B | Role::C))
+                .count() as u32;
+            let mut masks = [0u32; 3];
+            for (i, k) in [M::Neg, M::Abs, M::Sext].into_iter().enumerate() {
+                let v = m.get(k, 0);
+                let (n, bits) = (v >> 8, v & 0xff);
+                if n != 0xff && n > nsrc {
+                    return self.err(m.at(k), format!("expected at most {nsrc} list elements"));
+                }
+                if bits >> nsrc != 0 {
+                    // CLRX drops the bits of sources the instruction lacks.
+                    self.asm
+                        .warning(m.at(k), format!("bits above source {nsrc} ignored"));
+                }
+                masks[i] = bits & ((1 << nsrc) - 1);
+            }
+            let [ng, ab, sx] = masks;
             for (k, op) in info.sig.iter().enumerate() {
                 let n = match op.role {
                     Role::A => 0,
@@ -221,6 +240,12 @@ impl<'a> Build<'a, '_, '_> {
                         if !op.sgpr {
                             self.note_read(code);
                         }
+                        if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
+                            self.asm.warning(
+                                o.at,
+                                "abs/neg of a constant (clrxasm rejects it; the hardware applies it)",
+                            );
+                        }
                         neg |= u32::from(o.neg) << bitn;
                         abs |= u32::from(o.abs) << bitn;
                         if o.sext {
@@ -319,7 +344,9 @@ impl<'a> Build<'a, '_, '_> {
             self.field(Field::Clamp, m.flag(M::Clamp), m.at(M::Clamp), "clamp")?;
             self.field(Field::Omod, m.flag(M::Omod), m.at(M::Omod), "omod")?;
             self.put(Field::DstSel, m.get(M::DstSel, d(6)));
-            self.put(Field::DstUnused, m.get(M::DstUnused, d(2)));
+            // DST_UNUSED defaults to PRESERVE in LLVM syntax, to PAD in CLRX's.
+            let du = if self.clrx { 0 } else { d(2) };
+            self.put(Field::DstUnused, m.get(M::DstUnused, du));
             self.put(Field::Src0Sel, m.get(M::Src0Sel, d(6)));
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
