@@ -245,6 +245,10 @@ pub fn register<'a>(
         if let Some(e) = specials().get(lname) {
             let (code, count) = e[gen as usize];
             if code != u32::MAX {
+                if count >= 1 && c.peek() == Some(b'[') {
+                    // CLRX: `vcc[0:1]`, `exec[1]`: registers of a named range.
+                    return subscript(asm, c, save, code, count).map(Some);
+                }
                 return Ok(Some((code, count)));
             }
             let gens: Vec<Gen> = ALL_GENS
@@ -270,26 +274,49 @@ pub fn register<'a>(
         if c.peek() != Some(b'[') {
             return Ok(Some((code, count)));
         }
-        // `sym[i]` or `sym[i:j]`: registers of the symbol's range.
-        c.bump();
-        let first = known_uint(asm, c, b":]").ok_or(Reported)?;
-        let last = if c.eat(b':') {
-            known_uint(asm, c, b"]").ok_or(Reported)?
-        } else {
-            first
-        };
-        if !c.eat(b']') {
-            asm.error(c.rest(), "expected ']' after the register index");
-            return Err(Reported);
-        }
-        if last < first || last - first >= 32 || code as u64 + last > 511 {
-            asm.error(c.slice(save.pos(), c.pos()), "invalid register index");
-            return Err(Reported);
-        }
-        return Ok(Some((code + first as u32, (last - first + 1) as u32)));
+        // (CLRX does not bound the index by the symbol's range.)
+        let _ = count;
+        return subscript(asm, c, save, code, 0).map(Some);
     }
     *c = save;
     Ok(None)
+}
+
+/// `[i]` or `[i:j]` after a register symbol or a named range (at the cursor):
+/// registers i..=j of the range at `code` (of `count` registers, 0: not
+/// checked).
+fn subscript(
+    asm: &mut Assembler,
+    c: &mut Cursor<'_>,
+    save: Cursor<'_>,
+    code: u32,
+    count: u32,
+) -> Result<(u32, u32), Reported> {
+    c.bump();
+    let first = known_uint(asm, c, b":]").ok_or(Reported)?;
+    c.skip_ws();
+    let last = if c.eat(b':') {
+        known_uint(asm, c, b"]").ok_or(Reported)?
+    } else {
+        first
+    };
+    c.skip_ws();
+    if !c.eat(b']') {
+        asm.error(c.rest(), "expected ']' after the register index");
+        return Err(Reported);
+    }
+    if last < first || last - first >= 32 || code as u64 + last > 511 {
+        asm.error(c.slice(save.pos(), c.pos()), "invalid register index");
+        return Err(Reported);
+    }
+    if count > 0 && last >= u64::from(count) {
+        asm.error(
+            c.slice(save.pos(), c.pos()),
+            format!("register index {last} beyond the range's {count} registers"),
+        );
+        return Err(Reported);
+    }
+    Ok((code + first as u32, (last - first + 1) as u32))
 }
 
 /// Checks a numbered register range and turns it into an operand code.

@@ -157,8 +157,22 @@ v_cndmask_b32_e64 v0, s1, v2, s[2:3]
 v_madmk_f32 v0, s1, 0x40000000, v2
 v_fma_f32 v0, s1, v1, s1
 ";
-    let a = assemble(Some(Gen::Gcn10), "cb.s", src);
+    let a = risa_gcn_asm::assemble_in(
+        Some(Gen::Gcn10),
+        "cb.s",
+        src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
     let lines: Vec<u32> = a.output.errors().map(|d| d.line).collect();
     assert_eq!(lines, [1, 3, 4, 5], "{}", a.diagnostics());
     assert!(a.diagnostics().contains("constant bus"));
+    // CLRX syntax follows clrxasm (checked with clrxasm -g Tahiti): two
+    // different SGPRs (lines 1, 3, 4) are errors, the v_madmk constant does
+    // not count (line 5 is accepted, with a warning).
+    let c = assemble(Some(Gen::Gcn10), "cb.s", src);
+    let lines: Vec<u32> = c.output.errors().map(|d| d.line).collect();
+    assert_eq!(lines, [1, 3, 4], "{}", c.diagnostics());
+    assert!(c.output.warnings().any(|w| w.line == 5));
 }

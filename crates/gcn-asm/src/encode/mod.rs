@@ -136,6 +136,8 @@ pub fn assemble(
         used: opnd::RegUse::default(),
         reads: [0; 4],
         n_reads: 0,
+        xreads: [0; 4],
+        n_xreads: 0,
         clrx,
     };
     b.run(want)?;
@@ -184,6 +186,9 @@ struct Build<'a, 's, 't> {
     used: opnd::RegUse,
     reads: [u32; 4],
     n_reads: usize,
+    /// Scalar reads only CLRX's constant-bus rule counts.
+    xreads: [u32; 4],
+    n_xreads: usize,
     /// CLRX dialect: CLRX's defaults and meanings where the dialects differ.
     clrx: bool,
 }

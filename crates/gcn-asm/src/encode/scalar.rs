@@ -217,6 +217,11 @@ impl<'a> Build<'a, '_, '_> {
                 "hwreg: register 0..63, offset 0..31, size 1..32: truncated",
             );
         }
+        if self.clrx {
+            // clrxasm ORs the shifted values (no masking) and keeps 16 bits.
+            let v = id | off << 6 | size.wrapping_sub(1) << 11;
+            return Some((v & 0xffff) as u32);
+        }
         Some((id & 63) as u32 | (off as u32 & 31) << 6 | ((size as u32).wrapping_sub(1) & 31) << 11)
     }
 
@@ -385,7 +390,8 @@ impl<'a> Build<'a, '_, '_> {
                     let Some(o) = &slot else { return None };
                     self.no_operand_mods(o)?;
                     self.clrx_align(o)?;
-                    if op.sgpr && !matches!(o.v, Val::Reg { code, .. } if code < 128) {
+                    if op.sgpr && !self.clrx && !matches!(o.v, Val::Reg { code, .. } if code < 128)
+                    {
                         return self.err(o.at, "expected a scalar register");
                     }
                     let code = self.src(o, op.ty, op.ty.dwords(), true)?;

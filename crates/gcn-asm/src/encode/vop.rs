@@ -134,7 +134,14 @@ impl<'a> Build<'a, '_, '_> {
         let sdwa = matches!(enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
         let dpp = matches!(enc, Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp);
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
-            return self.err(self.st.name, "this instruction has no SDWA/DPP form");
+            if !self.clrx {
+                return self.err(self.st.name, "this instruction has no SDWA/DPP form");
+            }
+            // clrxasm encodes it (the hardware's result is undefined).
+            self.asm.warning(
+                self.st.name,
+                "this instruction has no SDWA/DPP form in LLVM (clrxasm encodes it)",
+            );
         }
         if (sdwa || dpp) && !self.gen.is_gfx8_plus() {
             return self.err(self.st.name, "SDWA and DPP exist only on gcn1.2, gcn1.4");
@@ -239,6 +246,8 @@ impl<'a> Build<'a, '_, '_> {
                         self.put(f, code);
                         if !op.sgpr {
                             self.note_read(code);
+                        } else {
+                            self.note_clrx_read(code);
                         }
                         if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
                             self.asm.warning(
@@ -278,14 +287,23 @@ impl<'a> Build<'a, '_, '_> {
                         // 32-bit encodings: SRC0 takes anything, VSRC1 a VGPR (or an SGPR if the row says so).
                         self.no_operand_mods(&o)?;
                         if n == 0 {
-                            if op.vgpr && o.vgpr().is_none() {
+                            if op.vgpr && o.vgpr().is_none() && !self.clrx {
                                 return self.err(o.at, "expected a vector register");
                             }
                             let code = self.src(&o, ty, count, true)?;
                             self.put(Field::Src0, code);
                             self.note_read(code);
                         } else if op.sgpr {
-                            let code = self.sreg(&o, count)?;
+                            // CLRX takes any scalar operand code here (8-bit field).
+                            let code = if self.clrx {
+                                self.src(&o, ty, count, false)?
+                            } else {
+                                self.sreg(&o, count)?
+                            };
+                            if code > 255 {
+                                return self.err(o.at, "expected a scalar operand");
+                            }
+                            self.note_clrx_read(code);
                             self.put(Field::Vsrc1, code);
                         } else {
                             let code = self.vgpr(&o, count)?;
@@ -303,7 +321,7 @@ impl<'a> Build<'a, '_, '_> {
         if info.operand(Role::L).is_some() {
             self.note_read(255);
         }
-        self.constant_bus()?;
+        self.constant_bus(info.operand(Role::L).is_some())?;
         // 4. modifiers.
         if long_enc {
             let mut allowed = VOP3_MODS;
@@ -383,10 +401,81 @@ impl<'a> Build<'a, '_, '_> {
         }
     }
 
+    /// Notes a scalar source only CLRX's constant-bus rule counts (the
+    /// SGPR operands of v_readlane/v_writelane).
+    #[inline]
+    pub(super) fn note_clrx_read(&mut self, code: u32) {
+        if self.clrx
+            && code < 128
+            && !self.xreads[..self.n_xreads].contains(&code)
+            && self.n_xreads < 4
+        {
+            self.xreads[self.n_xreads] = code;
+            self.n_xreads += 1;
+        }
+    }
+
     /// GCN 1.0-1.4 vector instructions read at most one scalar value (an
     /// SGPR, which may be read by several operands, or the literal) over the
     /// constant bus; the implicit VCC carry-in of the 32-bit forms counts too.
-    pub(super) fn constant_bus(&mut self) -> Option<()> {
+    ///
+    /// CLRX syntax applies clrxasm's rule: at most one of s0..s101 and VCC
+    /// (M0, EXEC and TTMPs not counted, v_readlane/v_writelane's SGPRs
+    /// counted), and no literal with such an SGPR or M0 (the v_madak/madmk
+    /// constant not counted); what it accepts beyond the hardware rule is
+    /// accepted with a warning.
+    pub(super) fn constant_bus(&mut self, madk: bool) -> Option<()> {
+        if self.clrx {
+            let n_sgpr = risa_gcn::operand::sgpr_count(self.gen);
+            let mut sg = [0u32; 8];
+            let mut n = 0;
+            let mut lit = false;
+            let mut m0 = false;
+            let all: Vec<u32> = self.reads[..self.n_reads]
+                .iter()
+                .chain(&self.xreads[..self.n_xreads])
+                .copied()
+                .collect();
+            for code in all {
+                let c = match code {
+                    255 => {
+                        lit |= !madk;
+                        continue;
+                    }
+                    124 => {
+                        m0 = true;
+                        continue;
+                    }
+                    106 | 107 => 106,
+                    c if c < n_sgpr => c,
+                    _ => continue,
+                };
+                if !sg[..n].contains(&c) && n < sg.len() {
+                    sg[n] = c;
+                    n += 1;
+                }
+            }
+            if n > 1 {
+                return self.err(
+                    self.st.args,
+                    "more than one SGPR read (clrxasm's constant-bus rule)",
+                );
+            }
+            let sgpr = sg[..n].iter().any(|&c| c != 106);
+            if lit && (sgpr || m0) {
+                return self.err(
+                    self.st.args,
+                    "a literal with an SGPR or M0 (clrxasm's constant-bus rule)",
+                );
+            }
+            if self.n_reads > 1 {
+                self.asm.warning(
+                    self.st.args,
+                    "more than one scalar value read over the constant bus (clrxasm accepts it)",
+                );
+            }
+            return Some(());
+        }
         if self.n_reads > 1 {
             return self.err(
                 self.st.args,
@@ -473,8 +562,33 @@ impl<'a> Build<'a, '_, '_> {
     /// `attrN.c`: (attribute, channel, text).
     pub(super) fn attr(&mut self) -> Option<(u32, u32, &'a str)> {
         let at = self.c.rest();
-        let w = self.c.ident().unwrap_or("");
-        let l = w.to_ascii_lowercase();
+        // `attrN.C`, with spaces around the dot in CLRX (`attr26 . w`).
+        let start = self.c.pos();
+        let mut end = start;
+        let b = self.c.text().as_bytes();
+        let mut l = String::new();
+        while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+            l.push(b[end].to_ascii_lowercase() as char);
+            end += 1;
+        }
+        let mut k = end;
+        while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+            k += 1;
+        }
+        if k < b.len() && b[k] == b'.' {
+            k += 1;
+            while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+                k += 1;
+            }
+            l.push('.');
+            while k < b.len() && b[k].is_ascii_alphanumeric() {
+                l.push(b[k].to_ascii_lowercase() as char);
+                k += 1;
+            }
+            end = k;
+        }
+        self.c.set_pos(end);
+        let w = self.c.slice(start, end);
         if let Some(r) = l.strip_prefix("attr") {
             if let Some((n, ch)) = r.split_once('.') {
                 let chan = ["x", "y", "z", "w"].iter().position(|c| *c == ch);
@@ -559,9 +673,12 @@ impl<'a> Build<'a, '_, '_> {
             .last()
             .unwrap_or("");
         last.split_whitespace().skip(1).any(|w| {
-            ["clamp", "mul:", "div:", "vop3"]
+            let w = w.to_ascii_lowercase();
+            // (`vop3:0`, `clamp:0`: given as absent.)
+            ["clamp", "mul:", "div:", "vop3", "omod:", "neg:", "abs:"]
                 .iter()
                 .any(|m| w.starts_with(m))
+                && !w.ends_with(":0")
         })
     }
 
