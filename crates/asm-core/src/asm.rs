@@ -424,6 +424,9 @@ pub struct Assembler {
     /// A raw block just completed (end pseudo-op, text), for the back end.
     pub(crate) raw_done: Option<(String, String)>,
     pub(crate) frames: Vec<Frame>,
+    /// The rest of a line whose statement opened a frame (a macro call, a
+    /// repetition, an include): it runs when the stack is back to the depth.
+    pub(crate) deferred: Vec<(usize, LineCtx, bool)>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) n_errors: usize,
     pub(crate) sections: Vec<Section>,
@@ -493,6 +496,7 @@ impl Assembler {
             line_semi: true,
             raw_done: None,
             frames: Vec::new(),
+            deferred: Vec::new(),
             diags: Vec::new(),
             n_errors: 0,
             sections: Vec::new(),
@@ -610,6 +614,19 @@ impl Assembler {
             };
             if fr.pos >= fr.text.len() {
                 self.end_frame();
+                if self
+                    .deferred
+                    .last()
+                    .is_some_and(|d| d.0 == self.frames.len())
+                {
+                    // The statements after a macro call (or `.endr`, an
+                    // include) on its line come after the expansion.
+                    if let Some((_, line, semi)) = self.deferred.pop() {
+                        self.line = line;
+                        self.line_semi = semi;
+                        return true;
+                    }
+                }
                 continue;
             }
             let text = fr.text.clone();
@@ -891,11 +908,19 @@ impl Assembler {
                     continue;
                 }
                 b';' => {
+                    let depth = self.frames.len();
                     self.process_statement(backend, &line[start..i]);
                     if self.ended {
                         return;
                     }
                     start = i + 1;
+                    if self.frames.len() > depth && self.recording.is_none() {
+                        // A frame opened: the rest of the line waits for it.
+                        let mut rest = self.line.clone();
+                        rest.start += start;
+                        self.deferred.push((depth, rest, true));
+                        return;
+                    }
                 }
                 _ => {}
             }

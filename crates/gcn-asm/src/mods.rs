@@ -84,7 +84,7 @@ fn flag_kind(lname: &str) -> Option<M> {
 
 /// A value list `[a,b,...]` of 0/1 elements or (CLRX) a number: the bits,
 /// with the element count in bits 8.. (0xff: a number, any count).
-fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, lname: &str) -> Option<u32> {
+fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, lname: &str, clrx: bool) -> Option<u32> {
     c.skip_ws();
     if c.peek() != Some(b'[') {
         let at = c.rest();
@@ -98,6 +98,11 @@ fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, lname: &str) -> Option<u3
     let mut l = [0; 4];
     let at = c.rest();
     let n = list(asm, c, &mut l)?;
+    if clrx && l.iter().any(|&x| x > 1) {
+        // clrxasm keeps the low bit of each element, with a warning.
+        asm.warning(at, "list elements truncated to their low bit");
+        l.iter_mut().for_each(|x| *x &= 1);
+    }
     if l.iter().any(|&x| x > 1) {
         asm.error(at, "list elements must be 0 or 1");
         return None;
@@ -588,7 +593,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             "row_bcast15" if !has_colon => (M::DppCtrl, 0x142),
             "row_bcast31" if !has_colon => (M::DppCtrl, 0x143),
             "neg" | "abs" | "sext" if has_colon => {
-                let v = bits_value(asm, c, lname)?;
+                let v = bits_value(asm, c, lname, m.clrx)?;
                 let k = match lname {
                     "neg" => M::Neg,
                     "abs" => M::Abs,
@@ -615,6 +620,11 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 let mut l = [0; 4];
                 let at = c.rest();
                 let n = list(asm, c, &mut l)?;
+                if m.clrx && n == 4 && l.iter().any(|&x| x > 3) {
+                    // clrxasm keeps the low two bits, with a warning.
+                    asm.warning(at, "quad_perm lane numbers truncated to 0..3");
+                    l.iter_mut().for_each(|x| *x &= 3);
+                }
                 if n != 4 || l.iter().any(|&x| x > 3) {
                     asm.error(at, "quad_perm takes four lane numbers 0..3");
                     return None;
@@ -630,7 +640,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
                 // The element count rides in bits 8.. so the encoder can place
                 // the last bit (0xff: CLRX's number, the field's bits as given).
-                let v = bits_value(asm, c, lname)?;
+                let v = bits_value(asm, c, lname, m.clrx)?;
                 let k = match lname {
                     "op_sel" => M::OpSel,
                     "op_sel_hi" => M::OpSelHi,

@@ -119,12 +119,25 @@ fn operand_errors_point_at_the_operand() {
         ("s_add_u32 s0, s1, 1.5, 0x10", "unexpected extra operand"),
     ];
     for (src, msg) in cases {
-        let a = assemble(Some(Gen::Gcn12), "e.s", src);
+        let a = risa_gcn_asm::assemble_in(
+            Some(Gen::Gcn12),
+            "e.s",
+            src,
+            Default::default(),
+            false,
+            risa_gcn::Dialect::Llvm,
+        );
         let d = a.diagnostics();
         assert!(a.output.has_errors(), "{src}: no error");
         assert!(d.contains(msg), "{src}: want {msg:?} in\n{d}");
         assert!(d.starts_with("e.s:1:"), "{d}");
     }
+    // CLRX syntax truncates an offset that does not fit, with a warning, as
+    // clrxasm does (d86c1170 00000001, "Value 0x11170 truncated to 0x1170").
+    let a = assemble(Some(Gen::Gcn12), "e.s", "ds_read_b32 v0, v1 offset:70000");
+    assert!(!a.output.has_errors(), "{}", a.diagnostics());
+    assert_eq!(a.code(), [0xd86c_1170, 0x0000_0001]);
+    assert!(a.diagnostics().contains("e.s:1:") && a.diagnostics().contains("truncated"));
 }
 
 #[test]

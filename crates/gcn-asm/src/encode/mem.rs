@@ -251,7 +251,8 @@ impl<'a> Build<'a, '_, '_> {
             } else {
                 dmask.count_ones().max(1)
             };
-            if m.flag(M::D16) != 0 && self.gen == Gen::Gcn14 {
+            // (CLRX: gather4 returns four registers, also with d16.)
+            if m.flag(M::D16) != 0 && self.gen == Gen::Gcn14 && !(self.clrx && gather4) {
                 n = n.div_ceil(2);
             }
             // Atomics: DMASK counts the data dwords (2 for a 64-bit value or a
@@ -371,7 +372,9 @@ impl<'a> Build<'a, '_, '_> {
                 Val::Off => None,
                 _ => {
                     let n = if info.family == Family::Global { 2 } else { 1 };
-                    Some(self.sreg(o, n)?)
+                    let code = self.sreg(o, n)?;
+                    self.clrx_align(o)?;
+                    Some(code)
                 }
             };
             self.put(Field::Saddr, saddr.unwrap_or(0x7f));
@@ -407,6 +410,12 @@ impl<'a> Build<'a, '_, '_> {
             allowed |= bit(M::Offset);
         }
         self.check_mods(&m, allowed)?;
+        if self.clrx && info.family == Family::Flat && m.flag(M::Lds) != 0 {
+            self.asm.warning(
+                m.at(M::Lds),
+                "lds on a FLAT instruction (clrxasm allows it only for GLOBAL and SCRATCH)",
+            );
+        }
         if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 && !self.clrx {
             let at = dst.as_ref().map_or(self.st.args, |d| d.0.at);
             return self.err(at, "a returning atomic needs glc");

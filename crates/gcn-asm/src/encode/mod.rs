@@ -250,7 +250,16 @@ impl<'a> Build<'a, '_, '_> {
                 return self.field_later(f, e.clone(), m.at(k), false);
             }
         }
-        self.field(f, m.flag(k), m.at(k), what)
+        let v = m.flag(k);
+        let width = u32::from(self.row[f as usize]) >> 6;
+        if self.clrx && width > 0 && width < 32 && v >> width != 0 {
+            // clrxasm keeps the bits that fit, with a warning.
+            let t = v & ((1 << width) - 1);
+            self.asm
+                .warning(m.at(k), format!("{what} value {v:#x} truncated to {t:#x}"));
+            return self.field(f, t, m.at(k), what);
+        }
+        self.field(f, v, m.at(k), what)
     }
 
     /// Leaves field `f` to be filled in when `e` is known.

@@ -64,6 +64,15 @@ impl<'a> Build<'a, '_, '_> {
                     }
                 }
             }
+            (Val::Num(v), Ty::Label) if self.clrx && v.is_abs() => {
+                // A number is an address to clrxasm, which accepts none in
+                // raw code; risa's plain number is LLVM's raw SIMM16.
+                self.err(
+                    o.at,
+                    "a branch target in CLRX syntax is a label or an address (.+8); a plain number is LLVM syntax",
+                )?;
+                None
+            }
             (Val::Pending(e), _) => {
                 self.pending = Some(if ty == Ty::Label {
                     Pending::Branch(e.clone())
@@ -478,7 +487,15 @@ impl<'a> Build<'a, '_, '_> {
                         self.put(Field::Offset, code);
                     }
                     _ => {
-                        let v = self.value(o)?;
+                        let mut v = self.value(o)?;
+                        let width = u32::from(self.row[Field::Offset as usize]) >> 6;
+                        if self.clrx && width > 8 && v >> width != 0 {
+                            // clrxasm keeps the bits that fit, with a warning.
+                            let t = v & ((1 << width) - 1);
+                            self.asm
+                                .warning(o.at, format!("offset {v:#x} truncated to {t:#x}"));
+                            v = t;
+                        }
                         let fits = v <= u64::from(u32::MAX)
                             && layout::set(enc, self.gen, &mut self.raw, Field::Offset, v as u32);
                         if fits {

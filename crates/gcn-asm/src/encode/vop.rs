@@ -76,6 +76,8 @@ impl<'a> Build<'a, '_, '_> {
             }
             m.seen &= !per_src;
         }
+        // (Given as 0, they are absent: `vop3:0`, `neg:0`.)
+        m.given &= m.seen | !(per_src | VOP3_MODS);
         let any_sext = ops.iter().flatten().any(|o| o.sext);
         // 2. the encoding.
         let short = match fam {
@@ -151,6 +153,23 @@ impl<'a> Build<'a, '_, '_> {
         let long_enc = matches!(enc, Enc::Vop3 | Enc::Vop3b);
         let interp3 =
             fam == Family::Vintrp || (fam == Family::Vop3 && info.operand(Role::T).is_some());
+        if self.clrx {
+            // clrxasm: an SGPR range of a vector instruction stays within
+            // one group of four ("register line").
+            for o in dst_c.iter().chain(ops.iter().flatten()) {
+                if let Val::Reg { code, count } = o.v {
+                    if count >= 2
+                        && code < risa_gcn::operand::sgpr_count(self.gen)
+                        && code / 4 != (code + count - 1) / 4
+                    {
+                        return self.err(
+                            o.at,
+                            "scalar register range crosses a group of four (clrxasm's rule)",
+                        );
+                    }
+                }
+            }
+        }
         if let Some(d) = &dst_c {
             if long_enc {
                 let code = self.sreg(d, 2)?;
@@ -371,13 +390,14 @@ impl<'a> Build<'a, '_, '_> {
             }
         } else if dpp {
             self.check_mods(&m, mods::DPP)?;
-            if !m.has(M::DppCtrl) {
+            if !m.has(M::DppCtrl) && !self.clrx {
                 return self.err(
                     self.st.name,
                     "DPP needs a control (quad_perm, row_shl, ...)",
                 );
             }
-            self.put(Field::DppCtrl, m.get(M::DppCtrl, 0));
+            // CLRX's default control is the identity quad_perm:[0,1,2,3].
+            self.put(Field::DppCtrl, m.get(M::DppCtrl, 0xe4));
             let rm = m.get(M::RowMask, 15);
             self.field(Field::RowMask, rm, m.at(M::RowMask), "row_mask")?;
             let bm = m.get(M::BankMask, 15);
@@ -718,7 +738,7 @@ impl<'a> Build<'a, '_, '_> {
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::OpSel) | bit(M::OpSelHi) | bit(M::Clamp);
-        if !mix {
+        if !mix || self.clrx {
             allowed |= bit(M::NegLo) | bit(M::NegHi);
         }
         self.check_mods(&m, allowed)?;
@@ -745,10 +765,16 @@ impl<'a> Build<'a, '_, '_> {
         };
         let opsel = get(M::OpSel, 0)?;
         // Unused op_sel_hi bits keep their default (1 for packed math), as LLVM encodes them.
-        let hi = get(M::OpSelHi, if mix { 0 } else { all })? | if mix { 0 } else { 7 & !all };
+        // v_mad_mix*: op_sel_hi defaults to 0 in LLVM syntax, to [1,1,1] in CLRX's.
+        let mix_hi = if self.clrx { 7 } else { 0 };
+        let hi = get(M::OpSelHi, if mix { mix_hi } else { all })? | if mix { 0 } else { 7 & !all };
         if !mix {
             neg = get(M::NegLo, 0)?;
             neg_hi = get(M::NegHi, 0)?;
+        } else {
+            // CLRX: neg_lo/neg_hi set the NEG/NEG_HI fields of v_mad_mix* too.
+            neg |= get(M::NegLo, 0)?;
+            neg_hi |= get(M::NegHi, 0)?;
         }
         self.put(Field::OpSel, opsel);
         self.put(Field::OpSelHi, hi & 3);
