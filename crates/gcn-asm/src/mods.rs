@@ -633,7 +633,18 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             }
             "bound_ctrl" => {
                 if has_colon {
-                    number(asm, c)?;
+                    let at = c.rest();
+                    let v = number(asm, c)?;
+                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
+                    let lit01 = at.starts_with('0') || at.starts_with('1');
+                    if m.clrx && (v > 1 || !lit01) {
+                        asm.error(at, "bound_ctrl takes 0 or 1");
+                        return None;
+                    }
+                    if m.clrx && c.peek() == Some(b':') {
+                        c.bump();
+                        number(asm, c)?;
+                    }
                 }
                 (M::BoundCtrl, 1)
             }

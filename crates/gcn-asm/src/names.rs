@@ -103,6 +103,21 @@ const CLRX_RENAMES: &[(&str, &str, &str, &[&str])] = &[
     ("s_cmp", "_ne_", "_lg_", &["_u64"]),
 ];
 
+/// Instructions clrxasm takes on a generation that lacks them, with the
+/// opcode of another: (mnemonic prefix, generation, opcode generation).
+/// CLRX's GCN 1.2 SMEM table has GCN 1.4's s_buffer_atomic_* (GCN 1.2
+/// hardware has no scalar atomics; risa warns).
+pub const CLRX_BORROWED: &[(&str, Gen, Gen)] = &[("s_buffer_atomic", Gen::Gcn12, Gen::Gcn14)];
+
+/// The generation whose opcode clrxasm uses for `name` on `gen`, if it
+/// takes a mnemonic `gen` lacks.
+pub fn clrx_borrowed(name: &str, gen: Gen) -> Option<Gen> {
+    CLRX_BORROWED
+        .iter()
+        .find(|(p, g, _)| *g == gen && name.starts_with(p))
+        .map(|&(_, _, from)| from)
+}
+
 /// Looks `name` (lower case, no encoding suffix) up for `gen`.
 pub fn find(name: &str, gen: Gen) -> Found {
     let found = find_exact(name, gen);

@@ -109,8 +109,24 @@ pub fn assemble(
     // LLVM spells most vector instructions with an encoding suffix: try the
     // base name first, then the whole name (no mnemonic ends in a suffix).
     let (base, want) = split_suffix(name);
+    let mut op_gen = gen;
     let (op, want) = match (want, names::find(base, gen)) {
         (Want::Any, Found::Op(op)) => (op, Want::Any),
+        (Want::Any, Found::OtherGens(_)) if clrx && names::clrx_borrowed(base, gen).is_some() => {
+            let from = names::clrx_borrowed(base, gen).unwrap_or(gen);
+            let Found::Op(op) = names::find(base, from) else {
+                return unknown(asm, st, Found::Unknown);
+            };
+            asm.warning(
+                st.name,
+                format!(
+                    "'{}' does not exist on {gen}; encoded with the {from} opcode as clrxasm does",
+                    st.name
+                ),
+            );
+            op_gen = from;
+            (op, Want::Any)
+        }
         (Want::Any, found) => return unknown(asm, st, found),
         (_, Found::Op(op)) => (op, want),
         (_, base_found) => match names::find(name, gen) {
@@ -139,6 +155,7 @@ pub fn assemble(
         xreads: [0; 4],
         n_xreads: 0,
         clrx,
+        op_gen,
     };
     b.run(want)?;
     let base = b.enc.base_dwords() as usize;
@@ -191,6 +208,9 @@ struct Build<'a, 's, 't> {
     n_xreads: usize,
     /// CLRX dialect: CLRX's defaults and meanings where the dialects differ.
     clrx: bool,
+    /// The generation whose opcode is used (`gen`, except for
+    /// [`names::CLRX_BORROWED`] instructions).
+    op_gen: Gen,
 }
 
 /// Modifiers every VOP3 (VOP3a) form takes.
@@ -214,8 +234,8 @@ impl<'a> Build<'a, '_, '_> {
         };
         self.raw = u64::from(val & mask);
         let opc = match enc {
-            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.gen),
-            _ => self.info.opcode(self.gen),
+            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.op_gen),
+            _ => self.info.opcode(self.op_gen),
         };
         let Some(opc) = opc else {
             return self.err(
@@ -609,6 +629,16 @@ impl<'a> Build<'a, '_, '_> {
                 };
                 if bits == 0 && !o.lit {
                     return Some(128);
+                }
+                if self.clrx
+                    && wide
+                    && !o.lit
+                    && self.gen.is_gfx8_plus()
+                    && f.to_f32_bits() == 0x3e22_f983
+                {
+                    // clrxasm takes 1/(2*pi) written to single precision
+                    // (0.15915494, as it prints it) as the 64-bit constant.
+                    return Some(248);
                 }
                 if let Some(code) = self.float_inline(ty, bits).filter(|_| !o.lit) {
                     return Some(code);

@@ -8,6 +8,9 @@ use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
 use risa_gcn::Gen;
 
+/// Instructions that read VCC without naming it (the constant bus counts it).
+const IMPLICIT_VCC_READ: &[&str] = &["v_div_fmas_f32", "v_div_fmas_f64"];
+
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
 
@@ -135,6 +138,16 @@ impl<'a> Build<'a, '_, '_> {
         };
         let sdwa = matches!(enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
         let dpp = matches!(enc, Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp);
+        let wide_ops = info
+            .sig
+            .iter()
+            .any(|o| matches!(o.role, Role::D | Role::A | Role::B) && o.ty.dwords() == 2);
+        if self.clrx && (sdwa || dpp) && wide_ops {
+            return self.err(
+                self.st.name,
+                "SDWA/DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
+            );
+        }
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
             if !self.clrx {
                 return self.err(self.st.name, "this instruction has no SDWA/DPP form");
@@ -219,6 +232,7 @@ impl<'a> Build<'a, '_, '_> {
                     self.put(Field::Sdst3, code);
                 }
                 Role::L => {
+                    self.no_lit(&o)?;
                     let code = self.src(&o, op.ty, 1, true)?;
                     if code != 255 {
                         // madmk/madak: the constant is always a literal.
@@ -340,6 +354,15 @@ impl<'a> Build<'a, '_, '_> {
         if info.operand(Role::L).is_some() {
             self.note_read(255);
         }
+        if IMPLICIT_VCC_READ.contains(&info.name) {
+            self.note_read(106);
+        }
+        if self.clrx && (sdwa || dpp) && (self.lit.is_some() || self.pending.is_some()) {
+            return self.err(
+                self.st.args,
+                "a literal with SDWA or DPP (clrxasm rejects it)",
+            );
+        }
         self.constant_bus(info.operand(Role::L).is_some())?;
         // 4. modifiers.
         if long_enc {
@@ -369,7 +392,7 @@ impl<'a> Build<'a, '_, '_> {
             }
         } else if sdwa {
             let mut allowed = mods::SDWA | bit(M::Clamp) | bit(M::Omod);
-            if fam == Family::Vopc {
+            if fam == Family::Vopc && !(self.clrx && self.gen == Gen::Gcn12) {
                 allowed &= !(bit(M::DstSel) | bit(M::DstUnused));
             }
             if fam == Family::Vop1 {
@@ -387,6 +410,14 @@ impl<'a> Build<'a, '_, '_> {
             self.put(Field::Src0Sel, m.get(M::Src0Sel, d(6)));
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
+            }
+            if self.clrx && fam == Family::Vopc && !layout::has(self.enc, self.gen, Field::DstSel) {
+                // clrxasm takes dst_sel/dst_unused on VOPC SDWA (GCN 1.2) and
+                // writes them into the unused bits; it writes DWORD when
+                // dst_sel is absent, risa 0 as llvm-mc does
+                // (docs/clrx-differences.md).
+                self.raw |= u64::from(m.get(M::DstSel, 0) & 7) << 40;
+                self.raw |= u64::from(m.get(M::DstUnused, 0) & 3) << 43;
             }
         } else if dpp {
             self.check_mods(&m, mods::DPP)?;
@@ -695,7 +726,7 @@ impl<'a> Build<'a, '_, '_> {
         last.split_whitespace().skip(1).any(|w| {
             let w = w.to_ascii_lowercase();
             // (`vop3:0`, `clamp:0`: given as absent.)
-            ["clamp", "mul:", "div:", "vop3", "omod:", "neg:", "abs:"]
+            ["clamp", "mul:", "div:", "vop3", "omod:", "abs:"]
                 .iter()
                 .any(|m| w.starts_with(m))
                 && !w.ends_with(":0")
