@@ -82,6 +82,9 @@ impl<'a> Build<'a, '_, '_> {
             let Some(o) = &slot else { return None };
             self.no_operand_mods(o)?;
             let code = self.src(o, Ty::B32, 1, false)?;
+            if self.clrx && code == 254 {
+                return self.err(o.at, "LDS_DIRECT is not allowed as soffset");
+            }
             if code > 255 {
                 return self.err(
                     o.at,
@@ -388,6 +391,8 @@ impl<'a> Build<'a, '_, '_> {
             };
             match a.v {
                 Val::Off if off_ok => {}
+                // clrxasm takes `off, off` for SCRATCH (no address at all).
+                Val::Off if self.clrx && info.family == Family::Scratch => {}
                 _ if n == 0 => {
                     return self.err(a.at, "with an SGPR address the VGPR address must be 'off'")
                 }
@@ -413,7 +418,7 @@ impl<'a> Build<'a, '_, '_> {
         if self.clrx && info.family == Family::Flat && m.flag(M::Lds) != 0 {
             self.asm.warning(
                 m.at(M::Lds),
-                "lds on a FLAT instruction (clrxasm allows it only for GLOBAL and SCRATCH)",
+                "lds on a FLAT instruction (clrxasm rejects it: only GLOBAL and SCRATCH)",
             );
         }
         if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 && !self.clrx {
@@ -434,7 +439,20 @@ impl<'a> Build<'a, '_, '_> {
             self.field_later(Field::Offset, e.clone(), m.at(M::Offset), signed)?;
         } else if m.has(M::Offset) {
             let at = m.at(M::Offset);
-            let off = m.offset_i;
+            let mut off = m.offset_i;
+            if self.clrx {
+                // clrxasm keeps the bits that fit, with a warning.
+                let t = if info.family == Family::Flat || !gfx9 {
+                    off & 0xfff
+                } else {
+                    (off & 0x1fff) << 51 >> 51
+                };
+                if t != off {
+                    self.asm
+                        .warning(at, format!("offset {off:#x} truncated to fit its field"));
+                    off = t;
+                }
+            }
             let v = if info.family == Family::Flat {
                 if !(0..4096).contains(&off) {
                     return self.err(at, "FLAT offset must be 0..4095");

@@ -10,6 +10,11 @@ const CLRX_HWREGS: &[(&str, u32)] = &[
     ("INST_DW0", 10),
     ("INST_DW1", 11),
     ("IB_DBG0", 12),
+    ("SH_MEM_BASES", 15),
+    ("SQ_SHADER_TBA_LO", 16),
+    ("SQ_SHADER_TBA_HI", 17),
+    ("SQ_SHADER_TMA_LO", 18),
+    ("SQ_SHADER_TMA_HI", 19),
 ];
 
 /// The length of `word(` at the start of `s` (case-insensitive; CLRX allows
@@ -517,8 +522,23 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
-        self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
+        let soe = self.clrx
+            && layout::has(enc, self.gen, Field::Soe)
+            && self.raw >> 17 & 1 == 0
+            && m.has(M::Offset);
+        let extra = if soe { bit(M::Offset) } else { 0 };
+        self.check_mods(&m, bit(M::Glc) | bit(M::Nv) | extra)?;
         self.no_inst_offset(&m)?;
+        if soe {
+            // GCN 1.4 (CLRX syntax): an SGPR offset plus `offset:` is
+            // SOFFSET + the immediate (SOE).
+            let sgpr = (self.raw >> 32 & 0x1f_ffff) as u32;
+            self.raw &= !(0x1f_ffffu64 << 32);
+            self.put(Field::Soe, 1);
+            self.put(Field::Imm, 1);
+            self.put(Field::Soffset, sgpr);
+            self.mfield(&m, Field::Offset, M::Offset, "offset")?;
+        }
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
     }

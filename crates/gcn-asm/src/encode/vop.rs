@@ -8,6 +8,9 @@ use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
 use risa_gcn::Gen;
 
+/// Instructions whose 32-bit SRC1 clrxasm reads as a register pair.
+const CLRX_WIDE_SRC1: &[&str] = &["v_cmp_class_f64", "v_cmpx_class_f64"];
+
 /// Instructions that read VCC without naming it (the constant bus counts it).
 const IMPLICIT_VCC_READ: &[&str] = &["v_div_fmas_f32", "v_div_fmas_f64"];
 
@@ -142,10 +145,10 @@ impl<'a> Build<'a, '_, '_> {
             .sig
             .iter()
             .any(|o| matches!(o.role, Role::D | Role::A | Role::B) && o.ty.dwords() == 2);
-        if self.clrx && (sdwa || dpp) && wide_ops {
+        if self.clrx && dpp && wide_ops {
             return self.err(
                 self.st.name,
-                "SDWA/DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
+                "DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
             );
         }
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
@@ -233,6 +236,10 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 Role::L => {
                     self.no_lit(&o)?;
+                    if matches!(o.v, Val::Reg { .. }) {
+                        return self
+                            .err(o.at, "expected a constant (the literal of v_madak/v_madmk)");
+                    }
                     let code = self.src(&o, op.ty, 1, true)?;
                     if code != 255 {
                         // madmk/madak: the constant is always a literal.
@@ -257,11 +264,22 @@ impl<'a> Build<'a, '_, '_> {
                         Role::B => 1,
                         _ => 2,
                     };
-                    let count = if op.role == Role::SC {
+                    let mut count = if op.role == Role::SC {
                         2
                     } else {
                         op.ty.dwords()
                     };
+                    if self.clrx && op.role == Role::B && CLRX_WIDE_SRC1.contains(&info.name) {
+                        // clrxasm reads the class mask as a register pair.
+                        match o.v {
+                            Val::Reg { count: 1, .. } => self.asm.warning(
+                                o.at,
+                                "clrxasm rejects one register here (it wants a pair; the hardware reads one)",
+                            ),
+                            Val::Reg { .. } => count = 2,
+                            _ => {}
+                        }
+                    }
                     let ty = if op.role == Role::SC { Ty::B64 } else { op.ty };
                     if long_enc {
                         let (f, bitn) = if interp3 {
@@ -381,8 +399,15 @@ impl<'a> Build<'a, '_, '_> {
                 let bits = v & 0xff;
                 let at = m.at(M::OpSel);
                 if n == 0xff {
-                    // CLRX's number: the field's bits as given.
-                    self.field(Field::OpSel, bits, at, "op_sel")?;
+                    // CLRX's number: bit k < nsrc selects source k, bit nsrc
+                    // the destination; higher bits are dropped (warning).
+                    let keep = bits & ((1 << (nsrc + 1)) - 1);
+                    if keep != bits {
+                        self.asm
+                            .warning(at, format!("op_sel {bits:#x} truncated to {keep:#x}"));
+                    }
+                    let sel = (keep & ((1 << nsrc) - 1)) | (keep >> nsrc & 1) << 3;
+                    self.field(Field::OpSel, sel, at, "op_sel")?;
                 } else if n != nsrc + 1 {
                     return self.err(at, format!("op_sel takes {} elements", nsrc + 1));
                 } else {
@@ -600,6 +625,12 @@ impl<'a> Build<'a, '_, '_> {
                 let code = self.src(o, op.ty, count, false)?;
                 self.put(fs, 1);
                 self.note_read(code);
+                if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
+                    self.asm.warning(
+                        o.at,
+                        "abs/neg of a constant (clrxasm rejects it; the hardware applies it)",
+                    );
+                }
                 code
             }
         };
@@ -706,7 +737,14 @@ impl<'a> Build<'a, '_, '_> {
                 _ => {}
             }
         }
-        self.end_no_mods()
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
+        // (`vop3:0`, `clamp:0`: absent where a VOP3 form exists, as clrxasm
+        // takes them; GCN 1.0/1.1 interpolation has none.)
+        if self.info.vop3_opcode(self.gen).is_some() {
+            m.given &= m.seen | !VOP3_MODS;
+        }
+        self.check_mods(&m, 0)
     }
 
     /// Looks ahead (without diagnostics) for VOP3-only syntax in an interpolation statement.
@@ -764,8 +802,10 @@ impl<'a> Build<'a, '_, '_> {
             }
             let code = self.src(o, op.ty, op.ty.dwords(), false)?;
             self.put(f, code);
+            self.note_read(code);
             n += 1;
         }
+        self.constant_bus(false)?;
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::OpSel) | bit(M::OpSelHi) | bit(M::Clamp);
