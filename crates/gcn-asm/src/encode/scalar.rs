@@ -10,6 +10,7 @@ const CLRX_HWREGS: &[(&str, u32)] = &[
     ("INST_DW0", 10),
     ("INST_DW1", 11),
     ("IB_DBG0", 12),
+    ("IB_DBG1", 13),
     ("SH_MEM_BASES", 15),
     ("SQ_SHADER_TBA_LO", 16),
     ("SQ_SHADER_TBA_HI", 17),
@@ -482,6 +483,22 @@ impl<'a> Build<'a, '_, '_> {
                     self.put(Field::Sbase, b);
                 }
                 Role::O => match &o.v {
+                    Val::Reg { code, .. }
+                        if self.clrx
+                            && self.gen == Gen::Gcn12
+                            && *code != 124
+                            && (info.has(flag::STORE)
+                                || info.has(flag::ATOMIC)
+                                || info.has(flag::IMM_D)) =>
+                    {
+                        // llvm-mc encodes it; the hardware takes any SGPR.
+                        self.asm.warning(
+                            o.at,
+                            "an SGPR offset of an SMEM store, atomic or probe (clrxasm rejects it: M0 only on GCN 1.2)",
+                        );
+                        let code = self.sreg(o, 1)?;
+                        self.put(Field::Offset, code);
+                    }
                     Val::Pending(e) => {
                         // A later symbol: the immediate form, filled in by a fixup.
                         self.put(Field::Imm, 1);
@@ -494,7 +511,21 @@ impl<'a> Build<'a, '_, '_> {
                     _ => {
                         let mut v = self.value(o)?;
                         let width = u32::from(self.row[Field::Offset as usize]) >> 6;
-                        if self.clrx && width > 8 && v >> width != 0 {
+                        if self.clrx && enc == Enc::Smrd && self.gen == Gen::Gcn11 && v >> 8 != 0 {
+                            // clrxasm: the 32-bit literal form for any other value.
+                            let s = v as i64;
+                            if s < i64::from(i32::MIN) || s > i64::from(u32::MAX) {
+                                self.asm
+                                    .warning(o.at, format!("offset {v:#x} truncated to 32 bits"));
+                            }
+                            self.put(Field::Offset, 255);
+                            self.lit = Some(v as u32);
+                            continue;
+                        }
+                        if self.clrx
+                            && v >> width != 0
+                            && !(enc == Enc::Smrd && self.gen == Gen::Gcn11)
+                        {
                             // clrxasm keeps the bits that fit, with a warning.
                             let t = v & ((1 << width) - 1);
                             self.asm

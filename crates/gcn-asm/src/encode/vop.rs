@@ -347,7 +347,8 @@ impl<'a> Build<'a, '_, '_> {
                         } else if op.sgpr {
                             // CLRX takes any scalar operand code here (8-bit field).
                             let code = if self.clrx {
-                                self.src(&o, ty, count, false)?
+                                // (clrxasm also takes a literal here.)
+                                self.src(&o, ty, count, true)?
                             } else {
                                 self.sreg(&o, count)?
                             };
