@@ -29,11 +29,15 @@ struct Vector {
 }
 
 fn vectors(gen: Gen) -> Vec<Vector> {
-    let path = format!(
-        "{}/../../tests/vectors/clrx-asm/gcn{}.txt",
-        env!("CARGO_MANIFEST_DIR"),
-        &gen.name()[3..]
-    );
+    // CLRX_ASM_VECTORS=DIR measures another generation of vectors (e.g. a
+    // fresh seed of tools/clrx-asm/gen.py --out DIR).
+    let dir = std::env::var("CLRX_ASM_VECTORS").unwrap_or_else(|_| {
+        format!(
+            "{}/../../tests/vectors/clrx-asm",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    });
+    let path = format!("{dir}/gcn{}.txt", &gen.name()[3..]);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -319,6 +319,20 @@ impl<'a> Build<'a, '_, '_> {
             && regs[0] == regs[1]
             && regs[2] == regs[3]
             && (regs[0].is_some() || regs[2].is_some());
+        // CLRX: with compr, operands 0/1 name VSRC0 and 2/3 VSRC1 (a pair
+        // given twice must be the same register; `off` leaves its EN bit 0).
+        let differ =
+            |a: Option<u32>, b: Option<u32>| matches!((a, b), (Some(x), Some(y)) if x != y);
+        let clrx_pairs =
+            compr && self.clrx && !differ(regs[0], regs[1]) && !differ(regs[2], regs[3]);
+        if compr && self.clrx && !clrx_pairs {
+            // (risa's raw form: each operand its own field.)
+            self.asm.warning(
+                texts[1],
+                "compr with different registers in a pair: each is written to its own field (clrxasm rejects this)",
+            );
+        }
+        let llvm_pairs = llvm_pairs || clrx_pairs;
         let fields = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         let mut en = 0;
         for k in 0..4 {

@@ -419,7 +419,7 @@ impl<'a> Build<'a, '_, '_> {
         if let Val::Reg { code, count } = o.v {
             if self.clrx && count >= 2 && code < risa_gcn::operand::sgpr_count(self.gen) {
                 let a = if count == 2 { 2 } else { 4 };
-                if code % a != 0 {
+                if !code.is_multiple_of(a) {
                     return self.err(
                         o.at,
                         format!(
@@ -435,7 +435,7 @@ impl<'a> Build<'a, '_, '_> {
     /// A register-block field (`code / unit`): misaligned TTMP blocks are
     /// rounded down in CLRX syntax (as clrxasm does), else an error.
     pub(super) fn block(&mut self, o: &Opd<'_>, code: u32, unit: u32, what: &str) -> Option<u32> {
-        if code % unit != 0 {
+        if !code.is_multiple_of(unit) {
             if self.clrx && code >= risa_gcn::operand::sgpr_count(self.gen) {
                 return Some(code / unit);
             }
