@@ -8,7 +8,8 @@
 set -e
 N=${1:-50000}
 SEED=${2:-1}
-cargo build -q --release -p risa-cli -p risa-gcn-asm --example gen_bench_source
+cargo build -q --release -p risa-cli
+cargo build -q --release -p risa-gcn-asm --example gen_bench_source
 T=$(mktemp -d)
 status=0
 for g in tahiti:gcn1.0 hawaii:gcn1.1 fiji:gcn1.2 gfx900:gcn1.4; do

@@ -460,7 +460,23 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         // CLRX allows spaces before the colon (`offset :16`).
         let before = *c;
         c.skip_ws();
+        let spaced = c.pos() != before.pos();
         let has_colon = c.peek() == Some(b':');
+        if has_colon
+            && spaced
+            && m.clrx
+            && matches!(
+                lname,
+                "neg" | "abs" | "sext" | "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi"
+            )
+        {
+            // clrxasm takes no space before the colon of these VOP modifiers.
+            asm.error(
+                c.rest(),
+                format!("no space is allowed before ':' of {lname}"),
+            );
+            return None;
+        }
         if has_colon {
             c.bump();
             c.skip_ws();

@@ -392,8 +392,16 @@ fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
     c.skip_ws();
     let r = c.rest().as_bytes();
     let n = word.len();
-    if r.len() > n && r[..n].eq_ignore_ascii_case(word.as_bytes()) && r[n] == b'(' {
-        c.set_pos(c.pos() + n + 1);
+    if r.len() <= n || !r[..n].eq_ignore_ascii_case(word.as_bytes()) {
+        return false;
+    }
+    // (CLRX allows spaces before the parenthesis: `abs (v1)`.)
+    let mut i = n;
+    while r.get(i).is_some_and(|&x| risa_asm_core::lex::is_space(x)) {
+        i += 1;
+    }
+    if r.get(i) == Some(&b'(') {
+        c.set_pos(c.pos() + i + 1);
         true
     } else {
         false
@@ -470,8 +478,8 @@ pub fn operand_into<'a>(
         match b.first() {
             Some(b'|' | b'-') => true,
             Some(_) => {
-                let w = b.iter().take(5).position(|&x| x == b'(');
-                matches!(w, Some(3 | 4))
+                let w = b.iter().take(12).position(|&x| x == b'(');
+                matches!(w, Some(3..=11)) && b[..3].iter().all(|x| x.is_ascii_alphabetic())
             }
             None => false,
         }

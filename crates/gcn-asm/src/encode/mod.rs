@@ -537,6 +537,10 @@ impl<'a> Build<'a, '_, '_> {
         let wide = ty.dwords() == 2;
         match &o.v {
             Val::Reg { code, count: have } => {
+                if self.clrx && *code == 124 && *have == 1 && count == 2 {
+                    // clrxasm takes M0 as a 64-bit source.
+                    return Some(124);
+                }
                 self.check_count(o, *have, count)?;
                 Some(*code)
             }

@@ -11,6 +11,7 @@ const CLRX_HWREGS: &[(&str, u32)] = &[
     ("INST_DW1", 11),
     ("IB_DBG0", 12),
     ("IB_DBG1", 13),
+    ("FLUSH_IB", 14),
     ("SH_MEM_BASES", 15),
     ("SQ_SHADER_TBA_LO", 16),
     ("SQ_SHADER_TBA_HI", 17),
@@ -184,6 +185,15 @@ impl<'a> Build<'a, '_, '_> {
         let id = match self.c.ident() {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
+                if self.clrx && u.starts_with("HW_REG_") {
+                    // CLRX spells them `mode` or `HWREG_MODE`.
+                    return self
+                        .err(
+                            at,
+                            format!("unknown hardware register '{w}' (CLRX: mode, HWREG_MODE)"),
+                        )
+                        .map(|_| 0);
+                }
                 let u = u
                     .strip_prefix("HW_REG_")
                     .or_else(|| u.strip_prefix("HWREG_"))
@@ -410,6 +420,12 @@ impl<'a> Build<'a, '_, '_> {
                         return self.err(o.at, "expected a scalar register");
                     }
                     let code = self.src(o, op.ty, op.ty.dwords(), true)?;
+                    if self.clrx && code == 254 {
+                        self.asm.warning(
+                            o.at,
+                            "LDS_DIRECT in a scalar instruction (clrxasm rejects it)",
+                        );
+                    }
                     if code > 255 {
                         return self.err(
                             o.at,

@@ -295,6 +295,12 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         let code = self.src(&o, ty, count, false)?;
                         self.put(f, code);
+                        if self.clrx && code == 254 && n != 0 {
+                            self.asm.warning(
+                                o.at,
+                                "LDS_DIRECT other than as the first source (clrxasm rejects it)",
+                            );
+                        }
                         if !op.sgpr {
                             self.note_read(code);
                         } else {
