@@ -46,12 +46,17 @@ impl<'a> Build<'a, '_, '_> {
         self.mods(&mut m)?;
         // CLRX's `neg:N`, `abs:N`, `sext:N`: bit n modifies source n.
         let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
+        // Interpolation in VOP3: bit 0 is the attribute's slot (SRC0, written
+        // as given), bit 1 the VGPR (SRC1), as clrxasm numbers them.
+        let interp = info.sig.iter().any(|o| o.role == Role::T);
+        let mut raw_neg_abs = (0u32, 0u32);
         if m.seen & per_src != 0 {
             let nsrc = info
                 .sig
                 .iter()
                 .filter(|o| matches!(o.role, Role::A | Role::B | Role::C))
                 .count() as u32;
+            let nsrc = if interp { 2 } else { nsrc };
             let mut masks = [0u32; 3];
             for (i, k) in [M::Neg, M::Abs, M::Sext].into_iter().enumerate() {
                 let v = m.get(k, 0);
@@ -66,7 +71,18 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 masks[i] = bits & ((1 << nsrc) - 1);
             }
-            let [ng, ab, sx] = masks;
+            let [mut ng, mut ab, sx] = masks;
+            if interp {
+                // (No VGPR operand, as in v_interp_mov_f32: both bits raw.)
+                let keep = if info.operand(Role::A).is_some() {
+                    1
+                } else {
+                    3
+                };
+                raw_neg_abs = (ng & keep, ab & keep);
+                ng >>= 1;
+                ab >>= 1;
+            }
             for (k, op) in info.sig.iter().enumerate() {
                 let n = match op.role {
                     Role::A => 0,
@@ -198,7 +214,7 @@ impl<'a> Build<'a, '_, '_> {
                 return self.err(d.at, "the destination of this encoding must be vcc");
             }
         }
-        let (mut neg, mut abs) = (0u32, 0u32);
+        let (mut neg, mut abs) = raw_neg_abs;
         let mut nsrc = 0;
         let mut vdst = 0;
         for (k, op) in info.sig.iter().enumerate() {
@@ -747,9 +763,15 @@ impl<'a> Build<'a, '_, '_> {
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         // (`vop3:0`, `clamp:0`: absent where a VOP3 form exists, as clrxasm
-        // takes them; GCN 1.0/1.1 interpolation has none.)
+        // takes them; GCN 1.0/1.1 interpolation has none. neg:/abs: of the
+        // attribute alone (bit 0) do not select VOP3 and are dropped.)
         if self.info.vop3_opcode(self.gen).is_some() {
             m.given &= m.seen | !VOP3_MODS;
+            if self.clrx {
+                let na = bit(M::Neg) | bit(M::Abs);
+                m.given &= !na;
+                m.seen &= !na;
+            }
         }
         self.check_mods(&m, 0)
     }
@@ -770,6 +792,23 @@ impl<'a> Build<'a, '_, '_> {
             .unwrap_or("");
         last.split_whitespace().skip(1).any(|w| {
             let w = w.to_ascii_lowercase();
+            // neg:/abs: select VOP3 when they modify the VGPR (bit 1).
+            if let Some(v) = w.strip_prefix("neg:").or_else(|| w.strip_prefix("abs:")) {
+                return match v.strip_prefix('[') {
+                    Some(l) => l
+                        .split(',')
+                        .nth(1)
+                        .is_some_and(|e| e.trim_end_matches(']').trim() != "0"),
+                    None => {
+                        let n = if let Some(h) = v.strip_prefix("0x") {
+                            u64::from_str_radix(h, 16).ok()
+                        } else {
+                            v.parse::<u64>().ok()
+                        };
+                        n.is_none_or(|n| n & 2 != 0)
+                    }
+                };
+            }
             // (`vop3:0`, `clamp:0`: given as absent.)
             ["clamp", "mul:", "div:", "vop3", "omod:", "abs:"]
                 .iter()
