@@ -13,6 +13,19 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn ds(&mut self) -> Option<()> {
         self.begin(Enc::Ds)?;
         let info = self.info;
+        if self.clrx && info.sig.is_empty() && self.c.rest().trim_start().starts_with(['v', 'V']) {
+            // clrxasm takes an address register for ds_nop (ADDR field).
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
+            let v = self.vgpr(o, 1)?;
+            self.put(Field::Addr, v);
+        } else if self.clrx && info.sig.is_empty() {
+            self.asm.warning(
+                self.st.name,
+                "no address register (clrxasm rejects this: it wants one for ds_nop)",
+            );
+        }
         for op in info.sig {
             let mut slot = None;
             self.operand_into(&mut slot)?;

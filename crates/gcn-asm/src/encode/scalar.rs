@@ -34,7 +34,7 @@ pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
     (b.get(i) == Some(&b'(')).then_some(i + 1)
 }
 use crate::mods::{bit, Mods, M};
-use crate::opnd::Val;
+use crate::opnd::{Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
@@ -479,6 +479,16 @@ impl<'a> Build<'a, '_, '_> {
             let mut slot = None;
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
+            if op.role == Role::O && o.lit && enc == Enc::Smrd && self.gen == Gen::Gcn11 {
+                // GCN 1.1: lit() asks for the 32-bit literal form (as clrxasm).
+                let v = self.value(&Opd {
+                    lit: false,
+                    ..o.clone()
+                })?;
+                self.put(Field::Offset, 255);
+                self.lit = Some(v as u32);
+                continue;
+            }
             if op.role == Role::O {
                 self.no_lit(o)?;
             }
