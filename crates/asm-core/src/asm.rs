@@ -1775,7 +1775,10 @@ impl Assembler {
             if let Some(v) = self.eval_final(&f.expr) {
                 let data = &mut self.sections[f.section.0 as usize].data;
                 if let Err(msg) = backend.apply_fixup(f, v, data) {
-                    self.report(Severity::Error, f.expr.pos(), msg);
+                    match msg.strip_prefix("warning: ") {
+                        Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
+                        None => self.report(Severity::Error, f.expr.pos(), msg),
+                    }
                 }
             }
         }

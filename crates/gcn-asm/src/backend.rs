@@ -12,7 +12,7 @@ const FIX_IMM16: u32 = 1;
 const FIX_BRANCH: u32 = 2;
 const FIX_RELOC: u32 = 3;
 /// A field of the instruction at the fixup's offset: payload = position |
-/// width << 6 | signed << 16.
+/// width << 6 | signed << 16 | truncate (CLRX syntax) << 17.
 const FIX_FIELD: u32 = 4;
 
 /// A relocation of a literal dword, for code objects.
@@ -243,7 +243,9 @@ impl Backend for GcnBackend {
                 } => Some((
                     FIX_FIELD,
                     pc,
-                    u64::from(entry) | u64::from(signed) << 16,
+                    u64::from(entry)
+                        | u64::from(signed) << 16
+                        | u64::from(self.dialect == risa_gcn::Dialect::Clrx) << 17,
                     expr,
                 )),
                 Pending::Branch(x) => Some((FIX_BRANCH, pc, pc + 4 * e.len as u64, x)),
@@ -365,6 +367,7 @@ impl Backend for GcnBackend {
         if f.kind == FIX_FIELD {
             let (pos, width) = (f.payload & 63, f.payload >> 6 & 63);
             let signed = f.payload >> 16 & 1 != 0;
+            let truncate = f.payload >> 17 & 1 != 0;
             let n = (data.len().saturating_sub(o)).min(8);
             let mut b = [0u8; 8];
             b[..n].copy_from_slice(&data[o..o + n]);
@@ -375,12 +378,18 @@ impl Backend for GcnBackend {
             } else {
                 (0..(1i64 << width)).contains(&s)
             };
-            if !ok || !v.is_abs() {
+            if !v.is_abs() || (!ok && !truncate) {
                 return Err(format!("value {s} does not fit its {width}-bit field"));
             }
             let mask = ((1u64 << width) - 1) << pos;
             raw = (raw & !mask) | ((v.value << pos) & mask);
             data[o..o + n].copy_from_slice(&raw.to_le_bytes()[..n]);
+            if !ok {
+                // CLRX syntax keeps the bits that fit, as clrxasm does.
+                return Err(format!(
+                    "warning: value {s} truncated to its {width}-bit field"
+                ));
+            }
             return Ok(());
         }
         let Some(word) = data.get_mut(o..o + 4) else {
