@@ -20,7 +20,9 @@ fn error(gen: Gen, dialect: Dialect, src: &str) -> String {
 
 /// (generation, text, CLRX words, LLVM words or `None` when llvm-mc
 /// rejects the text).
-const CASES: &[(Gen, &str, &[u32], Option<&[u32]>)] = &[
+type Case = (Gen, &'static str, &'static [u32], Option<&'static [u32]>);
+
+const CASES: &[Case] = &[
     // MIMG: DMASK 1 in CLRX (clrxasm -g Tonga: f0000100 00010102), 0 in LLVM.
     (
         Gen::Gcn12,
