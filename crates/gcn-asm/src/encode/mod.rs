@@ -603,6 +603,10 @@ impl<'a> Build<'a, '_, '_> {
                         return None;
                     }
                     raw as u32
+                } else if self.clrx && ty.is_16bit() {
+                    // clrxasm writes the value's 32 bits (-17: 0xffffffef);
+                    // llvm-mc the 16-bit value (0x0000ffef).
+                    raw as u32
                 } else {
                     bits as u32
                 };
