@@ -429,3 +429,13 @@ fn macro_arguments_split_at_every_comma() {
     );
     assert!(!errors(".macro m a\n.int \\a\n.endm\nm (1, 2)").is_empty());
 }
+
+#[test]
+fn forward_references_take_the_first_value() {
+    // clrxasm: a forward reference is resolved as soon as it can be
+    // evaluated, so later reassignments do not change it (1, 3, 3).
+    assert_eq!(
+        text(".int x; x=1; x=2\n.int y+z; y=1; z=2; y=5\n.int w; w=q; q=3; q=4"),
+        le32(&[1, 3, 3])
+    );
+}

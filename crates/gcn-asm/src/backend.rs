@@ -235,7 +235,13 @@ impl Backend for GcnBackend {
         if let Some(p) = e.pending {
             let fix = match p {
                 Pending::Literal(x) => Some((FIX_LITERAL, lit_at, 0, x)),
-                Pending::Imm16(x) => Some((FIX_IMM16, pc, 0, x)),
+                // (payload 1: CLRX syntax truncates a value that does not fit.)
+                Pending::Imm16(x) => Some((
+                    FIX_IMM16,
+                    pc,
+                    u64::from(self.dialect == risa_gcn::Dialect::Clrx),
+                    x,
+                )),
                 Pending::Field {
                     expr,
                     entry,
@@ -409,10 +415,19 @@ impl Backend for GcnBackend {
             }
             FIX_IMM16 => {
                 let s = v.value as i64;
+                let new = (old & !0xffff) | (v.value as u32 & 0xffff);
                 if !(-0x8000..=0xffff).contains(&s) {
-                    return Err(format!("value {:#x} does not fit 16 bits", v.value));
+                    if f.payload & 1 == 0 {
+                        return Err(format!("value {:#x} does not fit 16 bits", v.value));
+                    }
+                    word.copy_from_slice(&new.to_le_bytes());
+                    return Err(format!(
+                        "warning: value {:#x} truncated to 16 bits ({:#x})",
+                        v.value,
+                        v.value & 0xffff
+                    ));
                 }
-                (old & !0xffff) | (v.value as u32 & 0xffff)
+                new
             }
             FIX_RELOC => {
                 self.relocs.push(RelocEntry {
