@@ -8,7 +8,8 @@
 set -e
 N=${1:-50000}
 SEED=${2:-1}
-cargo build -q --release -p risa-cli -p risa-gcn-asm --example gen_bench_source
+cargo build -q --release -p risa-cli
+cargo build -q --release -p risa-gcn-asm --example gen_bench_source
 T=$(mktemp -d)
 status=0
 for g in tahiti:gcn1.0 hawaii:gcn1.1 fiji:gcn1.2 gfx900:gcn1.4; do
@@ -21,7 +22,7 @@ for g in tahiti:gcn1.0 hawaii:gcn1.1 fiji:gcn1.2 gfx900:gcn1.4; do
     dropped=$(wc -l < "$T/$gen.rejected")
     llvm-mc -arch=amdgcn -mcpu="$cpu" -filetype=obj "$T/$gen.s" -o "$T/$gen.o" 2> "$T/$gen.err" || true
     llvm-objcopy -O binary --only-section=.text "$T/$gen.o" "$T/$gen.llvm.bin"
-    ./target/release/risa asm --arch "$gen" -o "$T/$gen.risa.bin" "$T/$gen.s"
+    ./target/release/risa asm --arch "$gen" --syntax llvm -o "$T/$gen.risa.bin" "$T/$gen.s"
     if cmp -s "$T/$gen.llvm.bin" "$T/$gen.risa.bin" && [ ! -s "$T/$gen.err" ]; then
         echo "$gen: $(wc -l < "$T/$gen.s") lines identical ($(wc -c < "$T/$gen.risa.bin") bytes; $dropped of $N dropped: llvm-mc rejects them)"
     else

@@ -310,6 +310,8 @@ pub(crate) struct Symbol {
     pub weak: bool,
     pub local: bool,
     pub size: Option<u64>,
+    /// Referenced while undefined (a forward reference waits for it).
+    pub forward: bool,
 }
 
 /// A small fast hasher (FxHash-like) for symbol tables; not DoS-resistant,
@@ -424,6 +426,9 @@ pub struct Assembler {
     /// A raw block just completed (end pseudo-op, text), for the back end.
     pub(crate) raw_done: Option<(String, String)>,
     pub(crate) frames: Vec<Frame>,
+    /// The rest of a line whose statement opened a frame (a macro call, a
+    /// repetition, an include): it runs when the stack is back to the depth.
+    pub(crate) deferred: Vec<(usize, LineCtx, bool)>,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) n_errors: usize,
     pub(crate) sections: Vec<Section>,
@@ -436,6 +441,9 @@ pub struct Assembler {
     pub(crate) macros: HashMap<String, Rc<MacroDef>>,
     pub(crate) recording: Option<Recording>,
     pub(crate) fixups: Vec<Fixup>,
+    /// Fixups whose value was fixed when their symbols were first defined
+    /// (CLRX's rule), applied at the end.
+    pub(crate) resolved_fixups: Vec<(Fixup, Value)>,
     pub(crate) data_fixups: Vec<DataFixup>,
     pub(crate) relocations: Vec<Relocation>,
     pub(crate) printed: Vec<String>,
@@ -493,6 +501,7 @@ impl Assembler {
             line_semi: true,
             raw_done: None,
             frames: Vec::new(),
+            deferred: Vec::new(),
             diags: Vec::new(),
             n_errors: 0,
             sections: Vec::new(),
@@ -513,6 +522,7 @@ impl Assembler {
             recording: None,
             fixups: Vec::new(),
             data_fixups: Vec::new(),
+            resolved_fixups: Vec::new(),
             relocations: Vec::new(),
             printed: Vec::new(),
             lines_done: 0,
@@ -610,6 +620,19 @@ impl Assembler {
             };
             if fr.pos >= fr.text.len() {
                 self.end_frame();
+                if self
+                    .deferred
+                    .last()
+                    .is_some_and(|d| d.0 == self.frames.len())
+                {
+                    // The statements after a macro call (or `.endr`, an
+                    // include) on its line come after the expansion.
+                    if let Some((_, line, semi)) = self.deferred.pop() {
+                        self.line = line;
+                        self.line_semi = semi;
+                        return true;
+                    }
+                }
                 continue;
             }
             let text = fr.text.clone();
@@ -891,11 +914,19 @@ impl Assembler {
                     continue;
                 }
                 b';' => {
+                    let depth = self.frames.len();
                     self.process_statement(backend, &line[start..i]);
                     if self.ended {
                         return;
                     }
                     start = i + 1;
+                    if self.frames.len() > depth && self.recording.is_none() {
+                        // A frame opened: the rest of the line waits for it.
+                        let mut rest = self.line.clone();
+                        rest.start += start;
+                        self.deferred.push((depth, rest, true));
+                        return;
+                    }
                 }
                 _ => {}
             }
@@ -1391,6 +1422,7 @@ impl Assembler {
             weak: false,
             local: false,
             size: None,
+            forward: false,
         });
         let id = (self.symbols.len() - 1) as u32;
         if !name.is_empty() {
@@ -1745,16 +1777,64 @@ impl Assembler {
                 self.write_data(f.section, f.offset, f.size, v, f.expr.pos());
             }
         }
+        let resolved = std::mem::take(&mut self.resolved_fixups);
+        for (f, v) in resolved {
+            let data = &mut self.sections[f.section.0 as usize].data;
+            if let Err(msg) = backend.apply_fixup(&f, v, data) {
+                match msg.strip_prefix("warning: ") {
+                    Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
+                    None => self.report(Severity::Error, f.expr.pos(), msg),
+                }
+            }
+        }
         let fixups = std::mem::take(&mut self.fixups);
         for f in &fixups {
             if let Some(v) = self.eval_final(&f.expr) {
                 let data = &mut self.sections[f.section.0 as usize].data;
                 if let Err(msg) = backend.apply_fixup(f, v, data) {
-                    self.report(Severity::Error, f.expr.pos(), msg);
+                    match msg.strip_prefix("warning: ") {
+                        Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
+                        None => self.report(Severity::Error, f.expr.pos(), msg),
+                    }
                 }
             }
         }
         backend.finish(self);
+    }
+
+    /// CLRX resolves a forward reference as soon as its expression can be
+    /// evaluated (when the symbols it waits for get values), not at the end:
+    /// `.int x; x=1; x=2` writes 1. Called after an assignment to a symbol
+    /// that was referenced while undefined: pending symbols, data and
+    /// instruction fixups that can be evaluated now are resolved.
+    pub(crate) fn resolve_ready(&mut self) {
+        for i in 0..self.symbols.len() {
+            if let SymState::Pending(e) = self.symbols[i].state.clone() {
+                if let Some(v) = self.try_eval(&e) {
+                    self.symbols[i].state = SymState::Value(v);
+                }
+            }
+        }
+        let data_fixups = std::mem::take(&mut self.data_fixups);
+        let mut keep = Vec::with_capacity(data_fixups.len());
+        for f in data_fixups {
+            match self.try_eval(&f.expr) {
+                Some(v) => self.write_data(f.section, f.offset, f.size, v, f.expr.pos()),
+                None => keep.push(f),
+            }
+        }
+        self.data_fixups = keep;
+        // Back-end fixups keep their value and are applied at the end, after
+        // `end_of_source` (a back end may emit its bytes only then).
+        let fixups = std::mem::take(&mut self.fixups);
+        let mut keep = Vec::with_capacity(fixups.len());
+        for f in fixups {
+            match self.try_eval(&f.expr) {
+                Some(v) => self.resolved_fixups.push((f, v)),
+                None => keep.push(f),
+            }
+        }
+        self.fixups = keep;
     }
 
     /// Write a data value of `size` bytes at `offset` (fixup resolution).

@@ -100,7 +100,8 @@ pub trait Backend {
 
     /// Patch `data` (the whole section) for `fixup` now that its
     /// expression evaluated to `value`. An `Err` is reported at the
-    /// expression's source position.
+    /// expression's source position: as a warning when the message starts
+    /// with `"warning: "` (the patch was made), else as an error.
     fn apply_fixup(&mut self, fixup: &Fixup, value: Value, data: &mut [u8]) -> Result<(), String> {
         let _ = (fixup, value, data);
         Err("back end does not support fixups".into())

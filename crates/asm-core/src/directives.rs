@@ -90,6 +90,9 @@ impl Assembler {
         let s = &mut self.symbols[id as usize];
         s.state = state;
         s.fixed = kind == AssignKind::Equiv;
+        if std::mem::take(&mut s.forward) {
+            self.resolve_ready();
+        }
     }
 
     /// Handle core pseudo-ops. Returns false if `name` is not one.

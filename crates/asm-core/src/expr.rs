@@ -595,7 +595,10 @@ impl Assembler {
                         );
                         return false;
                     }
-                    _ => push(out, Node::Sym(id)),
+                    _ => {
+                        self.symbols[id as usize].forward = true;
+                        push(out, Node::Sym(id))
+                    }
                 }
                 true
             }

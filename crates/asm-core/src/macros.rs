@@ -600,9 +600,10 @@ fn split_params(s: &str) -> Vec<&str> {
     }
 }
 
-/// Split macro call arguments into byte ranges: at top-level commas if
-/// there is any, else at white space. Quotes (and `<...>` in alternate
-/// mode) group.
+/// Split macro call arguments into byte ranges: at commas if there is any
+/// (as CLRX does, also inside parentheses and brackets: `m hwreg(mode, 0,
+/// 32)` passes three arguments), else at white space outside parentheses.
+/// Quotes (and `<...>` in alternate mode) group.
 pub(crate) fn split_args(s: &str, alt: bool) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut out = Vec::new();
@@ -625,7 +626,7 @@ pub(crate) fn split_args(s: &str, alt: bool) -> Vec<(usize, usize)> {
         let mut at_start = true;
         while i < b.len() {
             let c = b[i];
-            if comma_mode && c == b',' && depth <= 0 {
+            if comma_mode && c == b',' {
                 break;
             }
             if !comma_mode && is_space(c) && depth <= 0 {
@@ -685,7 +686,6 @@ pub(crate) fn split_args(s: &str, alt: bool) -> Vec<(usize, usize)> {
 
 fn has_top_comma(b: &[u8], alt: bool) -> bool {
     let mut i = 0;
-    let mut depth = 0;
     while i < b.len() {
         match b[i] {
             b'"' => {
@@ -700,9 +700,7 @@ fn has_top_comma(b: &[u8], alt: bool) -> bool {
                 i = skip_alt_quote(b, i, b'>');
                 continue;
             }
-            b'(' | b'[' => depth += 1,
-            b')' | b']' => depth -= 1,
-            b',' if depth <= 0 => return true,
+            b',' => return true,
             _ => {}
         }
         i += 1;

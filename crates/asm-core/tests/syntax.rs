@@ -404,3 +404,38 @@ fn at_sign_and_parentheses_mark_expressions_for_back_ends() {
     // the core leaves '@' to the back end; parentheses are plain grouping
     assert_eq!(text(".int (1)"), le32(&[1]));
 }
+
+#[test]
+fn statements_after_a_macro_call_follow_its_expansion() {
+    // clrxasm: `.macro mm; .int 1; .endm; mm; .int 2` gives 1, 2; the rest
+    // of a line waits for the frame a statement opened (macro, .endr).
+    assert_eq!(
+        text(".macro mm; .int 1; .endm; mm; .int 2\n.rept 2; .int 3; .endr; .int 4"),
+        le32(&[1, 2, 3, 3, 4])
+    );
+    // A symbol defined after the call on the same line is a forward
+    // reference inside the expansion.
+    let out = asm(".macro mm; .int x; .endm; mm; x = 5; .int 6");
+    assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
+    assert_eq!(out.section(".text").unwrap().data, le32(&[5, 6]));
+}
+
+#[test]
+fn macro_arguments_split_at_every_comma() {
+    // clrxasm: `m (1, 2)` passes two arguments `(1` and `2)`.
+    assert_eq!(
+        text(".macro m a, b\n.int \\b\n.endm\nm (1+2), 7\nm 5 (6)"),
+        le32(&[7, 6])
+    );
+    assert!(!errors(".macro m a\n.int \\a\n.endm\nm (1, 2)").is_empty());
+}
+
+#[test]
+fn forward_references_take_the_first_value() {
+    // clrxasm: a forward reference is resolved as soon as it can be
+    // evaluated, so later reassignments do not change it (1, 3, 3).
+    assert_eq!(
+        text(".int x; x=1; x=2\n.int y+z; y=1; z=2; y=5\n.int w; w=q; q=3; q=4"),
+        le32(&[1, 3, 3])
+    );
+}

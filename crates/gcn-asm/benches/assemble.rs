@@ -31,7 +31,14 @@ fn main() {
     let src = risa_gcn_asm::bench_source(n);
     let gen = Some(risa_gcn::Gen::Gcn14);
     // Sanity: the source assembles without errors.
-    let a = risa_gcn_asm::assemble(gen, "bench.s", &src);
+    let a = risa_gcn_asm::assemble_in(
+        gen.map(risa_gcn::Processor::of_gen),
+        "bench.s",
+        &src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
     assert!(
         !a.output.has_errors(),
         "{}",
@@ -43,7 +50,14 @@ fn main() {
     let cpu0 = cpu_seconds();
     for _ in 0..runs {
         let t = Instant::now();
-        let a = risa_gcn_asm::assemble(gen, "bench.s", &src);
+        let a = risa_gcn_asm::assemble_in(
+            gen.map(risa_gcn::Processor::of_gen),
+            "bench.s",
+            &src,
+            Default::default(),
+            false,
+            risa_gcn::Dialect::Llvm,
+        );
         std::hint::black_box(&a.output.sections);
         best = best.min(t.elapsed().as_secs_f64());
     }

@@ -8,7 +8,14 @@ fn main() {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = std::time::Instant::now();
-        let a = risa_gcn_asm::assemble(Some(risa_gcn::Gen::Gcn14), "m.s", &src);
+        let a = risa_gcn_asm::assemble_in(
+            Some(risa_gcn::Gen::Gcn14).map(risa_gcn::Processor::of_gen),
+            "m.s",
+            &src,
+            Default::default(),
+            false,
+            risa_gcn::Dialect::Llvm,
+        );
         assert!(!a.output.has_errors(), "{}", a.diagnostics());
         best = best.min(t.elapsed().as_secs_f64());
     }

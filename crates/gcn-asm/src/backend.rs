@@ -11,6 +11,9 @@ const FIX_LITERAL: u32 = 0;
 const FIX_IMM16: u32 = 1;
 const FIX_BRANCH: u32 = 2;
 const FIX_RELOC: u32 = 3;
+/// A field of the instruction at the fixup's offset: payload = position |
+/// width << 6 | signed << 16 | truncate (CLRX syntax) << 17.
+const FIX_FIELD: u32 = 4;
 
 /// A relocation of a literal dword, for code objects.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +169,9 @@ pub struct GcnBackend {
     /// ELF symbol types (`.type`) and visibilities (`.protected`, `.hidden`,
     /// `.internal`) by symbol name, for code objects.
     pub symbol_attrs: std::collections::HashMap<String, SymbolAttrs>,
+    /// The dialect whose defaults and meanings apply where CLRX and LLVM
+    /// differ (`--syntax`; CLRX by default).
+    pub dialect: risa_gcn::Dialect,
     arch_reported: bool,
 }
 
@@ -211,7 +217,8 @@ impl Backend for GcnBackend {
             return;
         };
         let pc = asm.offset();
-        let Some(e) = encode::assemble(asm, chip.target(), st, pc) else {
+        let clrx = self.dialect == risa_gcn::Dialect::Clrx;
+        let Some(e) = encode::assemble(asm, chip.target(), st, pc, clrx) else {
             return;
         };
         let mut bytes = [0u8; 12];
@@ -223,7 +230,25 @@ impl Backend for GcnBackend {
         if let Some(p) = e.pending {
             let fix = match p {
                 Pending::Literal(x) => Some((FIX_LITERAL, lit_at, 0, x)),
-                Pending::Imm16(x) => Some((FIX_IMM16, pc, 0, x)),
+                // (payload 1: CLRX syntax truncates a value that does not fit.)
+                Pending::Imm16(x) => Some((
+                    FIX_IMM16,
+                    pc,
+                    u64::from(self.dialect == risa_gcn::Dialect::Clrx),
+                    x,
+                )),
+                Pending::Field {
+                    expr,
+                    entry,
+                    signed,
+                } => Some((
+                    FIX_FIELD,
+                    pc,
+                    u64::from(entry)
+                        | u64::from(signed) << 16
+                        | u64::from(self.dialect == risa_gcn::Dialect::Clrx) << 17,
+                    expr,
+                )),
                 Pending::Branch(x) => Some((FIX_BRANCH, pc, pc + 4 * e.len as u64, x)),
                 Pending::Reloc(r) => match (r.value, r.pending) {
                     (Some(v), _) => {
@@ -381,6 +406,34 @@ impl Backend for GcnBackend {
 
     fn apply_fixup(&mut self, f: &Fixup, v: Value, data: &mut [u8]) -> Result<(), String> {
         let o = f.offset as usize;
+        if f.kind == FIX_FIELD {
+            let (pos, width) = (f.payload & 63, f.payload >> 6 & 63);
+            let signed = f.payload >> 16 & 1 != 0;
+            let truncate = f.payload >> 17 & 1 != 0;
+            let n = (data.len().saturating_sub(o)).min(8);
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(&data[o..o + n]);
+            let mut raw = u64::from_le_bytes(b);
+            let s = v.value as i64;
+            let ok = if signed {
+                (-(1i64 << (width - 1))..(1i64 << (width - 1))).contains(&s)
+            } else {
+                (0..(1i64 << width)).contains(&s)
+            };
+            if !v.is_abs() || (!ok && !truncate) {
+                return Err(format!("value {s} does not fit its {width}-bit field"));
+            }
+            let mask = ((1u64 << width) - 1) << pos;
+            raw = (raw & !mask) | ((v.value << pos) & mask);
+            data[o..o + n].copy_from_slice(&raw.to_le_bytes()[..n]);
+            if !ok {
+                // CLRX syntax keeps the bits that fit, as clrxasm does.
+                return Err(format!(
+                    "warning: value {s} truncated to its {width}-bit field"
+                ));
+            }
+            return Ok(());
+        }
         let Some(word) = data.get_mut(o..o + 4) else {
             return Err("fixup outside its section".into());
         };
@@ -398,10 +451,19 @@ impl Backend for GcnBackend {
             }
             FIX_IMM16 => {
                 let s = v.value as i64;
+                let new = (old & !0xffff) | (v.value as u32 & 0xffff);
                 if !(-0x8000..=0xffff).contains(&s) {
-                    return Err(format!("value {:#x} does not fit 16 bits", v.value));
+                    if f.payload & 1 == 0 {
+                        return Err(format!("value {:#x} does not fit 16 bits", v.value));
+                    }
+                    word.copy_from_slice(&new.to_le_bytes());
+                    return Err(format!(
+                        "warning: value {:#x} truncated to 16 bits ({:#x})",
+                        v.value,
+                        v.value & 0xffff
+                    ));
                 }
-                (old & !0xffff) | (v.value as u32 & 0xffff)
+                new
             }
             FIX_RELOC => {
                 self.relocs.push(RelocEntry {
@@ -447,7 +509,8 @@ impl Backend for GcnBackend {
     fn register_symbol(&mut self, asm: &mut Assembler, text: &str) -> Option<u64> {
         let gen = self.gen().unwrap_or(Gen::Gcn14);
         let mut c = risa_asm_core::Cursor::new(text);
-        match opnd::register(asm, gen, &mut c) {
+        let align = self.dialect != risa_gcn::Dialect::Clrx;
+        match opnd::register(asm, gen, &mut c, align) {
             Ok(Some((code, count))) if c.at_end() => Some(opnd::reg_payload(code, count)),
             Ok(None) => match inline_constant_code(text.trim()) {
                 // CLRX: `zz = %1`, `xx = %0.5` name inline constants (scalar sources only).

@@ -97,7 +97,9 @@ pub fn assemble(gen: Option<Gen>, name: &str, source: &str) -> Assembled {
     assemble_with(gen, name, source, Options::default(), false)
 }
 
-/// Assembles with explicit core options; `listing` keeps a [`ListEntry`] per instruction.
+/// Assembles with explicit core options; `listing` keeps a [`ListEntry`] per
+/// instruction. The dialect is LLVM's when `opts.semicolon_comments` is set
+/// (what `--syntax llvm` sets), else CLRX's; see [`assemble_in`].
 pub fn assemble_with(
     gen: Option<Gen>,
     name: &str,
@@ -109,7 +111,8 @@ pub fn assemble_with(
 }
 
 /// Assembles for `chip` (its generation and features; `None`: the source
-/// must name one with `.gpu`/`.arch`/`.amdgcn_target`).
+/// must name one with `.gpu`/`.arch`/`.amdgcn_target`), in the dialect the
+/// options imply (`;` comments: LLVM's).
 pub fn assemble_for(
     chip: Option<&'static Processor>,
     name: &str,
@@ -117,7 +120,27 @@ pub fn assemble_for(
     opts: Options,
     listing: bool,
 ) -> Assembled {
+    let dialect = if opts.semicolon_comments {
+        risa_gcn::Dialect::Llvm
+    } else {
+        risa_gcn::Dialect::Clrx
+    };
+    assemble_in(chip, name, source, opts, listing, dialect)
+}
+
+/// Assembles in `dialect`: where CLRX and LLVM give the same text different
+/// meanings (MIMG `dmask` default, buffer `tfe` data registers, MTBUF
+/// `format:[..]` numbers, ...), the dialect's meaning is taken.
+pub fn assemble_in(
+    chip: Option<&'static Processor>,
+    name: &str,
+    source: &str,
+    opts: Options,
+    listing: bool,
+    dialect: risa_gcn::Dialect,
+) -> Assembled {
     let mut backend = GcnBackend::for_chip(chip);
+    backend.dialect = dialect;
     backend.keep_listing = listing;
     let output = Assembler::new(opts).assemble(name, source, &mut backend);
     Assembled { output, backend }

@@ -52,6 +52,72 @@ pub enum M {
     BoundCtrl,
     /// CLRX's `sdwa`: the SDWA encoding with every select at its default.
     Sdwa,
+    /// CLRX `neg:N` / `neg:[..]`: a bit per source operand.
+    Neg,
+    /// CLRX `abs:N` / `abs:[..]`.
+    Abs,
+    /// CLRX `sext:N` / `sext:[..]`.
+    Sext,
+}
+
+/// The kind of a flag modifier (`glc`, or CLRX's `glc:1`).
+fn flag_kind(lname: &str) -> Option<M> {
+    Some(match lname {
+        "glc" => M::Glc,
+        "slc" => M::Slc,
+        "gds" => M::Gds,
+        "tfe" => M::Tfe,
+        "lds" => M::Lds,
+        "nv" => M::Nv,
+        "idxen" => M::Idxen,
+        "offen" => M::Offen,
+        "addr64" => M::Addr64,
+        "unorm" => M::Unorm,
+        "da" => M::Da,
+        "r128" | "a16" => M::R128,
+        "lwe" => M::Lwe,
+        "d16" => M::D16,
+        "done" => M::Done,
+        "compr" => M::Compr,
+        "vm" => M::Vm,
+        "clamp" => M::Clamp,
+        "vop3" => M::Vop3,
+        "high" => M::High,
+        "sdwa" => M::Sdwa,
+        _ => return None,
+    })
+}
+
+/// A value list `[a,b,...]` of 0/1 elements or (CLRX) a number: the bits,
+/// with the element count in bits 8.. (0xff: a number, any count).
+fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, lname: &str, clrx: bool) -> Option<u32> {
+    c.skip_ws();
+    if c.peek() != Some(b'[') {
+        let at = c.rest();
+        let v = number(asm, c)?;
+        if v > 0xff {
+            asm.error(at, format!("{lname} value {v:#x} out of range"));
+            return None;
+        }
+        return Some(v as u32 | 0xff << 8);
+    }
+    let mut l = [0; 4];
+    let at = c.rest();
+    let n = list(asm, c, &mut l)?;
+    if clrx && l.iter().any(|&x| x > 1) {
+        // clrxasm keeps the low bit of each element, with a warning.
+        asm.warning(at, "list elements truncated to their low bit");
+        l.iter_mut().for_each(|x| *x &= 1);
+    }
+    if l.iter().any(|&x| x > 1) {
+        asm.error(at, "list elements must be 0 or 1");
+        return None;
+    }
+    let mut v = 0;
+    for (i, b) in l[..n].iter().enumerate() {
+        v |= b << i;
+    }
+    Some(v | (n as u32) << 8)
 }
 
 /// Bit of a modifier kind in masks.
@@ -80,6 +146,14 @@ pub struct Mods<'a> {
     text: &'a str,
     /// A signed offset (FLAT on GCN 1.4).
     pub offset_i: i64,
+    /// CLRX dialect (`format:[32]` names a data format).
+    pub clrx: bool,
+    /// Kinds given at all (also `glc:0`), for the validity check.
+    pub given: u64,
+    /// The offset was spelled `inst_offset:` (FLAT only).
+    pub inst_offset: bool,
+    /// An offset that refers to a later symbol (filled in by a fixup).
+    pub pending: Option<(M, risa_asm_core::Expr)>,
 }
 
 impl<'a> Mods<'a> {
@@ -92,6 +166,10 @@ impl<'a> Mods<'a> {
             n: 0,
             text,
             offset_i: 0,
+            clrx: false,
+            given: 0,
+            inst_offset: false,
+            pending: None,
         }
     }
     fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
@@ -130,7 +208,7 @@ impl<'a> Mods<'a> {
     }
     /// Reports the first modifier present that is not in `allowed`; false if there was one.
     pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
-        let bad = self.seen & !allowed;
+        let bad = (self.seen | self.given) & !allowed;
         if bad == 0 {
             return true;
         }
@@ -215,6 +293,109 @@ fn format_name(w: &str) -> Option<(bool, u32)> {
     None
 }
 
+/// CLRX's `format:[DFMT, NFMT]` (either part may be left out; a part not
+/// given keeps its earlier value): names, where a number names a data format
+/// (`32`, `8_8_8_8`), or `@expr` for the field value (truncated with a
+/// warning, as clrxasm does). Returns `dfmt | nfmt << 4`.
+fn clrx_format(asm: &mut Assembler, c: &mut Cursor<'_>, old: u32) -> Option<u32> {
+    c.skip_ws();
+    if !c.eat(b'[') {
+        asm.error(c.rest(), "expected '[' after format:");
+        return None;
+    }
+    let (mut d, mut n) = (old & 15, old >> 4 & 7);
+    // `[D,N]` with two plain numbers is not CLRX (its second element must be
+    // a name): risa reads it as the field values, with a warning.
+    {
+        let mut t = *c;
+        let mut nums = [0u64; 2];
+        let mut ok = true;
+        for (k, slot) in nums.iter_mut().enumerate() {
+            t.skip_ws();
+            match crate::opnd::fast_uint(t.rest().as_bytes()) {
+                Some((v, len)) => {
+                    t.set_pos(t.pos() + len);
+                    *slot = v;
+                }
+                None => ok = false,
+            }
+            t.skip_ws();
+            if !ok || !t.eat(if k == 0 { b',' } else { b']' }) {
+                ok = false;
+                break;
+            }
+        }
+        if ok {
+            let at = c.rest();
+            if nums[0] > 15 || nums[1] > 7 {
+                asm.error(at, "format:[DFMT,NFMT] takes 0..15 and 0..7");
+                return None;
+            }
+            asm.warning(
+                at,
+                "format:[DFMT,NFMT] as numbers (clrxasm rejects this; it names formats: format:[32,float] or format:[@4,@7])",
+            );
+            *c = t;
+            return Some(nums[0] as u32 | (nums[1] as u32) << 4);
+        }
+    }
+    let mut k = 0;
+    loop {
+        c.skip_ws();
+        let at = c.rest();
+        if c.eat(b'@') {
+            let v = asm.abs_expr(c)?;
+            let (bits, name) = if k == 0 { (15, "data") } else { (7, "number") };
+            if v > bits {
+                asm.warning(
+                    at,
+                    format!("{name} format {v:#x} truncated to {:#x}", v & bits),
+                );
+            }
+            if k == 0 {
+                d = (v & bits) as u32;
+            } else {
+                n = (v & bits) as u32;
+            }
+        } else {
+            let s = c.pos();
+            while c
+                .peek()
+                .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                c.bump();
+            }
+            let w = c.slice(s, c.pos()).to_ascii_uppercase();
+            let w = w.as_str();
+            let dn = w.strip_prefix("BUF_DATA_FORMAT_").unwrap_or(w);
+            let nn = w.strip_prefix("BUF_NUM_FORMAT_").unwrap_or(w);
+            let nn = if nn == "SNORM_OGL" { "RESERVED_6" } else { nn };
+            let dpos = DFMT_NAMES[1..15].iter().position(|x| *x == dn);
+            let npos = NFMT_NAMES.iter().position(|x| *x == nn);
+            match (dpos, npos) {
+                (Some(p), _) if k == 0 => d = p as u32 + 1,
+                (_, Some(p)) => {
+                    n = p as u32;
+                    k = 1;
+                }
+                _ => {
+                    asm.error(at, "unknown data/number format");
+                    return None;
+                }
+            }
+        }
+        k += 1;
+        c.skip_ws();
+        if c.eat(b']') {
+            return Some(d | n << 4);
+        }
+        if k >= 2 || !c.eat(b',') {
+            asm.error(c.rest(), "expected ']' after the format");
+            return None;
+        }
+    }
+}
+
 /// Reads a value: a number/expression (must be known now).
 fn number(asm: &mut Assembler, c: &mut Cursor<'_>) -> Option<u64> {
     crate::opnd::known_uint(asm, c, b" ,]")
@@ -283,16 +464,38 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         } else {
             "?"
         };
-        // CLRX's name of the FLAT/GLOBAL/SCRATCH offset (GCN 1.4).
+        // CLRX allows spaces before the colon (`offset :16`).
+        let before = *c;
+        c.skip_ws();
+        let spaced = c.pos() != before.pos();
+        let has_colon = c.peek() == Some(b':');
+        if has_colon
+            && spaced
+            && m.clrx
+            && matches!(
+                lname,
+                "neg" | "abs" | "sext" | "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi"
+            )
+        {
+            // clrxasm takes no space before the colon of these VOP modifiers.
+            asm.error(
+                c.rest(),
+                format!("no space is allowed before ':' of {lname}"),
+            );
+            return None;
+        }
+        if has_colon {
+            c.bump();
+            c.skip_ws();
+        } else {
+            *c = before;
+        }
         let lname = if lname == "inst_offset" {
+            m.inst_offset = true;
             "offset"
         } else {
             lname
         };
-        let has_colon = c.peek() == Some(b':');
-        if has_colon {
-            c.bump();
-        }
         let (kind, value): (M, u32) = match lname {
             "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
             | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
@@ -300,7 +503,34 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 if has_colon =>
             {
                 let at = c.rest();
-                let v = number(asm, c)?;
+                let k0 = match lname {
+                    "offset" => Some(M::Offset),
+                    "offset0" => Some(M::Offset0),
+                    "offset1" => Some(M::Offset1),
+                    _ => None,
+                };
+                let v = match k0 {
+                    // Offsets may refer to later symbols (a fixup fills them in).
+                    Some(k) => {
+                        c.skip_ws();
+                        match crate::opnd::fast_uint(c.rest().as_bytes()) {
+                            Some(_) => number(asm, c)?,
+                            None => match asm.expr(c) {
+                                risa_asm_core::ExprResult::Value(v) if v.is_abs() => v.value,
+                                risa_asm_core::ExprResult::Value(_) => {
+                                    asm.error(at, "expected an absolute value");
+                                    return None;
+                                }
+                                risa_asm_core::ExprResult::Pending(e) => {
+                                    m.pending = Some((k, e));
+                                    0
+                                }
+                                risa_asm_core::ExprResult::Error => return None,
+                            },
+                        }
+                    }
+                    None => number(asm, c)?,
+                };
                 let k = match lname {
                     "offset" => M::Offset,
                     "offset0" => M::Offset0,
@@ -374,12 +604,50 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 };
                 (k, v32)
             }
+            "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" if !has_colon => (
+                M::DppCtrl,
+                match lname {
+                    "wave_shl" => 0x130,
+                    "wave_rol" => 0x134,
+                    "wave_shr" => 0x138,
+                    _ => 0x13c,
+                },
+            ),
+            "row_bcast15" if !has_colon => (M::DppCtrl, 0x142),
+            "row_bcast31" if !has_colon => (M::DppCtrl, 0x143),
+            "neg" | "abs" | "sext" if has_colon => {
+                let v = bits_value(asm, c, lname, m.clrx)?;
+                let k = match lname {
+                    "neg" => M::Neg,
+                    "abs" => M::Abs,
+                    _ => M::Sext,
+                };
+                (k, v)
+            }
+            "omod" if has_colon => {
+                let at = c.rest();
+                let v = number(asm, c)?;
+                if v > 3 {
+                    asm.error(at, "omod takes 0..3");
+                    return None;
+                }
+                (M::Omod, v as u32)
+            }
+            _ if has_colon && flag_kind(lname).is_some() => {
+                let v = number(asm, c)?;
+                (flag_kind(lname)?, u32::from(v != 0))
+            }
             "row_mirror" => (M::DppCtrl, 0x140),
             "row_half_mirror" => (M::DppCtrl, 0x141),
             "quad_perm" if has_colon => {
                 let mut l = [0; 4];
                 let at = c.rest();
                 let n = list(asm, c, &mut l)?;
+                if m.clrx && n == 4 && l.iter().any(|&x| x > 3) {
+                    // clrxasm keeps the low two bits, with a warning.
+                    asm.warning(at, "quad_perm lane numbers truncated to 0..3");
+                    l.iter_mut().for_each(|x| *x &= 3);
+                }
                 if n != 4 || l.iter().any(|&x| x > 3) {
                     asm.error(at, "quad_perm takes four lane numbers 0..3");
                     return None;
@@ -388,30 +656,32 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             }
             "bound_ctrl" => {
                 if has_colon {
-                    number(asm, c)?;
+                    let at = c.rest();
+                    let v = number(asm, c)?;
+                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
+                    let lit01 = at.starts_with('0') || at.starts_with('1');
+                    if m.clrx && (v > 1 || !lit01) {
+                        asm.error(at, "bound_ctrl takes 0 or 1");
+                        return None;
+                    }
+                    if m.clrx && c.peek() == Some(b':') {
+                        c.bump();
+                        number(asm, c)?;
+                    }
                 }
                 (M::BoundCtrl, 1)
             }
             "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
-                let mut l = [0; 4];
-                let at = c.rest();
-                let n = list(asm, c, &mut l)?;
-                if l.iter().any(|&x| x > 1) {
-                    asm.error(at, "list elements must be 0 or 1");
-                    return None;
-                }
-                let mut v = 0;
-                for (i, b) in l[..n].iter().enumerate() {
-                    v |= b << i;
-                }
-                // The element count rides in bits 8.. so the encoder can place the last bit.
+                // The element count rides in bits 8.. so the encoder can place
+                // the last bit (0xff: CLRX's number, the field's bits as given).
+                let v = bits_value(asm, c, lname, m.clrx)?;
                 let k = match lname {
                     "op_sel" => M::OpSel,
                     "op_sel_hi" => M::OpSelHi,
                     "neg_lo" => M::NegLo,
                     _ => M::NegHi,
                 };
-                (k, v | (n as u32) << 8)
+                (k, v)
             }
             "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
                 let at = c.rest();
@@ -438,6 +708,10 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                         return None;
                     }
                 }
+            }
+            "format" if has_colon && m.clrx => {
+                let old = m.get(M::Format, 1);
+                (M::Format, clrx_format(asm, c, old)?)
             }
             "format" if has_colon => {
                 let at = c.rest();
@@ -527,28 +801,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 (M::Omod, o)
             }
             _ if !has_colon => {
-                let k = match lname {
-                    "glc" => M::Glc,
-                    "slc" => M::Slc,
-                    "gds" => M::Gds,
-                    "tfe" => M::Tfe,
-                    "lds" => M::Lds,
-                    "nv" => M::Nv,
-                    "idxen" => M::Idxen,
-                    "offen" => M::Offen,
-                    "addr64" => M::Addr64,
-                    "unorm" => M::Unorm,
-                    "da" => M::Da,
-                    "r128" | "a16" => M::R128,
-                    "lwe" => M::Lwe,
-                    "d16" => M::D16,
-                    "done" => M::Done,
-                    "compr" => M::Compr,
-                    "vm" => M::Vm,
-                    "clamp" => M::Clamp,
-                    "vop3" => M::Vop3,
-                    "high" => M::High,
-                    "sdwa" => M::Sdwa,
+                let k = match flag_kind(lname) {
+                    Some(k) => k,
                     _ if comma => {
                         asm.error(name, format!("unexpected extra operand '{name}'"));
                         return None;
@@ -578,6 +832,14 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 return None;
             }
         }
-        m.seen |= bit(kind);
+        // A flag or per-source mask given as 0 (`glc:0`, `neg:0`) is absent.
+        m.given |= bit(kind);
+        let zero_is_absent =
+            matches!(kind, M::Neg | M::Abs | M::Sext) || flag_kind(lname).is_some();
+        if value == 0 && zero_is_absent {
+            m.seen &= !bit(kind);
+        } else {
+            m.seen |= bit(kind);
+        }
     }
 }

@@ -88,8 +88,59 @@ pub enum Found {
     Unknown,
 }
 
+/// CLRX's other spellings of compare mnemonics, as rewriting rules (applied
+/// when a name is not in the tables): (prefix, from, to, type suffixes; empty:
+/// any). CLRX accepts `v_cmp_lg_i32` for `v_cmp_ne_i32` (integer types only:
+/// `v_cmp_lg_f32` is another compare), `tru` and `t` for each other, and
+/// `s_cmp_ne_u64` for `s_cmp_lg_u64`.
+const CLRX_RENAMES: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "v_cmp",
+        "_lg_",
+        "_ne_",
+        &["_i16", "_u16", "_i32", "_u32", "_i64", "_u64"],
+    ),
+    ("v_cmp", "_tru_", "_t_", &[]),
+    ("v_cmp", "_t_", "_tru_", &[]),
+    ("s_cmp", "_ne_", "_lg_", &["_u64"]),
+];
+
+/// Instructions clrxasm takes on a generation that lacks them, with the
+/// opcode of another: (mnemonic prefix, generation, opcode generation).
+/// CLRX's GCN 1.2 SMEM table has GCN 1.4's s_buffer_atomic_* (GCN 1.2
+/// hardware has no scalar atomics; risa warns).
+pub const CLRX_BORROWED: &[(&str, Gen, Gen)] = &[("s_buffer_atomic", Gen::Gcn12, Gen::Gcn14)];
+
+/// The generation whose opcode clrxasm uses for `name` on `gen`, if it
+/// takes a mnemonic `gen` lacks.
+pub fn clrx_borrowed(name: &str, gen: Gen) -> Option<Gen> {
+    CLRX_BORROWED
+        .iter()
+        .find(|(p, g, _)| *g == gen && name.starts_with(p))
+        .map(|&(_, _, from)| from)
+}
+
 /// Looks `name` (lower case, no encoding suffix) up for `target`.
 pub fn find(name: &str, target: Target) -> Found {
+    let found = find_exact(name, target);
+    if !matches!(found, Found::Unknown) {
+        return found;
+    }
+    for (prefix, from, to, types) in CLRX_RENAMES {
+        if name.starts_with(prefix)
+            && name.contains(from)
+            && (types.is_empty() || types.iter().any(|t| name.ends_with(t)))
+        {
+            let other = name.replacen(from, to, 1);
+            if let f @ (Found::Op(_) | Found::OtherGens(_)) = find_exact(&other, target) {
+                return f;
+            }
+        }
+    }
+    Found::Unknown
+}
+
+fn find_exact(name: &str, target: Target) -> Found {
     let gen = target.gen;
     match table().get(name) {
         Some(p) if p[gen as usize] != NONE => {

@@ -154,6 +154,10 @@ fn specials() -> &'static FastMap<String, [(u32, u32); 4]> {
                     if let Some(s) = n.strip_prefix("src_") {
                         add(s, g, code, count);
                     }
+                    if code == 254 {
+                        // CLRX: `lds` for LDS_DIRECT.
+                        add("lds", g, code, count);
+                    }
                 }
                 if code < 128 && code % 2 == 0 {
                     if let Some(n) = special_pair_name(g, code) {
@@ -174,10 +178,14 @@ pub fn reg_payload(code: u32, count: u32) -> u64 {
 /// Parses a register name at the cursor (`s5`, `v[2:3]`, `ttmp[4:7]`, `vcc`,
 /// `exec_lo`, `src_scc`, a register symbol). `Ok(None)`: not a register (the
 /// cursor is left where it was).
+///
+/// `align`: check that scalar ranges are aligned (LLVM syntax; CLRX checks
+/// alignment only where a scalar instruction reads the range).
 pub fn register<'a>(
     asm: &mut Assembler,
     gen: Gen,
     c: &mut Cursor<'a>,
+    align: bool,
 ) -> Result<Option<(u32, u32)>, Reported> {
     let save = *c;
     let Some(id) = c.ident() else {
@@ -195,7 +203,7 @@ pub fn register<'a>(
     if kind != 0 {
         if !digits.is_empty() && digits.bytes().all(|d| d.is_ascii_digit()) {
             let n: u32 = digits.parse().unwrap_or(u32::MAX);
-            return reg_range(asm, gen, id, kind, n, 1).map(Some);
+            return reg_range(asm, gen, id, kind, n, 1, align).map(Some);
         }
         if digits.is_empty() && c.peek() == Some(b'[') {
             c.bump();
@@ -220,8 +228,16 @@ pub fn register<'a>(
                 asm.error(at, format!("invalid register range [{first}:{last}]"));
                 return Err(Reported);
             }
-            return reg_range(asm, gen, at, kind, first as u32, (last - first + 1) as u32)
-                .map(Some);
+            return reg_range(
+                asm,
+                gen,
+                at,
+                kind,
+                first as u32,
+                (last - first + 1) as u32,
+                align,
+            )
+            .map(Some);
         }
     }
     let mut buf = [0u8; 32];
@@ -233,6 +249,10 @@ pub fn register<'a>(
         if let Some(e) = specials().get(lname) {
             let (code, count) = e[gen as usize];
             if code != u32::MAX {
+                if count >= 1 && c.peek() == Some(b'[') {
+                    // CLRX: `vcc[0:1]`, `exec[1]`: registers of a named range.
+                    return subscript(asm, c, save, code, count).map(Some);
+                }
                 return Ok(Some((code, count)));
             }
             let gens: Vec<Gen> = ALL_GENS
@@ -258,26 +278,49 @@ pub fn register<'a>(
         if c.peek() != Some(b'[') {
             return Ok(Some((code, count)));
         }
-        // `sym[i]` or `sym[i:j]`: registers of the symbol's range.
-        c.bump();
-        let first = known_uint(asm, c, b":]").ok_or(Reported)?;
-        let last = if c.eat(b':') {
-            known_uint(asm, c, b"]").ok_or(Reported)?
-        } else {
-            first
-        };
-        if !c.eat(b']') {
-            asm.error(c.rest(), "expected ']' after the register index");
-            return Err(Reported);
-        }
-        if last < first || last - first >= 32 || code as u64 + last > 511 {
-            asm.error(c.slice(save.pos(), c.pos()), "invalid register index");
-            return Err(Reported);
-        }
-        return Ok(Some((code + first as u32, (last - first + 1) as u32)));
+        // (CLRX does not bound the index by the symbol's range.)
+        let _ = count;
+        return subscript(asm, c, save, code, 0).map(Some);
     }
     *c = save;
     Ok(None)
+}
+
+/// `[i]` or `[i:j]` after a register symbol or a named range (at the cursor):
+/// registers i..=j of the range at `code` (of `count` registers, 0: not
+/// checked).
+fn subscript(
+    asm: &mut Assembler,
+    c: &mut Cursor<'_>,
+    save: Cursor<'_>,
+    code: u32,
+    count: u32,
+) -> Result<(u32, u32), Reported> {
+    c.bump();
+    let first = known_uint(asm, c, b":]").ok_or(Reported)?;
+    c.skip_ws();
+    let last = if c.eat(b':') {
+        known_uint(asm, c, b"]").ok_or(Reported)?
+    } else {
+        first
+    };
+    c.skip_ws();
+    if !c.eat(b']') {
+        asm.error(c.rest(), "expected ']' after the register index");
+        return Err(Reported);
+    }
+    if last < first || last - first >= 32 || code as u64 + last > 511 {
+        asm.error(c.slice(save.pos(), c.pos()), "invalid register index");
+        return Err(Reported);
+    }
+    if count > 0 && last >= u64::from(count) {
+        asm.error(
+            c.slice(save.pos(), c.pos()),
+            format!("register index {last} beyond the range's {count} registers"),
+        );
+        return Err(Reported);
+    }
+    Ok((code + first as u32, (last - first + 1) as u32))
 }
 
 /// Checks a numbered register range and turns it into an operand code.
@@ -288,6 +331,7 @@ fn reg_range(
     kind: u8,
     first: u32,
     count: u32,
+    align: bool,
 ) -> Result<(u32, u32), Reported> {
     let last = first.saturating_add(count - 1);
     match kind {
@@ -307,7 +351,9 @@ fn reg_range(
                 );
                 return Err(Reported);
             }
-            check_align(asm, at, first, count)?;
+            if align {
+                check_align(asm, at, first, count)?;
+            }
             Ok((first, count))
         }
         _ => {
@@ -319,7 +365,9 @@ fn reg_range(
                 );
                 return Err(Reported);
             }
-            check_align(asm, at, first, count)?;
+            if align {
+                check_align(asm, at, first, count)?;
+            }
             Ok((t0 + first, count))
         }
     }
@@ -347,8 +395,16 @@ fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
     c.skip_ws();
     let r = c.rest().as_bytes();
     let n = word.len();
-    if r.len() > n && r[..n].eq_ignore_ascii_case(word.as_bytes()) && r[n] == b'(' {
-        c.set_pos(c.pos() + n + 1);
+    if r.len() <= n || !r[..n].eq_ignore_ascii_case(word.as_bytes()) {
+        return false;
+    }
+    // (CLRX allows spaces before the parenthesis: `abs (v1)`.)
+    let mut i = n;
+    while r.get(i).is_some_and(|&x| risa_asm_core::lex::is_space(x)) {
+        i += 1;
+    }
+    if r.get(i) == Some(&b'(') {
+        c.set_pos(c.pos() + i + 1);
         true
     } else {
         false
@@ -362,9 +418,10 @@ pub fn operand<'a>(
     gen: Gen,
     c: &mut Cursor<'a>,
     used: &mut RegUse,
+    align: bool,
 ) -> Option<Opd<'a>> {
     let mut o = None;
-    operand_into(asm, gen, c, used, &mut o);
+    operand_into(asm, gen, c, used, &mut o, align);
     o
 }
 
@@ -377,6 +434,7 @@ pub fn operand_into<'a>(
     c: &mut Cursor<'a>,
     used: &mut RegUse,
     out: &mut Option<Opd<'a>>,
+    align: bool,
 ) -> bool {
     c.skip_ws();
     let start = c.pos();
@@ -398,7 +456,8 @@ pub fn operand_into<'a>(
     }
     if let Some((kind, first, last, n)) = fast_range(c.rest().as_bytes()) {
         let at = c.slice(start, start + n);
-        let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1) else {
+        let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1, align)
+        else {
             return false;
         };
         used.note(gen, code, count);
@@ -422,8 +481,8 @@ pub fn operand_into<'a>(
         match b.first() {
             Some(b'|' | b'-') => true,
             Some(_) => {
-                let w = b.iter().take(5).position(|&x| x == b'(');
-                matches!(w, Some(3 | 4))
+                let w = b.iter().take(12).position(|&x| x == b'(');
+                matches!(w, Some(3..=11)) && b[..3].iter().all(|x| x.is_ascii_alphabetic())
             }
             None => false,
         }
@@ -481,7 +540,7 @@ pub fn operand_into<'a>(
     } else {
         match fast_int(c) {
             Some(v) => Val::Num(Value::abs(v)),
-            None => match register(asm, gen, c) {
+            None => match register(asm, gen, c, align) {
                 Err(Reported) => return false,
                 Ok(Some((code, count))) => {
                     used.note(gen, code, count);

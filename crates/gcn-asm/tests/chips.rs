@@ -36,8 +36,13 @@ fn gfx906_vectors() -> Vec<(Vec<u32>, String)> {
         .collect()
 }
 
+/// Assembles LLVM-syntax `src` (the vectors' text) for `chip`.
 fn assemble(chip: &'static Processor, src: &str) -> risa_gcn_asm::Assembled {
-    risa_gcn_asm::assemble_for(Some(chip), "t.s", src, Options::default(), false)
+    let opts = Options {
+        semicolon_comments: true,
+        ..Options::default()
+    };
+    risa_gcn_asm::assemble_for(Some(chip), "t.s", src, opts, false)
 }
 
 /// Lines llvm-mc rejects for `cpu` (None when llvm-mc is not installed).

@@ -6,7 +6,14 @@
 use risa_gcn::Gen;
 
 fn words_and_errors(src: &str) -> (Vec<u32>, Vec<String>) {
-    let a = risa_gcn_asm::assemble(Some(Gen::Gcn14), "t.s", src);
+    let a = risa_gcn_asm::assemble_in(
+        Some(Gen::Gcn14).map(risa_gcn::Processor::of_gen),
+        "t.s",
+        src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
     let msgs = a
         .output
         .diagnostics

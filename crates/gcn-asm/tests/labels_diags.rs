@@ -18,9 +18,21 @@ end:
 s_endpgm
 ";
 
+/// BRANCHES is LLVM syntax (`HW_REG_MODE` is no CLRX name).
+fn assemble_llvm(name: &str, src: &str) -> risa_gcn_asm::Assembled {
+    risa_gcn_asm::assemble_in(
+        Some(risa_gcn::Processor::of_gen(Gen::Gcn14)),
+        name,
+        src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    )
+}
+
 #[test]
 fn labels_and_special_operands_match_llvm_mc() {
-    let a = assemble(Some(Gen::Gcn14), "br.s", BRANCHES);
+    let a = assemble_llvm("br.s", BRANCHES);
     assert!(!a.output.has_errors(), "{}", a.diagnostics());
     assert_eq!(
         a.code(),
@@ -46,7 +58,7 @@ s_sendmsg sendmsg(gs, emit, 1)
 ";
     let a = assemble(Some(Gen::Gcn14), "br.s", src);
     assert!(!a.output.has_errors(), "{}", a.diagnostics());
-    assert_eq!(a.code(), assemble(Some(Gen::Gcn14), "b.s", BRANCHES).code());
+    assert_eq!(a.code(), assemble_llvm("b.s", BRANCHES).code());
 }
 
 #[test]
@@ -119,12 +131,25 @@ fn operand_errors_point_at_the_operand() {
         ("s_add_u32 s0, s1, 1.5, 0x10", "unexpected extra operand"),
     ];
     for (src, msg) in cases {
-        let a = assemble(Some(Gen::Gcn12), "e.s", src);
+        let a = risa_gcn_asm::assemble_in(
+            Some(risa_gcn::Processor::of_gen(Gen::Gcn12)),
+            "e.s",
+            src,
+            Default::default(),
+            false,
+            risa_gcn::Dialect::Llvm,
+        );
         let d = a.diagnostics();
         assert!(a.output.has_errors(), "{src}: no error");
         assert!(d.contains(msg), "{src}: want {msg:?} in\n{d}");
         assert!(d.starts_with("e.s:1:"), "{d}");
     }
+    // CLRX syntax truncates an offset that does not fit, with a warning, as
+    // clrxasm does (d86c1170 00000001, "Value 0x11170 truncated to 0x1170").
+    let a = assemble(Some(Gen::Gcn12), "e.s", "ds_read_b32 v0, v1 offset:70000");
+    assert!(!a.output.has_errors(), "{}", a.diagnostics());
+    assert_eq!(a.code(), [0xd86c_1170, 0x0000_0001]);
+    assert!(a.diagnostics().contains("e.s:1:") && a.diagnostics().contains("truncated"));
 }
 
 #[test]
@@ -159,10 +184,22 @@ v_cndmask_b32_e64 v0, s1, v2, s[2:3]
 v_madmk_f32 v0, s1, 0x40000000, v2
 v_fma_f32 v0, s1, v1, s1
 ";
-    let a = assemble(Some(Gen::Gcn10), "cb.s", src);
-    assert!(!a.output.has_errors(), "{}", a.diagnostics());
-    let lines: Vec<u32> = a.output.warnings().map(|d| d.line).collect();
+    let a = risa_gcn_asm::assemble_in(
+        Some(risa_gcn::Processor::of_gen(Gen::Gcn10)),
+        "cb.s",
+        src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
+    let lines: Vec<u32> = a.output.errors().map(|d| d.line).collect();
     assert_eq!(lines, [1, 3, 4, 5], "{}", a.diagnostics());
     assert!(a.diagnostics().contains("constant bus"));
-    assert_eq!(a.code().len(), 2 + 2 + 1 + 2 + 2 + 2);
+    // CLRX syntax follows clrxasm (checked with clrxasm -g Tahiti): two
+    // different SGPRs (lines 1, 3, 4) are errors, the v_madmk constant does
+    // not count (line 5 is accepted, with a warning).
+    let c = assemble(Some(Gen::Gcn10), "cb.s", src);
+    let lines: Vec<u32> = c.output.errors().map(|d| d.line).collect();
+    assert_eq!(lines, [1, 3, 4], "{}", c.diagnostics());
+    assert!(c.output.warnings().any(|w| w.line == 5));
 }

@@ -20,7 +20,14 @@ const IDX: u32 = 4;
 fn asm(gen: Gen, lines: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (line, llvm) in lines {
-        let a = risa_gcn_asm::assemble(Some(gen), "t.s", &format!("{line}\n"));
+        let a = risa_gcn_asm::assemble_in(
+            Some(gen).map(risa_gcn::Processor::of_gen),
+            "t.s",
+            &format!("{line}\n"),
+            Default::default(),
+            false,
+            risa_gcn::Dialect::Llvm,
+        );
         assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
         let code: Vec<u8> = a.code().iter().flat_map(|w| w.to_le_bytes()).collect();
         assert_eq!(&code, llvm, "{gen}: `{line}` encodes as llvm-mc does");

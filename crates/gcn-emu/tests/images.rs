@@ -75,7 +75,14 @@ fn llvm_words(gen: Gen, line: &str) -> Option<Vec<u32>> {
 /// (`llvm` is the LLVM spelling when it differs: LLVM 14 wants an 8-register
 /// resource even with `r128`).
 fn asm_as(gen: Gen, line: &str, llvm: &str) -> Vec<u32> {
-    let a = risa_gcn_asm::assemble(Some(gen), "t.s", &format!("{line}\n"));
+    let a = risa_gcn_asm::assemble_in(
+        Some(gen).map(risa_gcn::Processor::of_gen),
+        "t.s",
+        &format!("{line}\n"),
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
     assert!(
         !a.output.has_errors(),
         "{gen}: `{line}`:\n{}",

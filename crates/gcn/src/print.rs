@@ -970,7 +970,10 @@ impl<'a> Printer<'a> {
         if opsel & all != 0 {
             self.bit_list(o.modifier(), "op_sel", opsel, n, false);
         }
-        if (mix && hi & all != 0) || (!mix && hi & all != all) {
+        // Default OP_SEL_HI: all ones, except LLVM's zeros for v_mad_mix*/v_fma_mix*
+        // (clrxasm takes [1,1,1] for those too; clrxdisasm prints [0,0,0]).
+        let default_hi = if mix && self.llvm() { 0 } else { all };
+        if hi & all != default_hi {
             self.bit_list(o.modifier(), "op_sel_hi", hi, n, false);
         }
         if !mix && neg & all != 0 {

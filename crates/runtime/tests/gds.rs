@@ -36,7 +36,14 @@ fn oracle() -> Vec<(String, Vec<Vec<Option<u8>>>)> {
 
 fn assemble(file: &str) -> GcnObject {
     let src = std::fs::read_to_string(dir().join(file)).unwrap();
-    let a = risa_gcn_asm::assemble(None, file, &src);
+    let a = risa_gcn_asm::assemble_in(
+        None.map(risa_gcn::Processor::of_gen),
+        file,
+        &src,
+        Default::default(),
+        false,
+        risa_gcn::Dialect::Llvm,
+    );
     assert!(!a.output.has_errors(), "{}", a.diagnostics());
     // The oracle: llvm-mc's encoding of every instruction, in order.
     let (_, want) = oracle().into_iter().find(|(n, _)| n == file).unwrap();

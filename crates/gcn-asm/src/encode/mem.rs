@@ -13,6 +13,19 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn ds(&mut self) -> Option<()> {
         self.begin(Enc::Ds)?;
         let info = self.info;
+        if self.clrx && info.sig.is_empty() && self.c.rest().trim_start().starts_with(['v', 'V']) {
+            // clrxasm takes an address register for ds_nop (ADDR field).
+            let mut slot = None;
+            self.operand_into(&mut slot)?;
+            let Some(o) = &slot else { return None };
+            let v = self.vgpr(o, 1)?;
+            self.put(Field::Addr, v);
+        } else if self.clrx && info.sig.is_empty() {
+            self.asm.warning(
+                self.st.name,
+                "no address register (clrxasm rejects this: it wants one for ds_nop)",
+            );
+        }
         for op in info.sig {
             let mut slot = None;
             self.operand_into(&mut slot)?;
@@ -36,21 +49,12 @@ impl<'a> Build<'a, '_, '_> {
                 bit(M::Offset)
             };
         self.check_mods(&m, allowed)?;
+        self.no_inst_offset(&m)?;
         if off2 {
-            self.field(
-                Field::Offset0,
-                m.flag(M::Offset0),
-                m.at(M::Offset0),
-                "offset0",
-            )?;
-            self.field(
-                Field::Offset1,
-                m.flag(M::Offset1),
-                m.at(M::Offset1),
-                "offset1",
-            )?;
+            self.mfield(&m, Field::Offset0, M::Offset0, "offset0")?;
+            self.mfield(&m, Field::Offset1, M::Offset1, "offset1")?;
         } else {
-            self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
+            self.mfield(&m, Field::Offset, M::Offset, "offset")?;
         }
         self.put(Field::Gds, m.flag(M::Gds));
         Some(())
@@ -62,13 +66,13 @@ impl<'a> Build<'a, '_, '_> {
         let n_ops = count_operands(self.st.args);
         let data = info.operand(Role::V);
         let mut vaddr: Option<Opd<'a>> = None;
+        let mut vdata: Option<(Opd<'a>, u32)> = None;
         if !info.has(flag::NOARGS) {
             if let Some(op) = data {
                 let mut slot = None;
                 self.operand_into(&mut slot)?;
                 let Some(o) = &slot else { return None };
-                let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
-                self.put(Field::Vdata, v);
+                vdata = Some((o.clone(), op.ty.data_dwords(self.gen)));
             }
             // CLRX leaves VADDR out when no address mode uses it (three
             // operands with data); LLVM writes `off` there.
@@ -79,15 +83,21 @@ impl<'a> Build<'a, '_, '_> {
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
             let code = self.sreg(o, 4)?;
-            if code % 4 != 0 {
-                return self.err(o.at, "the resource must be an aligned quad s[4n:4n+3]");
-            }
-            self.put(Field::Srsrc, code / 4);
+            let b = self.block(
+                o,
+                code,
+                4,
+                "the resource must be an aligned quad s[4n:4n+3]",
+            )?;
+            self.put(Field::Srsrc, b);
             let mut slot = None;
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
             self.no_operand_mods(o)?;
             let code = self.src(o, Ty::B32, 1, false)?;
+            if self.clrx && code == 254 {
+                return self.err(o.at, "LDS_DIRECT is not allowed as soffset");
+            }
             if code > 255 {
                 return self.err(
                     o.at,
@@ -110,18 +120,50 @@ impl<'a> Build<'a, '_, '_> {
             allowed |= bit(M::Format);
         }
         self.check_mods(&m, allowed)?;
+        self.no_inst_offset(&m)?;
+        if self.clrx {
+            if m.flag(M::Addr64) != 0 && (m.flag(M::Offen) | m.flag(M::Idxen)) != 0 {
+                self.asm.warning(
+                    m.at(M::Addr64),
+                    "addr64 with offen or idxen (clrxasm rejects this combination)",
+                );
+            }
+            if m.flag(M::Lds) != 0 && m.flag(M::Tfe) != 0 {
+                self.asm.warning(
+                    m.at(M::Tfe),
+                    "lds with tfe (clrxasm rejects this combination)",
+                );
+            }
+        }
         let (idxen, offen, addr64) = (m.flag(M::Idxen), m.flag(M::Offen), m.flag(M::Addr64));
+        self.mfield(&m, Field::Offset, M::Offset, "offset")?;
         for (f, k, name) in [
             (Field::Idxen, M::Idxen, "idxen"),
             (Field::Offen, M::Offen, "offen"),
             (Field::Addr64, M::Addr64, "addr64"),
-            (Field::Offset, M::Offset, "offset"),
             (Field::Glc, M::Glc, "glc"),
             (Field::Slc, M::Slc, "slc"),
             (Field::Lds, M::Lds, "lds"),
             (Field::Tfe, M::Tfe, "tfe"),
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
+        }
+        if let Some((o, n)) = vdata {
+            // CLRX counts the TFE status register in VDATA (LLVM does not);
+            // in CLRX syntax risa also takes LLVM's count, with a warning.
+            let mut want = n;
+            if self.clrx && m.flag(M::Tfe) != 0 {
+                if o.vgpr().is_some_and(|(_, have)| have == n) {
+                    self.asm.warning(
+                        o.at,
+                        "with tfe, CLRX counts the status register in the data (clrxasm rejects this count)",
+                    );
+                } else {
+                    want = n + 1;
+                }
+            }
+            let v = self.vgpr(&o, want)?;
+            self.put(Field::Vdata, v);
         }
         if enc == Enc::Mtbuf {
             let fm = m.get(M::Format, 1);
@@ -179,8 +221,25 @@ impl<'a> Build<'a, '_, '_> {
             | bit(M::Da)
             | bit(M::D16);
         self.check_mods(&m, allowed)?;
+        // CLRX's DMASK is 1 unless given; it rejects dmask:0 and stores or
+        // atomics without unorm (risa warns: the hardware takes both).
+        let dmask = if self.clrx && !m.has(M::Dmask) {
+            1
+        } else {
+            m.flag(M::Dmask)
+        };
+        if self.clrx && m.has(M::Dmask) && dmask == 0 {
+            self.asm
+                .warning(m.at(M::Dmask), "dmask:0 (clrxasm rejects a zero dmask)");
+        }
+        if self.clrx && (info.has(flag::STORE) || info.has(flag::ATOMIC)) && m.flag(M::Unorm) == 0 {
+            self.asm.warning(
+                self.st.name,
+                "a store or atomic without unorm (clrxasm rejects it)",
+            );
+        }
+        self.field(Field::Dmask, dmask, m.at(M::Dmask), "dmask")?;
         for (f, k, name) in [
-            (Field::Dmask, M::Dmask, "dmask"),
             (Field::Unorm, M::Unorm, "unorm"),
             (Field::Glc, M::Glc, "glc"),
             (Field::Slc, M::Slc, "slc"),
@@ -194,25 +253,25 @@ impl<'a> Build<'a, '_, '_> {
         }
         let r128 = m.flag(M::R128) != 0 && !self.gen.has(Feature::R128A16);
         let code = self.sreg(&rsrc, if r128 { 4 } else { 8 })?;
-        if code % 4 != 0 {
-            return self.err(rsrc.at, "the resource must start at a multiple of 4");
-        }
-        self.put(Field::Srsrc, code / 4);
+        let b = self.block(&rsrc, code, 4, "the resource must start at a multiple of 4")?;
+        self.put(Field::Srsrc, b);
         if let Some(s) = samp {
             let code = self.sreg(&s, 4)?;
-            if code % 4 != 0 {
-                return self.err(s.at, "the sampler must be an aligned quad");
-            }
-            self.put(Field::Ssamp, code / 4);
+            let b = self.block(&s, code, 4, "the sampler must be an aligned quad")?;
+            self.put(Field::Ssamp, b);
         }
         if let (Some(o), Some(op)) = (vdata, info.operand(Role::V)) {
-            let dmask = m.flag(M::Dmask);
-            let mut n = if info.has(flag::GATHER4) {
+            let gather4 = info.has(flag::GATHER4);
+            let mut n = if gather4 {
                 4
             } else {
                 dmask.count_ones().max(1)
             };
-            if m.flag(M::D16) != 0 && !self.gen.has(Feature::UnpackedD16Vmem) {
+            // (CLRX: gather4 returns four registers, also with d16.)
+            if m.flag(M::D16) != 0
+                && !self.gen.has(Feature::UnpackedD16Vmem)
+                && !(self.clrx && gather4)
+            {
                 n = n.div_ceil(2);
             }
             // Atomics: DMASK counts the data dwords (2 for a 64-bit value or a
@@ -220,7 +279,13 @@ impl<'a> Build<'a, '_, '_> {
             if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
-            let v = self.vgpr(&o, n + m.flag(M::Tfe))?;
+            // CLRX counts no TFE register for gather4.
+            let tfe = if self.clrx && gather4 {
+                0
+            } else {
+                m.flag(M::Tfe)
+            };
+            let v = self.vgpr(&o, n + tfe)?;
             self.put(Field::Vdata, v);
         }
         Some(())
@@ -270,6 +335,20 @@ impl<'a> Build<'a, '_, '_> {
             && regs[0] == regs[1]
             && regs[2] == regs[3]
             && (regs[0].is_some() || regs[2].is_some());
+        // CLRX: with compr, operands 0/1 name VSRC0 and 2/3 VSRC1 (a pair
+        // given twice must be the same register; `off` leaves its EN bit 0).
+        let differ =
+            |a: Option<u32>, b: Option<u32>| matches!((a, b), (Some(x), Some(y)) if x != y);
+        let clrx_pairs =
+            compr && self.clrx && !differ(regs[0], regs[1]) && !differ(regs[2], regs[3]);
+        if compr && self.clrx && !clrx_pairs {
+            // (risa's raw form: each operand its own field.)
+            self.asm.warning(
+                texts[1],
+                "compr with different registers in a pair: each is written to its own field (clrxasm rejects this)",
+            );
+        }
+        let llvm_pairs = llvm_pairs || clrx_pairs;
         let fields = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         let mut en = 0;
         for k in 0..4 {
@@ -326,7 +405,9 @@ impl<'a> Build<'a, '_, '_> {
                 Val::Off => None,
                 _ => {
                     let n = if info.family == Family::Global { 2 } else { 1 };
-                    Some(self.sreg(o, n)?)
+                    let code = self.sreg(o, n)?;
+                    self.clrx_align(o)?;
+                    Some(code)
                 }
             };
             self.put(Field::Saddr, saddr.unwrap_or(0x7f));
@@ -340,6 +421,8 @@ impl<'a> Build<'a, '_, '_> {
             };
             match a.v {
                 Val::Off if off_ok => {}
+                // clrxasm takes `off, off` for SCRATCH (no address at all).
+                Val::Off if self.clrx && info.family == Family::Scratch => {}
                 _ if n == 0 => {
                     return self.err(a.at, "with an SGPR address the VGPR address must be 'off'")
                 }
@@ -349,6 +432,12 @@ impl<'a> Build<'a, '_, '_> {
                 }
             }
         }
+        if self.clrx && self.c.rest().bytes().any(|b| b.is_ascii_uppercase()) {
+            self.asm.warning(
+                self.c.rest().trim(),
+                "upper-case FLAT modifiers (clrxasm rejects them)",
+            );
+        }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::Glc) | bit(M::Slc) | bit(M::Tfe) | bit(M::Nv) | bit(M::Lds);
@@ -356,7 +445,13 @@ impl<'a> Build<'a, '_, '_> {
             allowed |= bit(M::Offset);
         }
         self.check_mods(&m, allowed)?;
-        if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 {
+        if self.clrx && info.family == Family::Flat && m.flag(M::Lds) != 0 {
+            self.asm.warning(
+                m.at(M::Lds),
+                "lds on a FLAT instruction (clrxasm rejects it: only GLOBAL and SCRATCH)",
+            );
+        }
+        if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 && !self.clrx {
             let at = dst.as_ref().map_or(self.st.args, |d| d.0.at);
             return self.err(at, "a returning atomic needs glc");
         }
@@ -369,9 +464,25 @@ impl<'a> Build<'a, '_, '_> {
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
         }
-        if m.has(M::Offset) {
+        if let Some((_, e)) = &m.pending {
+            let signed = info.family != Family::Flat && segs;
+            self.field_later(Field::Offset, e.clone(), m.at(M::Offset), signed)?;
+        } else if m.has(M::Offset) {
             let at = m.at(M::Offset);
-            let off = m.offset_i;
+            let mut off = m.offset_i;
+            if self.clrx {
+                // clrxasm keeps the bits that fit, with a warning.
+                let t = if info.family == Family::Flat || !segs {
+                    off & 0xfff
+                } else {
+                    (off & 0x1fff) << 51 >> 51
+                };
+                if t != off {
+                    self.asm
+                        .warning(at, format!("offset {off:#x} truncated to fit its field"));
+                    off = t;
+                }
+            }
             let v = if info.family == Family::Flat {
                 if !(0..4096).contains(&off) {
                     return self.err(at, "FLAT offset must be 0..4095");

@@ -27,6 +27,17 @@ pub enum Pending {
     Branch(Expr),
     /// A relocation of the literal dword.
     Reloc(Box<opnd::Reloc>),
+    /// A field of the instruction's first two dwords (an offset written
+    /// with a later symbol): `entry` is its layout entry (position | width
+    /// << 6); `signed` fields take negative values in two's complement.
+    Field {
+        /// The value.
+        expr: Expr,
+        /// Position | width << 6.
+        entry: u32,
+        /// Whether negative values are allowed.
+        signed: bool,
+    },
 }
 
 /// The result of assembling one instruction.
@@ -73,11 +84,14 @@ fn split_suffix(name: &str) -> (&str, Want) {
 
 /// Assembles one instruction statement at byte offset `pc` of its section.
 /// Errors are reported through `asm`; `None` means nothing is emitted.
+/// `clrx` selects CLRX's defaults and meanings where the dialects differ
+/// (see docs/gcn-asm.md, "Dialects").
 pub fn assemble(
     asm: &mut Assembler,
     target: Target,
     st: &Statement<'_>,
     pc: u64,
+    clrx: bool,
 ) -> Option<Encoded> {
     let gen = target.gen;
     let mut buf = [0u8; 48];
@@ -96,8 +110,24 @@ pub fn assemble(
     // LLVM spells most vector instructions with an encoding suffix: try the
     // base name first, then the whole name (no mnemonic ends in a suffix).
     let (base, want) = split_suffix(name);
+    let mut op_gen = gen;
     let (op, want) = match (want, names::find(base, target)) {
         (Want::Any, Found::Op(op)) => (op, Want::Any),
+        (Want::Any, Found::OtherGens(_)) if clrx && names::clrx_borrowed(base, gen).is_some() => {
+            let from = names::clrx_borrowed(base, gen).unwrap_or(gen);
+            let Found::Op(op) = names::find(base, from.into()) else {
+                return unknown(asm, st, Found::Unknown);
+            };
+            asm.warning(
+                st.name,
+                format!(
+                    "'{}' does not exist on {gen}; encoded with the {from} opcode as clrxasm does",
+                    st.name
+                ),
+            );
+            op_gen = from;
+            (op, Want::Any)
+        }
         (Want::Any, found) => return unknown(asm, st, found),
         (_, Found::Op(op)) => (op, want),
         (_, base_found) => match names::find(name, target) {
@@ -123,6 +153,10 @@ pub fn assemble(
         used: opnd::RegUse::default(),
         reads: [0; 4],
         n_reads: 0,
+        xreads: [0; 4],
+        n_xreads: 0,
+        clrx,
+        op_gen,
     };
     b.run(want)?;
     let base = b.enc.base_dwords() as usize;
@@ -181,6 +215,14 @@ struct Build<'a, 's, 't> {
     used: opnd::RegUse,
     reads: [u32; 4],
     n_reads: usize,
+    /// Scalar reads only CLRX's constant-bus rule counts.
+    xreads: [u32; 4],
+    n_xreads: usize,
+    /// CLRX dialect: CLRX's defaults and meanings where the dialects differ.
+    clrx: bool,
+    /// The generation whose opcode is used (`gen`, except for
+    /// [`names::CLRX_BORROWED`] instructions).
+    op_gen: Gen,
 }
 
 /// Modifiers every VOP3 (VOP3a) form takes.
@@ -204,8 +246,8 @@ impl<'a> Build<'a, '_, '_> {
         };
         self.raw = u64::from(val & mask);
         let opc = match enc {
-            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.gen),
-            _ => self.info.opcode(self.gen),
+            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.op_gen),
+            _ => self.info.opcode(self.op_gen),
         };
         let Some(opc) = opc else {
             return self.err(
@@ -230,6 +272,46 @@ impl<'a> Build<'a, '_, '_> {
     #[inline(always)]
     fn set(&mut self, f: Field, v: u32) -> bool {
         risa_gcn::layout::set_in(self.row, &mut self.raw, f, v)
+    }
+
+    /// Writes the value of modifier `k` into field `f` (0 if absent), or,
+    /// when it refers to a later symbol, leaves the field to a fixup.
+    pub(super) fn mfield(&mut self, m: &Mods<'_>, f: Field, k: M, what: &str) -> Option<()> {
+        if let Some((pk, e)) = &m.pending {
+            if *pk == k {
+                return self.field_later(f, e.clone(), m.at(k), false);
+            }
+        }
+        let v = m.flag(k);
+        let width = u32::from(self.row[f as usize]) >> 6;
+        if self.clrx && width > 0 && width < 32 && v >> width != 0 {
+            // clrxasm keeps the bits that fit, with a warning.
+            let t = v & ((1 << width) - 1);
+            self.asm
+                .warning(m.at(k), format!("{what} value {v:#x} truncated to {t:#x}"));
+            return self.field(f, t, m.at(k), what);
+        }
+        self.field(f, v, m.at(k), what)
+    }
+
+    /// Leaves field `f` to be filled in when `e` is known.
+    pub(super) fn field_later(&mut self, f: Field, e: Expr, at: &str, signed: bool) -> Option<()> {
+        let entry = u32::from(self.row[f as usize]);
+        if entry >> 6 == 0 {
+            return self.err(at, "this field is not available in this encoding");
+        }
+        if self.pending.is_some() {
+            return self.err(
+                at,
+                "only one value per instruction may refer to a later symbol",
+            );
+        }
+        self.pending = Some(Pending::Field {
+            expr: e,
+            entry,
+            signed,
+        });
+        Some(())
     }
 
     /// Writes a user-supplied value into a field, reporting what does not fit.
@@ -264,7 +346,7 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used)
+        opnd::operand(self.asm, self.gen, &mut self.c, &mut self.used, !self.clrx)
     }
 
     /// [`Build::operand`] into a slot of the caller.
@@ -281,7 +363,15 @@ impl<'a> Build<'a, '_, '_> {
             return None;
         }
         self.first = false;
-        opnd::operand_into(self.asm, self.gen, &mut self.c, &mut self.used, out).then_some(())
+        opnd::operand_into(
+            self.asm,
+            self.gen,
+            &mut self.c,
+            &mut self.used,
+            out,
+            !self.clrx,
+        )
+        .then_some(())
     }
 
     /// Expects the separator and returns a cursor positioned at the next operand's text.
@@ -303,6 +393,7 @@ impl<'a> Build<'a, '_, '_> {
         if self.c.at_end() {
             return Some(());
         }
+        m.clrx = self.clrx;
         mods::parse(self.asm, &mut self.c, m)
     }
 
@@ -328,6 +419,58 @@ impl<'a> Build<'a, '_, '_> {
         if have != 0 && count != 0 && have != count {
             let s = if count == 1 { "" } else { "s" };
             return self.err(o.at, format!("expected {count} register{s}, got {have}"));
+        }
+        Some(())
+    }
+
+    /// CLRX syntax: an SGPR range a scalar instruction reads must be aligned
+    /// (pairs to 2, larger ranges to 4); TTMP ranges and the ranges of vector
+    /// instructions are not checked (as clrxasm does). LLVM syntax checks
+    /// every range when it is read.
+    pub(super) fn clrx_align(&mut self, o: &Opd<'_>) -> Option<()> {
+        if let Val::Reg { code, count } = o.v {
+            if self.clrx && count >= 2 && code < risa_gcn::operand::sgpr_count(self.gen) {
+                let a = if count == 2 { 2 } else { 4 };
+                if !code.is_multiple_of(a) {
+                    return self.err(
+                        o.at,
+                        format!(
+                            "misaligned scalar register range: must start at a multiple of {a}"
+                        ),
+                    );
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// A register-block field (`code / unit`): misaligned TTMP blocks are
+    /// rounded down in CLRX syntax (as clrxasm does), else an error.
+    pub(super) fn block(&mut self, o: &Opd<'_>, code: u32, unit: u32, what: &str) -> Option<u32> {
+        if !code.is_multiple_of(unit) {
+            if self.clrx && code >= risa_gcn::operand::sgpr_count(self.gen) {
+                return Some(code / unit);
+            }
+            self.err(o.at, what)?;
+        }
+        Some(code / unit)
+    }
+
+    /// `inst_offset:` is FLAT's spelling of the offset.
+    pub(super) fn no_inst_offset(&mut self, m: &Mods<'_>) -> Option<()> {
+        if m.inst_offset {
+            return self.err(m.at(M::Offset), "inst_offset: is for FLAT instructions");
+        }
+        Some(())
+    }
+
+    /// CLRX syntax: `lit()` only on sources that have a literal slot.
+    pub(super) fn no_lit(&mut self, o: &Opd<'_>) -> Option<()> {
+        if self.clrx && o.lit {
+            return self.err(
+                o.at,
+                "lit() is only for source operands with a literal slot",
+            );
         }
         Some(())
     }
@@ -406,6 +549,10 @@ impl<'a> Build<'a, '_, '_> {
         let wide = ty.dwords() == 2;
         match &o.v {
             Val::Reg { code, count: have } => {
+                if self.clrx && *code == 124 && *have == 1 && count == 2 {
+                    // clrxasm takes M0 as a 64-bit source.
+                    return Some(124);
+                }
                 self.check_count(o, *have, count)?;
                 Some(*code)
             }
@@ -468,6 +615,10 @@ impl<'a> Build<'a, '_, '_> {
                         return None;
                     }
                     raw as u32
+                } else if self.clrx && ty.is_16bit() {
+                    // clrxasm writes the value's 32 bits (-17: 0xffffffef);
+                    // llvm-mc the 16-bit value (0x0000ffef).
+                    raw as u32
                 } else {
                     bits as u32
                 };
@@ -498,6 +649,16 @@ impl<'a> Build<'a, '_, '_> {
                 };
                 if bits == 0 && !o.lit {
                     return Some(128);
+                }
+                if self.clrx
+                    && wide
+                    && !o.lit
+                    && self.gen.has(risa_gcn::Feature::Inv2PiInlineImm)
+                    && f.to_f32_bits() == 0x3e22_f983
+                {
+                    // clrxasm takes 1/(2*pi) written to single precision
+                    // (0.15915494, as it prints it) as the 64-bit constant.
+                    return Some(248);
                 }
                 if let Some(code) = self.float_inline(ty, bits).filter(|_| !o.lit) {
                     return Some(code);
@@ -594,13 +755,6 @@ impl<'a> Build<'a, '_, '_> {
         self.mods(&mut m)?;
         self.check_mods(&m, 0)
     }
-}
-
-/// Whether `s` starts with `word(` (case-insensitive).
-fn starts_call(s: &str, word: &str) -> bool {
-    let b = s.as_bytes();
-    let n = word.len();
-    b.len() > n && b[..n].eq_ignore_ascii_case(word.as_bytes()) && b[n] == b'('
 }
 
 /// A branch distance in bytes as the SIMM16 dword offset.

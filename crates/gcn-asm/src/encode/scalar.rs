@@ -1,9 +1,40 @@
 //! Scalar encodings (SOP*, SMRD/SMEM) and the special 16-bit immediates
 //! (`s_waitcnt` counters, `hwreg`, `sendmsg`, `gpr_idx`, branch targets).
 
-use super::{branch_offset, starts_call, Build, Pending};
+use super::{branch_offset, Build, Pending};
+
+/// Hardware register names CLRX knows beyond LLVM's (GcnOperands.md).
+const CLRX_HWREGS: &[(&str, u32)] = &[
+    ("PC_LO", 8),
+    ("PC_HI", 9),
+    ("INST_DW0", 10),
+    ("INST_DW1", 11),
+    ("IB_DBG0", 12),
+    ("IB_DBG1", 13),
+    ("FLUSH_IB", 14),
+    ("SH_MEM_BASES", 15),
+    ("SQ_SHADER_TBA_LO", 16),
+    ("SQ_SHADER_TBA_HI", 17),
+    ("SQ_SHADER_TMA_LO", 18),
+    ("SQ_SHADER_TMA_HI", 19),
+];
+
+/// The length of `word(` at the start of `s` (case-insensitive; CLRX allows
+/// spaces before the parenthesis), or `None`.
+pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let n = word.len();
+    if b.len() <= n || !b[..n].eq_ignore_ascii_case(word.as_bytes()) {
+        return None;
+    }
+    let mut i = n;
+    while b.get(i).is_some_and(|&x| x == b' ' || x == b'\t') {
+        i += 1;
+    }
+    (b.get(i) == Some(&b'(')).then_some(i + 1)
+}
 use crate::mods::{bit, Mods, M};
-use crate::opnd::Val;
+use crate::opnd::{Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
@@ -15,9 +46,9 @@ impl<'a> Build<'a, '_, '_> {
         let at = self.c.rest();
         match ty {
             Ty::Waitcnt => return self.waitcnt(),
-            Ty::Hwreg if starts_call(at, "hwreg") => return self.hwreg(),
-            Ty::Sendmsg if starts_call(at, "sendmsg") => return self.sendmsg(),
-            Ty::Gpridx if starts_call(at, "gpr_idx") => return self.gpr_idx(),
+            Ty::Hwreg if call_len(at, "hwreg").is_some() => return self.hwreg(),
+            Ty::Sendmsg if call_len(at, "sendmsg").is_some() => return self.sendmsg(),
+            Ty::Gpridx if call_len(at, "gpr_idx").is_some() => return self.gpr_idx(),
             _ => {}
         }
         self.first = true;
@@ -25,6 +56,7 @@ impl<'a> Build<'a, '_, '_> {
         self.operand_into(&mut slot)?;
         let Some(o) = &slot else { return None };
         self.no_operand_mods(o)?;
+        self.no_lit(o)?;
         match (&o.v, ty) {
             (Val::Num(v), Ty::Label) if !v.is_abs() => {
                 if Some(self.asm.current_section()) != v.section {
@@ -38,6 +70,15 @@ impl<'a> Build<'a, '_, '_> {
                         None
                     }
                 }
+            }
+            (Val::Num(v), Ty::Label) if self.clrx && v.is_abs() => {
+                // A number is an address to clrxasm, which accepts none in
+                // raw code; risa's plain number is LLVM's raw SIMM16.
+                self.err(
+                    o.at,
+                    "a branch target in CLRX syntax is a label or an address (.+8); a plain number is LLVM syntax",
+                )?;
+                None
             }
             (Val::Pending(e), _) => {
                 self.pending = Some(if ty == Ty::Label {
@@ -81,11 +122,13 @@ impl<'a> Build<'a, '_, '_> {
             let at = self.c.rest();
             let which = ["vmcnt", "expcnt", "lgkmcnt"]
                 .into_iter()
-                .position(|w| starts_call(at, w));
-            let Some(k) = which else { break };
+                .enumerate()
+                .find_map(|(k, w)| call_len(at, w).map(|n| (k, n)));
+            let Some((k, len)) = which else { break };
             let name = ["vmcnt", "expcnt", "lgkmcnt"][k];
-            self.c.set_pos(self.c.pos() + name.len() + 1);
+            self.c.set_pos(self.c.pos() + len);
             let n = self.asm.abs_expr(&mut self.c)?;
+            self.c.skip_ws();
             if !self.c.eat(b')') {
                 return self.err(self.c.rest(), "expected ')'").map(|_| 0);
             }
@@ -95,9 +138,16 @@ impl<'a> Build<'a, '_, '_> {
                 _ => 15,
             };
             if n > max {
-                self.err(at, format!("{name} value {n} too large (at most {max})"))?;
+                if !self.clrx {
+                    self.err(at, format!("{name} value {n} too large (at most {max})"))?;
+                }
+                // CLRX keeps the bits that fit, with a warning.
+                self.asm.warning(
+                    at,
+                    format!("{name} value {n} too large (at most {max}): truncated"),
+                );
             }
-            let n = n as u32;
+            let n = (n & max) as u32;
             v = match k {
                 // VM_CNT[5:4] at bits 15:14 where the generation has them.
                 0 => (v & !0xc00f) | (n & 15) | ((n >> 4) << 14 & g.waitcnt_mask),
@@ -123,14 +173,31 @@ impl<'a> Build<'a, '_, '_> {
 
     /// `hwreg(NAME|N [, offset, size])`.
     pub(super) fn hwreg(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "hwreg(".len());
+        let len = call_len(self.c.rest(), "hwreg").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         self.c.skip_ws();
         let at = self.c.rest();
         let save = self.c;
+        if self.c.eat(b'@') {
+            // CLRX: `@expr` is the register number.
+            self.c.skip_ws();
+        }
         let id = match self.c.ident() {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
-                let u = u.strip_prefix("HW_REG_").unwrap_or(&u);
+                if self.clrx && u.starts_with("HW_REG_") {
+                    // CLRX spells them `mode` or `HWREG_MODE`.
+                    return self
+                        .err(
+                            at,
+                            format!("unknown hardware register '{w}' (CLRX: mode, HWREG_MODE)"),
+                        )
+                        .map(|_| 0);
+                }
+                let u = u
+                    .strip_prefix("HW_REG_")
+                    .or_else(|| u.strip_prefix("HWREG_"))
+                    .unwrap_or(&u);
                 let named = HWREG_NAMES
                     .iter()
                     .position(|n| !n.is_empty() && *n == u)
@@ -138,6 +205,7 @@ impl<'a> Build<'a, '_, '_> {
                     .or_else(|| {
                         HWREG_NAMES_GCN14
                             .iter()
+                            .chain(CLRX_HWREGS)
                             .find(|(n, _)| *n == u)
                             .map(|&(_, id)| id)
                     });
@@ -145,6 +213,7 @@ impl<'a> Build<'a, '_, '_> {
                     Some(p) => u64::from(p),
                     None => {
                         self.c = save;
+                        self.c.eat(b'@');
                         self.asm.abs_expr(&mut self.c)?
                     }
                 }
@@ -159,18 +228,32 @@ impl<'a> Build<'a, '_, '_> {
             }
             size = self.asm.abs_expr(&mut self.c)?;
         }
+        self.c.skip_ws();
         if !self.c.eat(b')') {
             return self.err(self.c.rest(), "expected ')'").map(|_| 0);
         }
         if id > 63 || off > 31 || !(1..=32).contains(&size) {
-            self.err(at, "hwreg: register 0..63, offset 0..31, size 1..32")?;
+            if !self.clrx {
+                self.err(at, "hwreg: register 0..63, offset 0..31, size 1..32")?;
+            }
+            // CLRX keeps the bits that fit, with a warning.
+            self.asm.warning(
+                at,
+                "hwreg: register 0..63, offset 0..31, size 1..32: truncated",
+            );
         }
-        Some(id as u32 | (off as u32) << 6 | (size as u32 - 1) << 11)
+        if self.clrx {
+            // clrxasm ORs the shifted values (no masking) and keeps 16 bits.
+            let v = id | off << 6 | size.wrapping_sub(1) << 11;
+            return Some((v & 0xffff) as u32);
+        }
+        Some((id & 63) as u32 | (off as u32 & 31) << 6 | ((size as u32).wrapping_sub(1) & 31) << 11)
     }
 
     /// `sendmsg(MSG [, OP [, STREAM]])`.
     pub(super) fn sendmsg(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "sendmsg(".len());
+        let len = call_len(self.c.rest(), "sendmsg").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         let at = self.c.rest();
         const MSGS: [(&str, u64); 10] = [
             ("INTERRUPT", 1),
@@ -195,6 +278,11 @@ impl<'a> Build<'a, '_, '_> {
         let id = self.named_value(|w| {
             let u = w.to_ascii_uppercase();
             let u = u.strip_prefix("MSG_").unwrap_or(&u).to_string();
+            let u = if u == "SYSTEM" {
+                "SYSMSG".to_string()
+            } else {
+                u
+            };
             MSGS.iter().find(|(n, _)| *n == u).map(|&(_, v)| v)
         })?;
         let (mut op, mut stream) = (0, 0);
@@ -210,6 +298,11 @@ impl<'a> Build<'a, '_, '_> {
                         .position(|n| !n.is_empty() && *n == s)
                         .map(|p| p as u64);
                 }
+                let u = if u == "EMIT-CUT" {
+                    "EMIT_CUT".to_string()
+                } else {
+                    u
+                };
                 GSOPS
                     .iter()
                     .position(|n| *n == u)
@@ -220,19 +313,40 @@ impl<'a> Build<'a, '_, '_> {
                 stream = self.asm.abs_expr(&mut self.c)?;
             }
         }
+        self.c.skip_ws();
         if !self.c.eat(b')') {
             return self.err(self.c.rest(), "expected ')'").map(|_| 0);
         }
         if id > 15 || op > 7 || stream > 3 {
-            self.err(at, "sendmsg: message 0..15, operation 0..7, stream 0..3")?;
+            if !self.clrx {
+                self.err(at, "sendmsg: message 0..15, operation 0..7, stream 0..3")?;
+            }
+            // CLRX keeps the bits that fit, with a warning.
+            self.asm.warning(
+                at,
+                "sendmsg: message 0..15, operation 0..7, stream 0..3: truncated",
+            );
         }
-        Some(id as u32 | (op as u32) << 4 | (stream as u32) << 8)
+        Some((id & 15) as u32 | (op as u32 & 7) << 4 | (stream as u32 & 3) << 8)
     }
 
     /// A name looked up by `f`, or an expression.
     pub(super) fn named_value(&mut self, f: impl Fn(&str) -> Option<u64>) -> Option<u64> {
         self.c.skip_ws();
+        // CLRX: `@expr` is the number.
+        if self.c.eat(b'@') {
+            return self.asm.abs_expr(&mut self.c);
+        }
         let save = self.c;
+        // `emit-cut` is one name.
+        let r = self.c.rest();
+        if r.len() >= 8 && r.as_bytes()[..8].eq_ignore_ascii_case(b"emit-cut") {
+            self.c.set_pos(self.c.pos() + 8);
+            if let Some(v) = f("emit-cut") {
+                return Some(v);
+            }
+            self.c = save;
+        }
         if let Some(w) = self.c.ident() {
             if let Some(v) = f(w) {
                 return Some(v);
@@ -244,7 +358,8 @@ impl<'a> Build<'a, '_, '_> {
 
     /// `gpr_idx(SRC0,SRC1,SRC2,DST)`.
     pub(super) fn gpr_idx(&mut self) -> Option<u32> {
-        self.c.set_pos(self.c.pos() + "gpr_idx(".len());
+        let len = call_len(self.c.rest(), "gpr_idx").unwrap_or(0);
+        self.c.set_pos(self.c.pos() + len);
         let mut v = 0;
         if self.c.eat(b')') {
             return Some(0);
@@ -280,21 +395,37 @@ impl<'a> Build<'a, '_, '_> {
                     self.operand_into(&mut slot)?;
                     let Some(o) = &slot else { return None };
                     let code = self.sreg(o, op.ty.dwords())?;
+                    self.clrx_align(o)?;
                     self.put(Field::Sdst, code);
                 }
                 Role::B if op.ty == Ty::Gpridx => {
                     let v = self.simm16(Ty::Gpridx)?;
-                    self.field(Field::Ssrc1, v, self.st.args, "gpr_idx mode")?;
+                    if let Some(Pending::Imm16(e)) = &self.pending {
+                        // A later symbol: the mode goes into SSRC1, not the low 16 bits.
+                        let e = e.clone();
+                        self.pending = None;
+                        self.field_later(Field::Ssrc1, e, self.st.args, false)?;
+                    } else {
+                        self.field(Field::Ssrc1, v, self.st.args, "gpr_idx mode")?;
+                    }
                 }
                 Role::A | Role::B => {
                     let mut slot = None;
                     self.operand_into(&mut slot)?;
                     let Some(o) = &slot else { return None };
                     self.no_operand_mods(o)?;
-                    if op.sgpr && !matches!(o.v, Val::Reg { code, .. } if code < 128) {
+                    self.clrx_align(o)?;
+                    if op.sgpr && !self.clrx && !matches!(o.v, Val::Reg { code, .. } if code < 128)
+                    {
                         return self.err(o.at, "expected a scalar register");
                     }
                     let code = self.src(o, op.ty, op.ty.dwords(), true)?;
+                    if self.clrx && code == 254 {
+                        self.asm.warning(
+                            o.at,
+                            "LDS_DIRECT in a scalar instruction (clrxasm rejects it)",
+                        );
+                    }
                     if code > 255 {
                         return self.err(
                             o.at,
@@ -344,13 +475,23 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn smem(&mut self, enc: Enc) -> Option<()> {
         self.begin(enc)?;
         let info = self.info;
-        // An SGPR offset, kept until the modifiers say whether an immediate
-        // is added to it (GCN 1.4 SOE: `s4 offset:0x10`).
-        let mut sgpr_offset = None;
         for op in info.sig {
             let mut slot = None;
             self.operand_into(&mut slot)?;
             let Some(o) = &slot else { return None };
+            if op.role == Role::O && o.lit && enc == Enc::Smrd && self.gen.has(Feature::CiInsts) {
+                // GCN 1.1: lit() asks for the 32-bit literal form (as clrxasm).
+                let v = self.value(&Opd {
+                    lit: false,
+                    ..o.clone()
+                })?;
+                self.put(Field::Offset, 255);
+                self.lit = Some(v as u32);
+                continue;
+            }
+            if op.role == Role::O {
+                self.no_lit(o)?;
+            }
             match op.role {
                 Role::D if info.has(flag::IMM_D) => {
                     let v = self.value(o)?;
@@ -358,19 +499,69 @@ impl<'a> Build<'a, '_, '_> {
                 }
                 Role::D => {
                     let code = self.sreg(o, op.ty.dwords())?;
+                    self.clrx_align(o)?;
                     self.put(Field::Sdst, code);
                 }
                 Role::A => {
                     let code = self.sreg(o, op.ty.dwords())?;
-                    if code % 2 != 0 {
-                        return self.err(o.at, "the base must be an aligned register pair");
-                    }
-                    self.put(Field::Sbase, code / 2);
+                    self.clrx_align(o)?;
+                    let b = self.block(o, code, 2, "the base must be an aligned register pair")?;
+                    self.put(Field::Sbase, b);
                 }
-                Role::O => match o.v {
-                    Val::Reg { .. } => sgpr_offset = Some(self.sreg(o, 1)?),
+                Role::O => match &o.v {
+                    Val::Reg { code, .. }
+                        if self.clrx
+                            && !self.gen.has(Feature::Gfx9Insts)
+                            && *code != 124
+                            && (info.has(flag::STORE)
+                                || info.has(flag::ATOMIC)
+                                || info.has(flag::IMM_D)) =>
+                    {
+                        // llvm-mc encodes it; the hardware takes any SGPR.
+                        self.asm.warning(
+                            o.at,
+                            "an SGPR offset of an SMEM store, atomic or probe (clrxasm rejects it: M0 only on GCN 1.2)",
+                        );
+                        let code = self.sreg(o, 1)?;
+                        self.put(Field::Offset, code);
+                    }
+                    Val::Pending(e) => {
+                        // A later symbol: the immediate form, filled in by a fixup.
+                        self.put(Field::Imm, 1);
+                        self.field_later(Field::Offset, e.clone(), o.at, false)?;
+                    }
+                    Val::Reg { .. } => {
+                        let code = self.sreg(o, 1)?;
+                        self.put(Field::Offset, code);
+                    }
                     _ => {
-                        let v = self.value(o)?;
+                        let mut v = self.value(o)?;
+                        let width = u32::from(self.row[Field::Offset as usize]) >> 6;
+                        if self.clrx
+                            && enc == Enc::Smrd
+                            && self.gen.has(Feature::CiInsts)
+                            && v >> 8 != 0
+                        {
+                            // clrxasm: the 32-bit literal form for any other value.
+                            let s = v as i64;
+                            if s < i64::from(i32::MIN) || s > i64::from(u32::MAX) {
+                                self.asm
+                                    .warning(o.at, format!("offset {v:#x} truncated to 32 bits"));
+                            }
+                            self.put(Field::Offset, 255);
+                            self.lit = Some(v as u32);
+                            continue;
+                        }
+                        if self.clrx
+                            && v >> width != 0
+                            && !(enc == Enc::Smrd && self.gen.has(Feature::CiInsts))
+                        {
+                            // clrxasm keeps the bits that fit, with a warning.
+                            let t = v & ((1 << width) - 1);
+                            self.asm
+                                .warning(o.at, format!("offset {v:#x} truncated to {t:#x}"));
+                            v = t;
+                        }
                         let fits = v <= u64::from(u32::MAX)
                             && layout::set(enc, self.gen, &mut self.raw, Field::Offset, v as u32);
                         if fits {
@@ -392,22 +583,22 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
-        let soe = layout::has(enc, self.gen, Field::Soe);
-        let offset_mod = if soe && sgpr_offset.is_some() {
-            bit(M::Offset)
-        } else {
-            0
-        };
-        self.check_mods(&m, bit(M::Glc) | bit(M::Nv) | offset_mod)?;
-        match sgpr_offset {
-            Some(code) if m.has(M::Offset) => {
-                self.put(Field::Soe, 1);
-                self.put(Field::Imm, 1);
-                self.put(Field::Soffset, code);
-                self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
-            }
-            Some(code) => self.put(Field::Offset, code),
-            None => {}
+        let soe = self.clrx
+            && layout::has(enc, self.gen, Field::Soe)
+            && self.raw >> 17 & 1 == 0
+            && m.has(M::Offset);
+        let extra = if soe { bit(M::Offset) } else { 0 };
+        self.check_mods(&m, bit(M::Glc) | bit(M::Nv) | extra)?;
+        self.no_inst_offset(&m)?;
+        if soe {
+            // GCN 1.4 (CLRX syntax): an SGPR offset plus `offset:` is
+            // SOFFSET + the immediate (SOE).
+            let sgpr = (self.raw >> 32 & 0x1f_ffff) as u32;
+            self.raw &= !(0x1f_ffffu64 << 32);
+            self.put(Field::Soe, 1);
+            self.put(Field::Imm, 1);
+            self.put(Field::Soffset, sgpr);
+            self.mfield(&m, Field::Offset, M::Offset, "offset")?;
         }
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")

@@ -8,6 +8,12 @@ use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
 use risa_gcn::Feature;
 
+/// Instructions whose 32-bit SRC1 clrxasm reads as a register pair.
+const CLRX_WIDE_SRC1: &[&str] = &["v_cmp_class_f64", "v_cmpx_class_f64"];
+
+/// Instructions that read VCC without naming it (the constant bus counts it).
+const IMPLICIT_VCC_READ: &[&str] = &["v_div_fmas_f32", "v_div_fmas_f64"];
+
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
 
@@ -38,6 +44,63 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
+        // CLRX's `neg:N`, `abs:N`, `sext:N`: bit n modifies source n.
+        let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
+        // Interpolation in VOP3: bit 0 is the attribute's slot (SRC0, written
+        // as given), bit 1 the VGPR (SRC1), as clrxasm numbers them.
+        let interp = info.sig.iter().any(|o| o.role == Role::T);
+        let mut raw_neg_abs = (0u32, 0u32);
+        if m.seen & per_src != 0 {
+            let nsrc = info
+                .sig
+                .iter()
+                .filter(|o| matches!(o.role, Role::A | Role::B | Role::C))
+                .count() as u32;
+            let nsrc = if interp { 2 } else { nsrc };
+            let mut masks = [0u32; 3];
+            for (i, k) in [M::Neg, M::Abs, M::Sext].into_iter().enumerate() {
+                let v = m.get(k, 0);
+                let (n, bits) = (v >> 8, v & 0xff);
+                if n != 0xff && n > nsrc {
+                    return self.err(m.at(k), format!("expected at most {nsrc} list elements"));
+                }
+                if bits >> nsrc != 0 {
+                    // CLRX drops the bits of sources the instruction lacks.
+                    self.asm
+                        .warning(m.at(k), format!("bits above source {nsrc} ignored"));
+                }
+                masks[i] = bits & ((1 << nsrc) - 1);
+            }
+            let [mut ng, mut ab, sx] = masks;
+            if interp {
+                // (No VGPR operand, as in v_interp_mov_f32: both bits raw.)
+                let keep = if info.operand(Role::A).is_some() {
+                    1
+                } else {
+                    3
+                };
+                raw_neg_abs = (ng & keep, ab & keep);
+                ng >>= 1;
+                ab >>= 1;
+            }
+            for (k, op) in info.sig.iter().enumerate() {
+                let n = match op.role {
+                    Role::A => 0,
+                    Role::B => 1,
+                    Role::C => 2,
+                    _ => continue,
+                };
+                if let Some(o) = ops[k].as_mut() {
+                    o.neg |= ng >> n & 1 != 0;
+                    o.abs |= ab >> n & 1 != 0;
+                    o.sext |= sx >> n & 1 != 0;
+                }
+            }
+            m.seen &= !per_src;
+        }
+        // (Given as 0, they are absent: `vop3:0`, `neg:0`.)
+        m.given &= m.seen | !(per_src | VOP3_MODS);
+        let any_sext = ops.iter().flatten().any(|o| o.sext);
         // 2. the encoding.
         let short = match fam {
             Family::Vop2 => Some(Enc::Vop2),
@@ -73,7 +136,7 @@ impl<'a> Build<'a, '_, '_> {
             Want::Any => {
                 if short.is_none() {
                     long
-                } else if m.seen & mods::SDWA != 0 && short.is_some() {
+                } else if (m.seen & mods::SDWA != 0 || any_sext) && short.is_some() {
                     match fam {
                         Family::Vop2 => Enc::Vop2Sdwa,
                         Family::Vop1 => Enc::Vop1Sdwa,
@@ -94,8 +157,25 @@ impl<'a> Build<'a, '_, '_> {
         };
         let sdwa = matches!(enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
         let dpp = matches!(enc, Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp);
+        let wide_ops = info
+            .sig
+            .iter()
+            .any(|o| matches!(o.role, Role::D | Role::A | Role::B) && o.ty.dwords() == 2);
+        if self.clrx && dpp && wide_ops {
+            return self.err(
+                self.st.name,
+                "DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
+            );
+        }
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
-            return self.err(self.st.name, "this instruction has no SDWA/DPP form");
+            if !self.clrx {
+                return self.err(self.st.name, "this instruction has no SDWA/DPP form");
+            }
+            // clrxasm encodes it (the hardware's result is undefined).
+            self.asm.warning(
+                self.st.name,
+                "this instruction has no SDWA/DPP form in LLVM (clrxasm encodes it)",
+            );
         }
         if (sdwa && !self.gen.has(Feature::Sdwa)) || (dpp && !self.gen.has(Feature::Dpp)) {
             return self.err(self.st.name, "SDWA and DPP exist only on gcn1.2, gcn1.4");
@@ -105,6 +185,23 @@ impl<'a> Build<'a, '_, '_> {
         let long_enc = matches!(enc, Enc::Vop3 | Enc::Vop3b);
         let interp3 =
             fam == Family::Vintrp || (fam == Family::Vop3 && info.operand(Role::T).is_some());
+        if self.clrx {
+            // clrxasm: an SGPR range of a vector instruction stays within
+            // one group of four ("register line").
+            for o in dst_c.iter().chain(ops.iter().flatten()) {
+                if let Val::Reg { code, count } = o.v {
+                    if count >= 2
+                        && code < risa_gcn::operand::sgpr_count(self.gen)
+                        && code / 4 != (code + count - 1) / 4
+                    {
+                        return self.err(
+                            o.at,
+                            "scalar register range crosses a group of four (clrxasm's rule)",
+                        );
+                    }
+                }
+            }
+        }
         if let Some(d) = &dst_c {
             if long_enc {
                 let code = self.sreg(d, 2)?;
@@ -117,7 +214,7 @@ impl<'a> Build<'a, '_, '_> {
                 return self.err(d.at, "the destination of this encoding must be vcc");
             }
         }
-        let (mut neg, mut abs) = (0u32, 0u32);
+        let (mut neg, mut abs) = raw_neg_abs;
         let mut nsrc = 0;
         let mut vdst = 0;
         for (k, op) in info.sig.iter().enumerate() {
@@ -154,6 +251,11 @@ impl<'a> Build<'a, '_, '_> {
                     self.put(Field::Sdst3, code);
                 }
                 Role::L => {
+                    self.no_lit(&o)?;
+                    if matches!(o.v, Val::Reg { .. }) {
+                        return self
+                            .err(o.at, "expected a constant (the literal of v_madak/v_madmk)");
+                    }
                     let code = self.src(&o, op.ty, 1, true)?;
                     if code != 255 {
                         // madmk/madak: the constant is always a literal.
@@ -178,11 +280,22 @@ impl<'a> Build<'a, '_, '_> {
                         Role::B => 1,
                         _ => 2,
                     };
-                    let count = if op.role == Role::SC {
+                    let mut count = if op.role == Role::SC {
                         2
                     } else {
                         op.ty.dwords()
                     };
+                    if self.clrx && op.role == Role::B && CLRX_WIDE_SRC1.contains(&info.name) {
+                        // clrxasm reads the class mask as a register pair.
+                        match o.v {
+                            Val::Reg { count: 1, .. } => self.asm.warning(
+                                o.at,
+                                "clrxasm rejects one register here (it wants a pair; the hardware reads one)",
+                            ),
+                            Val::Reg { .. } => count = 2,
+                            _ => {}
+                        }
+                    }
                     let ty = if op.role == Role::SC { Ty::B64 } else { op.ty };
                     if long_enc {
                         let (f, bitn) = if interp3 {
@@ -198,8 +311,22 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         let code = self.src(&o, ty, count, false)?;
                         self.put(f, code);
+                        if self.clrx && code == 254 && n != 0 {
+                            self.asm.warning(
+                                o.at,
+                                "LDS_DIRECT other than as the first source (clrxasm rejects it)",
+                            );
+                        }
                         if !op.sgpr {
                             self.note_read(code);
+                        } else {
+                            self.note_clrx_read(code);
+                        }
+                        if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
+                            self.asm.warning(
+                                o.at,
+                                "abs/neg of a constant (clrxasm rejects it; the hardware applies it)",
+                            );
                         }
                         neg |= u32::from(o.neg) << bitn;
                         abs |= u32::from(o.abs) << bitn;
@@ -233,14 +360,24 @@ impl<'a> Build<'a, '_, '_> {
                         // 32-bit encodings: SRC0 takes anything, VSRC1 a VGPR (or an SGPR if the row says so).
                         self.no_operand_mods(&o)?;
                         if n == 0 {
-                            if op.vgpr && o.vgpr().is_none() {
+                            if op.vgpr && o.vgpr().is_none() && !self.clrx {
                                 return self.err(o.at, "expected a vector register");
                             }
                             let code = self.src(&o, ty, count, true)?;
                             self.put(Field::Src0, code);
                             self.note_read(code);
                         } else if op.sgpr {
-                            let code = self.sreg(&o, count)?;
+                            // CLRX takes any scalar operand code here (8-bit field).
+                            let code = if self.clrx {
+                                // (clrxasm also takes a literal here.)
+                                self.src(&o, ty, count, true)?
+                            } else {
+                                self.sreg(&o, count)?
+                            };
+                            if code > 255 {
+                                return self.err(o.at, "expected a scalar operand");
+                            }
+                            self.note_clrx_read(code);
                             self.put(Field::Vsrc1, code);
                         } else {
                             let code = self.vgpr(&o, count)?;
@@ -258,7 +395,16 @@ impl<'a> Build<'a, '_, '_> {
         if info.operand(Role::L).is_some() {
             self.note_read(255);
         }
-        self.constant_bus()?;
+        if IMPLICIT_VCC_READ.contains(&info.name) {
+            self.note_read(106);
+        }
+        if self.clrx && (sdwa || dpp) && (self.lit.is_some() || self.pending.is_some()) {
+            return self.err(
+                self.st.args,
+                "a literal with SDWA or DPP (clrxasm rejects it)",
+            );
+        }
+        self.constant_bus(info.operand(Role::L).is_some())?;
         // 4. modifiers.
         if long_enc {
             let mut allowed = VOP3_MODS;
@@ -278,15 +424,27 @@ impl<'a> Build<'a, '_, '_> {
                 let n = (v >> 8) as usize;
                 let bits = v & 0xff;
                 let at = m.at(M::OpSel);
-                if n != nsrc + 1 {
+                if n == 0xff {
+                    // CLRX's number: bit k < nsrc selects source k, bit nsrc
+                    // the destination; higher bits are dropped (warning).
+                    let keep = bits & ((1 << (nsrc + 1)) - 1);
+                    if keep != bits {
+                        self.asm
+                            .warning(at, format!("op_sel {bits:#x} truncated to {keep:#x}"));
+                    }
+                    let sel = (keep & ((1 << nsrc) - 1)) | (keep >> nsrc & 1) << 3;
+                    self.field(Field::OpSel, sel, at, "op_sel")?;
+                } else if n != nsrc + 1 {
                     return self.err(at, format!("op_sel takes {} elements", nsrc + 1));
+                } else {
+                    let sel = (bits & ((1 << nsrc) - 1)) | (bits >> nsrc & 1) << 3;
+                    self.field(Field::OpSel, sel, at, "op_sel")?;
                 }
-                let sel = (bits & ((1 << nsrc) - 1)) | (bits >> nsrc & 1) << 3;
-                self.field(Field::OpSel, sel, at, "op_sel")?;
             }
         } else if sdwa {
             let mut allowed = mods::SDWA | bit(M::Clamp) | bit(M::Omod);
-            if fam == Family::Vopc && (want != Want::Any || self.gen == risa_gcn::Gen::Gcn14) {
+            // CLRX writes the DST_SEL/DST_UNUSED fields of GCN 1.2 VOPC SDWA.
+            if fam == Family::Vopc && !(self.clrx && !self.gen.has(Feature::Gfx9Insts)) {
                 allowed &= !(bit(M::DstSel) | bit(M::DstUnused));
             }
             if fam == Family::Vop1 {
@@ -295,12 +453,11 @@ impl<'a> Build<'a, '_, '_> {
             self.check_mods(&m, allowed)?;
             let none = info.sig.is_empty();
             let d = |x: u32| if none { 0 } else { x };
-            // CLRX's syntax (no `_sdwa` suffix) defaults to `dst_unused:pad`
-            // and writes `dst_sel:dword` in VOPC too; LLVM's to
-            // UNUSED_PRESERVE and 0 in VOPC (which has no destination select).
-            let clrx = want == Want::Any;
-            let (dsel, dunused) = match (clrx, fam == Family::Vopc) {
-                (true, _) => (6, 0),
+            // CLRX's syntax defaults to `dst_unused:pad` and writes
+            // `dst_sel:dword` in VOPC too; LLVM's to UNUSED_PRESERVE, and 0
+            // in VOPC (which has no destination select).
+            let (dsel, dunused) = match (self.clrx, fam == Family::Vopc) {
+                (true, _) => (d(6), 0),
                 (false, true) => (0, 0),
                 (false, false) => (d(6), d(2)),
             };
@@ -312,15 +469,24 @@ impl<'a> Build<'a, '_, '_> {
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
             }
+            if self.clrx && fam == Family::Vopc && !layout::has(self.enc, self.gen, Field::DstSel) {
+                // clrxasm takes dst_sel/dst_unused on VOPC SDWA (GCN 1.2) and
+                // writes them into the unused bits; it writes DWORD when
+                // dst_sel is absent, risa 0 as llvm-mc does
+                // (docs/clrx-differences.md).
+                self.raw |= u64::from(m.get(M::DstSel, 0) & 7) << 40;
+                self.raw |= u64::from(m.get(M::DstUnused, 0) & 3) << 43;
+            }
         } else if dpp {
             self.check_mods(&m, mods::DPP)?;
-            if !m.has(M::DppCtrl) {
+            if !m.has(M::DppCtrl) && !self.clrx {
                 return self.err(
                     self.st.name,
                     "DPP needs a control (quad_perm, row_shl, ...)",
                 );
             }
-            self.put(Field::DppCtrl, m.get(M::DppCtrl, 0));
+            // CLRX's default control is the identity quad_perm:[0,1,2,3].
+            self.put(Field::DppCtrl, m.get(M::DppCtrl, 0xe4));
             let rm = m.get(M::RowMask, 15);
             self.field(Field::RowMask, rm, m.at(M::RowMask), "row_mask")?;
             let bm = m.get(M::BankMask, 15);
@@ -344,15 +510,85 @@ impl<'a> Build<'a, '_, '_> {
         }
     }
 
+    /// Notes a scalar source only CLRX's constant-bus rule counts (the
+    /// SGPR operands of v_readlane/v_writelane).
+    #[inline]
+    pub(super) fn note_clrx_read(&mut self, code: u32) {
+        if self.clrx
+            && code < 128
+            && !self.xreads[..self.n_xreads].contains(&code)
+            && self.n_xreads < 4
+        {
+            self.xreads[self.n_xreads] = code;
+            self.n_xreads += 1;
+        }
+    }
+
     /// GCN 1.0-1.4 vector instructions read at most one scalar value (an
     /// SGPR, which may be read by several operands, or the literal) over the
     /// constant bus; the implicit VCC carry-in of the 32-bit forms counts too.
     ///
-    /// A violation is encodable and occurs in machine code (a disassembly
-    /// must assemble back), so it is a warning, where llvm-mc has an error.
-    pub(super) fn constant_bus(&mut self) -> Option<()> {
+    /// CLRX syntax applies clrxasm's rule: at most one of s0..s101 and VCC
+    /// (M0, EXEC and TTMPs not counted, v_readlane/v_writelane's SGPRs
+    /// counted), and no literal with such an SGPR or M0 (the v_madak/madmk
+    /// constant not counted); what it accepts beyond the hardware rule is
+    /// accepted with a warning.
+    pub(super) fn constant_bus(&mut self, madk: bool) -> Option<()> {
+        if self.clrx {
+            let n_sgpr = risa_gcn::operand::sgpr_count(self.gen);
+            let mut sg = [0u32; 8];
+            let mut n = 0;
+            let mut lit = false;
+            let mut m0 = false;
+            let all: Vec<u32> = self.reads[..self.n_reads]
+                .iter()
+                .chain(&self.xreads[..self.n_xreads])
+                .copied()
+                .collect();
+            for code in all {
+                let c = match code {
+                    255 => {
+                        lit |= !madk;
+                        continue;
+                    }
+                    124 => {
+                        m0 = true;
+                        continue;
+                    }
+                    106 | 107 => 106,
+                    c if c < n_sgpr => c,
+                    _ => continue,
+                };
+                if !sg[..n].contains(&c) && n < sg.len() {
+                    sg[n] = c;
+                    n += 1;
+                }
+            }
+            if n > 1 {
+                return self.err(
+                    self.st.args,
+                    "more than one SGPR read (clrxasm's constant-bus rule)",
+                );
+            }
+            let sgpr = sg[..n].iter().any(|&c| c != 106);
+            if lit && (sgpr || m0) {
+                return self.err(
+                    self.st.args,
+                    "a literal with an SGPR or M0 (clrxasm's constant-bus rule)",
+                );
+            }
+            if self.n_reads > 1 {
+                self.asm.warning(
+                    self.st.args,
+                    "more than one scalar value read over the constant bus (clrxasm accepts it)",
+                );
+            }
+            return Some(());
+        }
+        // LLVM syntax: an error, as llvm-mc has (a disassembly of such
+        // words prints them as data in this dialect).
         if self.n_reads > 1 {
-            self.asm.warning(
+            return self.err(
                 self.st.args,
                 "too many scalar values: a vector instruction reads at most one SGPR or literal (the constant bus)",
             );
@@ -424,6 +660,12 @@ impl<'a> Build<'a, '_, '_> {
                 let code = self.src(o, op.ty, count, false)?;
                 self.put(fs, 1);
                 self.note_read(code);
+                if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
+                    self.asm.warning(
+                        o.at,
+                        "abs/neg of a constant (clrxasm rejects it; the hardware applies it)",
+                    );
+                }
                 code
             }
         };
@@ -437,8 +679,33 @@ impl<'a> Build<'a, '_, '_> {
     /// `attrN.c`: (attribute, channel, text).
     pub(super) fn attr(&mut self) -> Option<(u32, u32, &'a str)> {
         let at = self.c.rest();
-        let w = self.c.ident().unwrap_or("");
-        let l = w.to_ascii_lowercase();
+        // `attrN.C`, with spaces around the dot in CLRX (`attr26 . w`).
+        let start = self.c.pos();
+        let mut end = start;
+        let b = self.c.text().as_bytes();
+        let mut l = String::new();
+        while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+            l.push(b[end].to_ascii_lowercase() as char);
+            end += 1;
+        }
+        let mut k = end;
+        while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+            k += 1;
+        }
+        if k < b.len() && b[k] == b'.' {
+            k += 1;
+            while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+                k += 1;
+            }
+            l.push('.');
+            while k < b.len() && b[k].is_ascii_alphanumeric() {
+                l.push(b[k].to_ascii_lowercase() as char);
+                k += 1;
+            }
+            end = k;
+        }
+        self.c.set_pos(end);
+        let w = self.c.slice(start, end);
         if let Some(r) = l.strip_prefix("attr") {
             if let Some((n, ch)) = r.split_once('.') {
                 let chan = ["x", "y", "z", "w"].iter().position(|c| *c == ch);
@@ -505,7 +772,20 @@ impl<'a> Build<'a, '_, '_> {
                 _ => {}
             }
         }
-        self.end_no_mods()
+        let mut m = Mods::new(self.c.text());
+        self.mods(&mut m)?;
+        // (`vop3:0`, `clamp:0`: absent where a VOP3 form exists, as clrxasm
+        // takes them; GCN 1.0/1.1 interpolation has none. neg:/abs: of the
+        // attribute alone (bit 0) do not select VOP3 and are dropped.)
+        if self.info.vop3_opcode(self.gen).is_some() {
+            m.given &= m.seen | !VOP3_MODS;
+            if self.clrx {
+                let na = bit(M::Neg) | bit(M::Abs);
+                m.given &= !na;
+                m.seen &= !na;
+            }
+        }
+        self.check_mods(&m, 0)
     }
 
     /// Looks ahead (without diagnostics) for VOP3-only syntax in an interpolation statement.
@@ -523,9 +803,29 @@ impl<'a> Build<'a, '_, '_> {
             .last()
             .unwrap_or("");
         last.split_whitespace().skip(1).any(|w| {
-            ["clamp", "mul:", "div:", "vop3"]
+            let w = w.to_ascii_lowercase();
+            // neg:/abs: select VOP3 when they modify the VGPR (bit 1).
+            if let Some(v) = w.strip_prefix("neg:").or_else(|| w.strip_prefix("abs:")) {
+                return match v.strip_prefix('[') {
+                    Some(l) => l
+                        .split(',')
+                        .nth(1)
+                        .is_some_and(|e| e.trim_end_matches(']').trim() != "0"),
+                    None => {
+                        let n = if let Some(h) = v.strip_prefix("0x") {
+                            u64::from_str_radix(h, 16).ok()
+                        } else {
+                            v.parse::<u64>().ok()
+                        };
+                        n.is_none_or(|n| n & 2 != 0)
+                    }
+                };
+            }
+            // (`vop3:0`, `clamp:0`: given as absent.)
+            ["clamp", "mul:", "div:", "vop3", "omod:", "abs:"]
                 .iter()
                 .any(|m| w.starts_with(m))
+                && !w.ends_with(":0")
         })
     }
 
@@ -560,12 +860,14 @@ impl<'a> Build<'a, '_, '_> {
             }
             let code = self.src(o, op.ty, op.ty.dwords(), false)?;
             self.put(f, code);
+            self.note_read(code);
             n += 1;
         }
+        self.constant_bus(false)?;
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
         let mut allowed = bit(M::OpSel) | bit(M::OpSelHi) | bit(M::Clamp);
-        if !mix {
+        if !mix || self.clrx {
             allowed |= bit(M::NegLo) | bit(M::NegHi);
         }
         self.check_mods(&m, allowed)?;
@@ -575,6 +877,9 @@ impl<'a> Build<'a, '_, '_> {
                 return Ok(default);
             }
             let v = m.get(k, 0);
+            if v >> 8 == 0xff {
+                return Ok(v & 0xff);
+            }
             if v >> 8 != n {
                 return Err(m.at(k));
             }
@@ -589,10 +894,16 @@ impl<'a> Build<'a, '_, '_> {
         };
         let opsel = get(M::OpSel, 0)?;
         // Unused op_sel_hi bits keep their default (1 for packed math), as LLVM encodes them.
-        let hi = get(M::OpSelHi, if mix { 0 } else { all })? | if mix { 0 } else { 7 & !all };
+        // v_mad_mix*: op_sel_hi defaults to 0 in LLVM syntax, to [1,1,1] in CLRX's.
+        let mix_hi = if self.clrx { 7 } else { 0 };
+        let hi = get(M::OpSelHi, if mix { mix_hi } else { all })? | if mix { 0 } else { 7 & !all };
         if !mix {
             neg = get(M::NegLo, 0)?;
             neg_hi = get(M::NegHi, 0)?;
+        } else {
+            // CLRX: neg_lo/neg_hi set the NEG/NEG_HI fields of v_mad_mix* too.
+            neg |= get(M::NegLo, 0)?;
+            neg_hi |= get(M::NegHi, 0)?;
         }
         self.put(Field::OpSel, opsel);
         self.put(Field::OpSelHi, hi & 3);
