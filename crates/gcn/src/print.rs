@@ -10,7 +10,7 @@ use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
-    DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
+    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, NFMT_NAMES,
 };
 use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
@@ -350,7 +350,8 @@ impl<'a> Printer<'a> {
     /// CLRX text.
     #[inline(always)]
     fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
-        if count > 1 && code < 128 && !self.llvm() {
+        // (clrxasm does not check the alignment of TTMP ranges.)
+        if count > 1 && code < sgpr_count(gen) && !self.llvm() {
             let a = if count == 2 { 2 } else { 4 };
             if code % a != 0 {
                 self.lose();
@@ -395,7 +396,7 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        if count > 1 && code < 128 && code % 2 != 0 && !self.llvm() {
+        if count > 1 && code < sgpr_count(i.gen) && code % 2 != 0 && !self.llvm() {
             // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
             // vector instruction unless it crosses a multiple of 4
             // ("Scalar register range cross two register lines": s[55:56]).
@@ -636,14 +637,18 @@ impl<'a> Printer<'a> {
                     out.push_str(&n.to_ascii_lowercase());
                 }
             }
-            _ => {
-                if !self.llvm() {
-                    // clrxasm takes neither `hwreg(60, ..)`, `hwreg(@60, ..)`
-                    // (clrxdisasm's text) nor a number.
-                    self.lose();
+            _ if !self.llvm() => {
+                // CLRX's further names, else `@N` (clrxasm reads `hwreg(60, ..)`
+                // as a symbol).
+                match HWREG_NAMES_CLRX.iter().find(|(_, x)| *x == id) {
+                    Some((n, _)) => out.push_str(&n.to_ascii_lowercase()),
+                    None => {
+                        out.push(b'@');
+                        push_u32(out, id)
+                    }
                 }
-                push_u32(out, id)
             }
+            _ => push_u32(out, id),
         }
         if off != 0 || size != 32 || !self.llvm() {
             let _ = write!(out, ", {off}, {size}");
@@ -756,7 +761,11 @@ impl<'a> Printer<'a> {
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
-                Role::B if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B if op.sgpr => match i.field(Field::Vsrc1) {
+                    // The 8-bit field may hold an inline constant's code.
+                    c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
+                    c => self.sreg(out, i.gen, c, op.ty.dwords()),
+                },
                 Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}

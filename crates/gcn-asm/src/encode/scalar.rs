@@ -5,7 +5,7 @@ use super::{branch_offset, starts_call, Build, Pending};
 use crate::mods::{bit, Mods, M};
 use crate::opnd::Val;
 use risa_gcn::layout::{self, Enc, Field};
-use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
+use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
 use risa_gcn::Gen;
 
@@ -126,6 +126,8 @@ impl<'a> Build<'a, '_, '_> {
         self.c.set_pos(self.c.pos() + "hwreg(".len());
         self.c.skip_ws();
         let at = self.c.rest();
+        // CLRX's `hwreg(@5, ..)`: the id as an expression.
+        self.c.eat(b'@');
         let save = self.c;
         let id = match self.c.ident() {
             Some(w) => {
@@ -138,6 +140,7 @@ impl<'a> Build<'a, '_, '_> {
                     .or_else(|| {
                         HWREG_NAMES_GCN14
                             .iter()
+                            .chain(&HWREG_NAMES_CLRX)
                             .find(|(n, _)| *n == u)
                             .map(|&(_, id)| id)
                     });

@@ -194,7 +194,8 @@ impl<'a> Build<'a, '_, '_> {
                             ([Field::Src0, Field::Src1, Field::Src2][n], n)
                         };
                         if op.vgpr && o.vgpr().is_none() {
-                            return self.err(o.at, "expected a vector register");
+                            // The field takes any source: encodable, so a warning.
+                            self.asm.warning(o.at, "expected a vector register");
                         }
                         let code = self.src(&o, ty, count, false)?;
                         self.put(f, code);
@@ -234,13 +235,27 @@ impl<'a> Build<'a, '_, '_> {
                         self.no_operand_mods(&o)?;
                         if n == 0 {
                             if op.vgpr && o.vgpr().is_none() {
-                                return self.err(o.at, "expected a vector register");
+                                // SRC0 takes any source: encodable, so a warning.
+                                self.asm.warning(o.at, "expected a vector register");
                             }
                             let code = self.src(&o, ty, count, true)?;
                             self.put(Field::Src0, code);
                             self.note_read(code);
                         } else if op.sgpr {
-                            let code = self.sreg(&o, count)?;
+                            // An SGPR in the 8-bit VSRC1 field; the field can
+                            // also hold an inline constant's code (CLRX prints
+                            // `v_readlane_b32 s39, v12, 18`): a warning.
+                            let code = match o.v {
+                                Val::Reg { code, .. } if code < 128 => self.sreg(&o, count)?,
+                                _ => {
+                                    let code = self.src(&o, ty, count, false)?;
+                                    if !(128..255).contains(&code) {
+                                        return self.err(o.at, "expected a scalar register");
+                                    }
+                                    self.asm.warning(o.at, "expected a scalar register");
+                                    code
+                                }
+                            };
                             self.put(Field::Vsrc1, code);
                         } else {
                             let code = self.vgpr(&o, count)?;
