@@ -995,6 +995,8 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        // GCN 1.4 SDWA sources may be SGPRs: one constant-bus read in CLRX.
+        let mut reads = [u32::MAX; 2];
         let gfx9 = i.gen == Gen::Gcn14;
         if info.family == Family::Vopc {
             let out = o.next();
@@ -1028,7 +1030,12 @@ impl<'a> Printer<'a> {
                         )
                     };
                     let code = if i.field(s) != 0 { src } else { src + 256 };
+                    reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
+                    if sext && (128..256).contains(&code) && !self.llvm() {
+                        // clrxasm reads `sext(45)` as an expression.
+                        self.lose();
+                    }
                     if sext {
                         out.push_str("sext(");
                     }
@@ -1040,6 +1047,7 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
+        self.constant_bus_clrx(&reads);
         if self.llvm() {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
             o.omod(i.field(Field::Omod));
@@ -1428,7 +1436,9 @@ impl<'a> Printer<'a> {
             // Always, in decimal: CLRX reads a missing dmask as 1, risa as
             // 0. clrxasm refuses dmask:0 ("Zero in dmask is illegal") and
             // counts no TFE register for gather4.
-            if dmask == 0 || (info.has(flag::GATHER4) && tfe != 0) {
+            // (Nor does it halve the gather4 data for d16 on GCN 1.4.)
+            let gather4 = info.has(flag::GATHER4);
+            if dmask == 0 || (gather4 && (tfe != 0 || (d16 && i.gen == Gen::Gcn14))) {
                 self.lose();
             }
             push_named_u32(o.modifier(), "dmask:", dmask);
@@ -1472,8 +1482,8 @@ impl<'a> Printer<'a> {
         let compr = i.field(Field::Compr) != 0;
         let regs = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         for (k, f) in regs.iter().enumerate() {
-            // With COMPR, LLVM lists the two packed registers twice each.
-            let (reg, bit) = if compr && self.llvm() {
+            // With COMPR, LLVM and CLRX list the two packed registers twice each.
+            let (reg, bit) = if compr {
                 (regs[k / 2], k)
             } else {
                 (*f, k)
@@ -1484,6 +1494,10 @@ impl<'a> Printer<'a> {
             } else {
                 out.push_str("off");
             }
+        }
+        if compr && !self.llvm() && i.field(Field::Vsrc2) | i.field(Field::Vsrc3) != 0 {
+            // CLRX's text would be a `vsrc2=0x..` dump, which clrxasm rejects.
+            self.lose();
         }
         o.flag(i.field(Field::Done) != 0, "done");
         o.flag(compr, "compr");
