@@ -217,8 +217,6 @@ fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
             x == u64::from(v) << 32
         } else if wide {
             x == v as i32 as i64 as u64
-        } else if ty.is_16bit() {
-            x == u64::from(v)
         } else {
             x == u64::from(v)
         }
@@ -353,7 +351,7 @@ impl<'a> Printer<'a> {
         // (clrxasm does not check the alignment of TTMP ranges.)
         if count > 1 && code < sgpr_count(gen) && !self.llvm() {
             let a = if count == 2 { 2 } else { 4 };
-            if code % a != 0 {
+            if !code.is_multiple_of(a) {
                 self.lose();
             }
         }
@@ -396,7 +394,7 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        if count > 1 && code < sgpr_count(i.gen) && code % 2 != 0 && !self.llvm() {
+        if count > 1 && code < sgpr_count(i.gen) && !code.is_multiple_of(2) && !self.llvm() {
             // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
             // vector instruction unless it crosses a multiple of 4
             // ("Scalar register range cross two register lines": s[55:56]).
@@ -1112,7 +1110,8 @@ impl<'a> Printer<'a> {
             if text.is_empty() {
                 self.lose();
             }
-            if (v >= 0x100 && v != 0x100) || (v < 0x100 && v != 6) {
+            // (dst_unused is tagged 0x100: printed unless pad.)
+            if v > 0x100 || (v < 0x100 && v != 6) {
                 let out = o.modifier();
                 out.push_str(name);
                 out.push_str(if text.is_empty() { "7" } else { text });
