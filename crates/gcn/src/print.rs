@@ -247,6 +247,9 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
     n.max(4)
 }
 
+/// The implicit VCC read of the 32-bit carry forms, for [`Printer::constant_bus`].
+const IMPLICIT_VCC: u32 = 0x1000;
+
 /// CLRX's names of the MTBUF data formats (DFMT).
 pub const CLRX_DFMT: [&str; 16] = [
     "invalid",
@@ -348,8 +351,10 @@ impl<'a> Printer<'a> {
     /// CLRX text.
     #[inline(always)]
     fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
-        // (clrxasm does not check the alignment of TTMP ranges.)
-        if count > 1 && code < sgpr_count(gen) && !self.llvm() {
+        self.xnack_check(gen, code);
+        // (clrxasm does not check the alignment of TTMP ranges; llvm-mc does.)
+        let limit = if self.llvm() { 128 } else { sgpr_count(gen) };
+        if count > 1 && code < limit {
             let a = if count == 2 { 2 } else { 4 };
             if !code.is_multiple_of(a) {
                 self.lose();
@@ -358,18 +363,34 @@ impl<'a> Printer<'a> {
         push_sreg(out, gen, code, count)
     }
 
-    /// CLRX's assembler refuses a vector instruction that reads more than
-    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
-    /// where risa's only warns: such words have no CLRX text.
-    fn constant_bus_clrx(&self, reads: &[u32]) {
-        if self.llvm() {
-            return;
+    /// llvm-mc -mcpu=fiji has no XNACK_MASK (LLVM gives it to GCN 1.2 chips
+    /// with XNACK only, like carrizo): "register not available on this GPU".
+    #[inline(always)]
+    fn xnack_check(&self, gen: Gen, code: u32) {
+        if self.llvm() && gen == Gen::Gcn12 && (code == 104 || code == 105) {
+            self.lose();
         }
+    }
+
+    /// clrxasm and llvm-mc refuse a vector instruction that reads more than
+    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
+    /// where risa's assembler only warns: such words have no text.
+    fn constant_bus(&self, reads: &[u32]) {
         let mut seen = [u32::MAX; 4];
         let mut n = 0;
         for &r in reads {
-            let r = if r == 107 { 106 } else { r };
-            if (r < 128 || r == 255) && !seen[..n].contains(&r) && n < 4 {
+            // (llvm-mc also counts the scalar special sources, and tells the
+            // implicit VCC (`IMPLICIT_VCC`) from an explicit vcc_lo.)
+            let scalar = r < 128
+                || r == 255
+                || r == IMPLICIT_VCC
+                || (self.llvm() && ((235..=239).contains(&r) || (251..=254).contains(&r)));
+            let r = if r == 107 || (r == IMPLICIT_VCC && !self.llvm()) {
+                106
+            } else {
+                r
+            };
+            if scalar && !seen[..n].contains(&r) && n < 4 {
                 seen[n] = r;
                 n += 1;
             }
@@ -394,6 +415,11 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
+        self.xnack_check(i.gen, code);
+        if count > 1 && code < 128 && !code.is_multiple_of(2) && self.llvm() {
+            // llvm-mc: "invalid register alignment".
+            self.lose();
+        }
         if count > 1 && code < sgpr_count(i.gen) && !code.is_multiple_of(2) && !self.llvm() {
             // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
             // vector instruction unless it crosses a multiple of 4
@@ -423,7 +449,9 @@ impl<'a> Printer<'a> {
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
-                    // LLVM shows float constants of 16-bit integer operands as their f16 bits.
+                    // LLVM shows float constants of 16-bit integer operands as
+                    // their f16 bits, which llvm-mc 14 reads back as a literal.
+                    self.lose();
                     let v = inline_value(i.gen, code, ty).unwrap_or(0);
                     push_hex(out, v);
                 } else if code == 248 && !i.gen.is_gfx8_plus() {
@@ -456,6 +484,10 @@ impl<'a> Printer<'a> {
     /// (`lit(1)`, `lit(0x40000000)` for 2.0). LLVM's syntax has no such form:
     /// the listing prints those instructions as data (its check fails).
     fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
+        if self.llvm() && ty.is_16bit() && v > 0xffff {
+            // LLVM's syntax has 16-bit literals only for 16-bit operands.
+            self.lose();
+        }
         if !self.llvm() {
             if let Some(code) = inline_code_of(i.gen, v, ty) {
                 out.push_str("lit(");
@@ -485,6 +517,10 @@ impl<'a> Printer<'a> {
     /// the fastest way to produce a listing.
     pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
         let info = i.info();
+        if self.llvm() && info.has(flag::NOLLVM) {
+            // llvm-mc 14 does not know the instruction.
+            self.lose();
+        }
         let name = if self.llvm() { info.name } else { info.clrx };
         out.push_str(name);
         let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
@@ -525,10 +561,23 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
-                Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
+                Role::A => {
+                    let c = i.field(Field::Ssrc0);
+                    if c == 254 && self.llvm() {
+                        // llvm-mc takes src_lds_direct in vector instructions only.
+                        self.lose();
+                    }
+                    self.push_src(out, i, c, op.ty, None)
+                }
                 Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
                 Role::K if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Simm16)),
-                Role::B => self.push_src(out, i, i.field(Field::Ssrc1), op.ty, None),
+                Role::B => {
+                    let c = i.field(Field::Ssrc1);
+                    if c == 254 && self.llvm() {
+                        self.lose();
+                    }
+                    self.push_src(out, i, c, op.ty, None)
+                }
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 Role::K => self.simm16(out, i, op.ty, i.field(Field::Simm16)),
                 _ => {}
@@ -545,7 +594,11 @@ impl<'a> Printer<'a> {
     }
 
     fn gpr_idx(&self, out: &mut Vec<u8>, v: u32) {
-        // Only the four low bits are modes; anything else stays a number.
+        // Only the four low bits are modes; anything else stays a number
+        // (llvm-mc takes only 4-bit values there).
+        if self.llvm() && v > 15 {
+            self.lose();
+        }
         if !self.llvm() || v == 0 || v > 15 {
             return push_hex(out, u64::from(v));
         }
@@ -727,7 +780,14 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
-                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::D => {
+                    let d = i.field(Field::Sdst);
+                    if self.llvm() && (126..=127).contains(&d) {
+                        // LLVM loads no EXEC (SReg_*_XEXEC).
+                        self.lose();
+                    }
+                    self.sreg(out, i.gen, d, op.ty.dwords())
+                }
                 Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
                 Role::O => {
                     let off = i.field(Field::Offset);
@@ -769,18 +829,38 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
-        if !self.llvm() {
-            // (clrxasm does not count the constant of v_madak/v_madmk.)
-            let mut reads = [u32::MAX; 2];
-            for op in info.sig {
-                match op.role {
-                    Role::A => reads[0] = i.field(Field::Src0),
-                    Role::SC => reads[1] = 106,
-                    _ => {}
+        // (clrxasm does not count the constant of v_madak/v_madmk, llvm-mc does.)
+        let mut reads = [u32::MAX; 4];
+        for op in info.sig {
+            match op.role {
+                Role::A => {
+                    let c = i.field(Field::Src0);
+                    reads[0] = c;
+                    if self.llvm() && ((op.vgpr && c < 256) || (op.sgpr && c >= 256)) {
+                        // llvm-mc: "invalid operand for instruction".
+                        self.lose();
+                    }
                 }
+                Role::SC => reads[1] = IMPLICIT_VCC,
+                Role::L if self.llvm() => {
+                    reads[2] = 255;
+                    if op.ty.is_16bit() && i.lit.unwrap_or(0) > 0xffff {
+                        // A 16-bit constant has no 32-bit text in LLVM's syntax.
+                        self.lose();
+                    }
+                }
+                Role::B if op.sgpr && self.llvm() => {
+                    let c = i.field(Field::Vsrc1);
+                    if c >= 128 {
+                        self.lose();
+                    }
+                    // llvm-mc counts the lane select as a scalar read.
+                    reads[3] = c;
+                }
+                _ => {}
             }
-            self.constant_bus_clrx(&reads);
         }
+        self.constant_bus(&reads);
     }
 
     /// A source with VOP3 negate/absolute modifiers.
@@ -798,6 +878,10 @@ impl<'a> Printer<'a> {
         abs: bool,
     ) {
         let constant = (128..256).contains(&code);
+        if self.llvm() && (neg | abs) && (!op.ty.is_float() || (235..=239).contains(&code)) {
+            // llvm-mc: no neg/abs on an integer operand or a src_* special.
+            self.lose();
+        }
         if constant && (neg | abs) && !self.llvm() {
             // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
             // expressions: a modifier on a constant has no CLRX text.
@@ -869,7 +953,7 @@ impl<'a> Printer<'a> {
                 }
             }
         }
-        if !self.llvm() && !interp {
+        if !interp {
             let mut reads = [u32::MAX; 4];
             for (k, op) in info.sig.iter().enumerate().take(4) {
                 if op.sgpr {
@@ -880,7 +964,7 @@ impl<'a> Printer<'a> {
                     None => continue,
                 };
             }
-            self.constant_bus_clrx(&reads);
+            self.constant_bus(&reads);
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // CLRX writes `op_sel:[..] mul:2 clamp`, LLVM `clamp op_sel:[..] mul:2`.
@@ -888,6 +972,10 @@ impl<'a> Printer<'a> {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
         }
         let opsel = i.field(Field::OpSel);
+        if opsel != 0 && self.llvm() && !info.sig.iter().any(|o| o.ty.is_16bit()) {
+            // llvm-mc takes op_sel only where an operand is 16-bit.
+            self.lose();
+        }
         if opsel != 0 {
             let n = info
                 .sig
@@ -895,6 +983,10 @@ impl<'a> Printer<'a> {
                 .filter(|s| matches!(s.role, Role::A | Role::B | Role::C))
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
+        }
+        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 {
+            // LLVM's VOP3b carry forms have no output modifier.
+            self.lose();
         }
         o.omod(i.field(Field::Omod));
         if !self.llvm() {
@@ -932,6 +1024,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let neg_hi = i.field(Field::NegHi);
         let mut n = 0;
+        let mut reads = [u32::MAX; 3];
         for op in info.sig {
             let out = o.next();
             let f = match op.role {
@@ -956,8 +1049,12 @@ impl<'a> Printer<'a> {
             } else {
                 self.push_src(out, i, i.field(f), op.ty, None);
             }
+            if n < 3 {
+                reads[n] = i.field(f);
+            }
             n += 1;
         }
+        self.constant_bus(&reads);
         let opsel = i.field(Field::OpSel);
         let hi = i.field(Field::OpSelHi) | i.field(Field::OpSelHi2) << 2;
         let all = (1u32 << n) - 1;
@@ -988,6 +1085,9 @@ impl<'a> Printer<'a> {
         ];
         out.push_str(name);
         out.push(b':');
+        if v & 7 == 7 {
+            self.lose();
+        }
         push_packed(out, SEL[usize::from(self.llvm())][v as usize & 7]);
     }
 
@@ -1030,8 +1130,15 @@ impl<'a> Printer<'a> {
                     let code = if i.field(s) != 0 { src } else { src + 256 };
                     reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
-                    if sext && (128..256).contains(&code) && !self.llvm() {
-                        // clrxasm reads `sext(45)` as an expression.
+                    let constant = (128..256).contains(&code);
+                    let modded = i.field(neg) | i.field(abs) != 0;
+                    if (sext && constant && !self.llvm())
+                        || (self.llvm() && sext && op.ty.is_float())
+                        || (self.llvm() && ((constant && (sext || modded)) || (sext && code < 256)))
+                    {
+                        // clrxasm reads `sext(45)` as an expression; llvm-mc
+                        // takes no modifier on an SDWA constant and no sext()
+                        // on an SGPR ("not a valid operand").
                         self.lose();
                     }
                     if sext {
@@ -1045,7 +1152,7 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
-        self.constant_bus_clrx(&reads);
+        self.constant_bus(&reads);
         if self.llvm() {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
             o.omod(i.field(Field::Omod));
@@ -1073,6 +1180,9 @@ impl<'a> Printer<'a> {
                 pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]),
             ];
             out.push_str("dst_unused:");
+            if du & 3 == 3 {
+                self.lose();
+            }
             push_packed16(out, UNUSED[usize::from(self.llvm())][du as usize & 3]);
         }
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
@@ -1141,6 +1251,10 @@ impl<'a> Printer<'a> {
                     };
                     let (n, a) = (i.field(neg) != 0, i.field(abs) != 0);
                     let code = i.field(src) + 256;
+                    if a && !op.ty.is_float() && self.llvm() {
+                        // LLVM has no |..| on an integer DPP operand.
+                        self.lose();
+                    }
                     if n && !a && !op.ty.is_float() && self.llvm() {
                         // On an integer operand the NEG bit is LLVM's sign extension.
                         out.push_str("sext(");
@@ -1184,10 +1298,9 @@ impl<'a> Printer<'a> {
             0x142 => out.push_str("row_bcast:15"),
             0x143 => out.push_str("row_bcast:31"),
             _ => {
-                if !self.llvm() {
-                    // CLRX has no name for a control that selects no operation.
-                    self.lose();
-                }
+                // No name for a control that selects no operation; llvm-mc
+                // rejects `dpp_ctrl:0x1e0` too.
+                self.lose();
                 push_named_hex(out, "dpp_ctrl:", c);
             }
         }
@@ -1291,6 +1404,19 @@ impl<'a> Printer<'a> {
             i.field(Field::Addr64),
         );
         let data = info.operand(Role::V);
+        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
+            // clrxasm: "Idxen and offen must be zero in 64-bit address mode";
+            // llvm-mc: "invalid operand for instruction".
+            self.lose();
+        }
+        if self.llvm() && i.field(Field::Lds) != 0 && data.is_some() && !info.has(flag::LDS) {
+            // llvm-mc takes `lds` only on the loads that have an LDS form.
+            self.lose();
+        }
+        if i.field(Field::Lds) != 0 && i.field(Field::Tfe) != 0 {
+            // Both assemblers refuse the pair ("Both LDS and TFE is illegal").
+            self.lose();
+        }
         if let Some(op) = data {
             // CLRX counts the TFE status dword in the data registers.
             let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
@@ -1317,6 +1443,10 @@ impl<'a> Printer<'a> {
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
+                if d == 0 || d == 15 || n == 6 {
+                    // llvm-mc: "unsupported format".
+                    self.lose();
+                }
                 if d != 1 || n != 0 {
                     let out = o.modifier();
                     out.push_str("format:[");
@@ -1357,10 +1487,6 @@ impl<'a> Printer<'a> {
     /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
     /// half left out).
     fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
-        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
-            // clrxasm: "Idxen and offen must be zero in 64-bit address mode".
-            self.lose();
-        }
         o.flag(i.field(Field::Offen) != 0, "offen");
         o.flag(i.field(Field::Idxen) != 0, "idxen");
         let off = i.field(Field::Offset);
@@ -1482,11 +1608,7 @@ impl<'a> Printer<'a> {
         let regs = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         for (k, f) in regs.iter().enumerate() {
             // With COMPR, LLVM and CLRX list the two packed registers twice each.
-            let (reg, bit) = if compr {
-                (regs[k / 2], k)
-            } else {
-                (*f, k)
-            };
+            let (reg, bit) = if compr { (regs[k / 2], k) } else { (*f, k) };
             let out = o.next();
             if en >> bit & 1 != 0 {
                 push_vgpr(out, i.field(reg), 1);
