@@ -154,6 +154,10 @@ fn specials() -> &'static FastMap<String, [(u32, u32); 4]> {
                     if let Some(s) = n.strip_prefix("src_") {
                         add(s, g, code, count);
                     }
+                    if code == 254 {
+                        // CLRX's name of the LDS-direct source (GcnOperands.md).
+                        add("lds", g, code, count);
+                    }
                 }
                 if code < 128 && code % 2 == 0 {
                     if let Some(n) = special_pair_name(g, code) {

@@ -463,6 +463,7 @@ impl<'a> Printer<'a> {
             }
             255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
             256..=511 => push_vgpr(out, code - 256, count),
+            254 if !self.llvm() => out.push_str("lds"),
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
                     n
@@ -1629,7 +1630,8 @@ impl<'a> Printer<'a> {
         let info = i.info();
         let saddr = i.field(Field::Saddr);
         let has_saddr = i.gen == Gen::Gcn14 && info.family != Family::Flat && saddr != 0x7f;
-        let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0;
+        // CLRX shows VDST of atomics without glc too (the field is kept).
+        let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0 || !self.llvm();
         for op in info.sig {
             match op.role {
                 Role::D if returns => push_vgpr(

@@ -62,12 +62,18 @@ impl<'a> Build<'a, '_, '_> {
         let n_ops = count_operands(self.st.args);
         let data = info.operand(Role::V);
         let mut vaddr: Option<Opd<'a>> = None;
+        // (data registers written, where, registers the row wants)
+        let mut data_count = None;
         if !info.has(flag::NOARGS) {
             if let Some(op) = data {
                 let mut slot = None;
                 self.operand_into(&mut slot)?;
                 let Some(o) = &slot else { return None };
-                let v = self.vgpr(o, op.ty.data_dwords(self.gen))?;
+                // The count is checked with the modifiers: CLRX counts the
+                // TFE status dword in it (`v[1:2]` for a dword with tfe).
+                let v = self.vgpr(o, 0)?;
+                let have = o.vgpr().map_or(0, |(_, h)| h);
+                data_count = Some((have, o.at, op.ty.data_dwords(self.gen)));
                 self.put(Field::Vdata, v);
             }
             // CLRX leaves VADDR out when no address mode uses it (three
@@ -122,6 +128,12 @@ impl<'a> Build<'a, '_, '_> {
             (Field::Tfe, M::Tfe, "tfe"),
         ] {
             self.field(f, m.flag(k), m.at(k), name)?;
+        }
+        if let Some((have, at, want)) = data_count {
+            if have != 0 && have != want && have != want + m.flag(M::Tfe) {
+                let s = if want == 1 { "" } else { "s" };
+                return self.err(at, format!("expected {want} register{s}, got {have}"));
+            }
         }
         if enc == Enc::Mtbuf {
             let fm = m.get(M::Format, 1);
@@ -357,8 +369,11 @@ impl<'a> Build<'a, '_, '_> {
         }
         self.check_mods(&m, allowed)?;
         if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 {
+            // CLRX shows VDST of every atomic (it is a field); only with glc
+            // does the instruction return anything there.
             let at = dst.as_ref().map_or(self.st.args, |d| d.0.at);
-            return self.err(at, "a returning atomic needs glc");
+            self.asm
+                .warning(at, "an atomic returns a value only with glc");
         }
         for (f, k, name) in [
             (Field::Glc, M::Glc, "glc"),
