@@ -790,6 +790,14 @@ impl<'a> Printer<'a> {
                     self.sreg(out, i.gen, d, op.ty.dwords())
                 }
                 Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::O if i.field(Field::Soe) != 0 => {
+                    // GCN 1.4 SGPR offset (SOE); with IMM also an immediate
+                    // one, CLRX's `offset:` after the flags.
+                    if !imm || self.llvm() {
+                        self.lose();
+                    }
+                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
+                }
                 Role::O => {
                     let off = i.field(Field::Offset);
                     if imm {
@@ -805,6 +813,9 @@ impl<'a> Printer<'a> {
         }
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Nv) != 0, "nv");
+        if i.field(Field::Soe) != 0 && imm && info.operand(Role::O).is_some() {
+            push_named_hex(o.modifier(), "offset:", i.field(Field::Offset));
+        }
     }
 
     /// VOP1/VOP2/VOPC in their 32-bit encodings.

@@ -347,6 +347,7 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn smem(&mut self, enc: Enc) -> Option<()> {
         self.begin(enc)?;
         let info = self.info;
+        let mut sgpr_offset = None;
         for op in info.sig {
             let mut slot = None;
             self.operand_into(&mut slot)?;
@@ -371,6 +372,7 @@ impl<'a> Build<'a, '_, '_> {
                     Val::Reg { .. } => {
                         let code = self.sreg(o, 1)?;
                         self.put(Field::Offset, code);
+                        sgpr_offset = Some(code);
                     }
                     _ => {
                         let v = self.value(o)?;
@@ -395,7 +397,20 @@ impl<'a> Build<'a, '_, '_> {
         }
         let mut m = Mods::new(self.c.text());
         self.mods(&mut m)?;
-        self.check_mods(&m, bit(M::Glc) | bit(M::Nv))?;
+        // GCN 1.4: an SGPR offset and an immediate one (SOE=1, IMM=1), in
+        // CLRX's syntax `s_load_dword s1, s[2:3], s4 offset:0x10`.
+        let soe = enc == Enc::Smem && self.gen == Gen::Gcn14 && sgpr_offset.is_some();
+        self.check_mods(
+            &m,
+            bit(M::Glc) | bit(M::Nv) | if soe { bit(M::Offset) } else { 0 },
+        )?;
+        if let (true, Some(code)) = (m.has(M::Offset), sgpr_offset) {
+            self.put(Field::Soe, 1);
+            self.put(Field::Soffset, code);
+            self.put(Field::Imm, 1);
+            self.put(Field::Offset, 0);
+            self.field(Field::Offset, m.flag(M::Offset), m.at(M::Offset), "offset")?;
+        }
         self.field(Field::Glc, m.flag(M::Glc), m.at(M::Glc), "glc")?;
         self.field(Field::Nv, m.flag(M::Nv), m.at(M::Nv), "nv")
     }
