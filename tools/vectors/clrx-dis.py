@@ -14,6 +14,8 @@ turn, reserved bits cleared; one case in five fully random), then
 It writes the vectors to tests/vectors/clrx-dis/GEN.txt, one per line:
     offset <TAB> words <TAB> clrxdisasm text <TAB> risa text <TAB> clrxasm words of risa's text | error: ...
     <TAB> clrxasm words of clrxdisasm's text | error: ...
+(texts after whitespace normalisation; `=` in the risa column: the same as
+clrxdisasm's; `=` in an assembler column: the same as the words).
 (read by crates/gcn-asm/tests/clrx_dis.rs) and prints the figures.
 
 usage: tools/vectors/clrx-dis.py [CASES_PER_GEN (20000)] [SEED (7)] [--reserved]
@@ -147,7 +149,10 @@ def main():
             rt += ok_rt
             c_ok += cok
             eq_c_ok += cok and c == r
-            rows.append("%d\t%s\t%s\t%s\t%s\t%s" % (off, " ".join("%08x" % x for x in w), c, r, a, ca))
+            ws = " ".join("%08x" % x for x in w)
+            # "=": the same as the words (assembler columns) or as clrxdisasm's text (risa).
+            rows.append("%d\t%s\t%s\t%s\t%s\t%s" % (off, ws, c, "=" if r == c else r,
+                                                  "=" if a == ws else a, "=" if ca == ws else ca))
         m = len(cases)
         total_eq += eq; total_rt += rt; total_n += m
         print(f"{dev:7} {m} cases: risa text == clrxdisasm {eq} ({100.0 * eq / m:.2f} %), "

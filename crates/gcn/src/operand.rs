@@ -166,6 +166,17 @@ pub const HWREG_NAMES: [&str; 8] = [
 /// reads back.
 pub const HWREG_NAMES_GCN14: [(&str, u32); 1] = [("SH_MEM_BASES", 15)];
 
+/// Hardware registers CLRX names beyond [`HWREG_NAMES`] (GcnOperands.md;
+/// clrxdisasm prints `hwreg(inst_dw1, 25, 28)` for [ba5ede4b]), in every
+/// generation; other ids it writes as `@N`.
+pub const HWREG_NAMES_CLRX: [(&str, u32); 5] = [
+    ("PC_LO", 8),
+    ("PC_HI", 9),
+    ("INST_DW0", 10),
+    ("INST_DW1", 11),
+    ("IB_DBG0", 12),
+];
+
 /// MTBUF data formats by DFMT value (LLVM adds `BUF_DATA_FORMAT_`).
 pub const DFMT_NAMES: [&str; 16] = [
     "INVALID",

@@ -10,7 +10,7 @@ use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
-    DFMT_NAMES, HWREG_NAMES, NFMT_NAMES,
+    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, NFMT_NAMES,
 };
 use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
@@ -248,6 +248,9 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
     n.max(4)
 }
 
+/// The implicit VCC read of the 32-bit carry forms, for [`Printer::constant_bus`].
+const IMPLICIT_VCC: u32 = 0x1000;
+
 /// CLRX's names of the MTBUF data formats (DFMT).
 pub const CLRX_DFMT: [&str; 16] = [
     "invalid",
@@ -349,27 +352,46 @@ impl<'a> Printer<'a> {
     /// CLRX text.
     #[inline(always)]
     fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
-        if count > 1 && code < 128 && !self.llvm() {
+        self.xnack_check(gen, code);
+        // (clrxasm does not check the alignment of TTMP ranges; llvm-mc does.)
+        let limit = if self.llvm() { 128 } else { sgpr_count(gen) };
+        if count > 1 && code < limit {
             let a = if count == 2 { 2 } else { 4 };
-            if code % a != 0 {
+            if !code.is_multiple_of(a) {
                 self.lose();
             }
         }
         push_sreg(out, gen, code, count)
     }
 
-    /// CLRX's assembler refuses a vector instruction that reads more than
-    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
-    /// where risa's only warns: such words have no CLRX text.
-    fn constant_bus_clrx(&self, reads: &[u32]) {
-        if self.llvm() {
-            return;
+    /// llvm-mc -mcpu=fiji has no XNACK_MASK (LLVM gives it to GCN 1.2 chips
+    /// with XNACK only, like carrizo): "register not available on this GPU".
+    #[inline(always)]
+    fn xnack_check(&self, gen: Gen, code: u32) {
+        if self.llvm() && gen == Gen::Gcn12 && (code == 104 || code == 105) {
+            self.lose();
         }
+    }
+
+    /// clrxasm and llvm-mc refuse a vector instruction that reads more than
+    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
+    /// where risa's assembler only warns: such words have no text.
+    fn constant_bus(&self, reads: &[u32]) {
         let mut seen = [u32::MAX; 4];
         let mut n = 0;
         for &r in reads {
-            let r = if r == 107 { 106 } else { r };
-            if (r < 128 || r == 255) && !seen[..n].contains(&r) && n < 4 {
+            // (llvm-mc also counts the scalar special sources, and tells the
+            // implicit VCC (`IMPLICIT_VCC`) from an explicit vcc_lo.)
+            let scalar = r < 128
+                || r == 255
+                || r == IMPLICIT_VCC
+                || (self.llvm() && ((235..=239).contains(&r) || (251..=254).contains(&r)));
+            let r = if r == 107 || (r == IMPLICIT_VCC && !self.llvm()) {
+                106
+            } else {
+                r
+            };
+            if scalar && !seen[..n].contains(&r) && n < 4 {
                 seen[n] = r;
                 n += 1;
             }
@@ -394,7 +416,12 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        if count > 1 && code < 128 && code % 2 != 0 && !self.llvm() {
+        self.xnack_check(i.gen, code);
+        if count > 1 && code < 128 && !code.is_multiple_of(2) && self.llvm() {
+            // llvm-mc: "invalid register alignment".
+            self.lose();
+        }
+        if count > 1 && code < sgpr_count(i.gen) && !code.is_multiple_of(2) && !self.llvm() {
             // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
             // vector instruction unless it crosses a multiple of 4
             // ("Scalar register range cross two register lines": s[55:56]).
@@ -423,7 +450,9 @@ impl<'a> Printer<'a> {
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
-                    // LLVM shows float constants of 16-bit integer operands as their f16 bits.
+                    // LLVM shows float constants of 16-bit integer operands as
+                    // their f16 bits, which llvm-mc 14 reads back as a literal.
+                    self.lose();
                     let v = inline_value(i.gen, code, ty).unwrap_or(0);
                     push_hex(out, v);
                 } else if code == 248 && !i.gen.has(Feature::Inv2PiInlineImm) {
@@ -435,6 +464,7 @@ impl<'a> Printer<'a> {
             }
             255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
             256..=511 => push_vgpr(out, code - 256, count),
+            254 if !self.llvm() => out.push_str("lds"),
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
                     n
@@ -456,6 +486,10 @@ impl<'a> Printer<'a> {
     /// (`lit(1)`, `lit(0x40000000)` for 2.0). LLVM's syntax has no such form:
     /// the listing prints those instructions as data (its check fails).
     fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
+        if self.llvm() && ty.is_16bit() && v > 0xffff {
+            // LLVM's syntax has 16-bit literals only for 16-bit operands.
+            self.lose();
+        }
         if !self.llvm() {
             if let Some(code) = inline_code_of(i.gen, v, ty) {
                 out.push_str("lit(");
@@ -485,6 +519,10 @@ impl<'a> Printer<'a> {
     /// the fastest way to produce a listing.
     pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
         let info = i.info();
+        if self.llvm() && info.has(flag::NOLLVM) {
+            // llvm-mc 14 does not know the instruction.
+            self.lose();
+        }
         let name = if self.llvm() { info.name } else { info.clrx };
         out.push_str(name);
         let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
@@ -528,10 +566,23 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
-                Role::A => self.push_src(out, i, i.field(Field::Ssrc0), op.ty, None),
+                Role::A => {
+                    let c = i.field(Field::Ssrc0);
+                    if c == 254 && self.llvm() {
+                        // llvm-mc takes src_lds_direct in vector instructions only.
+                        self.lose();
+                    }
+                    self.push_src(out, i, c, op.ty, None)
+                }
                 Role::B if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Ssrc1)),
                 Role::K if op.ty == Ty::Gpridx => self.gpr_idx(out, i.field(Field::Simm16)),
-                Role::B => self.push_src(out, i, i.field(Field::Ssrc1), op.ty, None),
+                Role::B => {
+                    let c = i.field(Field::Ssrc1);
+                    if c == 254 && self.llvm() {
+                        self.lose();
+                    }
+                    self.push_src(out, i, c, op.ty, None)
+                }
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 Role::K => self.simm16(out, i, op.ty, i.field(Field::Simm16)),
                 _ => {}
@@ -548,7 +599,11 @@ impl<'a> Printer<'a> {
     }
 
     fn gpr_idx(&self, out: &mut Vec<u8>, v: u32) {
-        // Only the four low bits are modes; anything else stays a number.
+        // Only the four low bits are modes; anything else stays a number
+        // (llvm-mc takes only 4-bit values there).
+        if self.llvm() && v > 15 {
+            self.lose();
+        }
         if !self.llvm() || v == 0 || v > 15 {
             return push_hex(out, u64::from(v));
         }
@@ -638,14 +693,18 @@ impl<'a> Printer<'a> {
                     out.push_str(&n.to_ascii_lowercase());
                 }
             }
-            _ => {
-                if !self.llvm() {
-                    // clrxasm takes neither `hwreg(60, ..)`, `hwreg(@60, ..)`
-                    // (clrxdisasm's text) nor a number.
-                    self.lose();
+            _ if !self.llvm() => {
+                // CLRX's further names, else `@N` (clrxasm reads `hwreg(60, ..)`
+                // as a symbol).
+                match HWREG_NAMES_CLRX.iter().find(|(_, x)| *x == id) {
+                    Some((n, _)) => out.push_str(&n.to_ascii_lowercase()),
+                    None => {
+                        out.push(b'@');
+                        push_u32(out, id)
+                    }
                 }
-                push_u32(out, id)
             }
+            _ => push_u32(out, id),
         }
         if off != 0 || size != 32 || !self.llvm() {
             let _ = write!(out, ", {off}, {size}");
@@ -726,15 +785,22 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if info.has(flag::IMM_D) => push_hex(out, u64::from(i.field(Field::Sdst))),
-                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
-                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
-                // GCN 1.4 SOE: an SGPR offset, plus the immediate when IMM is set.
-                Role::O if i.field(Field::Soe) != 0 => {
-                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
-                    if imm {
-                        out.push_str(" offset:");
-                        push_hex(out, u64::from(i.field(Field::Offset)));
+                Role::D => {
+                    let d = i.field(Field::Sdst);
+                    if self.llvm() && (126..=127).contains(&d) {
+                        // LLVM loads no EXEC (SReg_*_XEXEC).
+                        self.lose();
                     }
+                    self.sreg(out, i.gen, d, op.ty.dwords())
+                }
+                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::O if i.field(Field::Soe) != 0 => {
+                    // GCN 1.4 SGPR offset (SOE); with IMM also an immediate
+                    // one, CLRX's `offset:` after the flags.
+                    if !imm || self.llvm() {
+                        self.lose();
+                    }
+                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
                 }
                 Role::O => {
                     let off = i.field(Field::Offset);
@@ -751,6 +817,9 @@ impl<'a> Printer<'a> {
         }
         o.flag(i.field(Field::Glc) != 0, "glc");
         o.flag(i.field(Field::Nv) != 0, "nv");
+        if i.field(Field::Soe) != 0 && imm && info.operand(Role::O).is_some() {
+            push_named_hex(o.modifier(), "offset:", i.field(Field::Offset));
+        }
     }
 
     /// VOP1/VOP2/VOPC in their 32-bit encodings.
@@ -766,24 +835,48 @@ impl<'a> Printer<'a> {
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
-                Role::B if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B if op.sgpr => match i.field(Field::Vsrc1) {
+                    // The 8-bit field may hold an inline constant's code.
+                    c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
+                    c => self.sreg(out, i.gen, c, op.ty.dwords()),
+                },
                 Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}
             }
         }
-        if !self.llvm() {
-            // (clrxasm does not count the constant of v_madak/v_madmk.)
-            let mut reads = [u32::MAX; 2];
-            for op in info.sig {
-                match op.role {
-                    Role::A => reads[0] = i.field(Field::Src0),
-                    Role::SC => reads[1] = 106,
-                    _ => {}
+        // (clrxasm does not count the constant of v_madak/v_madmk, llvm-mc does.)
+        let mut reads = [u32::MAX; 4];
+        for op in info.sig {
+            match op.role {
+                Role::A => {
+                    let c = i.field(Field::Src0);
+                    reads[0] = c;
+                    if self.llvm() && ((op.vgpr && c < 256) || (op.sgpr && c >= 256)) {
+                        // llvm-mc: "invalid operand for instruction".
+                        self.lose();
+                    }
                 }
+                Role::SC => reads[1] = IMPLICIT_VCC,
+                Role::L if self.llvm() => {
+                    reads[2] = 255;
+                    if op.ty.is_16bit() && i.lit.unwrap_or(0) > 0xffff {
+                        // A 16-bit constant has no 32-bit text in LLVM's syntax.
+                        self.lose();
+                    }
+                }
+                Role::B if op.sgpr && self.llvm() => {
+                    let c = i.field(Field::Vsrc1);
+                    if c >= 128 {
+                        self.lose();
+                    }
+                    // llvm-mc counts the lane select as a scalar read.
+                    reads[3] = c;
+                }
+                _ => {}
             }
-            self.constant_bus_clrx(&reads);
         }
+        self.constant_bus(&reads);
     }
 
     /// A source with VOP3 negate/absolute modifiers.
@@ -801,6 +894,10 @@ impl<'a> Printer<'a> {
         abs: bool,
     ) {
         let constant = (128..256).contains(&code);
+        if self.llvm() && (neg | abs) && (!op.ty.is_float() || (235..=239).contains(&code)) {
+            // llvm-mc: no neg/abs on an integer operand or a src_* special.
+            self.lose();
+        }
         if constant && (neg | abs) && !self.llvm() {
             // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
             // expressions: a modifier on a constant has no CLRX text.
@@ -872,7 +969,7 @@ impl<'a> Printer<'a> {
                 }
             }
         }
-        if !self.llvm() && !interp {
+        if !interp {
             let mut reads = [u32::MAX; 4];
             for (k, op) in info.sig.iter().enumerate().take(4) {
                 if op.sgpr {
@@ -883,7 +980,7 @@ impl<'a> Printer<'a> {
                     None => continue,
                 };
             }
-            self.constant_bus_clrx(&reads);
+            self.constant_bus(&reads);
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
@@ -894,6 +991,10 @@ impl<'a> Printer<'a> {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
         }
         let opsel = i.field(Field::OpSel);
+        if opsel != 0 && self.llvm() && !info.sig.iter().any(|o| o.ty.is_16bit()) {
+            // llvm-mc takes op_sel only where an operand is 16-bit.
+            self.lose();
+        }
         if opsel != 0 {
             let n = info
                 .sig
@@ -901,6 +1002,10 @@ impl<'a> Printer<'a> {
                 .filter(|s| matches!(s.role, Role::A | Role::B | Role::C))
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
+        }
+        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 {
+            // LLVM's VOP3b carry forms have no output modifier.
+            self.lose();
         }
         o.omod(i.field(Field::Omod));
         if !self.llvm() {
@@ -938,6 +1043,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let neg_hi = i.field(Field::NegHi);
         let mut n = 0;
+        let mut reads = [u32::MAX; 3];
         for op in info.sig {
             let out = o.next();
             let f = match op.role {
@@ -962,8 +1068,12 @@ impl<'a> Printer<'a> {
             } else {
                 self.push_src(out, i, i.field(f), op.ty, None);
             }
+            if n < 3 {
+                reads[n] = i.field(f);
+            }
             n += 1;
         }
+        self.constant_bus(&reads);
         let opsel = i.field(Field::OpSel);
         let hi = i.field(Field::OpSelHi) | i.field(Field::OpSelHi2) << 2;
         let all = (1u32 << n) - 1;
@@ -997,11 +1107,16 @@ impl<'a> Printer<'a> {
         ];
         out.push_str(name);
         out.push(b':');
+        if v & 7 == 7 {
+            self.lose();
+        }
         push_packed(out, SEL[usize::from(self.llvm())][v as usize & 7]);
     }
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        // GCN 1.4 SDWA sources may be SGPRs: one constant-bus read in CLRX.
+        let mut reads = [u32::MAX; 2];
         if info.family == Family::Vopc {
             let out = o.next();
             // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
@@ -1035,7 +1150,19 @@ impl<'a> Printer<'a> {
                         )
                     };
                     let code = if i.field(s) != 0 { src } else { src + 256 };
+                    reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
+                    let constant = (128..256).contains(&code);
+                    let modded = i.field(neg) | i.field(abs) != 0;
+                    if (sext && constant && !self.llvm())
+                        || (self.llvm() && sext && op.ty.is_float())
+                        || (self.llvm() && ((constant && (sext || modded)) || (sext && code < 256)))
+                    {
+                        // clrxasm reads `sext(45)` as an expression; llvm-mc
+                        // takes no modifier on an SDWA constant and no sext()
+                        // on an SGPR ("not a valid operand").
+                        self.lose();
+                    }
                     if sext {
                         out.push_str("sext(");
                     }
@@ -1047,6 +1174,7 @@ impl<'a> Printer<'a> {
                 _ => {}
             }
         }
+        self.constant_bus(&reads);
         if self.llvm() {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
             o.omod(i.field(Field::Omod));
@@ -1074,6 +1202,9 @@ impl<'a> Printer<'a> {
                 pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]),
             ];
             out.push_str("dst_unused:");
+            if du & 3 == 3 {
+                self.lose();
+            }
             push_packed16(out, UNUSED[usize::from(self.llvm())][du as usize & 3]);
         }
         self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
@@ -1111,7 +1242,8 @@ impl<'a> Printer<'a> {
             if text.is_empty() {
                 self.lose();
             }
-            if (v >= 0x100 && v != 0x100) || (v < 0x100 && v != 6) {
+            // (dst_unused is tagged 0x100: printed unless pad.)
+            if v > 0x100 || (v < 0x100 && v != 6) {
                 let out = o.modifier();
                 out.push_str(name);
                 out.push_str(if text.is_empty() { "7" } else { text });
@@ -1141,6 +1273,10 @@ impl<'a> Printer<'a> {
                     };
                     let (n, a) = (i.field(neg) != 0, i.field(abs) != 0);
                     let code = i.field(src) + 256;
+                    if a && !op.ty.is_float() && self.llvm() {
+                        // LLVM has no |..| on an integer DPP operand.
+                        self.lose();
+                    }
                     if n && !a && !op.ty.is_float() && self.llvm() {
                         // On an integer operand the NEG bit is LLVM's sign extension.
                         out.push_str("sext(");
@@ -1184,10 +1320,9 @@ impl<'a> Printer<'a> {
             0x142 => out.push_str("row_bcast:15"),
             0x143 => out.push_str("row_bcast:31"),
             _ => {
-                if !self.llvm() {
-                    // CLRX has no name for a control that selects no operation.
-                    self.lose();
-                }
+                // No name for a control that selects no operation; llvm-mc
+                // rejects `dpp_ctrl:0x1e0` too.
+                self.lose();
                 push_named_hex(out, "dpp_ctrl:", c);
             }
         }
@@ -1291,6 +1426,19 @@ impl<'a> Printer<'a> {
             i.field(Field::Addr64),
         );
         let data = info.operand(Role::V);
+        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
+            // clrxasm: "Idxen and offen must be zero in 64-bit address mode";
+            // llvm-mc: "invalid operand for instruction".
+            self.lose();
+        }
+        if self.llvm() && i.field(Field::Lds) != 0 && data.is_some() && !info.has(flag::LDS) {
+            // llvm-mc takes `lds` only on the loads that have an LDS form.
+            self.lose();
+        }
+        if i.field(Field::Lds) != 0 && i.field(Field::Tfe) != 0 {
+            // Both assemblers refuse the pair ("Both LDS and TFE is illegal").
+            self.lose();
+        }
         if let Some(op) = data {
             // CLRX counts the TFE status dword in the data registers.
             let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
@@ -1317,6 +1465,10 @@ impl<'a> Printer<'a> {
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
+                if d == 0 || d == 15 || n == 6 {
+                    // llvm-mc: "unsupported format".
+                    self.lose();
+                }
                 if d != 1 || n != 0 {
                     let out = o.modifier();
                     out.push_str("format:[");
@@ -1357,10 +1509,6 @@ impl<'a> Printer<'a> {
     /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
     /// half left out).
     fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
-        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
-            // clrxasm: "Idxen and offen must be zero in 64-bit address mode".
-            self.lose();
-        }
         o.flag(i.field(Field::Offen) != 0, "offen");
         o.flag(i.field(Field::Idxen) != 0, "idxen");
         let off = i.field(Field::Offset);
@@ -1435,7 +1583,9 @@ impl<'a> Printer<'a> {
             // Always, in decimal: CLRX reads a missing dmask as 1, risa as
             // 0. clrxasm refuses dmask:0 ("Zero in dmask is illegal") and
             // counts no TFE register for gather4.
-            if dmask == 0 || (info.has(flag::GATHER4) && tfe != 0) {
+            // (Nor does it halve the gather4 data for d16 on GCN 1.4.)
+            let gather4 = info.has(flag::GATHER4);
+            if dmask == 0 || (gather4 && (tfe != 0 || (d16 && i.gen == Gen::Gcn14))) {
                 self.lose();
             }
             push_named_u32(o.modifier(), "dmask:", dmask);
@@ -1482,18 +1632,18 @@ impl<'a> Printer<'a> {
         let compr = i.field(Field::Compr) != 0;
         let regs = [Field::Vsrc0, Field::Vsrc1e, Field::Vsrc2, Field::Vsrc3];
         for (k, f) in regs.iter().enumerate() {
-            // With COMPR, LLVM lists the two packed registers twice each.
-            let (reg, bit) = if compr && self.llvm() {
-                (regs[k / 2], k)
-            } else {
-                (*f, k)
-            };
+            // With COMPR, LLVM and CLRX list the two packed registers twice each.
+            let (reg, bit) = if compr { (regs[k / 2], k) } else { (*f, k) };
             let out = o.next();
             if en >> bit & 1 != 0 {
                 push_vgpr(out, i.field(reg), 1);
             } else {
                 out.push_str("off");
             }
+        }
+        if compr && !self.llvm() && i.field(Field::Vsrc2) | i.field(Field::Vsrc3) != 0 {
+            // CLRX's text would be a `vsrc2=0x..` dump, which clrxasm rejects.
+            self.lose();
         }
         o.flag(i.field(Field::Done) != 0, "done");
         o.flag(compr, "compr");
@@ -1505,7 +1655,8 @@ impl<'a> Printer<'a> {
         let saddr = i.field(Field::Saddr);
         let segs = i.gen.has(Feature::FlatGlobalInsts) && info.family != Family::Flat;
         let has_saddr = segs && saddr != 0x7f;
-        let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0;
+        // CLRX shows VDST of atomics without glc too (the field is kept).
+        let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0 || !self.llvm();
         for op in info.sig {
             match op.role {
                 Role::D if returns => push_vgpr(

@@ -453,7 +453,8 @@ impl<'a> Build<'a, '_, '_> {
         }
         if info.has(flag::ATOMIC) && d_given && m.flag(M::Glc) == 0 && !self.clrx {
             let at = dst.as_ref().map_or(self.st.args, |d| d.0.at);
-            return self.err(at, "a returning atomic needs glc");
+            self.asm
+                .warning(at, "an atomic returns a value only with glc");
         }
         for (f, k, name) in [
             (Field::Glc, M::Glc, "glc"),

@@ -5,11 +5,6 @@ use super::{branch_offset, Build, Pending};
 
 /// Hardware register names CLRX knows beyond LLVM's (GcnOperands.md).
 const CLRX_HWREGS: &[(&str, u32)] = &[
-    ("PC_LO", 8),
-    ("PC_HI", 9),
-    ("INST_DW0", 10),
-    ("INST_DW1", 11),
-    ("IB_DBG0", 12),
     ("IB_DBG1", 13),
     ("FLUSH_IB", 14),
     ("SH_MEM_BASES", 15),
@@ -36,7 +31,7 @@ pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
 use crate::mods::{bit, Mods, M};
 use crate::opnd::{Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
-use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_GCN14};
+use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
 use risa_gcn::Feature;
 
@@ -177,6 +172,8 @@ impl<'a> Build<'a, '_, '_> {
         self.c.set_pos(self.c.pos() + len);
         self.c.skip_ws();
         let at = self.c.rest();
+        // CLRX's `hwreg(@5, ..)`: the id as an expression.
+        self.c.eat(b'@');
         let save = self.c;
         if self.c.eat(b'@') {
             // CLRX: `@expr` is the register number.
@@ -205,6 +202,7 @@ impl<'a> Build<'a, '_, '_> {
                     .or_else(|| {
                         HWREG_NAMES_GCN14
                             .iter()
+                            .chain(&HWREG_NAMES_CLRX)
                             .chain(CLRX_HWREGS)
                             .find(|(n, _)| *n == u)
                             .map(|&(_, id)| id)

@@ -307,7 +307,8 @@ impl<'a> Build<'a, '_, '_> {
                             ([Field::Src0, Field::Src1, Field::Src2][n], n)
                         };
                         if op.vgpr && o.vgpr().is_none() {
-                            return self.err(o.at, "expected a vector register");
+                            // The field takes any source: encodable, so a warning.
+                            self.asm.warning(o.at, "expected a vector register");
                         }
                         let code = self.src(&o, ty, count, false)?;
                         self.put(f, code);
