@@ -445,7 +445,7 @@ impl<'a> Build<'a, '_, '_> {
         } else if sdwa {
             let mut allowed = mods::SDWA | bit(M::Clamp) | bit(M::Omod);
             // CLRX writes the DST_SEL/DST_UNUSED fields of GCN 1.2 VOPC SDWA.
-            if fam == Family::Vopc && !(self.clrx && !self.gen.has(Feature::Gfx9Insts)) {
+            if fam == Family::Vopc && (!self.clrx || self.gen.has(Feature::Gfx9Insts)) {
                 allowed &= !(bit(M::DstSel) | bit(M::DstUnused));
             }
             if fam == Family::Vop1 {
