@@ -7,7 +7,7 @@ use risa_gcn::Gen;
 
 fn words_and_errors(src: &str) -> (Vec<u32>, Vec<String>) {
     let a = risa_gcn_asm::assemble_in(
-        Some(Gen::Gcn14).map(risa_gcn::Processor::of_gen),
+        Some(risa_gcn::Processor::of_gen(Gen::Gcn14)),
         "t.s",
         src,
         Default::default(),

@@ -21,7 +21,7 @@ fn asm(gen: Gen, lines: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (line, llvm) in lines {
         let a = risa_gcn_asm::assemble_in(
-            Some(gen).map(risa_gcn::Processor::of_gen),
+            Some(risa_gcn::Processor::of_gen(gen)),
             "t.s",
             &format!("{line}\n"),
             Default::default(),

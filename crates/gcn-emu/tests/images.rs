@@ -76,7 +76,7 @@ fn llvm_words(gen: Gen, line: &str) -> Option<Vec<u32>> {
 /// resource even with `r128`).
 fn asm_as(gen: Gen, line: &str, llvm: &str) -> Vec<u32> {
     let a = risa_gcn_asm::assemble_in(
-        Some(gen).map(risa_gcn::Processor::of_gen),
+        Some(risa_gcn::Processor::of_gen(gen)),
         "t.s",
         &format!("{line}\n"),
         Default::default(),

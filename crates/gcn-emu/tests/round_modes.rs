@@ -147,7 +147,7 @@ const GENS: [Gen; 4] = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14];
 fn program(gen: Gen, mode: u32, text: &str) -> Program {
     let src = format!("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), {mode:#x}\n{text}\ns_endpgm\n");
     let a = risa_gcn_asm::assemble_in(
-        Some(gen).map(risa_gcn::Processor::of_gen),
+        Some(risa_gcn::Processor::of_gen(gen)),
         "t.s",
         &src,
         Default::default(),
