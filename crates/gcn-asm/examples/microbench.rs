@@ -9,7 +9,7 @@ fn main() {
     for _ in 0..5 {
         let t = std::time::Instant::now();
         let a = risa_gcn_asm::assemble_in(
-            Some(risa_gcn::Gen::Gcn14).map(risa_gcn::Processor::of_gen),
+            Some(risa_gcn::Processor::of_gen(risa_gcn::Gen::Gcn14)),
             "m.s",
             &src,
             Default::default(),
