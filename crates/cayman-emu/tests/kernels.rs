@@ -1108,3 +1108,35 @@ fn vec_load_store() {
         );
     }
 }
+
+#[test]
+fn param_index() {
+    // A by-value struct and vector indexed dynamically: clang reads one of
+    // them with `VTX_READ_32 T0.X, T0.X, 84, #3`, from the parameter buffer
+    // Mesa binds as vertex buffer 3 besides constant buffer 0.
+    let k = kernel("param_index", "param_index");
+    let n = 64usize;
+    let mut l = Layout::new();
+    let po = l.add(vec![0; 8 * n]);
+    let pool = l.pool();
+    let e: Vec<u32> = (0..8).map(|k| 1000 + 7 * k).collect();
+    let q = [-5i32 as u32, 17, 0x7fff_0000, 3];
+    let mut args = vec![Arg::Ptr(po)];
+    args.extend(e.iter().map(|&x| Arg::U32(x)));
+    // int4 is 16-byte aligned relative to the explicit arguments (which start
+    // at byte 36): the struct ends at byte 72, q starts at 84 (llc's KC0 and
+    // VTX offsets say so), so three padding dwords.
+    args.extend([Arg::U32(0), Arg::U32(0), Arg::U32(0)]);
+    args.extend(q.iter().map(|&x| Arg::U32(x)));
+    go(&k, &Dispatch::linear(n as u32, 64), &args, &pool);
+    let out = read_u32(&pool, po, 2 * n);
+    for i in 0..n {
+        assert_eq!(out[2 * i], e[i & 7], "e.v[{}]", i & 7);
+        assert_eq!(
+            out[2 * i + 1],
+            q[i & 3].wrapping_add(1),
+            "q[{}] + work_dim",
+            i & 3
+        );
+    }
+}

@@ -16,6 +16,7 @@ use risa_gcn::random::{all_forms, random_instr, Rng};
 use risa_gcn::table::{flag, Family, Role};
 use risa_gcn::{decode, layout, Enc, Field, Instr, Processor, Target, ALL_GENS};
 use risa_gcn_emu::exec::run_group;
+use risa_gcn_emu::image::{ImageDesc, Kind as ImgKind};
 use risa_gcn_emu::wave::{EXEC, M0};
 use risa_gcn_emu::{Ctx, Gds, Program, SimpleMemory, Wave};
 
@@ -36,6 +37,8 @@ enum Kind {
     Data,
     Ptr,
     Rsrc,
+    /// An image descriptor (T#): a linear 2D image over the allocation.
+    Image,
 }
 
 /// A register range an operand occupies.
@@ -269,6 +272,32 @@ fn footprint(i: &Instr) -> (Vec<Range>, Vec<Range>) {
             d.retain(|x| x.first + x.n <= 256);
             s.retain(|x| x.first + x.n <= 256);
         }
+        Enc::Mimg => {
+            let n = if info.has(flag::GATHER4) {
+                4
+            } else {
+                f(Field::Dmask).count_ones().max(1)
+            } + (f(Field::Tfe) | f(Field::Lwe));
+            if info.operand(Role::V).is_some() {
+                let x = r(File::V, Field::Vdata, f(Field::Vdata), n);
+                if info.has(flag::STORE) || info.has(flag::ATOMIC) {
+                    s.push(x);
+                } else if x.first + n <= 256 {
+                    d.push(x);
+                }
+            }
+            // The address count depends on the image: take the widest the
+            // harness's 2D T# reads (x, y, mip; 4 to be safe).
+            let va = f(Field::Vaddr);
+            s.push(r(File::V, Field::Vaddr, va, 4.min(256 - va)));
+            let n = if f(Field::R128) != 0 { 4 } else { 8 };
+            let mut t = r(File::S, Field::Srsrc, f(Field::Srsrc) * 4, n);
+            t.kind = Kind::Image;
+            s.push(t);
+            if info.has(flag::SAMPLER) {
+                s.push(r(File::S, Field::Ssamp, f(Field::Ssamp) * 4, 4));
+            }
+        }
         _ => {}
     }
     (d, s)
@@ -383,6 +412,11 @@ fn state(rng: &mut Rng, i: &Instr, srcs: &[Range]) -> State {
                     w.v[x.first as usize][l] = BASE as u32 + ((rng.next_u64() % 4096) as u32 & !15);
                     w.v[x.first as usize + 1][l] = 0;
                 }
+            }
+            (Kind::Image, File::S) if x.first + 8 <= 128 => {
+                let t = ImageDesc::linear(i.gen, ImgKind::D2, BASE, 14, 4, [16, 16, 1]);
+                let q = x.first as usize;
+                w.s[q..q + 8].copy_from_slice(&t.encode(i.gen));
             }
             (Kind::Rsrc, File::S) => {
                 let q = x.first as usize;

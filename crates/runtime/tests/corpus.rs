@@ -1302,6 +1302,31 @@ fn cases() -> Vec<Case> {
     // GCN 1.0 has no FLAT instructions, hence no generic address space.
     c.no_object = &["tahiti"];
     v.push(c);
+    // Neighbouring LDS elements: clang-14 reads them with
+    // `ds_read2_b64 v[3:6], v4 offset1:1` (the address VGPR among the
+    // destinations) on every chip, clang-19 on gfx900/gfx906.
+    const NP: usize = 256;
+    let mut r = Rng(0x1d5);
+    let pin: Vec<i32> = (0..NP + 64).map(|_| r.i32_in(-100_000, 100_000)).collect();
+    let plin: Vec<i64> = (0..NP + 64).map(|_| r.next() as i64 >> 3).collect();
+    let (pin2, plin2) = (pin.clone(), plin.clone());
+    v.push(case(
+        "lds_pair",
+        vec![ibuf(&pin), zeros(4 * NP), lbuf(&plin), zeros(8 * NP)],
+        NP as u32,
+        move |o| {
+            // Each group of 64 reads its own 64 elements and the next one.
+            let want: Vec<i32> = (0..NP)
+                .map(|g| pin2[g].wrapping_mul(3).wrapping_sub(pin2[g + 1]))
+                .collect();
+            let lwant: Vec<i64> = (0..NP)
+                .map(|g| plin2[g].wrapping_mul(5).wrapping_sub(plin2[g + 1]))
+                .collect();
+            same(&as_i32(buf(o, 1)), &want)?;
+            same(&as_i64(buf(o, 3)), &lwant)
+        },
+    ));
+
     // add_sat/sub_sat and 64-bit clz: clang selects integer CLAMP for them
     // (v_add_u32_e64 ... clamp with a carry-out on GCN 1.2, v_add_i32 /
     // v_sub_i32 / v_add_u32 ... clamp on GCN 1.4; clz adds 32 with clamp).

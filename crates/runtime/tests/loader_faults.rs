@@ -224,3 +224,19 @@ fn results_do_not_depend_on_thread_count() {
         assert!(outs.windows(2).all(|w| w[0] == w[1]), "{f}");
     }
 }
+
+#[test]
+fn gfx906_objects_select_gfx906() {
+    // e_flags 0x52f (mach 0x2f, sramecc "any") from clang-14 (v4) and
+    // clang-19 (v5): the chip, hence its features, comes from the mach.
+    for dir in ["gcn", "gcn-v5"] {
+        let obj = GcnObject::load(&bytes(&format!("{dir}/gfx906/float_arith.o"))).unwrap();
+        assert_eq!(obj.chip.name, "gfx906", "{dir}");
+        assert_eq!(obj.chip.mach, 0x2f);
+        assert!(obj.chip.target().has(risa_gcn::Feature::named("dl-insts")));
+        // The same kernel for gfx900 is another chip without the feature.
+        let g9 = GcnObject::load(&bytes(&format!("{dir}/gfx900/float_arith.o"))).unwrap();
+        assert_eq!(g9.chip.name, "gfx900");
+        assert!(!g9.chip.target().has(risa_gcn::Feature::named("dl-insts")));
+    }
+}
