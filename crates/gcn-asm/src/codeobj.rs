@@ -250,7 +250,10 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         sh_type: write::SHT_NOTE,
         flags: write::SHF_ALLOC,
         align: 4,
-        data: write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
+        data: match &a.backend.kernels.note_bytes {
+            Some(b) => b.clone(),
+            None => write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
+        },
         entsize: 0,
     });
     // Every other section with content (`.data`, `.bss`, named sections) is

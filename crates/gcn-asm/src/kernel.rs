@@ -410,6 +410,9 @@ pub struct Kernels {
     /// (`.amdgpu_metadata_msgpack B, B, ...`, appended line by line); takes
     /// precedence over `.amdgpu_metadata`.
     pub metadata_msgpack: Option<Vec<u8>>,
+    /// The whole `.note` section given as bytes (`.amdgpu_note_bytes B, ...`,
+    /// appended line by line); takes precedence over the metadata.
+    pub note_bytes: Option<Vec<u8>>,
 }
 
 impl Kernels {
@@ -530,7 +533,7 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             asm.capture_raw(".end_amdgpu_metadata", st.name);
             return true;
         }
-        ".amdgpu_metadata_msgpack" => {
+        ".amdgpu_metadata_msgpack" | ".amdgpu_note_bytes" => {
             let mut bytes = Vec::new();
             for p in risa_asm_core::lex::split_operands(args) {
                 match value(asm, p) {
@@ -539,9 +542,12 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
                     None => {}
                 }
             }
-            ks.metadata_msgpack
-                .get_or_insert_with(Vec::new)
-                .extend(bytes);
+            let to = if name == ".amdgpu_note_bytes" {
+                &mut ks.note_bytes
+            } else {
+                &mut ks.metadata_msgpack
+            };
+            to.get_or_insert_with(Vec::new).extend(bytes);
             return true;
         }
         ".amdgpu_hsa_kernel"

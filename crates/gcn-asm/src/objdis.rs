@@ -282,32 +282,40 @@ pub fn disassemble_object(
         text_relocs.insert(r.offset, format!("{name}@{spec}{}", addend_text(addend)));
     }
 
-    // The metadata note.
+    // The metadata note: `.amdgpu_metadata` when `.note` is exactly the one
+    // note risa writes for it, else the section's bytes.
     let mut metadata: Option<String> = None;
     for s in e.sections.iter().filter(|s| s.sh_type == 7) {
-        match notes(s.data) {
-            Some(ns) => {
-                for (name, kind, desc) in ns {
-                    if name == "AMDGPU"
-                        && kind == crate::codeobj::NT_AMDGPU_METADATA
-                        && metadata.is_none()
-                    {
-                        metadata = Some(metadata_source(desc));
-                    } else {
-                        warn.push(format!(
-                            "note {name:?} type {kind} in {} is not reproduced",
-                            s.name
-                        ));
-                    }
-                }
-            }
-            None => warn.push(format!("{}: malformed notes, not reproduced", s.name)),
+        if s.name != ".note" {
+            warn.push(format!("note section {} is not reproduced", s.name));
+            continue;
         }
+        let single = notes(s.data).and_then(|ns| match ns.as_slice() {
+            [(n, k, d)] if n == "AMDGPU" && *k == crate::codeobj::NT_AMDGPU_METADATA => Some(*d),
+            _ => None,
+        });
+        metadata = Some(match single {
+            Some(desc)
+                if risa_elf::write::note("AMDGPU", crate::codeobj::NT_AMDGPU_METADATA, desc)
+                    == s.data =>
+            {
+                metadata_source(desc)
+            }
+            _ => {
+                let mut t = format!(
+                    "{c} .note is not one NT_AMDGPU_METADATA note as risa writes it: its bytes\n"
+                );
+                for chunk in s.data.chunks(16) {
+                    let b: Vec<String> = chunk.iter().map(|x| format!("{x:#04x}")).collect();
+                    let _ = writeln!(t, ".amdgpu_note_bytes {}", b.join(", "));
+                }
+                t
+            }
+        });
     }
     if metadata.is_none() {
         warn.push(
-            "the object has no NT_AMDGPU_METADATA note: risa asm writes one made from the kernels"
-                .into(),
+            "the object has no .note: risa asm writes a metadata note made from the kernels".into(),
         );
     }
 
@@ -328,7 +336,17 @@ pub fn disassemble_object(
             _ => None,
         });
     let (chip, mach, xnack) = crate::codeobj::target(gen);
-    let target = meta_target.unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{chip}"));
+    // The metadata's target when the assembler reads it as this generation.
+    let readable = |t: &String| {
+        let c = t.rsplit('-').next().unwrap_or("");
+        let c = c.split(':').next().unwrap_or(c);
+        t.chars()
+            .all(|ch| ch.is_ascii_graphic() && ch != '"' && ch != '\\')
+            && crate::backend::arch_of(c) == Ok(gen)
+    };
+    let target = meta_target
+        .filter(readable)
+        .unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{chip}"));
     // Another chip of the generation, or other XNACK/SRAMECC settings: the
     // header's e_flags are written as they are (CLRX's `.eflags`).
     let derived = mach | if xnack { 0x100 } else { 0 };
@@ -574,10 +592,27 @@ pub fn disassemble_object(
 
 /// The metadata note's MessagePack as `.amdgpu_metadata` YAML when that
 /// converts back to the same bytes, else as `.amdgpu_metadata_msgpack` bytes.
+/// The block's lines go through the assembler's line reader first, so YAML
+/// with comment or continuation characters of either dialect (`#`, `;`,
+/// `//`, `/*`, a trailing `\`) is written as bytes too.
 fn metadata_source(desc: &[u8]) -> String {
     if let Ok(v) = yaml::from_msgpack(desc) {
         let text = yaml::to_text(&v);
-        if let Ok(back) = yaml::parse(&text) {
+        let lexer_safe = !["#", ";", "//", "/*", "*/"]
+            .iter()
+            .any(|m| text.contains(m))
+            && !text.lines().any(|l| l.ends_with('\\'));
+        if let Ok(back) =
+            yaml::parse(&text).map_err(|_| ()).and_then(
+                |b| {
+                    if lexer_safe {
+                        Ok(b)
+                    } else {
+                        Err(())
+                    }
+                },
+            )
+        {
             let mut mp = Vec::new();
             yaml::to_msgpack(&back, &mut mp);
             if mp == desc {
@@ -610,5 +645,8 @@ mod tests {
             s,
             ".amdgpu_metadata_msgpack 0x81, 0xa1, 0x61, 0xcd, 0x00, 0x01\n"
         );
+        // a '#' would be taken for a comment by the CLRX line reader
+        let hash = [0x81u8, 0xa1, b'a', 0xa2, b'#', b'b'];
+        assert!(metadata_source(&hash).starts_with(".amdgpu_metadata_msgpack"));
     }
 }
