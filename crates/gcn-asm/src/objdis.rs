@@ -145,10 +145,38 @@ pub fn disassemble_object(
         !s.name.is_empty() && s.sym_type != STT_SECTION && s.sym_type != STT_FILE && s.shndx != 0
     };
 
+    // Where a label can stand in .text: instruction starts and the end.
+    let mut bounds: BTreeSet<u64> = listing::decode_all(gen, text_sec.data, 0)
+        .iter()
+        .map(|(pc, _)| *pc)
+        .collect();
+    bounds.insert(text_sec.data.len() as u64);
+    let plain = |n: &str| {
+        let b = n.as_bytes();
+        !b.is_empty()
+            && !b[0].is_ascii_digit()
+            && b.iter()
+                .all(|&c| c.is_ascii_alphanumeric() || b"_.$".contains(&c))
+    };
+    let mut seen = BTreeMap::new();
+    for s in e.symbols.iter().filter(|s| named(s)) {
+        *seen.entry(s.name.as_str()).or_insert(0) += 1;
+    }
+    // Symbols written as labels with directives; the others as `.elf_symbol`.
+    let simple = |s: &Symbol| {
+        named(s)
+            && plain(&s.name)
+            && seen.get(s.name.as_str()) == Some(&1)
+            && s.bind <= 2
+            && matches!(s.sym_type, 0 | 1 | 2 | 5 | 6)
+            && s.other <= 3
+            && (s.shndx as usize != text_sec.index || bounds.contains(&s.value))
+    };
+
     // Kernels: FUNC symbols K in .text with a 64-byte K.kd in .rodata.
     let mut kernels: Vec<(String, usize)> = Vec::new();
     if let Some(r) = rodata {
-        for s in e.symbols.iter().filter(|s| named(s)) {
+        for s in e.symbols.iter().filter(|s| simple(s)) {
             if s.shndx as usize != text_sec.index {
                 continue;
             }
@@ -211,19 +239,53 @@ pub fn disassemble_object(
 
     // Labels per section: symbols, plus labels relocations need.
     let mut labels: BTreeMap<usize, BTreeMap<u64, Vec<String>>> = BTreeMap::new();
-    for s in e.symbols.iter().filter(|s| named(s) && !is_kd(s)) {
-        if written(s.shndx as usize) {
+    let kd_blocks: Vec<u64> = kernels.iter().map(|k| k.1 as u64).collect();
+    let inside_kd = |s: &Symbol| {
+        rodata.is_some_and(|r| s.shndx as usize == r.index)
+            && kd_blocks.iter().any(|&o| s.value > o && s.value < o + 64)
+    };
+    let fits = |s: &Symbol| {
+        e.sections
+            .get(s.shndx as usize)
+            .is_some_and(|x| s.value <= x.size)
+    };
+    let mut raw_symbols: Vec<String> = Vec::new();
+    for s in e
+        .symbols
+        .iter()
+        .filter(|s| !s.name.is_empty() && s.sym_type != STT_SECTION && !is_kd(s))
+    {
+        let labelled = simple(s) && written(s.shndx as usize) && fits(s) && !inside_kd(s);
+        if labelled {
             labels
                 .entry(s.shndx as usize)
                 .or_default()
                 .entry(s.value)
                 .or_default()
                 .push(s.name.clone());
-        } else {
-            warn.push(format!(
-                "symbol {} is in a section that is not written",
-                s.name
-            ));
+            continue;
+        }
+        let sec = match s.shndx {
+            0 => Some("undef".to_string()),
+            0xfff1 => Some("abs".to_string()),
+            i if written(i as usize) => Some(e.sections[i as usize].name.clone()),
+            _ => None,
+        };
+        let name_ok = s
+            .name
+            .chars()
+            .all(|c| c.is_ascii_graphic() && c != ',' && c != ';' && c != '#' && c != '"')
+            && !s.name.contains("//")
+            && !s.name.contains("/*");
+        match sec {
+            Some(sec) if name_ok => raw_symbols.push(format!(
+                ".elf_symbol {}, {sec}, {:#x}, {}, {}, {}, {}",
+                s.name, s.value, s.size, s.sym_type, s.bind, s.other
+            )),
+            _ => warn.push(format!(
+                "symbol {:?} (section {}) is not written",
+                s.name, s.shndx
+            )),
         }
     }
 
@@ -270,11 +332,15 @@ pub fn disassemble_object(
                 }
             };
             (n, r.addend - v as i64)
-        } else if written(sym.shndx as usize) && !is_kd(sym) {
+        } else if labels
+            .get(&(sym.shndx as usize))
+            .and_then(|m| m.get(&sym.value))
+            .is_some_and(|ns| ns.contains(&sym.name))
+        {
             (sym.name.clone(), r.addend)
         } else {
             warn.push(format!(
-                ".text+{:#x}: relocation against {} (undefined or a descriptor) is not written",
+                ".text+{:#x}: relocation against {} (not a label: undefined, raw or a descriptor) is not written",
                 r.offset, sym.name
             ));
             continue;
@@ -391,11 +457,14 @@ pub fn disassemble_object(
 
     // Symbol attributes.
     let mut declared = BTreeSet::new();
-    for s in e
-        .symbols
-        .iter()
-        .filter(|s| named(s) && written(s.shndx as usize) && !is_kd(s))
-    {
+    for s in e.symbols.iter().filter(|s| {
+        labels
+            .get(&(s.shndx as usize))
+            .and_then(|m| m.get(&s.value))
+            .is_some_and(|ns| ns.contains(&s.name))
+            && named(s)
+            && !is_kd(s)
+    }) {
         if !declared.insert(s.name.clone()) {
             warn.push(format!("symbol {} is defined twice; written once", s.name));
             continue;
@@ -443,6 +512,16 @@ pub fn disassemble_object(
         }
         if s.size != 0 {
             let _ = writeln!(out, ".size {}, {}", s.name, s.size);
+        }
+    }
+
+    if !raw_symbols.is_empty() {
+        let _ = writeln!(
+            out,
+            "{c} symbols no label can stand for: NAME, SECTION, VALUE, SIZE, TYPE, BIND, OTHER"
+        );
+        for l in &raw_symbols {
+            let _ = writeln!(out, "{l}");
         }
     }
 
