@@ -251,6 +251,109 @@ fn every_cayman_object_round_trips() {
     report("Cayman objects", objs.len(), &bad);
 }
 
+/// Odd objects: random bytes written into sections of fixtures (GCN: the
+/// descriptors and data of `.rodata`, the metadata note; Cayman: `.text`,
+/// which makes invalid programs, and `.AMDGPU.config`) still round trip.
+#[test]
+fn objects_with_random_bytes_round_trip() {
+    let dir = tmpdir("mut");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let cases: [(&str, &str, &[&str]); 6] = [
+        ("gcn/gfx900/vadd.o", ".rodata", &[]),
+        (
+            "gcn-v5/tahiti/libm_float.o",
+            ".rodata",
+            &["--syntax", "llvm"],
+        ),
+        ("gcn/hawaii/func_call.o", ".note", &[]),
+        ("gcn-v5/fiji/multi_kernel.o", ".note", &["--syntax", "llvm"]),
+        ("cayman/sin_cos.o", ".text", &["--arch", "cayman"]),
+        (
+            "cayman/lds_reduce.o",
+            ".AMDGPU.config",
+            &["--arch", "cayman"],
+        ),
+    ];
+    let mut bad = Vec::new();
+    let mut n = 0;
+    let mut checks_off = 0;
+    for (rel, sec, asm) in cases {
+        let orig = std::fs::read(root().join(rel)).unwrap();
+        let (off, size) = {
+            let e = risa_elf::Elf::parse(&orig).unwrap();
+            let s = e.section_by_name(sec).unwrap();
+            (s.offset as usize, s.size as usize)
+        };
+        let dis: &[&str] = if asm.first() == Some(&"--syntax") {
+            asm
+        } else {
+            &[]
+        };
+        for k in 0..12 {
+            let mut m = orig.clone();
+            for _ in 0..1 + rnd() % 3 {
+                let at = off + (rnd() as usize) % size;
+                if sec == ".note" {
+                    m[at] ^= 1 << (rnd() % 8);
+                } else {
+                    m[at] = rnd() as u8;
+                }
+            }
+            let p = dir.join(format!("{}-{k}.o", rel.replace('/', "_")));
+            std::fs::write(&p, &m).unwrap();
+            n += 1;
+            let secs: &[&str] = if rel.starts_with("cayman") {
+                &[".text", ".AMDGPU.config", ".bss"]
+            } else {
+                &[".text", ".rodata", ".note"]
+            };
+            // round_trip names files after the path under tests/fixtures
+            let r = {
+                let s = dir.join(format!("m{k}.s"));
+                let o2 = dir.join(format!("m{k}.2.o"));
+                let mut a = vec!["disasm"];
+                a.extend_from_slice(dis);
+                a.push(p.to_str().unwrap());
+                let (code, text, err) = risa(&a);
+                if code != 0 {
+                    Err(format!("disasm: {err}"))
+                } else {
+                    checks_off += usize::from(text.contains(".vliw_checks off"));
+                    std::fs::write(&s, text).unwrap();
+                    let mut a = vec!["asm"];
+                    a.extend_from_slice(asm);
+                    a.extend_from_slice(&["--format", "elf", s.to_str().unwrap(), "-o"]);
+                    a.push(o2.to_str().unwrap());
+                    let (code, _, err) = risa(&a);
+                    if code != 0 {
+                        Err(format!("asm: {}", err.lines().next().unwrap_or("")))
+                    } else {
+                        let d = differences(&m, &std::fs::read(&o2).unwrap(), secs);
+                        if d.is_empty() {
+                            Ok(())
+                        } else {
+                            Err(d.join("; "))
+                        }
+                    }
+                }
+            };
+            if let Err(e) = r {
+                bad.push(format!("{rel} {sec} #{k}: {e}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{checks_off} invalid Cayman programs written with .vliw_checks off");
+    assert!(checks_off > 0);
+    report("objects with random bytes", n, &bad);
+}
+
 /// clang-14's sin_cos has two ALU clauses of 130 slots, whose 7-bit COUNT
 /// wrapped to 2: the disassembly warns (stderr and comments), and the round
 /// trip above still gives the same bytes.
