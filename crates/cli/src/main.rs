@@ -271,7 +271,13 @@ fn disasm(args: &[String]) -> Result<(), String> {
             }
             text
         } else {
-            risa_cayman::disassemble(&bytes, &opts)
+            let mut warnings = Vec::new();
+            let text =
+                vliw_checks_off_if_needed(risa_cayman::disassemble(&bytes, &opts), &mut warnings);
+            for wn in &warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            text
         };
         out.write_all(text.as_bytes()).map_err(w)?;
         return out.flush().map_err(w);
