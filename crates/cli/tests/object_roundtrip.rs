@@ -366,59 +366,81 @@ fn wrapped_alu_clause_counts_are_reported() {
     assert_eq!(text.matches("; warning:").count(), 2, "{text}");
 }
 
-/// The oracle: risa's LLVM-dialect text of every code object v4 fixture,
-/// assembled by llvm-mc (LLVM 14 knows no `.amdhsa_code_object_version`,
-/// so v5 is left out), gives clang's object again. Skipped without llvm-mc.
+/// The oracle: risa's LLVM-dialect text of every fixture, assembled by
+/// llvm-mc, gives clang's object again: the v4 objects with llvm-mc 14 (which
+/// knows no `.amdhsa_code_object_version`), the v5 ones with llvm-mc 19.
+/// Skipped for a version whose llvm-mc is not installed.
 #[test]
 fn llvm_mc_assembles_the_llvm_dialect_to_the_same_objects() {
-    let mc = ["llvm-mc-14", "llvm-mc"]
-        .into_iter()
-        .find(|m| Command::new(m).arg("--version").output().is_ok());
-    let Some(mc) = mc else {
-        eprintln!("llvm-mc not found: skipped");
-        return;
-    };
     let dir = tmpdir("mc");
-    let objs = objects(&["gcn"]);
-    let mut bad = Vec::new();
-    for o in &objs {
-        let cpu = o.parent().unwrap().file_name().unwrap().to_str().unwrap();
-        let (code, text, err) = risa(&["disasm", "--syntax", "llvm", o.to_str().unwrap()]);
-        assert_eq!(code, 0, "{err}");
-        let s = dir.join("k.s");
-        let o2 = dir.join("k.o");
-        std::fs::write(&s, text).unwrap();
-        let r = Command::new(mc)
-            .args([
-                "-triple=amdgcn-amd-amdhsa",
-                &format!("-mcpu={cpu}"),
-                "-filetype=obj",
-            ])
-            .arg(&s)
-            .arg("-o")
-            .arg(&o2)
-            .output()
-            .unwrap();
-        if !r.status.success() {
-            let e = String::from_utf8_lossy(&r.stderr);
-            bad.push(format!(
-                "{}: llvm-mc: {}",
-                o.display(),
-                e.lines().next().unwrap_or("")
-            ));
+    for (fixtures, mcs, what) in [
+        (
+            "gcn",
+            &["llvm-mc-14", "llvm-mc"][..],
+            "v4 objects through llvm-mc 14",
+        ),
+        (
+            "gcn-v5",
+            &["llvm-mc-19"][..],
+            "v5 objects through llvm-mc 19",
+        ),
+    ] {
+        let mc = mcs.iter().find(|m| {
+            Command::new(m).arg("--version").output().is_ok_and(|o| {
+                let v = String::from_utf8_lossy(&o.stdout).to_string();
+                o.status.success()
+                    && v.contains(if fixtures == "gcn" {
+                        "version 14"
+                    } else {
+                        "version 19"
+                    })
+            })
+        });
+        let Some(mc) = mc else {
+            eprintln!("{what}: llvm-mc not found, skipped");
             continue;
+        };
+        let objs = objects(&[fixtures]);
+        let mut bad = Vec::new();
+        for o in &objs {
+            let cpu = o.parent().unwrap().file_name().unwrap().to_str().unwrap();
+            let (code, text, err) = risa(&["disasm", "--syntax", "llvm", o.to_str().unwrap()]);
+            assert_eq!(code, 0, "{err}");
+            let s = dir.join("k.s");
+            let o2 = dir.join("k.o");
+            std::fs::write(&s, text).unwrap();
+            let r = Command::new(mc)
+                .args([
+                    "-triple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={cpu}"),
+                    "-filetype=obj",
+                ])
+                .arg(&s)
+                .arg("-o")
+                .arg(&o2)
+                .output()
+                .unwrap();
+            if !r.status.success() {
+                let e = String::from_utf8_lossy(&r.stderr);
+                bad.push(format!(
+                    "{}: llvm-mc: {}",
+                    o.display(),
+                    e.lines().next().unwrap_or("")
+                ));
+                continue;
+            }
+            let d = differences(
+                &std::fs::read(o).unwrap(),
+                &std::fs::read(&o2).unwrap(),
+                &[".text", ".rodata", ".note"],
+            );
+            if !d.is_empty() {
+                bad.push(format!("{}: {}", o.display(), d.join("; ")));
+            }
         }
-        let d = differences(
-            &std::fs::read(o).unwrap(),
-            &std::fs::read(&o2).unwrap(),
-            &[".text", ".rodata", ".note"],
-        );
-        if !d.is_empty() {
-            bad.push(format!("{}: {}", o.display(), d.join("; ")));
-        }
+        report(what, objs.len(), &bad);
     }
     let _ = std::fs::remove_dir_all(&dir);
-    report("v4 objects through llvm-mc", objs.len(), &bad);
 }
 
 /// The original and the reassembled object run with the same arguments
