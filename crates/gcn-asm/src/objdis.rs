@@ -232,7 +232,7 @@ pub fn disassemble_object(
     let mut notes_out: Vec<String> = Vec::new();
     if !dropped.is_empty() {
         notes_out.push(format!(
-            "sections not reproduced (not allocated, not needed to load or run): {}",
+            "sections not reproduced (risa writes .text, the allocated data sections and the metadata note; loaders need no more): {}",
             dropped.join(", ")
         ));
     }
