@@ -753,7 +753,7 @@ fn elf_extras(
     if !dropped.is_empty() {
         let _ = writeln!(
             out,
-            "; not reproduced (not allocated, not needed to load or run): {}",
+            "; not reproduced (risa writes .text, .AMDGPU.config and the allocated data sections; loaders need no more): {}",
             dropped.join(", ")
         );
     }

@@ -198,6 +198,34 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     }
 }
 
+/// Invalid Cayman programs (instruction groups that break the VLIW4 rules
+/// the assembler checks) are printed as they are: when the text does not
+/// assemble with the checks on but does with them off, it starts with
+/// `.vliw_checks off`, so it reassembles to the same bytes, and a warning
+/// names the first broken rule.
+fn vliw_checks_off_if_needed(text: String, warnings: &mut Vec<String>) -> String {
+    let first = risa_cayman_asm::assemble("<disassembly>", &text, Default::default());
+    if !first.has_errors() {
+        return text;
+    }
+    let off =
+        format!(".vliw_checks off  ; the code breaks VLIW4 group rules (see the warnings)\n{text}");
+    if risa_cayman_asm::assemble("<disassembly>", &off, Default::default()).has_errors() {
+        return text;
+    }
+    let errors: Vec<String> = first
+        .output
+        .errors()
+        .take(3)
+        .map(|d| d.message.clone())
+        .collect();
+    warnings.push(format!(
+        "the program breaks VLIW4 group rules ({}); written with .vliw_checks off",
+        errors.join("; ")
+    ));
+    off
+}
+
 fn disasm(args: &[String]) -> Result<(), String> {
     let a = parse_disasm(args)?;
     let stdout = std::io::stdout();
@@ -231,14 +259,21 @@ fn disasm(args: &[String]) -> Result<(), String> {
     if cayman || (a.arch.is_none() && elf32) {
         let opts = risa_cayman::DisasmOptions { hex: a.hex };
         let text = if risa_elf::is_elf(&bytes) {
-            let (text, warnings) = risa_cayman::disassemble_object_warn(&bytes, &opts)
+            let (text, mut warnings) = risa_cayman::disassemble_object_warn(&bytes, &opts)
                 .map_err(|e| format!("{}: {e}", a.input))?;
+            let text = vliw_checks_off_if_needed(text, &mut warnings);
             for wn in &warnings {
                 eprintln!("risa disasm: warning: {}: {wn}", a.input);
             }
             text
         } else {
-            risa_cayman::disassemble(&bytes, &opts)
+            let mut warnings = Vec::new();
+            let text =
+                vliw_checks_off_if_needed(risa_cayman::disassemble(&bytes, &opts), &mut warnings);
+            for wn in &warnings {
+                eprintln!("risa disasm: warning: {}: {wn}", a.input);
+            }
+            text
         };
         out.write_all(text.as_bytes()).map_err(w)?;
         return out.flush().map_err(w);

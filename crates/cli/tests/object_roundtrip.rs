@@ -251,6 +251,109 @@ fn every_cayman_object_round_trips() {
     report("Cayman objects", objs.len(), &bad);
 }
 
+/// Odd objects: random bytes written into sections of fixtures (GCN: the
+/// descriptors and data of `.rodata`, the metadata note; Cayman: `.text`,
+/// which makes invalid programs, and `.AMDGPU.config`) still round trip.
+#[test]
+fn objects_with_random_bytes_round_trip() {
+    let dir = tmpdir("mut");
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let cases: [(&str, &str, &[&str]); 6] = [
+        ("gcn/gfx900/vadd.o", ".rodata", &[]),
+        (
+            "gcn-v5/tahiti/libm_float.o",
+            ".rodata",
+            &["--syntax", "llvm"],
+        ),
+        ("gcn/hawaii/func_call.o", ".note", &[]),
+        ("gcn-v5/fiji/multi_kernel.o", ".note", &["--syntax", "llvm"]),
+        ("cayman/sin_cos.o", ".text", &["--arch", "cayman"]),
+        (
+            "cayman/lds_reduce.o",
+            ".AMDGPU.config",
+            &["--arch", "cayman"],
+        ),
+    ];
+    let mut bad = Vec::new();
+    let mut n = 0;
+    let mut checks_off = 0;
+    for (rel, sec, asm) in cases {
+        let orig = std::fs::read(root().join(rel)).unwrap();
+        let (off, size) = {
+            let e = risa_elf::Elf::parse(&orig).unwrap();
+            let s = e.section_by_name(sec).unwrap();
+            (s.offset as usize, s.size as usize)
+        };
+        let dis: &[&str] = if asm.first() == Some(&"--syntax") {
+            asm
+        } else {
+            &[]
+        };
+        for k in 0..12 {
+            let mut m = orig.clone();
+            for _ in 0..1 + rnd() % 3 {
+                let at = off + (rnd() as usize) % size;
+                if sec == ".note" {
+                    m[at] ^= 1 << (rnd() % 8);
+                } else {
+                    m[at] = rnd() as u8;
+                }
+            }
+            let p = dir.join(format!("{}-{k}.o", rel.replace('/', "_")));
+            std::fs::write(&p, &m).unwrap();
+            n += 1;
+            let secs: &[&str] = if rel.starts_with("cayman") {
+                &[".text", ".AMDGPU.config", ".bss"]
+            } else {
+                &[".text", ".rodata", ".note"]
+            };
+            // round_trip names files after the path under tests/fixtures
+            let r = {
+                let s = dir.join(format!("m{k}.s"));
+                let o2 = dir.join(format!("m{k}.2.o"));
+                let mut a = vec!["disasm"];
+                a.extend_from_slice(dis);
+                a.push(p.to_str().unwrap());
+                let (code, text, err) = risa(&a);
+                if code != 0 {
+                    Err(format!("disasm: {err}"))
+                } else {
+                    checks_off += usize::from(text.contains(".vliw_checks off"));
+                    std::fs::write(&s, text).unwrap();
+                    let mut a = vec!["asm"];
+                    a.extend_from_slice(asm);
+                    a.extend_from_slice(&["--format", "elf", s.to_str().unwrap(), "-o"]);
+                    a.push(o2.to_str().unwrap());
+                    let (code, _, err) = risa(&a);
+                    if code != 0 {
+                        Err(format!("asm: {}", err.lines().next().unwrap_or("")))
+                    } else {
+                        let d = differences(&m, &std::fs::read(&o2).unwrap(), secs);
+                        if d.is_empty() {
+                            Ok(())
+                        } else {
+                            Err(d.join("; "))
+                        }
+                    }
+                }
+            };
+            if let Err(e) = r {
+                bad.push(format!("{rel} {sec} #{k}: {e}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{checks_off} invalid Cayman programs written with .vliw_checks off");
+    assert!(checks_off > 0);
+    report("objects with random bytes", n, &bad);
+}
+
 /// clang-14's sin_cos has two ALU clauses of 130 slots, whose 7-bit COUNT
 /// wrapped to 2: the disassembly warns (stderr and comments), and the round
 /// trip above still gives the same bytes.
@@ -263,59 +366,81 @@ fn wrapped_alu_clause_counts_are_reported() {
     assert_eq!(text.matches("; warning:").count(), 2, "{text}");
 }
 
-/// The oracle: risa's LLVM-dialect text of every code object v4 fixture,
-/// assembled by llvm-mc (LLVM 14 knows no `.amdhsa_code_object_version`,
-/// so v5 is left out), gives clang's object again. Skipped without llvm-mc.
+/// The oracle: risa's LLVM-dialect text of every fixture, assembled by
+/// llvm-mc, gives clang's object again: the v4 objects with llvm-mc 14 (which
+/// knows no `.amdhsa_code_object_version`), the v5 ones with llvm-mc 19.
+/// Skipped for a version whose llvm-mc is not installed.
 #[test]
 fn llvm_mc_assembles_the_llvm_dialect_to_the_same_objects() {
-    let mc = ["llvm-mc-14", "llvm-mc"]
-        .into_iter()
-        .find(|m| Command::new(m).arg("--version").output().is_ok());
-    let Some(mc) = mc else {
-        eprintln!("llvm-mc not found: skipped");
-        return;
-    };
     let dir = tmpdir("mc");
-    let objs = objects(&["gcn"]);
-    let mut bad = Vec::new();
-    for o in &objs {
-        let cpu = o.parent().unwrap().file_name().unwrap().to_str().unwrap();
-        let (code, text, err) = risa(&["disasm", "--syntax", "llvm", o.to_str().unwrap()]);
-        assert_eq!(code, 0, "{err}");
-        let s = dir.join("k.s");
-        let o2 = dir.join("k.o");
-        std::fs::write(&s, text).unwrap();
-        let r = Command::new(mc)
-            .args([
-                "-triple=amdgcn-amd-amdhsa",
-                &format!("-mcpu={cpu}"),
-                "-filetype=obj",
-            ])
-            .arg(&s)
-            .arg("-o")
-            .arg(&o2)
-            .output()
-            .unwrap();
-        if !r.status.success() {
-            let e = String::from_utf8_lossy(&r.stderr);
-            bad.push(format!(
-                "{}: llvm-mc: {}",
-                o.display(),
-                e.lines().next().unwrap_or("")
-            ));
+    for (fixtures, mcs, what) in [
+        (
+            "gcn",
+            &["llvm-mc-14", "llvm-mc"][..],
+            "v4 objects through llvm-mc 14",
+        ),
+        (
+            "gcn-v5",
+            &["llvm-mc-19"][..],
+            "v5 objects through llvm-mc 19",
+        ),
+    ] {
+        let mc = mcs.iter().find(|m| {
+            Command::new(m).arg("--version").output().is_ok_and(|o| {
+                let v = String::from_utf8_lossy(&o.stdout).to_string();
+                o.status.success()
+                    && v.contains(if fixtures == "gcn" {
+                        "version 14"
+                    } else {
+                        "version 19"
+                    })
+            })
+        });
+        let Some(mc) = mc else {
+            eprintln!("{what}: llvm-mc not found, skipped");
             continue;
+        };
+        let objs = objects(&[fixtures]);
+        let mut bad = Vec::new();
+        for o in &objs {
+            let cpu = o.parent().unwrap().file_name().unwrap().to_str().unwrap();
+            let (code, text, err) = risa(&["disasm", "--syntax", "llvm", o.to_str().unwrap()]);
+            assert_eq!(code, 0, "{err}");
+            let s = dir.join("k.s");
+            let o2 = dir.join("k.o");
+            std::fs::write(&s, text).unwrap();
+            let r = Command::new(mc)
+                .args([
+                    "-triple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={cpu}"),
+                    "-filetype=obj",
+                ])
+                .arg(&s)
+                .arg("-o")
+                .arg(&o2)
+                .output()
+                .unwrap();
+            if !r.status.success() {
+                let e = String::from_utf8_lossy(&r.stderr);
+                bad.push(format!(
+                    "{}: llvm-mc: {}",
+                    o.display(),
+                    e.lines().next().unwrap_or("")
+                ));
+                continue;
+            }
+            let d = differences(
+                &std::fs::read(o).unwrap(),
+                &std::fs::read(&o2).unwrap(),
+                &[".text", ".rodata", ".note"],
+            );
+            if !d.is_empty() {
+                bad.push(format!("{}: {}", o.display(), d.join("; ")));
+            }
         }
-        let d = differences(
-            &std::fs::read(o).unwrap(),
-            &std::fs::read(&o2).unwrap(),
-            &[".text", ".rodata", ".note"],
-        );
-        if !d.is_empty() {
-            bad.push(format!("{}: {}", o.display(), d.join("; ")));
-        }
+        report(what, objs.len(), &bad);
     }
     let _ = std::fs::remove_dir_all(&dir);
-    report("v4 objects through llvm-mc", objs.len(), &bad);
 }
 
 /// The original and the reassembled object run with the same arguments

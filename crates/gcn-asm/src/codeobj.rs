@@ -255,7 +255,10 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         sh_type: write::SHT_NOTE,
         flags: write::SHF_ALLOC,
         align: 4,
-        data: write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
+        data: match &a.backend.kernels.note_bytes {
+            Some(b) => b.clone(),
+            None => write::note("AMDGPU", NT_AMDGPU_METADATA, &note_desc),
+        },
         entsize: 0,
     });
     // Every other section with content (`.data`, `.bss`, named sections) is
@@ -367,6 +370,36 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             },
             kind: at.kind.unwrap_or(0),
             other: at.visibility.unwrap_or(0),
+        });
+    }
+    // `.elf_symbol`: as given.
+    for rs in &a.backend.kernels.raw_symbols {
+        let section = match rs.section.as_str() {
+            "undef" => None,
+            "abs" => Some(write::SectionIndex(0xfff1)),
+            ".text" => Some(t),
+            ".rodata" => Some(r),
+            n => match out.sections.iter().position(|s| s.name == n) {
+                Some(i) => match other.get(&i) {
+                    Some(&x) => Some(x),
+                    None => {
+                        return Err(format!(
+                            ".elf_symbol {}: section {n} is not written (empty?)",
+                            rs.name
+                        ))
+                    }
+                },
+                None => return Err(format!(".elf_symbol {}: no section {n}", rs.name)),
+            },
+        };
+        w.add_symbol(SymbolSpec {
+            name: rs.name.clone(),
+            value: rs.value,
+            size: rs.size,
+            section,
+            bind: rs.bind,
+            kind: rs.kind,
+            other: rs.other,
         });
     }
     // Literal relocations (`sym@rel32@lo`), against section symbols as clang writes them.

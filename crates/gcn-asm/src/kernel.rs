@@ -392,6 +392,25 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
     l
 }
 
+/// An ELF symbol given by `.elf_symbol`, written as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSymbol {
+    /// Name (any characters but `,` and blanks).
+    pub name: String,
+    /// Section name, `abs` or `undef`.
+    pub section: String,
+    /// `st_value`.
+    pub value: u64,
+    /// `st_size`.
+    pub size: u64,
+    /// `st_info & 15`.
+    pub kind: u8,
+    /// `st_info >> 4`.
+    pub bind: u8,
+    /// `st_other`.
+    pub other: u8,
+}
+
 /// The kernels declared in a source, and the pseudo-op state around them.
 #[derive(Debug, Default, Clone)]
 pub struct Kernels {
@@ -413,6 +432,12 @@ pub struct Kernels {
     /// (`.amdgpu_metadata_msgpack B, B, ...`, appended line by line); takes
     /// precedence over `.amdgpu_metadata`.
     pub metadata_msgpack: Option<Vec<u8>>,
+    /// The whole `.note` section given as bytes (`.amdgpu_note_bytes B, ...`,
+    /// appended line by line); takes precedence over the metadata.
+    pub note_bytes: Option<Vec<u8>>,
+    /// Symbols written as given (`.elf_symbol NAME, SECTION, VALUE, SIZE,
+    /// TYPE, BIND, OTHER`; SECTION a section name, `abs` or `undef`).
+    pub raw_symbols: Vec<RawSymbol>,
 }
 
 impl Kernels {
@@ -536,7 +561,37 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
             asm.capture_raw(".end_amdgpu_metadata", st.name);
             return true;
         }
-        ".amdgpu_metadata_msgpack" => {
+        ".elf_symbol" => {
+            let p: Vec<&str> = risa_asm_core::lex::split_operands(args).collect();
+            if p.len() != 7 {
+                asm.error(
+                    args,
+                    ".elf_symbol takes NAME, SECTION, VALUE, SIZE, TYPE, BIND, OTHER",
+                );
+                return true;
+            }
+            let nums: Vec<Option<u64>> = p[2..].iter().map(|t| value(asm, t)).collect();
+            let (Some(v), Some(sz), Some(t), Some(b), Some(o)) =
+                (nums[0], nums[1], nums[2], nums[3], nums[4])
+            else {
+                return true;
+            };
+            if t > 15 || b > 15 || o > 255 {
+                asm.error(args, "TYPE and BIND are 4 bits, OTHER 8 bits");
+                return true;
+            }
+            ks.raw_symbols.push(RawSymbol {
+                name: p[0].trim().to_string(),
+                section: p[1].trim().to_string(),
+                value: v,
+                size: sz,
+                kind: t as u8,
+                bind: b as u8,
+                other: o as u8,
+            });
+            return true;
+        }
+        ".amdgpu_metadata_msgpack" | ".amdgpu_note_bytes" => {
             let mut bytes = Vec::new();
             for p in risa_asm_core::lex::split_operands(args) {
                 match value(asm, p) {
@@ -545,9 +600,12 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
                     None => {}
                 }
             }
-            ks.metadata_msgpack
-                .get_or_insert_with(Vec::new)
-                .extend(bytes);
+            let to = if name == ".amdgpu_note_bytes" {
+                &mut ks.note_bytes
+            } else {
+                &mut ks.metadata_msgpack
+            };
+            to.get_or_insert_with(Vec::new).extend(bytes);
             return true;
         }
         ".amdgpu_hsa_kernel"

@@ -147,10 +147,38 @@ pub fn disassemble_object(
         !s.name.is_empty() && s.sym_type != STT_SECTION && s.sym_type != STT_FILE && s.shndx != 0
     };
 
+    // Where a label can stand in .text: instruction starts and the end.
+    let mut bounds: BTreeSet<u64> = listing::decode_all(gen, text_sec.data, 0)
+        .iter()
+        .map(|(pc, _)| *pc)
+        .collect();
+    bounds.insert(text_sec.data.len() as u64);
+    let plain = |n: &str| {
+        let b = n.as_bytes();
+        !b.is_empty()
+            && !b[0].is_ascii_digit()
+            && b.iter()
+                .all(|&c| c.is_ascii_alphanumeric() || b"_.$".contains(&c))
+    };
+    let mut seen = BTreeMap::new();
+    for s in e.symbols.iter().filter(|s| named(s)) {
+        *seen.entry(s.name.as_str()).or_insert(0) += 1;
+    }
+    // Symbols written as labels with directives; the others as `.elf_symbol`.
+    let simple = |s: &Symbol| {
+        named(s)
+            && plain(&s.name)
+            && seen.get(s.name.as_str()) == Some(&1)
+            && s.bind <= 2
+            && matches!(s.sym_type, 0 | 1 | 2 | 5 | 6)
+            && s.other <= 3
+            && (s.shndx as usize != text_sec.index || bounds.contains(&s.value))
+    };
+
     // Kernels: FUNC symbols K in .text with a 64-byte K.kd in .rodata.
     let mut kernels: Vec<(String, usize)> = Vec::new();
     if let Some(r) = rodata {
-        for s in e.symbols.iter().filter(|s| named(s)) {
+        for s in e.symbols.iter().filter(|s| simple(s)) {
             if s.shndx as usize != text_sec.index {
                 continue;
             }
@@ -206,26 +234,60 @@ pub fn disassemble_object(
     let mut notes_out: Vec<String> = Vec::new();
     if !dropped.is_empty() {
         notes_out.push(format!(
-            "sections not reproduced (not allocated, not needed to load or run): {}",
+            "sections not reproduced (risa writes .text, the allocated data sections and the metadata note; loaders need no more): {}",
             dropped.join(", ")
         ));
     }
 
     // Labels per section: symbols, plus labels relocations need.
     let mut labels: BTreeMap<usize, BTreeMap<u64, Vec<String>>> = BTreeMap::new();
-    for s in e.symbols.iter().filter(|s| named(s) && !is_kd(s)) {
-        if written(s.shndx as usize) {
+    let kd_blocks: Vec<u64> = kernels.iter().map(|k| k.1 as u64).collect();
+    let inside_kd = |s: &Symbol| {
+        rodata.is_some_and(|r| s.shndx as usize == r.index)
+            && kd_blocks.iter().any(|&o| s.value > o && s.value < o + 64)
+    };
+    let fits = |s: &Symbol| {
+        e.sections
+            .get(s.shndx as usize)
+            .is_some_and(|x| s.value <= x.size)
+    };
+    let mut raw_symbols: Vec<String> = Vec::new();
+    for s in e
+        .symbols
+        .iter()
+        .filter(|s| !s.name.is_empty() && s.sym_type != STT_SECTION && !is_kd(s))
+    {
+        let labelled = simple(s) && written(s.shndx as usize) && fits(s) && !inside_kd(s);
+        if labelled {
             labels
                 .entry(s.shndx as usize)
                 .or_default()
                 .entry(s.value)
                 .or_default()
                 .push(s.name.clone());
-        } else {
-            warn.push(format!(
-                "symbol {} is in a section that is not written",
-                s.name
-            ));
+            continue;
+        }
+        let sec = match s.shndx {
+            0 => Some("undef".to_string()),
+            0xfff1 => Some("abs".to_string()),
+            i if written(i as usize) => Some(e.sections[i as usize].name.clone()),
+            _ => None,
+        };
+        let name_ok = s
+            .name
+            .chars()
+            .all(|c| c.is_ascii_graphic() && c != ',' && c != ';' && c != '#' && c != '"')
+            && !s.name.contains("//")
+            && !s.name.contains("/*");
+        match sec {
+            Some(sec) if name_ok => raw_symbols.push(format!(
+                ".elf_symbol {}, {sec}, {:#x}, {}, {}, {}, {}",
+                s.name, s.value, s.size, s.sym_type, s.bind, s.other
+            )),
+            _ => warn.push(format!(
+                "symbol {:?} (section {}) is not written",
+                s.name, s.shndx
+            )),
         }
     }
 
@@ -272,11 +334,15 @@ pub fn disassemble_object(
                 }
             };
             (n, r.addend - v as i64)
-        } else if written(sym.shndx as usize) && !is_kd(sym) {
+        } else if labels
+            .get(&(sym.shndx as usize))
+            .and_then(|m| m.get(&sym.value))
+            .is_some_and(|ns| ns.contains(&sym.name))
+        {
             (sym.name.clone(), r.addend)
         } else {
             warn.push(format!(
-                ".text+{:#x}: relocation against {} (undefined or a descriptor) is not written",
+                ".text+{:#x}: relocation against {} (not a label: undefined, raw or a descriptor) is not written",
                 r.offset, sym.name
             ));
             continue;
@@ -284,32 +350,40 @@ pub fn disassemble_object(
         text_relocs.insert(r.offset, format!("{name}@{spec}{}", addend_text(addend)));
     }
 
-    // The metadata note.
+    // The metadata note: `.amdgpu_metadata` when `.note` is exactly the one
+    // note risa writes for it, else the section's bytes.
     let mut metadata: Option<String> = None;
     for s in e.sections.iter().filter(|s| s.sh_type == 7) {
-        match notes(s.data) {
-            Some(ns) => {
-                for (name, kind, desc) in ns {
-                    if name == "AMDGPU"
-                        && kind == crate::codeobj::NT_AMDGPU_METADATA
-                        && metadata.is_none()
-                    {
-                        metadata = Some(metadata_source(desc));
-                    } else {
-                        warn.push(format!(
-                            "note {name:?} type {kind} in {} is not reproduced",
-                            s.name
-                        ));
-                    }
-                }
-            }
-            None => warn.push(format!("{}: malformed notes, not reproduced", s.name)),
+        if s.name != ".note" {
+            warn.push(format!("note section {} is not reproduced", s.name));
+            continue;
         }
+        let single = notes(s.data).and_then(|ns| match ns.as_slice() {
+            [(n, k, d)] if n == "AMDGPU" && *k == crate::codeobj::NT_AMDGPU_METADATA => Some(*d),
+            _ => None,
+        });
+        metadata = Some(match single {
+            Some(desc)
+                if risa_elf::write::note("AMDGPU", crate::codeobj::NT_AMDGPU_METADATA, desc)
+                    == s.data =>
+            {
+                metadata_source(desc)
+            }
+            _ => {
+                let mut t = format!(
+                    "{c} .note is not one NT_AMDGPU_METADATA note as risa writes it: its bytes\n"
+                );
+                for chunk in s.data.chunks(16) {
+                    let b: Vec<String> = chunk.iter().map(|x| format!("{x:#04x}")).collect();
+                    let _ = writeln!(t, ".amdgpu_note_bytes {}", b.join(", "));
+                }
+                t
+            }
+        });
     }
     if metadata.is_none() {
         warn.push(
-            "the object has no NT_AMDGPU_METADATA note: risa asm writes one made from the kernels"
-                .into(),
+            "the object has no .note: risa asm writes a metadata note made from the kernels".into(),
         );
     }
 
@@ -329,7 +403,17 @@ pub fn disassemble_object(
             }),
             _ => None,
         });
-    let target = meta_target.unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{}", chip.name));
+    // The metadata's target when the assembler reads it as this chip.
+    let readable = |t: &String| {
+        let c = t.rsplit('-').next().unwrap_or("");
+        let c = c.split(':').next().unwrap_or(c);
+        t.chars()
+            .all(|ch| ch.is_ascii_graphic() && ch != '"' && ch != '\\')
+            && crate::backend::arch_of(c) == Ok(chip)
+    };
+    let target = meta_target
+        .filter(readable)
+        .unwrap_or_else(|| format!("amdgcn-amd-amdhsa--{}", chip.name));
     // Other XNACK/SRAMECC settings (or a header that names another chip
     // than the one given): e_flags are written as they are (CLRX's `.eflags`).
     let derived = crate::codeobj::default_eflags(chip);
@@ -374,11 +458,14 @@ pub fn disassemble_object(
 
     // Symbol attributes.
     let mut declared = BTreeSet::new();
-    for s in e
-        .symbols
-        .iter()
-        .filter(|s| named(s) && written(s.shndx as usize) && !is_kd(s))
-    {
+    for s in e.symbols.iter().filter(|s| {
+        labels
+            .get(&(s.shndx as usize))
+            .and_then(|m| m.get(&s.value))
+            .is_some_and(|ns| ns.contains(&s.name))
+            && named(s)
+            && !is_kd(s)
+    }) {
         if !declared.insert(s.name.clone()) {
             warn.push(format!("symbol {} is defined twice; written once", s.name));
             continue;
@@ -426,6 +513,16 @@ pub fn disassemble_object(
         }
         if s.size != 0 {
             let _ = writeln!(out, ".size {}, {}", s.name, s.size);
+        }
+    }
+
+    if !raw_symbols.is_empty() {
+        let _ = writeln!(
+            out,
+            "{c} symbols no label can stand for: NAME, SECTION, VALUE, SIZE, TYPE, BIND, OTHER"
+        );
+        for l in &raw_symbols {
+            let _ = writeln!(out, "{l}");
         }
     }
 
@@ -575,10 +672,27 @@ pub fn disassemble_object(
 
 /// The metadata note's MessagePack as `.amdgpu_metadata` YAML when that
 /// converts back to the same bytes, else as `.amdgpu_metadata_msgpack` bytes.
+/// The block's lines go through the assembler's line reader first, so YAML
+/// with comment or continuation characters of either dialect (`#`, `;`,
+/// `//`, `/*`, a trailing `\`) is written as bytes too.
 fn metadata_source(desc: &[u8]) -> String {
     if let Ok(v) = yaml::from_msgpack(desc) {
         let text = yaml::to_text(&v);
-        if let Ok(back) = yaml::parse(&text) {
+        let lexer_safe = !["#", ";", "//", "/*", "*/"]
+            .iter()
+            .any(|m| text.contains(m))
+            && !text.lines().any(|l| l.ends_with('\\'));
+        if let Ok(back) =
+            yaml::parse(&text).map_err(|_| ()).and_then(
+                |b| {
+                    if lexer_safe {
+                        Ok(b)
+                    } else {
+                        Err(())
+                    }
+                },
+            )
+        {
             let mut mp = Vec::new();
             yaml::to_msgpack(&back, &mut mp);
             if mp == desc {
@@ -611,5 +725,8 @@ mod tests {
             s,
             ".amdgpu_metadata_msgpack 0x81, 0xa1, 0x61, 0xcd, 0x00, 0x01\n"
         );
+        // a '#' would be taken for a comment by the CLRX line reader
+        let hash = [0x81u8, 0xa1, b'a', 0xa2, b'#', b'b'];
+        assert!(metadata_source(&hash).starts_with(".amdgpu_metadata_msgpack"));
     }
 }

@@ -120,3 +120,52 @@ fn eflags_are_written_as_given() {
     let a = assemble(Some(Gen::Gcn11), "e.s", ".text\nk:\n    s_endpgm\n");
     assert_eq!(flags(&a), 0x23);
 }
+
+#[test]
+fn symbols_no_label_can_stand_for_come_back_raw() {
+    // `mid` points into the middle of a 64-bit instruction, `k$x y` has a
+    // name the assembler cannot read as a label, `A` is absolute.
+    let src = ".amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n.text\nk:\n    s_mov_b32 s0, 0x12345678\n    s_endpgm\n\
+               .elf_symbol mid, .text, 0x6, 2, 1, 0, 0\n.elf_symbol A, abs, 0x1234, 0, 0, 1, 2\n\
+               .rodata\n.amdhsa_kernel k\n.end_amdhsa_kernel\n";
+    let a = assemble(None, "s.s", src);
+    assert!(!a.output.has_errors(), "{}", a.diagnostics());
+    let obj = codeobj::build(&a).unwrap();
+    let syms = |o: &[u8]| {
+        let mut v: Vec<String> = risa_elf::Elf::parse(o)
+            .unwrap()
+            .symbols
+            .iter()
+            .filter(|s| s.sym_type != 3)
+            .map(|s| format!("{s:?}"))
+            .collect();
+        v.sort();
+        v
+    };
+    assert!(syms(&obj).iter().any(|s| s.contains("\"mid\"")));
+    for dialect in [risa_gcn::Dialect::Clrx, risa_gcn::Dialect::Llvm] {
+        let opts = risa_gcn::listing::Options {
+            dialect,
+            hex: false,
+        };
+        let text = risa_gcn_asm::objdis::disassemble_object(
+            &obj,
+            risa_gcn::Processor::of_gen(Gen::Gcn14),
+            opts,
+        )
+        .unwrap()
+        .text;
+        assert!(
+            text.contains(".elf_symbol mid, .text, 0x6, 2, 1, 0, 0"),
+            "{text}"
+        );
+        let o = risa_asm_core::Options {
+            semicolon_comments: dialect == risa_gcn::Dialect::Llvm,
+            slash_comments: dialect == risa_gcn::Dialect::Llvm,
+            ..Default::default()
+        };
+        let b = risa_gcn_asm::assemble_with(None, "t.s", &text, o, false);
+        assert!(!b.output.has_errors(), "{}\n{text}", b.diagnostics());
+        assert_eq!(syms(&codeobj::build(&b).unwrap()), syms(&obj), "{text}");
+    }
+}
