@@ -287,12 +287,6 @@ fn clrx_rejects_what_clrxasm_rejects() {
             "v_writelane_b32 v1, s2, s3",
             "more than one SGPR",
         ),
-        // clrxasm: "Unknown HWRegister".
-        (
-            Gen::Gcn12,
-            "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 32)",
-            "unknown hardware register",
-        ),
     ] {
         let d = error(gen, Dialect::Clrx, src);
         assert!(d.contains(msg) && d.starts_with("d.s:1:"), "{src}: {d}");

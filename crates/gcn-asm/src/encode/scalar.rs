@@ -182,15 +182,8 @@ impl<'a> Build<'a, '_, '_> {
         let id = match self.c.ident() {
             Some(w) => {
                 let u = w.to_ascii_uppercase();
-                if self.clrx && u.starts_with("HW_REG_") {
-                    // CLRX spells them `mode` or `HWREG_MODE`.
-                    return self
-                        .err(
-                            at,
-                            format!("unknown hardware register '{w}' (CLRX: mode, HWREG_MODE)"),
-                        )
-                        .map(|_| 0);
-                }
+                // (LLVM's `HW_REG_MODE`, which clrxasm does not know, has no
+                // other meaning in CLRX: read in both dialects.)
                 let u = u
                     .strip_prefix("HW_REG_")
                     .or_else(|| u.strip_prefix("HWREG_"))
