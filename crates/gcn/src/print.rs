@@ -380,6 +380,10 @@ impl<'a> Printer<'a> {
         let mut seen = [u32::MAX; 4];
         let mut n = 0;
         for &r in reads {
+            // VGPRs (and unused slots) never use the bus: the common case.
+            if r >= 256 && r != IMPLICIT_VCC {
+                continue;
+            }
             // (llvm-mc also counts the scalar special sources, and tells the
             // implicit VCC (`IMPLICIT_VCC`) from an explicit vcc_lo.)
             let scalar = r < 128
