@@ -732,7 +732,12 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                         .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
                         .count();
                     let word = c.rest()[..word_len].to_ascii_lowercase();
-                    if let Some(v) = risa_gcn::print::CLRX_DFMT.iter().position(|n| *n == word) {
+                    // CLRX's names are LLVM's in lower case; 0 and 15 have none.
+                    let dfmt = risa_gcn::operand::DFMT_NAMES[1..15]
+                        .iter()
+                        .position(|n| n.eq_ignore_ascii_case(&word))
+                        .map(|v| v + 1);
+                    if let Some(v) = dfmt {
                         d = v as u32;
                         k += 1;
                         for _ in 0..word_len {

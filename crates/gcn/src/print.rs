@@ -251,26 +251,6 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
 /// The implicit VCC read of the 32-bit carry forms, for [`Printer::constant_bus`].
 const IMPLICIT_VCC: u32 = 0x1000;
 
-/// CLRX's names of the MTBUF data formats (DFMT).
-pub const CLRX_DFMT: [&str; 16] = [
-    "invalid",
-    "8",
-    "16",
-    "8_8",
-    "32",
-    "16_16",
-    "10_11_11",
-    "11_11_10",
-    "10_10_10_2",
-    "2_10_10_10",
-    "8_8_8_8",
-    "32_32",
-    "16_16_16_16",
-    "32_32_32",
-    "32_32_32_32",
-    "reserved",
-];
-
 /// CLRX's names of the MTBUF number formats (NFMT).
 pub const CLRX_NFMT: [&str; 8] = [
     "unorm",
@@ -1534,7 +1514,10 @@ impl<'a> Printer<'a> {
                         // clrxasm: "Unknown data/number format".
                         self.lose();
                     }
-                    out.push_str(CLRX_DFMT[d as usize & 15]);
+                    // CLRX's names are LLVM's in lower case (0 and 15 have none).
+                    for b in DFMT_NAMES[d as usize & 15].bytes() {
+                        out.push(b.to_ascii_lowercase());
+                    }
                 }
                 if n != 0 {
                     if d != 1 {
