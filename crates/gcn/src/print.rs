@@ -1567,15 +1567,18 @@ impl<'a> Printer<'a> {
             self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
         }
         if !self.llvm() {
-            // Always, in decimal: CLRX reads a missing dmask as 1, risa as
-            // 0. clrxasm refuses dmask:0 ("Zero in dmask is illegal") and
-            // counts no TFE register for gather4.
-            // (Nor does it halve the gather4 data for d16 on GCN 1.4.)
+            // In decimal, and left out when 1: CLRX's default (the assembler
+            // takes it in CLRX syntax), as clrxdisasm prints it. clrxasm
+            // refuses dmask:0 ("Zero in dmask is illegal") and counts no TFE
+            // register for gather4 (nor halves its data for d16 on GCN 1.4).
             let gather4 = info.has(flag::GATHER4);
-            if dmask == 0 || (gather4 && (tfe != 0 || (d16 && i.gen == Gen::Gcn14))) {
+            let packed_d16 = d16 && !i.gen.has(Feature::UnpackedD16Vmem);
+            if dmask == 0 || (gather4 && (tfe != 0 || packed_d16)) {
                 self.lose();
             }
-            push_named_u32(o.modifier(), "dmask:", dmask);
+            if dmask != 1 {
+                push_named_u32(o.modifier(), "dmask:", dmask);
+            }
         } else if dmask != 0 {
             push_named_hex(o.modifier(), "dmask:", dmask);
         }
