@@ -18,8 +18,8 @@ gen=target/release/examples/garbage
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for arch in tahiti hawaii fiji gfx900; do
-    case $arch in tahiti) g=gcn1.0 ;; hawaii) g=gcn1.1 ;; fiji) g=gcn1.2 ;; gfx900) g=gcn1.4 ;; esac
+for arch in tahiti hawaii fiji gfx900 gfx906; do
+    g=$arch
     "$gen" $g "$n" "$seed" "$tmp/$arch.bin" || exit 2
     words=$(($(wc -c < "$tmp/$arch.bin") / 4))
     for syntax in clrx llvm; do

@@ -1,6 +1,6 @@
 //! Writes random raw code for the round-trip and differential checks.
 //!
-//! `garbage GEN CASES SEED OUT` writes the cases of
+//! `garbage CHIP CASES SEED OUT` (a chip or generation name) writes the cases of
 //! [`risa_gcn::random::garbage_cases`] back to back (whole dwords only, so
 //! the stream is one piece of raw code) to OUT.
 //!
@@ -10,7 +10,7 @@
 //! prints each case's offset and length in dwords, one per line: the
 //! vectors of tools/vectors/clrx-dis.py. `--instr-reserved` keeps the
 //! reserved bits.
-use risa_gcn::{decode, random::garbage_cases, Gen};
+use risa_gcn::{decode, random::garbage_cases, Processor};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -18,7 +18,8 @@ fn main() {
         eprintln!("usage: garbage GEN CASES SEED OUT [--instr|--instr-reserved]");
         std::process::exit(2);
     }
-    let gen = Gen::parse(&args[1]).expect("unknown generation");
+    // A chip or generation name: the forms of that chip's instructions.
+    let gen = Processor::parse(&args[1]).expect("unknown chip or generation");
     let n: usize = args[2].parse().expect("CASES");
     let seed: u64 = args[3].parse().expect("SEED");
     let mode = args.get(5).map(String::as_str);

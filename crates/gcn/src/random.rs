@@ -964,9 +964,11 @@ pub fn garbage_for(rng: &mut Rng, gen: Gen, op: OpId, enc: Enc) -> [u32; 3] {
 /// encoding and opcode is hit). Each case is 1 to 3 dwords, sometimes
 /// followed by 1 to 3 stray bytes: cases cut short exercise truncated
 /// instructions.
-pub fn garbage_cases(gen: Gen, n: usize, seed: u64) -> Vec<Vec<u8>> {
+pub fn garbage_cases(target: impl Into<Target>, n: usize, seed: u64) -> Vec<Vec<u8>> {
+    let target = target.into();
+    let gen = target.gen;
     let mut rng = Rng::new(seed);
-    let forms = all_forms(gen);
+    let forms = all_forms(target);
     let mut out = Vec::with_capacity(n);
     for k in 0..n {
         let words = if k % 5 == 4 || forms.is_empty() {
