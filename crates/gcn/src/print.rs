@@ -1039,8 +1039,10 @@ impl<'a> Printer<'a> {
                 Role::B => Field::Src1,
                 _ => Field::Src2,
             };
-            if mix {
-                // v_mad_mix*: NEG negates and NEG_HI takes the absolute value, per source.
+            // v_mad_mix*: NEG negates and NEG_HI takes the absolute value, per
+            // source; LLVM writes them as `-x`/`|x|`, CLRX as neg_lo/neg_hi lists.
+            let mix_mods = mix && self.llvm();
+            if mix_mods {
                 self.push_modded(
                     out,
                     i,
@@ -1070,10 +1072,11 @@ impl<'a> Printer<'a> {
         if hi & all != default_hi {
             self.bit_list(o.modifier(), "op_sel_hi", hi, n, false);
         }
-        if !mix && neg & all != 0 {
+        let lists = !mix || !self.llvm();
+        if lists && neg & all != 0 {
             self.bit_list(o.modifier(), "neg_lo", neg, n, false);
         }
-        if !mix && neg_hi & all != 0 {
+        if lists && neg_hi & all != 0 {
             self.bit_list(o.modifier(), "neg_hi", neg_hi, n, false);
         }
         o.flag(i.field(Field::Clamp) != 0, "clamp");
