@@ -298,16 +298,7 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
         format!(".amdhsa_kernarg_size {}", dw(8)),
         format!(".amdhsa_user_sgpr_count {}", rsrc2 >> 1 & 31),
     ];
-    let user = [
-        "private_segment_buffer",
-        "dispatch_ptr",
-        "queue_ptr",
-        "kernarg_segment_ptr",
-        "dispatch_id",
-        "flat_scratch_init",
-        "private_segment_size",
-    ];
-    for (i, n) in user.iter().enumerate() {
+    for (i, n) in USER_SGPRS.iter().enumerate() {
         l.push(format!(".amdhsa_user_sgpr_{n} {}", b(k.user_sgprs[i])));
     }
     if k.uses_dynamic_stack {
@@ -685,19 +676,21 @@ pub fn directive(b: &mut GcnBackend, asm: &mut Assembler, name: &str, st: &State
     false
 }
 
+/// The `.amdhsa_user_sgpr_*` names, in `Kernel::user_sgprs` order.
+const USER_SGPRS: [&str; 7] = [
+    "private_segment_buffer",
+    "dispatch_ptr",
+    "queue_ptr",
+    "kernarg_segment_ptr",
+    "dispatch_id",
+    "flat_scratch_init",
+    "private_segment_size",
+];
+
 fn amdhsa_field(k: &mut Kernel, asm: &mut Assembler, field: &str, args: &str, st: &Statement<'_>) {
     let flag = |asm: &mut Assembler| flag_value(asm, args);
-    let user = [
-        "private_segment_buffer",
-        "dispatch_ptr",
-        "queue_ptr",
-        "kernarg_segment_ptr",
-        "dispatch_id",
-        "flat_scratch_init",
-        "private_segment_size",
-    ];
     if let Some(u) = field.strip_prefix("user_sgpr_") {
-        if let Some(p) = user.iter().position(|n| *n == u) {
+        if let Some(p) = USER_SGPRS.iter().position(|n| *n == u) {
             if let Some(v) = flag(asm) {
                 k.user_sgprs[p] = v;
             }
