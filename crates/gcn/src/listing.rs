@@ -138,6 +138,8 @@ pub fn disassemble_checked(
     let mut placed = std::collections::BTreeSet::new();
     let end = base + code.len() as u64;
     let mut text = String::new();
+    let mut plain = Printer::new(dialect);
+    let mut plain_text = String::new();
     for (pc, r) in &items {
         if let Some(l) = labels.get(pc) {
             let _ = writeln!(out, "{l}:");
@@ -158,8 +160,6 @@ pub fn disassemble_checked(
             Ok(i) => {
                 text.clear();
                 printer.pc = *pc;
-                let mut plain = Printer::new(dialect);
-                plain.pc = *pc;
                 let expressible = printer.write_checked(i, &mut text);
                 let (w, n) = i.words();
                 let reserved = i.reserved_bits();
@@ -170,9 +170,15 @@ pub fn disassemble_checked(
                 let raw = !expressible
                     || reloc.is_none()
                         && (reserved != 0 || {
-                            let mut t = String::new();
-                            plain.write(i, &mut t);
-                            !exact(i, &t)
+                            // Only a branch prints differently without labels.
+                            if branch_target(i, *pc).is_some() {
+                                plain.pc = *pc;
+                                plain_text.clear();
+                                plain.write(i, &mut plain_text);
+                                !exact(i, &plain_text)
+                            } else {
+                                !exact(i, &text)
+                            }
                         });
                 if raw {
                     push_int(&mut out, &w[..n]);
