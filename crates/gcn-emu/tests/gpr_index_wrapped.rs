@@ -13,6 +13,7 @@ use risa_gcn::Gen;
 use risa_gcn_emu::fault::FaultKind;
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
+mod common;
 
 /// Index in s2 (M0[7:0] after s_set_gpr_idx_on).
 const IDX: u32 = 4;
@@ -20,14 +21,7 @@ const IDX: u32 = 4;
 fn asm(gen: Gen, lines: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (line, llvm) in lines {
-        let a = risa_gcn_asm::assemble_in(
-            Some(risa_gcn::Processor::of_gen(gen)),
-            "t.s",
-            &format!("{line}\n"),
-            Default::default(),
-            false,
-            risa_gcn::Dialect::Llvm,
-        );
+        let a = common::assembled(gen, &format!("{line}\n"));
         assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
         let code: Vec<u8> = a.code().iter().flat_map(|w| w.to_le_bytes()).collect();
         assert_eq!(&code, llvm, "{gen}: `{line}` encodes as llvm-mc does");

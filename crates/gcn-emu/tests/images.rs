@@ -19,6 +19,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
+mod common;
 
 /// Where the image lives (256-byte aligned, as BASE is in units of 256 bytes).
 const BASE: u64 = 0x10_0000;
@@ -75,14 +76,7 @@ fn llvm_words(gen: Gen, line: &str) -> Option<Vec<u32>> {
 /// (`llvm` is the LLVM spelling when it differs: LLVM 14 wants an 8-register
 /// resource even with `r128`).
 fn asm_as(gen: Gen, line: &str, llvm: &str) -> Vec<u32> {
-    let a = risa_gcn_asm::assemble_in(
-        Some(risa_gcn::Processor::of_gen(gen)),
-        "t.s",
-        &format!("{line}\n"),
-        Default::default(),
-        false,
-        risa_gcn::Dialect::Llvm,
-    );
+    let a = common::assembled(gen, &format!("{line}\n"));
     assert!(
         !a.output.has_errors(),
         "{gen}: `{line}`:\n{}",

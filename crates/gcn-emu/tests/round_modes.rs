@@ -9,6 +9,7 @@
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
+mod common;
 
 /// One oracle line: operands and the results under nearest-even, +inf, -inf, zero.
 struct Case {
@@ -146,14 +147,7 @@ const GENS: [Gen; 4] = [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14];
 
 fn program(gen: Gen, mode: u32, text: &str) -> Program {
     let src = format!("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), {mode:#x}\n{text}\ns_endpgm\n");
-    let a = risa_gcn_asm::assemble_in(
-        Some(risa_gcn::Processor::of_gen(gen)),
-        "t.s",
-        &src,
-        Default::default(),
-        false,
-        risa_gcn::Dialect::Llvm,
-    );
+    let a = common::assembled(gen, &src);
     assert!(
         a.diagnostics().is_empty(),
         "{gen}: {src}\n{}",

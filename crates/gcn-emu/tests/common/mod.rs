@@ -2,23 +2,25 @@
 
 use risa_gcn::Gen;
 
-/// Assembles `src` (risa's GCN assembler; LLVM's meanings and names, `;`
-/// separating statements as in CLRX's language) to little-endian code
-/// bytes; assembly errors fail the test.
+/// Assembles `src` for `gen`'s reference chip with risa's GCN assembler:
+/// LLVM's meanings and names, `;` separating statements as in CLRX's
+/// language.
+#[allow(dead_code)] // (not every test program uses every helper)
+pub fn assembled(gen: Gen, src: &str) -> risa_gcn_asm::Assembled {
+    let opts = Default::default();
+    let chip = Some(risa_gcn::Processor::of_gen(gen));
+    risa_gcn_asm::assemble_in(chip, "t.s", src, opts, false, risa_gcn::Dialect::Llvm)
+}
+
+/// [`assembled`] to little-endian code bytes; assembly errors fail the test.
+#[allow(dead_code)]
 pub fn asm(gen: Gen, src: &str) -> Vec<u8> {
     let src = if src.ends_with('\n') {
         src.to_string()
     } else {
         format!("{src}\n")
     };
-    let a = risa_gcn_asm::assemble_in(
-        Some(risa_gcn::Processor::of_gen(gen)),
-        "t.s",
-        &src,
-        Default::default(),
-        false,
-        risa_gcn::Dialect::Llvm,
-    );
+    let a = assembled(gen, &src);
     assert!(!a.output.has_errors(), "{gen}: {}", a.diagnostics());
     a.code().iter().flat_map(|w| w.to_le_bytes()).collect()
 }
