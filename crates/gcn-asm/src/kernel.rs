@@ -290,7 +290,7 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
     k.float_denorm_mode_16_64 = rsrc1 >> 18 & 3;
     k.dx10_clamp = bit(rsrc1, 21) == 1;
     k.ieee_mode = bit(rsrc1, 23) == 1;
-    k.fp16_overflow = gen == Gen::Gcn14 && bit(rsrc1, 26) == 1;
+    k.fp16_overflow = gen.has(Feature::Gfx9Insts) && bit(rsrc1, 26) == 1;
     let b = |x: bool| u32::from(x);
     let mut l = vec![
         format!(".amdhsa_group_segment_fixed_size {}", dw(0)),
@@ -354,7 +354,7 @@ pub fn descriptor_source(gen: Gen, d: &[u8; 64], xnack: bool) -> Vec<String> {
     ));
     l.push(format!(".amdhsa_dx10_clamp {}", b(k.dx10_clamp)));
     l.push(format!(".amdhsa_ieee_mode {}", b(k.ieee_mode)));
-    if gen == Gen::Gcn14 {
+    if gen.has(Feature::Gfx9Insts) {
         l.push(format!(".amdhsa_fp16_overflow {}", b(k.fp16_overflow)));
     }
     let exc = [

@@ -16,7 +16,7 @@ use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
     push_small_u32, Packed, Packed16,
 };
-use crate::processor::Feature;
+use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, Opnd, Role, Ty};
 use std::io::Write as _;
 
@@ -344,11 +344,12 @@ impl<'a> Printer<'a> {
         push_sreg(out, gen, code, count)
     }
 
-    /// llvm-mc -mcpu=fiji has no XNACK_MASK (LLVM gives it to GCN 1.2 chips
-    /// with XNACK only, like carrizo): "register not available on this GPU".
+    /// llvm-mc names XNACK_MASK only on chips with XNACK (fiji, the GCN 1.2
+    /// reference chip, has none: "register not available on this GPU").
     #[inline(always)]
     fn xnack_check(&self, gen: Gen, code: u32) {
-        if self.llvm() && gen == Gen::Gcn12 && (code == 104 || code == 105) {
+        let is_xnack_mask = matches!(gen.info().xnack_mask, Some(x) if code & !1 == x);
+        if self.llvm() && is_xnack_mask && !Target::from(gen).has(Feature::XnackSupport) {
             self.lose();
         }
     }
