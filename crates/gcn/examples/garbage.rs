@@ -10,12 +10,16 @@
 //! prints each case's offset and length in dwords, one per line: the
 //! vectors of tools/vectors/clrx-dis.py. `--instr-reserved` keeps the
 //! reserved bits.
-use risa_gcn::{decode, random::garbage_cases, Processor};
+//!
+//! `garbage CHIP CASES SEED OUT --valid` writes CASES random valid
+//! instructions instead, every form of the chip picked at random: code that
+//! every disassembler decodes, the inputs of tools/cli-bench.
+use risa_gcn::{decode, random, random::garbage_cases, Processor};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 5 {
-        eprintln!("usage: garbage GEN CASES SEED OUT [--instr|--instr-reserved]");
+        eprintln!("usage: garbage GEN CASES SEED OUT [--instr|--instr-reserved|--valid]");
         std::process::exit(2);
     }
     // A chip or generation name: the forms of that chip's instructions.
@@ -24,6 +28,23 @@ fn main() {
     let seed: u64 = args[3].parse().expect("SEED");
     let mode = args.get(5).map(String::as_str);
     let mut out = Vec::new();
+    if mode == Some("--valid") {
+        let forms = random::all_forms(gen);
+        let mut rng = random::Rng::new(seed);
+        let mut made = 0;
+        while made < n {
+            let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
+            if let Some(i) = random::random_instr(&mut rng, gen, op, enc) {
+                let (w, k) = i.words();
+                w[..k]
+                    .iter()
+                    .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+                made += 1;
+            }
+        }
+        std::fs::write(&args[4], out).expect("writing OUT");
+        return;
+    }
     for c in garbage_cases(gen, n, seed) {
         let c = &c[..c.len() / 4 * 4];
         if mode.is_none() {
