@@ -1,0 +1,92 @@
+//! tools/clsmith/campaign.py end to end on one small CLSmith kernel (seed 105, basic
+//! mode, gfx900 with clang-19): the row says `match` with this `risa`, and says
+//! `mismatch` when the checksums risa writes are corrupted (a wrapper flips a byte of
+//! the result buffer), so the comparison can fail. Skips, saying so, without the
+//! oracles (CLSmith and cl_launcher from ../shared/oracles/build.sh, PoCL, clang-19).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn oracles() -> PathBuf {
+    std::env::var_os("ORACLES").map_or_else(
+        || PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cache/risa-oracles"),
+        PathBuf::from,
+    )
+}
+
+fn have(cmd: &str, arg: &str) -> bool {
+    Command::new(cmd)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The outcome column of the single row campaign.py prints with this risa binary.
+fn outcome(risa: &str) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let o = Command::new("python3")
+        .arg(root.join("tools/clsmith/campaign.py"))
+        .args([
+            "--seeds",
+            "105..106",
+            "--modes",
+            "basic",
+            "--targets",
+            "gfx900:clang19",
+            "--risa",
+            risa,
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "campaign.py failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 1, "one kernel x one target, got:\n{out}");
+    let cols: Vec<&str> = rows[0].split('\t').collect();
+    assert_eq!(&cols[..4], ["105", "basic", "gfx900", "clang19"], "{out}");
+    cols[4].to_string()
+}
+
+#[test]
+fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
+    let pocl = Command::new("clinfo")
+        .arg("-l")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("Portable Computing Language"));
+    if !oracles().join("bin/CLSmith").exists()
+        || !oracles().join("bin/cl_launcher").exists()
+        || !pocl
+        || !have("clang-19", "--version")
+        || !have("python3", "--version")
+    {
+        eprintln!("skipped: CLSmith/cl_launcher, PoCL (clinfo), clang-19 or python3 missing");
+        return;
+    }
+    let risa = env!("CARGO_BIN_EXE_risa");
+    assert_eq!(outcome(risa), "match");
+    // risa, then one flipped byte in the result buffer it wrote (--out DIR/arg0.bin)
+    let dir = std::env::temp_dir().join(format!("risa-clsmith-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrapper = dir.join("corrupt-risa.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n\"{risa}\" \"$@\" || exit $?\n\
+             out=$(for a in \"$@\"; do [ \"$prev\" = --out ] && echo \"$a\"; prev=$a; done)\n\
+             printf '\\377' | dd of=\"$out/arg0.bin\" bs=1 seek=3 conv=notrunc 2>/dev/null\n"
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&wrapper)
+        .status()
+        .unwrap();
+    let got = outcome(wrapper.to_str().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(got, "mismatch");
+}
