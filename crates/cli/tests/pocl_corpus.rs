@@ -79,7 +79,10 @@ fn run_args(c: &Case, obj: &Path, out: &Path) -> Vec<String> {
     for (i, s) in c.specs.iter().enumerate() {
         let (kind, rest) = s.split_once(':').unwrap();
         let spec = match kind {
-            "in" => format!("buf:{}", dir.join(format!("{}.in{i}.bin", c.name)).display()),
+            "in" => format!(
+                "buf:{}",
+                dir.join(format!("{}.in{i}.bin", c.name)).display()
+            ),
             "zeros" => format!("buf:zeros:{rest}"),
             _ => s.clone(), // local:N, u32:V, i32:V are risa's own syntax
         };
