@@ -250,8 +250,9 @@ class Campaign:
                                          *MODES[mode]], self.a.gen_timeout, cwd=work)
             src = work / "CLProg.c"
             if rc != 0 or not src.exists():
+                why = f"> {self.a.gen_timeout} s" if rc is None else one_line(err)
                 for chip, tc in self.targets:
-                    yield (seed, mode, chip, tc, "gen-fail", 0.0, one_line(err))
+                    yield (seed, mode, chip, tc, "gen-fail", 0.0, why)
                 return
             if self.a.keep:
                 keep = Path(self.a.keep)
