@@ -10,7 +10,6 @@ mod asm;
 mod asm_cayman;
 mod opts;
 mod run;
-mod run_cayman;
 
 pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)

@@ -19,8 +19,11 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod cayman;
 pub mod device;
 pub mod gcn;
+pub mod gcn_launch;
+pub mod gpu;
 pub mod msgpack;
 pub mod sched;
 
