@@ -216,7 +216,8 @@ pub unsafe extern "C" fn create_sub_buffer(
             if r.origin.checked_add(r.size).is_none_or(|e| e > p.size) {
                 return Err(CL_INVALID_VALUE);
             }
-            if r.origin % 2048 != 0 {
+            // CL_DEVICE_MEM_BASE_ADDR_ALIGN is 2048 bits.
+            if r.origin % 256 != 0 {
                 return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
             }
             let flags = if a == 0 { flags | pa } else { flags };
