@@ -217,7 +217,7 @@ pub unsafe extern "C" fn create_sub_buffer(
                 return Err(CL_INVALID_VALUE);
             }
             // CL_DEVICE_MEM_BASE_ADDR_ALIGN is 2048 bits.
-            if r.origin % 256 != 0 {
+            if !r.origin.is_multiple_of(256) {
                 return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
             }
             let flags = if a == 0 { flags | pa } else { flags };

@@ -233,9 +233,7 @@ fn buffer_range<'a>(
     size: usize,
 ) -> Result<&'a Mem, cl_int> {
     let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
-    if b.ctx.ptr() as usize != ctx as *const Context as usize
-        && context(b.ctx.ptr()).map(|c| c as *const _) != Some(ctx as *const _)
-    {
+    if context(b.ctx.ptr()).is_none_or(|c| !std::ptr::eq(c, ctx)) {
         return Err(CL_INVALID_CONTEXT);
     }
     if offset.checked_add(size).is_none_or(|e| e > b.size) {
@@ -351,7 +349,7 @@ pub unsafe extern "C" fn enqueue_fill_buffer(
             if pattern.is_null() || !matches!(psize, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
                 return Err(CL_INVALID_VALUE);
             }
-            if offset % psize != 0 || size % psize != 0 {
+            if !offset.is_multiple_of(psize) || !size.is_multiple_of(psize) {
                 return Err(CL_INVALID_VALUE);
             }
             let p = std::slice::from_raw_parts(pattern.cast::<u8>(), psize);
@@ -795,7 +793,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 pick_local(&g)
             } else {
                 let l = slice(local, d).to_vec();
-                if l.iter().any(|&x| x == 0) || l.iter().product::<usize>() > MAX_WORK_GROUP {
+                if l.contains(&0) || l.iter().product::<usize>() > MAX_WORK_GROUP {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
                 if l.iter().any(|&x| x > MAX_WORK_GROUP) {
