@@ -40,12 +40,19 @@ def measure(dev):
     return launch, trip
 
 
+ROUNDS = 5
+devs = [(p.name, d) for p in cl.get_platforms() for d in p.get_devices()]
+runs = {d.name: [] for _, d in devs}
+# Rounds interleave the devices, so drift on a shared machine hits all alike.
+for _ in range(ROUNDS):
+    for _, d in devs:
+        runs[d.name].append(measure(d))
 rows = []
-for p in cl.get_platforms():
-    for d in p.get_devices():
-        launch, trip = measure(d)
-        rows.append((p.name, d.name, launch, trip))
-        print(f"{p.name:8} {d.name:32} empty kernel {launch * 1e6:9.2f} us   1 MiB round trip {trip * 1e6:9.1f} us")
+for plat, d in devs:
+    launch = sorted(r[0] for r in runs[d.name])[ROUNDS // 2]
+    trip = sorted(r[1] for r in runs[d.name])[ROUNDS // 2]
+    rows.append((plat, d.name, launch, trip))
+    print(f"{plat[:8]:8} {d.name:32} empty kernel {launch * 1e6:9.2f} us   1 MiB round trip {trip * 1e6:9.1f} us  (medians of {ROUNDS})")
 pocl = [r for r in rows if r[0].startswith("Portable")]
 if pocl:
     _, _, pl, pt = pocl[0]

@@ -247,7 +247,7 @@ pub fn run_with_gds(
         }
         stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
-    crate::workers::run_on(threads, &worker);
+    risa_workers::run_on(threads, &|_| worker());
     if let Some(s) = &d.trace {
         s.flush();
     }

@@ -65,10 +65,17 @@ impl LaunchConfig {
             offset: [0; 3],
             dims,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: host_threads(),
             trace: None,
         }
     }
+}
+
+/// The host's cores, asked once: `available_parallelism` reads the cgroup
+/// files on every call, which showed in the launch overhead.
+pub fn host_threads() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// What a finished dispatch leaves behind.
