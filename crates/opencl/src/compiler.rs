@@ -126,9 +126,18 @@ fn clang_options(options: &str, log: &mut String) -> Vec<String> {
     out
 }
 
-/// Compiles OpenCL C `source` for `isa`: the object's bytes and the log, or
-/// the log of a failed build.
-pub fn compile(isa: Isa, source: &str, options: &str) -> Result<(Vec<u8>, String), String> {
+/// A header an `#include "name"` in the source finds (clCompileProgram's
+/// input headers): its name and text.
+pub type Header = (String, String);
+
+/// Compiles OpenCL C `source` for `isa`, with `headers` beside it: the
+/// object's bytes and the log, or the log of a failed build.
+pub fn compile(
+    isa: Isa,
+    source: &str,
+    headers: &[Header],
+    options: &str,
+) -> Result<(Vec<u8>, String), String> {
     let mut log = String::new();
     let opts = clang_options(options, &mut log);
     let dir = std::env::temp_dir().join(format!(
@@ -141,6 +150,24 @@ pub fn compile(isa: Isa, source: &str, options: &str) -> Result<(Vec<u8>, String
     let out = dir.join("program.o");
     let r = (|| {
         std::fs::write(&src, source).map_err(|e| format!("cannot write {}: {e}", src.display()))?;
+        for (name, text) in headers {
+            let rel = std::path::Path::new(name);
+            if rel.is_absolute()
+                || rel
+                    .components()
+                    .any(|c| c == std::path::Component::ParentDir)
+            {
+                return Err(format!(
+                    "header name {name:?} must be a relative path inside the program"
+                ));
+            }
+            let h = dir.join(rel);
+            if let Some(parent) = h.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
+            std::fs::write(&h, text).map_err(|e| format!("cannot write {}: {e}", h.display()))?;
+        }
         let mut cmd = command(isa, &opts, &src, &out)?;
         let o = cmd
             .output()

@@ -50,7 +50,7 @@ fn make(p: cl_program, prog: &Program, name: &str) -> Result<cl_kernel, cl_int> 
     let builds = prog.builds.lock().unwrap();
     let b = builds
         .iter()
-        .find(|b| b.status == CL_BUILD_SUCCESS)
+        .find(|b| b.status == CL_BUILD_SUCCESS && b.module.is_some())
         .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     let (_, descs) = b
         .args

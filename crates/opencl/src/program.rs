@@ -2,7 +2,7 @@
 //! objects `risa run` takes (clCreateProgramWithBinary), loaded as modules
 //! on the context's device memory.
 
-use crate::compiler::{compile, ARG_INFO_MARKER};
+use crate::compiler::{compile, Header, ARG_INFO_MARKER};
 use crate::context::{context, devices_of, Context};
 use crate::handle::{self, Kind, Ref};
 use crate::info::{answer, guard, guard_obj, slice, Info};
@@ -51,6 +51,10 @@ pub struct Program {
     rt: Arc<risa_runtime::gpu::Device>,
     /// OpenCL C source, when created from source.
     pub source: Option<String>,
+    /// Headers given to clCompileProgram (name, text).
+    pub headers: Mutex<Vec<Header>>,
+    /// Set by clCompileProgram: a compiled object, not yet an executable.
+    pub compiled_only: std::sync::atomic::AtomicBool,
     /// Per-device builds.
     pub builds: Mutex<Vec<Build>>,
     /// Kernels created from it (a build then fails with CL_INVALID_OPERATION).
@@ -145,6 +149,8 @@ fn new_program(
             ctx: unsafe { Ref::new::<Context>(ctx_h, Kind::Context) },
             rt: ctx.rt.clone(),
             source,
+            headers: Mutex::new(Vec::new()),
+            compiled_only: Default::default(),
             builds: Mutex::new(builds),
             kernels: Default::default(),
         },
@@ -251,8 +257,10 @@ type BuildNotify = Option<unsafe extern "C" fn(cl_program, *mut c_void)>;
 fn build_one(
     rt: &risa_runtime::gpu::Device,
     source: Option<&str>,
+    headers: &[Header],
     b: &mut Build,
     options: &str,
+    link: bool,
 ) -> bool {
     b.options = options.to_string();
     b.log.clear();
@@ -261,14 +269,14 @@ fn build_one(
     }
     let isa = device(b.device).unwrap().isa;
     if let Some(src) = source {
-        match compile(isa, src, options) {
+        match compile(isa, src, headers, options) {
             Ok((mut obj, log)) => {
                 b.log = log;
                 if isa == Isa::Cayman {
                     // r600 objects have no argument metadata: the same source
                     // compiled for GCN supplies names, types and sizes.
                     let gcn = Isa::Gcn(risa_gcn::Processor::parse("tahiti").unwrap());
-                    if let Ok((meta, _)) = compile(gcn, src, options) {
+                    if let Ok((meta, _)) = compile(gcn, src, headers, options) {
                         obj.extend_from_slice(ARG_INFO_MARKER);
                         obj.extend_from_slice(&meta);
                     }
@@ -281,6 +289,12 @@ fn build_one(
                 return false;
             }
         }
+    }
+    if !link {
+        // A compiled object: clLinkProgram makes the executable.
+        b.binary = None;
+        b.status = CL_BUILD_SUCCESS;
+        return true;
     }
     match load(rt, b) {
         Ok(()) => {
@@ -308,13 +322,16 @@ unsafe fn options_str(options: *const c_char) -> String {
 }
 
 /// clBuildProgram.
-pub unsafe extern "C" fn build_program(
+/// Builds (or, with `link` false, only compiles) `prog` for `list`'s
+/// devices of its context; calls `notify` when done.
+unsafe fn build_devices(
     p: cl_program,
     n: cl_uint,
     list: *const cl_device_id,
     options: *const c_char,
     notify: BuildNotify,
     user_data: *mut c_void,
+    link: bool,
 ) -> cl_int {
     guard(|| {
         let Some(prog) = program(p) else {
@@ -335,6 +352,7 @@ pub unsafe extern "C" fn build_program(
         }
         // SAFETY: a C string.
         let opts = unsafe { options_str(options) };
+        let headers = prog.headers.lock().unwrap().clone();
         let mut ok = true;
         {
             let mut builds = prog.builds.lock().unwrap();
@@ -342,60 +360,90 @@ pub unsafe extern "C" fn build_program(
                 if prog.source.is_none() && b.binary.is_none() {
                     return CL_INVALID_BINARY;
                 }
-                ok &= build_one(&prog.rt, prog.source.as_deref(), b, &opts);
+                ok &= build_one(&prog.rt, prog.source.as_deref(), &headers, b, &opts, link);
             }
         }
+        prog.compiled_only
+            .store(!link, std::sync::atomic::Ordering::Relaxed);
         if let Some(f) = notify {
             // SAFETY: the application's callback.
             unsafe { f(p, user_data) };
         }
         if ok {
             CL_SUCCESS
-        } else {
+        } else if link {
             CL_BUILD_PROGRAM_FAILURE
+        } else {
+            CL_COMPILE_PROGRAM_FAILURE
         }
     })
 }
 
-/// clCompileProgram: kept as source (headers are not supported); the link
-/// step builds it.
+/// clBuildProgram.
+pub unsafe extern "C" fn build_program(
+    p: cl_program,
+    n: cl_uint,
+    list: *const cl_device_id,
+    options: *const c_char,
+    notify: BuildNotify,
+    user_data: *mut c_void,
+) -> cl_int {
+    // SAFETY: forwarded.
+    unsafe { build_devices(p, n, list, options, notify, user_data, true) }
+}
+
+/// clCompileProgram: compiles the source with the input headers beside it
+/// (an `#include "name"` finds them); clLinkProgram makes the executable.
 pub unsafe extern "C" fn compile_program(
     p: cl_program,
     n: cl_uint,
     list: *const cl_device_id,
     options: *const c_char,
     num_headers: cl_uint,
-    _headers: *const cl_program,
-    _names: *mut *const c_char,
+    headers: *const cl_program,
+    names: *mut *const c_char,
     notify: BuildNotify,
     user_data: *mut c_void,
 ) -> cl_int {
-    guard(|| {
+    let r = guard(|| {
         let Some(prog) = program(p) else {
             return CL_INVALID_PROGRAM;
         };
         if prog.source.is_none() {
             return CL_INVALID_OPERATION;
         }
-        if num_headers > 0 {
-            return CL_COMPILE_PROGRAM_FAILURE;
+        if (num_headers == 0) != headers.is_null() || (num_headers == 0) != names.is_null() {
+            return CL_INVALID_VALUE;
         }
-        // SAFETY: forwarded with the caller's arguments.
-        let e = unsafe { build_program(p, n, list, options, None, std::ptr::null_mut()) };
-        if let Some(f) = notify {
-            // SAFETY: the application's callback.
-            unsafe { f(p, user_data) };
+        let mut hs = Vec::new();
+        for i in 0..num_headers as usize {
+            // SAFETY: num_headers entries each (OpenCL's contract).
+            let (h, name) = unsafe { (*headers.add(i), *names.add(i)) };
+            let Some(hp) = program(h) else {
+                return CL_INVALID_PROGRAM;
+            };
+            if name.is_null() {
+                return CL_INVALID_VALUE;
+            }
+            // SAFETY: a C string.
+            let name = unsafe { CStr::from_ptr(name) }
+                .to_string_lossy()
+                .into_owned();
+            hs.push((name, hp.source.clone().unwrap_or_default()));
         }
-        if e == CL_BUILD_PROGRAM_FAILURE {
-            CL_COMPILE_PROGRAM_FAILURE
-        } else {
-            e
-        }
-    })
+        *prog.headers.lock().unwrap() = hs;
+        CL_SUCCESS
+    });
+    if r != CL_SUCCESS {
+        return r;
+    }
+    // SAFETY: forwarded.
+    unsafe { build_devices(p, n, list, options, notify, user_data, false) }
 }
 
-/// clLinkProgram: one compiled program links to itself (a new program
-/// with the same source, built); several cannot be linked.
+/// clLinkProgram: the compiled programs' sources, one after another, are
+/// built as one translation unit with all their headers (risa links source,
+/// not objects: each device's object is made by one clang run).
 pub unsafe extern "C" fn link_program(
     c: cl_context,
     n: cl_uint,
@@ -411,6 +459,9 @@ pub unsafe extern "C" fn link_program(
     unsafe {
         guard_obj(err, || {
             let ctx = context(c).ok_or(CL_INVALID_CONTEXT)?;
+            if notify.is_none() && !user_data.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
             let ins = slice(inputs, num_inputs as usize);
             if ins.is_empty() {
                 return Err(CL_INVALID_VALUE);
@@ -419,35 +470,44 @@ pub unsafe extern "C" fn link_program(
                 .iter()
                 .map(|&p| program(p).ok_or(CL_INVALID_PROGRAM))
                 .collect::<Result<_, _>>()?;
-            if progs.len() > 1 {
-                return Err(CL_LINK_PROGRAM_FAILURE);
-            }
             let devs = devices_of(ctx, list, n)?;
-            let src = progs[0].source.clone();
-            let bins: Vec<Build> = devs
-                .iter()
-                .map(|&d| {
-                    let mut b = empty_build(d);
-                    b.binary = progs[0]
-                        .builds
-                        .lock()
-                        .unwrap()
-                        .iter()
-                        .find(|x| x.device == d)
-                        .and_then(|x| x.binary.clone());
-                    b
-                })
-                .collect();
-            let p = new_program(c, ctx, src, bins);
-            let e = build_program(p, n, list, options, None, std::ptr::null_mut());
+            if progs.iter().any(|p| p.source.is_none()) {
+                // Objects cannot be linked; a single binary is its own executable.
+                return Err(CL_INVALID_OPERATION);
+            }
+            let mut src = String::new();
+            let mut headers = Vec::new();
+            for p in &progs {
+                src.push_str(p.source.as_deref().unwrap_or(""));
+                src.push('\n');
+                headers.extend(p.headers.lock().unwrap().iter().cloned());
+            }
+            let first_opts = progs[0]
+                .builds
+                .lock()
+                .unwrap()
+                .first()
+                .map(|b| b.options.clone())
+                .unwrap_or_default();
+            let lp = new_program(
+                c,
+                ctx,
+                Some(src),
+                devs.iter().map(|&d| empty_build(d)).collect(),
+            );
+            *program(lp).unwrap().headers.lock().unwrap() = headers;
+            let link_opts = options_str(options);
+            let all =
+                std::ffi::CString::new(format!("{first_opts} {link_opts}")).unwrap_or_default();
+            let e = build_devices(lp, n, list, all.as_ptr(), None, std::ptr::null_mut(), true);
             if let Some(f) = notify {
-                f(p, user_data);
+                f(lp, user_data);
             }
             if e != CL_SUCCESS {
-                handle::release::<Program, _>(p, Kind::Program);
+                handle::release::<Program, _>(lp, Kind::Program);
                 return Err(CL_LINK_PROGRAM_FAILURE);
             }
-            Ok(p)
+            Ok(lp)
         })
     }
 }
@@ -475,7 +535,9 @@ pub unsafe extern "C" fn release_program(p: cl_program) -> cl_int {
 /// Names of the kernels of the first successful build.
 pub fn kernel_names(prog: &Program) -> Option<Vec<String>> {
     let builds = prog.builds.lock().unwrap();
-    let b = builds.iter().find(|b| b.status == CL_BUILD_SUCCESS)?;
+    let b = builds
+        .iter()
+        .find(|b| b.status == CL_BUILD_SUCCESS && b.module.is_some())?;
     Some(b.args.iter().map(|(n, _)| n.clone()).collect())
 }
 
@@ -565,8 +627,10 @@ pub unsafe extern "C" fn get_program_build_info(
             CL_PROGRAM_BUILD_STATUS => Ok(Info::I32(b.status)),
             CL_PROGRAM_BUILD_OPTIONS => Ok(Info::Str(b.options.clone())),
             CL_PROGRAM_BUILD_LOG => Ok(Info::Str(b.log.clone())),
-            CL_PROGRAM_BINARY_TYPE => Ok(Info::U32(if b.status == CL_BUILD_SUCCESS || b.binary.is_some() {
+            CL_PROGRAM_BINARY_TYPE => Ok(Info::U32(if b.module.is_some() {
                 CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+            } else if b.status == CL_BUILD_SUCCESS {
+                CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
             } else {
                 CL_PROGRAM_BINARY_TYPE_NONE
             })),

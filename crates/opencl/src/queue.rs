@@ -14,7 +14,7 @@ use opencl_sys::*;
 use risa_runtime::gpu::{KernelArg, LaunchError};
 use risa_runtime::LaunchConfig;
 use std::ffi::c_void;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
 /// A command queue.
@@ -43,6 +43,8 @@ pub struct Event {
     pub command: cl_command_type,
     /// CL_QUEUED .. CL_COMPLETE, or a negative error.
     pub status: Mutex<cl_int>,
+    /// Signalled when a user event's status is set.
+    changed: Condvar,
     /// Queued, submitted, started, ended (ns).
     pub times: [u64; 4],
     callbacks: Mutex<Vec<Callback>>,
@@ -215,6 +217,7 @@ unsafe fn command(
                     queue: q as usize,
                     command: ty,
                     status: Mutex::new(status),
+                    changed: Condvar::new(),
                     times: [queued, queued, start, end],
                     callbacks: Mutex::new(Vec::new()),
                 },
@@ -910,13 +913,21 @@ pub unsafe extern "C" fn wait_for_events(n: cl_uint, list: *const cl_event) -> c
                 return CL_INVALID_CONTEXT;
             }
         }
-        if evs
-            .iter()
-            .any(|&e| *event(e).unwrap().status.lock().unwrap() < 0)
-        {
-            return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        // Commands complete when enqueued; user events wait for their status.
+        let mut failed = false;
+        for &e in evs {
+            let ev = event(e).unwrap();
+            let mut st = ev.status.lock().unwrap();
+            while *st > CL_COMPLETE {
+                st = ev.changed.wait(st).unwrap();
+            }
+            failed |= *st < 0;
         }
-        CL_SUCCESS
+        if failed {
+            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+        } else {
+            CL_SUCCESS
+        }
     })
 }
 
@@ -1009,6 +1020,7 @@ pub unsafe extern "C" fn create_user_event(c: cl_context, err: *mut cl_int) -> c
                     queue: 0,
                     command: CL_COMMAND_USER,
                     status: Mutex::new(CL_SUBMITTED),
+                    changed: Condvar::new(),
                     times: [t; 4],
                     callbacks: Mutex::new(Vec::new()),
                 },
@@ -1049,6 +1061,7 @@ pub unsafe extern "C" fn set_user_event_status(e: cl_event, status: cl_int) -> c
             }
             *s = status;
         }
+        ev.changed.notify_all();
         fire(e, ev);
         CL_SUCCESS
     })
