@@ -139,7 +139,7 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
         eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
         return;
     }
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl");
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_pyopencl.py");
     let o = Command::new(py)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
         .arg(&suite)
@@ -154,4 +154,55 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(out.contains("30 passed"), "{out}");
+}
+
+#[test]
+fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let risa = target_dir().join("risa");
+    if !risa.is_file() {
+        eprintln!(
+            "skipped: {} is not built (cargo build -p risa-cli)",
+            risa.display()
+        );
+        return;
+    }
+    let py = "/usr/bin/python3";
+    let ok = Command::new(py)
+        .args(["-c", "import pyopencl, numpy, pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
+        return;
+    }
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_corpus.py");
+    let o = Command::new(py)
+        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])
+        .arg(&suite)
+        .env("OCL_ICD_VENDORS", &v)
+        .env("PYOPENCL_NO_CACHE", "1")
+        .env("RISA_BIN", &risa)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // 51 kernel files on 6 devices; the skips (a device that cannot build a
+    // kernel, arguments risa run cannot pass) are listed with their reasons.
+    let passed: usize = out
+        .lines()
+        .find_map(|l| {
+            l.split(" passed")
+                .next()
+                .and_then(|x| x.trim().rsplit(' ').next()?.parse().ok())
+        })
+        .unwrap_or(0);
+    assert!(passed >= 250, "{out}");
 }
