@@ -133,25 +133,14 @@ pub unsafe extern "C" fn create_context_from_type(
     }
 }
 
-/// clRetainContext.
-pub unsafe extern "C" fn retain_context(c: cl_context) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Context, _>(c, Kind::Context) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_CONTEXT
-    }
-}
-
-/// clReleaseContext.
-pub unsafe extern "C" fn release_context(c: cl_context) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Context, _>(c, Kind::Context) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_CONTEXT
-    }
-}
+crate::handle::retain_release!(
+    retain_context,
+    release_context,
+    cl_context,
+    Context,
+    Context,
+    CL_INVALID_CONTEXT
+);
 
 /// clGetContextInfo.
 pub unsafe extern "C" fn get_context_info(

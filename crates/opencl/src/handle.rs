@@ -177,3 +177,30 @@ impl<P> Drop for Ref<P> {
         unsafe { (self.release)(self.ptr) }
     }
 }
+
+/// Defines an object's `clRetain*` and `clRelease*` entry points: handles
+/// of `Kind::$kind` holding a `$ty`; `$err` for anything else.
+macro_rules! retain_release {
+    ($retain:ident, $release:ident, $handle:ty, $ty:ty, $kind:ident, $err:ident) => {
+        /// clRetain*: one more reference.
+        pub unsafe extern "C" fn $retain(h: $handle) -> cl_int {
+            // SAFETY: kind-checked against the registry.
+            if unsafe { $crate::handle::retain::<$ty, _>(h, $crate::handle::Kind::$kind) } {
+                CL_SUCCESS
+            } else {
+                $err
+            }
+        }
+
+        /// clRelease*: one reference less; the object goes with the last.
+        pub unsafe extern "C" fn $release(h: $handle) -> cl_int {
+            // SAFETY: kind-checked against the registry.
+            if unsafe { $crate::handle::release::<$ty, _>(h, $crate::handle::Kind::$kind) } {
+                CL_SUCCESS
+            } else {
+                $err
+            }
+        }
+    };
+}
+pub(crate) use retain_release;

@@ -125,25 +125,14 @@ pub unsafe extern "C" fn create_kernels_in_program(
     })
 }
 
-/// clRetainKernel.
-pub unsafe extern "C" fn retain_kernel(k: cl_kernel) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Kernel, _>(k, Kind::Kernel) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_KERNEL
-    }
-}
-
-/// clReleaseKernel.
-pub unsafe extern "C" fn release_kernel(k: cl_kernel) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Kernel, _>(k, Kind::Kernel) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_KERNEL
-    }
-}
+crate::handle::retain_release!(
+    retain_kernel,
+    release_kernel,
+    cl_kernel,
+    Kernel,
+    Kernel,
+    CL_INVALID_KERNEL
+);
 
 const MEM_SIZE: usize = std::mem::size_of::<cl_mem>();
 

@@ -243,25 +243,14 @@ pub unsafe extern "C" fn create_sub_buffer(
     }
 }
 
-/// clRetainMemObject.
-pub unsafe extern "C" fn retain_mem(m: cl_mem) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Mem, _>(m, Kind::Mem) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_MEM_OBJECT
-    }
-}
-
-/// clReleaseMemObject.
-pub unsafe extern "C" fn release_mem(m: cl_mem) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Mem, _>(m, Kind::Mem) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_MEM_OBJECT
-    }
-}
+crate::handle::retain_release!(
+    retain_mem,
+    release_mem,
+    cl_mem,
+    Mem,
+    Mem,
+    CL_INVALID_MEM_OBJECT
+);
 
 /// clSetMemObjectDestructorCallback.
 pub unsafe extern "C" fn set_destructor(

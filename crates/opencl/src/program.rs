@@ -512,25 +512,14 @@ pub unsafe extern "C" fn link_program(
     }
 }
 
-/// clRetainProgram.
-pub unsafe extern "C" fn retain_program(p: cl_program) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Program, _>(p, Kind::Program) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_PROGRAM
-    }
-}
-
-/// clReleaseProgram.
-pub unsafe extern "C" fn release_program(p: cl_program) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Program, _>(p, Kind::Program) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_PROGRAM
-    }
-}
+crate::handle::retain_release!(
+    retain_program,
+    release_program,
+    cl_program,
+    Program,
+    Program,
+    CL_INVALID_PROGRAM
+);
 
 /// Names of the kernels of the first successful build.
 pub fn kernel_names(prog: &Program) -> Option<Vec<String>> {

@@ -95,25 +95,14 @@ pub unsafe extern "C" fn create_queue(
     }
 }
 
-/// clRetainCommandQueue.
-pub unsafe extern "C" fn retain_queue(q: cl_command_queue) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Queue, _>(q, Kind::Queue) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_COMMAND_QUEUE
-    }
-}
-
-/// clReleaseCommandQueue.
-pub unsafe extern "C" fn release_queue(q: cl_command_queue) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Queue, _>(q, Kind::Queue) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_COMMAND_QUEUE
-    }
-}
+crate::handle::retain_release!(
+    retain_queue,
+    release_queue,
+    cl_command_queue,
+    Queue,
+    Queue,
+    CL_INVALID_COMMAND_QUEUE
+);
 
 /// clGetCommandQueueInfo.
 pub unsafe extern "C" fn get_queue_info(
@@ -986,25 +975,14 @@ pub unsafe extern "C" fn get_event_profiling_info(
     })
 }
 
-/// clRetainEvent.
-pub unsafe extern "C" fn retain_event(e: cl_event) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::retain::<Event, _>(e, Kind::Event) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_EVENT
-    }
-}
-
-/// clReleaseEvent.
-pub unsafe extern "C" fn release_event(e: cl_event) -> cl_int {
-    // SAFETY: kind-checked.
-    if unsafe { handle::release::<Event, _>(e, Kind::Event) } {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_EVENT
-    }
-}
+crate::handle::retain_release!(
+    retain_event,
+    release_event,
+    cl_event,
+    Event,
+    Event,
+    CL_INVALID_EVENT
+);
 
 /// clCreateUserEvent.
 pub unsafe extern "C" fn create_user_event(c: cl_context, err: *mut cl_int) -> cl_event {

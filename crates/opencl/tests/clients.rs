@@ -44,6 +44,19 @@ fn clang_available() -> bool {
     ok
 }
 
+/// Debian's Python with pyopencl, numpy and pytest, or None (saying so).
+fn pyopencl() -> Option<&'static str> {
+    let py = "/usr/bin/python3";
+    let ok = Command::new(py)
+        .args(["-c", "import pyopencl, numpy, pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
+    }
+    ok.then_some(py)
+}
+
 #[test]
 fn clinfo_lists_the_platform_and_six_devices_without_failures() {
     let Some(v) = vendors() else { return };
@@ -130,15 +143,7 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
     if !clang_available() {
         return;
     }
-    let py = "/usr/bin/python3";
-    let ok = Command::new(py)
-        .args(["-c", "import pyopencl, numpy, pytest"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
-        return;
-    }
+    let Some(py) = pyopencl() else { return };
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_pyopencl.py");
     let o = Command::new(py)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
@@ -170,15 +175,7 @@ fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
         );
         return;
     }
-    let py = "/usr/bin/python3";
-    let ok = Command::new(py)
-        .args(["-c", "import pyopencl, numpy, pytest"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
-        return;
-    }
+    let Some(py) = pyopencl() else { return };
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_corpus.py");
     let o = Command::new(py)
         .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])

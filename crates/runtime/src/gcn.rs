@@ -336,25 +336,7 @@ impl GcnObject {
 
     /// The kernel named `name`, or the only kernel when `name` is None.
     pub fn kernel(&self, name: Option<&str>) -> Result<&GcnKernel, String> {
-        let names = || {
-            self.kernels
-                .iter()
-                .map(|k| k.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match name {
-            Some(n) => self
-                .kernels
-                .iter()
-                .find(|k| k.name == n)
-                .ok_or_else(|| format!("no kernel {n:?}; the object has: {}", names())),
-            None if self.kernels.len() == 1 => Ok(&self.kernels[0]),
-            None => Err(format!(
-                "the object has {} kernels ({}); choose one with --kernel",
-                self.kernels.len(),
-                names()
-            )),
-        }
+        let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
+        crate::pick_kernel(&names, name).map(|i| &self.kernels[i])
     }
 }

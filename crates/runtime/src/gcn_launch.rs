@@ -2,7 +2,7 @@
 //! launch's kernarg segment, dispatch packet and queue, and sets up each
 //! wave's initial state as the hardware and ROCm would.
 
-use crate::args::{check, ArgInfo, ArgKind, ArgValue};
+use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
 use crate::sched::run_groups;
@@ -84,14 +84,8 @@ pub enum KernelArg {
 struct Setup<'a> {
     kernel: &'a GcnKernel,
     prog: &'a Program,
-    entry: u32,
     cfg: &'a LaunchConfig,
-    groups: [u32; 3],
-    kernarg: u64,
-    packet: u64,
-    queue: u64,
-    lds_bytes: usize,
-    per_wave_scratch: u64,
+    p: &'a Prepared,
 }
 
 /// The device memory one launch allocates (kernarg segment, dispatch
@@ -301,14 +295,8 @@ pub fn execute(
     let setup = Setup {
         kernel,
         prog: &placed.prog,
-        entry: p.entry,
         cfg,
-        groups: p.groups,
-        kernarg: p.kernarg,
-        packet: p.packet,
-        queue: p.queue,
-        lds_bytes: p.lds_bytes,
-        per_wave_scratch: p.per_wave_scratch,
+        p,
     };
     let total_groups = p.groups.iter().map(|&g| u64::from(g)).product::<u64>();
     // One resident work-group per worker thread (see risa_gcn_emu::gds).
@@ -328,7 +316,7 @@ pub fn execute(
         p.threads,
         |i| Worker {
             waves: (0..p.waves_per_group).map(Wave::new).collect(),
-            lds: vec![0; setup.lds_bytes],
+            lds: vec![0; p.lds_bytes],
             stats: Stats::default(),
             scratch: p.scratch_bases[i],
             trace: trace.take(),
@@ -367,6 +355,31 @@ pub fn execute(
     }
 }
 
+/// Places a linear 2D image in `mem`: its texels, then the image object a
+/// kernel argument points to (the 8-dword T# at offset 0, which is what the
+/// ROCm device libraries load). Returns (object, texels); None when `mem`
+/// is full.
+pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(u64, u64)> {
+    let texels = mem.try_alloc(img.data.len() as u64)?;
+    mem.write(texels, &img.data).expect("fresh allocation");
+    let t = ImageDesc::linear(
+        gen,
+        Kind::D2,
+        texels,
+        img.dfmt,
+        img.nfmt,
+        [img.width, img.height, 1],
+    )
+    .encode(gen);
+    let mut object = [0u8; 64];
+    for (k, w) in t.iter().enumerate() {
+        put(&mut object, 4 * k, &w.to_le_bytes());
+    }
+    let obj = mem.try_alloc(64)?;
+    mem.write(obj, &object).expect("fresh allocation");
+    Some((obj, texels))
+}
+
 /// Runs kernel `kernel` of `obj` with `args` as `cfg` says, on a device
 /// memory of its own, with a fresh, zeroed global data share.
 pub fn launch(
@@ -402,25 +415,10 @@ pub fn launch_with_gds(
                 KernelArg::Buffer(addr)
             }
             ArgValue::Image(img) => {
-                // The texels, then the image object the kernel argument points
-                // to: the 8-dword T# (linear, one level) at offset 0, which is
-                // what the ROCm device libraries load.
-                let addr = dev.alloc_with(&img.data);
-                let t = ImageDesc::linear(
-                    obj.gen,
-                    Kind::D2,
-                    addr,
-                    img.dfmt,
-                    img.nfmt,
-                    [img.width, img.height, 1],
-                )
-                .encode(obj.gen);
-                let mut object = [0u8; 64];
-                for (k, w) in t.iter().enumerate() {
-                    put(&mut object, 4 * k, &w.to_le_bytes());
-                }
-                buffers.push((arg_index, addr));
-                KernelArg::Buffer(dev.alloc_with(&object))
+                let (object, texels) = place_image(&mut dev, obj.gen, img)
+                    .ok_or_else(|| RunError::Args("device memory is full".into()))?;
+                buffers.push((arg_index, texels));
+                KernelArg::Buffer(object)
             }
             ArgValue::Local(n) => KernelArg::Local(*n),
             v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
@@ -533,9 +531,9 @@ fn run_one_group(
         // Another work-group faulted or deadlocked: the dispatch is over.
         return Ok(());
     }
-    let gx = (g % u64::from(s.groups[0])) as u32;
-    let gy = ((g / u64::from(s.groups[0])) % u64::from(s.groups[1])) as u32;
-    let gz = (g / (u64::from(s.groups[0]) * u64::from(s.groups[1]))) as u32;
+    let gx = (g % u64::from(s.p.groups[0])) as u32;
+    let gy = ((g / u64::from(s.p.groups[0])) % u64::from(s.p.groups[1])) as u32;
+    let gz = (g / (u64::from(s.p.groups[0]) * u64::from(s.p.groups[1]))) as u32;
     let gid = [gx, gy, gz];
     let cfg = s.cfg;
     // Actual work-group size: the last group in a dimension may be partial.
@@ -549,7 +547,7 @@ fn run_one_group(
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
         // GRANULATED_WORKITEM_VGPR_COUNT (rsrc1[5:0]): (n + 1) * 4 VGPRs.
         w.reset_partial(wi as u32, ((desc.rsrc1 & 0x3f) as usize + 1) * 4);
-        w.pc = s.entry;
+        w.pc = s.p.entry;
         w.mode = desc.initial_mode();
         let first = wi as u32 * 64;
         let live = (items - first).min(64);
@@ -574,7 +572,7 @@ fn run_one_group(
         if tid_count < 1 {
             w.v[1] = [0; 64];
         }
-        let wave_scratch = wi as u64 * s.per_wave_scratch;
+        let wave_scratch = wi as u64 * s.p.per_wave_scratch;
         let mut sg = 0usize;
         fn push_at(w: &mut Wave, sg: &mut usize, v: u32) {
             if *sg < 104 {
@@ -596,16 +594,16 @@ fn run_one_group(
             push!(w, 1 << 23 | 3 << 21 | 1 << 19);
         }
         if p & PROP_DISPATCH_PTR != 0 {
-            push!(w, s.packet as u32);
-            push!(w, (s.packet >> 32) as u32);
+            push!(w, s.p.packet as u32);
+            push!(w, (s.p.packet >> 32) as u32);
         }
         if p & PROP_QUEUE_PTR != 0 {
-            push!(w, s.queue as u32);
-            push!(w, (s.queue >> 32) as u32);
+            push!(w, s.p.queue as u32);
+            push!(w, (s.p.queue >> 32) as u32);
         }
         if p & PROP_KERNARG_PTR != 0 {
-            push!(w, s.kernarg as u32);
-            push!(w, (s.kernarg >> 32) as u32);
+            push!(w, s.p.kernarg as u32);
+            push!(w, (s.p.kernarg >> 32) as u32);
         }
         if p & PROP_DISPATCH_ID != 0 {
             push!(w, 0);

@@ -33,7 +33,6 @@ use crate::gcn::{GcnObject, Gds};
 use crate::gcn_launch::{check_range, execute, prepare, Placed};
 use crate::{FaultReport, LaunchConfig};
 use risa_gcn::Processor;
-use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::Memory;
 use std::fmt;
 use std::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -121,26 +120,8 @@ impl Module {
     /// The index of the kernel named `name`, or of the only kernel when
     /// `name` is None.
     pub fn kernel(&self, name: Option<&str>) -> Result<usize, String> {
-        let names = || {
-            self.kernels
-                .iter()
-                .map(|k| k.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        match name {
-            Some(n) => self
-                .kernels
-                .iter()
-                .position(|k| k.name == n)
-                .ok_or_else(|| format!("no kernel {n:?}; the object has: {}", names())),
-            None if self.kernels.len() == 1 => Ok(0),
-            None => Err(format!(
-                "the object has {} kernels ({}); choose one with --kernel",
-                self.kernels.len(),
-                names()
-            )),
-        }
+        let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
+        crate::pick_kernel(&names, name)
     }
 }
 
@@ -299,29 +280,8 @@ impl Device {
         let Isa::Gcn(chip) = self.isa else {
             return Err("Cayman kernels take no images (img2d:)".into());
         };
-        let mut m = self.mem_mut();
-        let texels = m
-            .try_alloc(img.data.len() as u64)
-            .ok_or("device memory is full")?;
-        Memory::write(&*m, texels, &img.data).expect("fresh allocation");
-        let t = ImageDesc::linear(
-            chip.gen,
-            Kind::D2,
-            texels,
-            img.dfmt,
-            img.nfmt,
-            [img.width, img.height, 1],
-        )
-        .encode(chip.gen);
-        let object: Vec<u8> = t
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .chain(std::iter::repeat(0))
-            .take(64)
-            .collect();
-        let obj = m.try_alloc(64).ok_or("device memory is full")?;
-        Memory::write(&*m, obj, &object).expect("fresh allocation");
-        Ok((obj, texels))
+        crate::gcn_launch::place_image(&mut self.mem_mut(), chip.gen, img)
+            .ok_or_else(|| "device memory is full".into())
     }
 
     /// Whether this device runs `isa`'s code: the same chip generation for

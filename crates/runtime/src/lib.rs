@@ -71,6 +71,24 @@ impl LaunchConfig {
     }
 }
 
+/// The index of the kernel named `name` among `names`, or of the only one
+/// when `name` is None (`--kernel` may be left out then).
+pub(crate) fn pick_kernel(names: &[&str], name: Option<&str>) -> Result<usize, String> {
+    let all = || names.join(", ");
+    match name {
+        Some(n) => names
+            .iter()
+            .position(|k| *k == n)
+            .ok_or_else(|| format!("no kernel {n:?}; the object has: {}", all())),
+        None if names.len() == 1 => Ok(0),
+        None => Err(format!(
+            "the object has {} kernels ({}); choose one with --kernel",
+            names.len(),
+            all()
+        )),
+    }
+}
+
 /// The host's cores, asked once: `available_parallelism` reads the cgroup
 /// files on every call, which showed in the launch overhead.
 pub fn host_threads() -> usize {
