@@ -130,6 +130,14 @@ fn clang_options(options: &str, log: &mut String) -> Vec<String> {
 /// input headers): its name and text.
 pub type Header = (String, String);
 
+/// Checks OpenCL C `source` for `isa` without generating code (what
+/// clCompileProgram does: calls to functions of other programs stay
+/// unresolved until clLinkProgram builds the sources together): the log, or
+/// the log of a failed check.
+pub fn check(isa: Isa, source: &str, headers: &[Header], options: &str) -> Result<String, String> {
+    run(isa, source, headers, options, true).map(|(_, log)| log)
+}
+
 /// Compiles OpenCL C `source` for `isa`, with `headers` beside it: the
 /// object's bytes and the log, or the log of a failed build.
 pub fn compile(
@@ -137,6 +145,16 @@ pub fn compile(
     source: &str,
     headers: &[Header],
     options: &str,
+) -> Result<(Vec<u8>, String), String> {
+    run(isa, source, headers, options, false)
+}
+
+fn run(
+    isa: Isa,
+    source: &str,
+    headers: &[Header],
+    options: &str,
+    syntax_only: bool,
 ) -> Result<(Vec<u8>, String), String> {
     let mut log = String::new();
     let opts = clang_options(options, &mut log);
@@ -169,12 +187,18 @@ pub fn compile(
             std::fs::write(&h, text).map_err(|e| format!("cannot write {}: {e}", h.display()))?;
         }
         let mut cmd = command(isa, &opts, &src, &out)?;
+        if syntax_only {
+            cmd.arg("-fsyntax-only");
+        }
         let o = cmd
             .output()
             .map_err(|e| format!("cannot run the compiler: {e}"))?;
         log.push_str(&String::from_utf8_lossy(&o.stderr));
         if !o.status.success() {
             return Err(std::mem::take(&mut log));
+        }
+        if syntax_only {
+            return Ok((Vec::new(), std::mem::take(&mut log)));
         }
         let bytes =
             std::fs::read(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;

@@ -2,7 +2,7 @@
 //! objects `risa run` takes (clCreateProgramWithBinary), loaded as modules
 //! on the context's device memory.
 
-use crate::compiler::{compile, Header, ARG_INFO_MARKER};
+use crate::compiler::{check, compile, Header, ARG_INFO_MARKER};
 use crate::context::{context, devices_of, Context};
 use crate::handle::{self, Kind, Ref};
 use crate::info::{answer, guard, guard_obj, slice, Info};
@@ -268,6 +268,18 @@ fn build_one(
         rt.unload(m);
     }
     let isa = device(b.device).unwrap().isa;
+    if let (Some(src), false) = (source, link) {
+        // A compiled object: clLinkProgram makes the executable.
+        b.binary = None;
+        let r = check(isa, src, headers, options);
+        b.status = if r.is_ok() {
+            CL_BUILD_SUCCESS
+        } else {
+            CL_BUILD_ERROR
+        };
+        b.log = r.unwrap_or_else(|e| e);
+        return b.status == CL_BUILD_SUCCESS;
+    }
     if let Some(src) = source {
         match compile(isa, src, headers, options) {
             Ok((mut obj, log)) => {
@@ -289,12 +301,6 @@ fn build_one(
                 return false;
             }
         }
-    }
-    if !link {
-        // A compiled object: clLinkProgram makes the executable.
-        b.binary = None;
-        b.status = CL_BUILD_SUCCESS;
-        return true;
     }
     match load(rt, b) {
         Ok(()) => {
