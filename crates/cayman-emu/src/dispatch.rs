@@ -18,7 +18,8 @@ pub enum Arg {
     U32(u32),
     /// 32-bit float.
     F32(f32),
-    /// 64-bit value (long, double), 8-byte aligned in the constant buffer.
+    /// 64-bit value (long, double), 8-byte aligned counting from the first
+    /// explicit argument (dword 9 of the constant buffer).
     U64(u64),
     /// `__global` pointer: byte offset in the global pool.
     Ptr(u32),
@@ -99,7 +100,10 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
             Arg::U32(v) | Arg::Ptr(v) => b.extend_from_slice(&v.to_le_bytes()),
             Arg::F32(v) => b.extend_from_slice(&v.to_bits().to_le_bytes()),
             Arg::U64(v) => {
-                while !b.len().is_multiple_of(8) {
+                // Natural alignment counts from the first explicit argument
+                // (dword 9), not from the start of the buffer: LLVM's r600
+                // back end puts a `long` after one pointer at KC0[2].W.
+                while !(b.len() - EXPLICIT_START).is_multiple_of(8) {
                     b.push(0);
                 }
                 b.extend_from_slice(&v.to_le_bytes());
@@ -125,6 +129,9 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
         .collect();
     Ok((words, lds_top - k.lds_bytes))
 }
+
+/// Byte offset of the first explicit argument in constant buffer 0.
+const EXPLICIT_START: usize = 36;
 
 /// Largest LDS a work-group may use (32 KiB on Cayman).
 pub const LDS_LIMIT: u32 = 32 * 1024;
@@ -247,7 +254,7 @@ pub fn run_with_gds(
         }
         stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
-    crate::workers::run_on(threads, &worker);
+    risa_workers::run_on(threads, &|_| worker());
     if let Some(s) = &d.trace {
         s.flush();
     }

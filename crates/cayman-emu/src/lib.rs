@@ -19,7 +19,7 @@
 //! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
 //!   `.rel.text`);
 //! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel
-//!   (on persistent worker threads, `workers.rs`).
+//!   (on the persistent worker threads of `risa-workers`).
 //!
 //! ```no_run
 //! use risa_cayman_emu::{load, run, Arg, Dispatch, Pool};
@@ -47,7 +47,6 @@ pub mod resource;
 pub mod sync;
 pub mod trace;
 pub mod wave;
-mod workers;
 
 pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};

@@ -8,9 +8,9 @@ use risa_gcn::{listing, Dialect, Processor};
 
 mod asm;
 mod asm_cayman;
+mod opencl;
 mod opts;
 mod run;
-mod run_cayman;
 
 pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
@@ -20,8 +20,11 @@ USAGE:
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
     risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
     risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
+    risa opencl install [DIR]
 
 COMMANDS:
+    opencl    Install the risa OpenCL platform (ICD): `risa opencl install
+              [DIR]` writes DIR/risa.icd (default /etc/OpenCL/vendors).
     run       Run a GCN kernel (amdhsa .o/.co) or a Cayman one (r600 .o) on the
               emulator; see `risa run --help`.
     asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
@@ -96,6 +99,13 @@ fn main() -> ExitCode {
             Ok(code) => ExitCode::from(code),
             Err(e) => {
                 eprintln!("risa run: error: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some("opencl") => match opencl::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("risa opencl: error: {e}");
                 ExitCode::from(1)
             }
         },

@@ -1,8 +1,8 @@
 //! `risa run`: load a code object, run one kernel on the emulator, write the buffers.
 
-use risa_runtime::args::{parse_spec, ArgValue};
-use risa_runtime::gcn::{launch, GcnObject};
-use risa_runtime::{LaunchConfig, RunError, RunResult, DEFAULT_MAX_INSTRUCTIONS};
+use risa_runtime::args::{check, parse_spec, ArgValue};
+use risa_runtime::gpu::{Device, KernelArg, LaunchError, Launched, Object, Stats};
+use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS};
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -16,9 +16,9 @@ USAGE:
     FILE is an amdhsa code object (.o or linked .co) for a GCN 1.0-1.4 chip
     (tahiti, hawaii, fiji, gfx900, ...; taken from the ELF header), or an
     r600 ELF object for Cayman (clang -target r600 -mcpu=cayman). r600
-    objects carry no argument metadata: the specs alone give the kinds, and
-    buffers share one pool (reads past a buffer fault only at the pool's
-    end).
+    objects carry no argument metadata: the specs alone give the kinds.
+    Both run on the same runtime: each buffer is its own allocation, and
+    an access outside every allocation faults.
 
 OPTIONS:
     --kernel NAME         kernel to run (may be left out when FILE has one)
@@ -174,7 +174,7 @@ fn parse(args: &[String]) -> Result<RunArgs, String> {
 }
 
 /// Writes every buffer argument to `DIR/arg<i>.bin`.
-pub(crate) fn write_out(dir: &PathBuf, buffers: &[(usize, Vec<u8>)]) -> Result<(), String> {
+fn write_out(dir: &PathBuf, buffers: &[(usize, Vec<u8>)]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (i, bytes) in buffers {
         let p = dir.join(format!("arg{i}.bin"));
@@ -184,7 +184,7 @@ pub(crate) fn write_out(dir: &PathBuf, buffers: &[(usize, Vec<u8>)]) -> Result<(
 }
 
 /// Prints buffer `i` as `ty` values: the first 8 and the last 2 when long.
-pub(crate) fn print_buffer(buffers: &[(usize, Vec<u8>)], i: usize, ty: &str) -> Result<(), String> {
+fn print_buffer(buffers: &[(usize, Vec<u8>)], i: usize, ty: &str) -> Result<(), String> {
     let bytes = buffers
         .iter()
         .find(|(k, _)| *k == i)
@@ -219,8 +219,14 @@ pub(crate) fn print_buffer(buffers: &[(usize, Vec<u8>)], i: usize, ty: &str) -> 
     Ok(())
 }
 
-fn print_stats(res: &RunResult) {
-    let s = &res.stats;
+fn print_stats(res: &Launched) {
+    match &res.stats {
+        Stats::Gcn(s) => print_gcn_stats(s, res),
+        Stats::Cayman(s) => print_cayman_stats(s, res),
+    }
+}
+
+fn print_gcn_stats(s: &risa_gcn_emu::Stats, res: &Launched) {
     let secs = res.wall.as_secs_f64();
     let total = s.total();
     eprintln!("waves:        {}", s.waves);
@@ -255,6 +261,65 @@ fn print_stats(res: &RunResult) {
     }
 }
 
+fn print_cayman_stats(s: &risa_cayman_emu::Stats, res: &Launched) {
+    let secs = res.wall.as_secs_f64();
+    eprintln!("work-groups:  {}", s.workgroups);
+    eprintln!("waves:        {}", s.waves);
+    eprintln!(
+        "instructions: {} CF, {} ALU groups ({} ALU slots), {} fetches, {} RAT, {} LDS, {} barriers (per wave)",
+        s.cf_instructions,
+        s.alu_groups,
+        s.alu_instructions,
+        s.fetches,
+        s.rat_ops,
+        s.lds_ops,
+        s.barriers
+    );
+    eprintln!(
+        "wall time:    {:.3} ms on {} thread(s)",
+        secs * 1e3,
+        res.threads
+    );
+    if secs > 0.0 {
+        let wave_instr = s.cf_instructions + s.alu_groups + s.fetches;
+        eprintln!(
+            "rate:         {:.2} M wave-instructions/s (CF + ALU groups + fetches)",
+            wave_instr as f64 / secs / 1e6
+        );
+    }
+}
+
+/// Kernel arguments, and (argument index, device address, length) of each
+/// buffer to read back.
+type Placed = (Vec<KernelArg>, Vec<(usize, u64, usize)>);
+
+/// Places the argument values on `dev`: buffers and images become
+/// allocations. Returns the kernel arguments and (argument index, device
+/// address, length) of every buffer to read back.
+fn place(dev: &Device, values: &[ArgValue]) -> Result<Placed, String> {
+    let mut args = Vec::with_capacity(values.len());
+    let mut placed = Vec::new();
+    let full = || "the buffers do not fit the device's address space".to_string();
+    for (i, v) in values.iter().enumerate() {
+        args.push(match v {
+            ArgValue::Buffer(bytes) => {
+                let addr = dev.alloc(bytes.len() as u64).ok_or_else(full)?;
+                dev.write(addr, bytes).map_err(|e| e.to_string())?;
+                placed.push((i, addr, bytes.len()));
+                KernelArg::Buffer(addr)
+            }
+            ArgValue::Image(img) => {
+                let (obj, texels) = dev.image(img).map_err(|e| format!("argument {i}: {e}"))?;
+                placed.push((i, texels, img.data.len()));
+                KernelArg::Buffer(obj)
+            }
+            ArgValue::Local(n) => KernelArg::Local(*n),
+            v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
+        });
+    }
+    Ok((args, placed))
+}
+
 /// Runs `risa run ARGS`; returns the process exit code.
 pub fn run(args: &[String]) -> Result<u8, String> {
     if args.iter().any(|a| a == "-h" || a == "--help") {
@@ -263,12 +328,13 @@ pub fn run(args: &[String]) -> Result<u8, String> {
     }
     let a = parse(args)?;
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
-    // r600 objects (Cayman) are ELF32; GCN code objects ELF64.
-    if risa_elf::is_elf(&bytes) && bytes.get(4) == Some(&1) {
-        return crate::run_cayman::run_object(&a, &bytes);
+    let obj = Object::parse(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
+    let dev = Device::new(obj.isa());
+    let module = dev.load(obj).map_err(|e| format!("{}: {e}", a.file))?;
+    let kernel = module.kernel(a.kernel.as_deref())?;
+    if let Some(info) = &module.kernels[kernel].args {
+        check(info, &a.args).map_err(|e| format!("bad arguments: {e}"))?;
     }
-    let obj = GcnObject::load(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
-    let kernel = obj.kernel(a.kernel.as_deref())?;
     let grid = a.grid.clone().unwrap();
     let dims = grid.len() as u32;
     let pad = |v: &[u32]| -> [u32; 3] { std::array::from_fn(|i| v.get(i).copied().unwrap_or(1)) };
@@ -295,29 +361,39 @@ pub fn run(args: &[String]) -> Result<u8, String> {
             }
         }));
     }
-    match launch(&obj, kernel, &a.args, &cfg) {
+    let (kargs, placed) = place(&dev, &a.args)?;
+    let result = dev.launch(&module, kernel, &kargs, &cfg);
+    let buffers: Vec<(usize, Vec<u8>)> = placed
+        .iter()
+        .map(|&(i, addr, len)| {
+            let mut b = vec![0u8; len];
+            dev.read(addr, &mut b).map(|()| (i, b))
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    match result {
         Ok(res) => {
             if let Some(dir) = &a.out {
-                write_out(dir, &res.buffers)?;
+                write_out(dir, &buffers)?;
             }
             for (i, ty) in &a.print {
-                print_buffer(&res.buffers, *i, ty)?;
+                print_buffer(&buffers, *i, ty)?;
             }
             if a.stats {
                 print_stats(&res);
             }
             Ok(0)
         }
-        Err(RunError::Fault(report, res)) => {
+        Err(LaunchError::Fault(report, res)) => {
             eprintln!("risa run: {report}");
             if let Some(dir) = &a.out {
-                write_out(dir, &res.buffers)?;
+                write_out(dir, &buffers)?;
                 eprintln!(
                     "risa run: buffers as they were at the fault written to {}",
                     dir.display()
                 );
             }
-            if a.stats {
+            if let (true, Some(res)) = (a.stats, res) {
                 print_stats(&res);
             }
             Ok(3)

@@ -28,8 +28,12 @@ impl Alloc {
 /// The device's memory. Allocating needs `&mut`; running kernels share `&`,
 /// so the allocation list needs no lock on the hot path.
 pub struct DeviceMemory {
+    /// Live allocations, in address order.
     allocs: Vec<Alloc>,
-    next: u64,
+    /// First address handed out.
+    start: u64,
+    /// Address space end (exclusive): Cayman's pointers are 32-bit.
+    limit: u64,
     wide_locks: Vec<Mutex<()>>,
 }
 
@@ -40,27 +44,53 @@ impl Default for DeviceMemory {
 }
 
 impl DeviceMemory {
-    /// An empty address space.
+    /// An empty 64-bit address space (GCN).
     pub fn new() -> DeviceMemory {
+        DeviceMemory::with_range(HEAP_START, u64::MAX)
+    }
+
+    /// An empty address space whose allocations lie in `start..limit`
+    /// (Cayman: 32-bit pointers).
+    pub fn with_range(start: u64, limit: u64) -> DeviceMemory {
         DeviceMemory {
             allocs: Vec::new(),
-            next: HEAP_START,
+            start,
+            limit,
             wide_locks: (0..64).map(|_| Mutex::new(())).collect(),
         }
     }
 
-    /// Allocates `len` bytes (zeroed), aligned to 4 KiB; returns the device address.
-    pub fn alloc(&mut self, len: u64) -> u64 {
-        let base = self.next;
-        let words = len.div_ceil(4) as usize;
-        self.next = (base + len + GUARD).next_multiple_of(0x1000);
+    /// Allocates `len` bytes (zeroed), aligned to 4 KiB, with at least
+    /// [`GUARD`] unmapped bytes after it; returns the device address, or None
+    /// when the address space has no room. Freed space is reused (first fit),
+    /// so a long-lived device does not run out of addresses.
+    pub fn try_alloc(&mut self, len: u64) -> Option<u64> {
+        let need = len.checked_add(GUARD)?;
+        let mut base = self.start;
+        let mut at = self.allocs.len();
+        for (i, a) in self.allocs.iter().enumerate() {
+            if a.base.checked_sub(base).is_some_and(|gap| gap >= need) {
+                at = i;
+                break;
+            }
+            base = (a.base + a.len + GUARD).next_multiple_of(0x1000);
+        }
+        if base.checked_add(need).is_none_or(|e| e > self.limit) {
+            return None;
+        }
+        let words = usize::try_from(len.div_ceil(4)).ok()?;
         let a = Alloc {
             base,
             len,
             words: (0..words).map(|_| AtomicU32::new(0)).collect(),
         };
-        self.allocs.push(a);
-        base
+        self.allocs.insert(at, a);
+        Some(base)
+    }
+
+    /// [`DeviceMemory::try_alloc`] for sizes the caller knows fit.
+    pub fn alloc(&mut self, len: u64) -> u64 {
+        self.try_alloc(len).expect("device address space exhausted")
     }
 
     /// Allocates and fills with `bytes`.
@@ -68,6 +98,34 @@ impl DeviceMemory {
         let a = self.alloc(bytes.len() as u64);
         self.write(a, bytes).expect("fresh allocation");
         a
+    }
+
+    /// Frees the allocation that starts at `base`; false when there is none.
+    pub fn free(&mut self, base: u64) -> bool {
+        match self.allocs.iter().position(|a| a.base == base) {
+            Some(i) => {
+                self.allocs.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// One past the highest allocated address (the start when empty).
+    pub fn end(&self) -> u64 {
+        self.allocs.last().map_or(self.start, |a| a.base + a.len)
+    }
+
+    /// Atomically replaces the aligned dword at `addr` with `f(old)`; returns `old`.
+    pub fn atomic_u32(&self, addr: u64, f: &mut dyn FnMut(u32) -> u32) -> Result<u32, OutOfRange> {
+        if !addr.is_multiple_of(4) {
+            return Err(OutOfRange { addr, size: 4 });
+        }
+        self.with(addr, 4, |a, off| {
+            a.words[off / 4]
+                .fetch_update(Relaxed, Relaxed, |o| Some(f(o)))
+                .unwrap()
+        })
     }
 
     /// The bytes of the allocation that starts at `base`.
@@ -277,5 +335,25 @@ mod tests {
             assert_eq!(d.read_alloc(a).unwrap(), bytes, "length {len}");
         }
         assert_eq!(d.read_alloc(0x1234), None);
+    }
+
+    #[test]
+    fn freed_space_is_reused_and_guards_stay() {
+        let mut d = DeviceMemory::with_range(0x1000, 0x40_0000);
+        let a = d.alloc(100);
+        let b = d.alloc(100);
+        assert!(b >= a + 100 + GUARD);
+        assert!(d.free(a));
+        assert!(!d.free(a));
+        assert_eq!(d.alloc(50), a, "first fit reuses the freed range");
+        // Bytes past an allocation are not mapped.
+        let mut x = [0u8; 4];
+        assert!(d.read(b + 100, &mut x).is_err());
+        // The range is finite.
+        assert_eq!(d.try_alloc(0x40_0000), None);
+        for _ in 0..1000 {
+            let c = d.alloc(4096);
+            assert!(d.free(c));
+        }
     }
 }

@@ -19,8 +19,11 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod cayman;
 pub mod device;
 pub mod gcn;
+pub mod gcn_launch;
+pub mod gpu;
 pub mod msgpack;
 pub mod sched;
 
@@ -62,10 +65,35 @@ impl LaunchConfig {
             offset: [0; 3],
             dims,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: host_threads(),
             trace: None,
         }
     }
+}
+
+/// The index of the kernel named `name` among `names`, or of the only one
+/// when `name` is None (`--kernel` may be left out then).
+pub(crate) fn pick_kernel(names: &[&str], name: Option<&str>) -> Result<usize, String> {
+    let all = || names.join(", ");
+    match name {
+        Some(n) => names
+            .iter()
+            .position(|k| *k == n)
+            .ok_or_else(|| format!("no kernel {n:?}; the object has: {}", all())),
+        None if names.len() == 1 => Ok(0),
+        None => Err(format!(
+            "the object has {} kernels ({}); choose one with --kernel",
+            names.len(),
+            all()
+        )),
+    }
+}
+
+/// The host's cores, asked once: `available_parallelism` reads the cgroup
+/// files on every call, which showed in the launch overhead.
+pub fn host_threads() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// What a finished dispatch leaves behind.

@@ -18,12 +18,13 @@ pub fn thread_cpu_time() -> Option<std::time::Duration> {
 pub type GroupsOutcome<S, E> = (Vec<S>, Option<(u64, E)>, Option<std::time::Duration>);
 
 /// Runs `work(state, group)` for every group in `0..groups` on `threads`
-/// threads, each with its own state from `make`. `leave(state, faulted)` runs
+/// threads (the persistent workers of `risa-workers`, all resident at
+/// once), each with its own state from `make`. `leave(state, faulted)` runs
 /// on each worker thread as it stops taking groups (all taken, or a fault).
 pub fn run_groups<S: Send, E: Send>(
     groups: u64,
     threads: usize,
-    mut make: impl FnMut(usize) -> S,
+    make: impl FnMut(usize) -> S,
     work: impl Fn(&mut S, u64) -> Result<(), E> + Sync,
     leave: impl Fn(&mut S, bool) + Sync,
 ) -> GroupsOutcome<S, E> {
@@ -31,42 +32,41 @@ pub fn run_groups<S: Send, E: Send>(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let first: Mutex<Option<(u64, E)>> = Mutex::new(None);
-    let mut states: Vec<S> = (0..threads).map(&mut make).collect();
+    let states: Vec<Mutex<S>> = (0..threads).map(make).map(Mutex::new).collect();
     let cpu: Mutex<Option<std::time::Duration>> = Mutex::new(Some(std::time::Duration::ZERO));
-    std::thread::scope(|s| {
-        for st in states.iter_mut() {
-            let (next, stop, first, work, cpu, leave) = (&next, &stop, &first, &work, &cpu, &leave);
-            s.spawn(move || {
-                let t0 = thread_cpu_time();
-                let mut faulted = false;
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let g = next.fetch_add(1, Ordering::Relaxed);
-                    if g >= groups {
-                        break;
-                    }
-                    if let Err(e) = work(st, g) {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut f = first.lock().unwrap();
-                        if f.as_ref().is_none_or(|(fg, _)| g < *fg) {
-                            *f = Some((g, e));
-                        }
-                        faulted = true;
-                        break;
-                    }
+    risa_workers::run_on(threads, &|i| {
+        let mut st = states[i].lock().unwrap_or_else(|e| e.into_inner());
+        let t0 = thread_cpu_time();
+        let mut faulted = false;
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= groups {
+                break;
+            }
+            if let Err(e) = work(&mut st, g) {
+                stop.store(true, Ordering::Relaxed);
+                let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
+                if f.as_ref().is_none_or(|(fg, _)| g < *fg) {
+                    *f = Some((g, e));
                 }
-                leave(st, faulted);
-                let used = t0.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
-                let mut c = cpu.lock().unwrap();
-                *c = c.zip(used).map(|(a, b)| a + b);
-            });
+                faulted = true;
+                break;
+            }
         }
+        leave(&mut st, faulted);
+        let used = t0.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
+        let mut c = cpu.lock().unwrap_or_else(|e| e.into_inner());
+        *c = c.zip(used).map(|(a, b)| a + b);
     });
     (
-        states,
-        first.into_inner().unwrap(),
-        cpu.into_inner().unwrap(),
+        states
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect(),
+        first.into_inner().unwrap_or_else(|e| e.into_inner()),
+        cpu.into_inner().unwrap_or_else(|e| e.into_inner()),
     )
 }

@@ -1,0 +1,205 @@
+//! The ICD through real clients, each skipped (saying so) when missing:
+//! clinfo, a C host program built against the ICD loader (ocl-icd), and the
+//! pytest suite over pyopencl in tests/opencl (compared with numpy).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// target/debug (or release), where cargo leaves librisa_opencl.so.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// A directory holding risa.icd for OCL_ICD_VENDORS, or None (with the
+/// reason printed) when the library or the loader is missing.
+fn vendors() -> Option<PathBuf> {
+    let lib = target_dir().join("librisa_opencl.so");
+    if !lib.is_file() {
+        eprintln!("skipped: {} not built", lib.display());
+        return None;
+    }
+    if !Path::new("/usr/lib/x86_64-linux-gnu/libOpenCL.so.1").exists() {
+        eprintln!("skipped: the ICD loader (ocl-icd-libopencl1) is not installed");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("risa-icd-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("risa.icd"), format!("{}\n", lib.display())).unwrap();
+    Some(dir)
+}
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn clang_available() -> bool {
+    let ok = have("clang-14") && Path::new("/usr/lib/clc/cayman-r600--.bc").exists();
+    if !ok {
+        eprintln!("skipped: clang-14 and libclc-14 are needed to build OpenCL C");
+    }
+    ok
+}
+
+/// Debian's Python with pyopencl, numpy and pytest, or None (saying so).
+fn pyopencl() -> Option<&'static str> {
+    let py = "/usr/bin/python3";
+    let ok = Command::new(py)
+        .args(["-c", "import pyopencl, numpy, pytest"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3-pyopencl, python3-numpy and python3-pytest are needed");
+    }
+    ok.then_some(py)
+}
+
+#[test]
+fn clinfo_lists_the_platform_and_six_devices_without_failures() {
+    let Some(v) = vendors() else { return };
+    if !have("clinfo") {
+        eprintln!("skipped: clinfo is not installed");
+        return;
+    }
+    let o = Command::new("clinfo")
+        .env("OCL_ICD_VENDORS", &v)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("Platform Name                                   risa"),
+        "{out}"
+    );
+    for name in [
+        "risa Cayman (Radeon HD 6970)",
+        "risa Tahiti",
+        "risa Hawaii",
+        "risa Fiji",
+        "risa gfx900 (Vega 10)",
+        "risa gfx906 (Vega 20)",
+    ] {
+        assert!(
+            out.contains(&format!(
+                "Device Name                                     {name}\n"
+            )),
+            "{name}"
+        );
+    }
+    for bad in ["Invalid", "<error", "CL_INVALID"] {
+        assert!(!out.contains(bad), "a query failed: {bad}\n{out}");
+    }
+    // RISA_OPENCL_DEVICES restricts the list.
+    let o = Command::new("clinfo")
+        .arg("-l")
+        .env("OCL_ICD_VENDORS", &v)
+        .env("RISA_OPENCL_DEVICES", "gfx906,cayman")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("Device #").count(), 2, "{out}");
+}
+
+#[test]
+fn c_host_program_runs_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    if !have("gcc") || !Path::new("/usr/include/CL/cl.h").exists() {
+        eprintln!("skipped: gcc and ocl-icd-opencl-dev are needed for the C host program");
+        return;
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/host.c");
+    let bin = v.join("host");
+    let o = Command::new("gcc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .arg("-lOpenCL")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(&bin)
+        .env("OCL_ICD_VENDORS", &v)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains(" 0 failed"), "{out}");
+    assert_eq!(out.matches(": done").count(), 6, "{out}");
+}
+
+#[test]
+fn pyopencl_suite_matches_numpy_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_pyopencl.py");
+    let o = Command::new(py)
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        .arg(&suite)
+        .env("OCL_ICD_VENDORS", &v)
+        .env("PYOPENCL_NO_CACHE", "1")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("30 passed"), "{out}");
+}
+
+#[test]
+fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let risa = target_dir().join("risa");
+    if !risa.is_file() {
+        eprintln!(
+            "skipped: {} is not built (cargo build -p risa-cli)",
+            risa.display()
+        );
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_corpus.py");
+    let o = Command::new(py)
+        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])
+        .arg(&suite)
+        .env("OCL_ICD_VENDORS", &v)
+        .env("PYOPENCL_NO_CACHE", "1")
+        .env("RISA_BIN", &risa)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // 51 kernel files on 6 devices; the skips (a device that cannot build a
+    // kernel, arguments risa run cannot pass) are listed with their reasons.
+    let passed: usize = out
+        .lines()
+        .find_map(|l| {
+            l.split(" passed")
+                .next()
+                .and_then(|x| x.trim().rsplit(' ').next()?.parse().ok())
+        })
+        .unwrap_or(0);
+    assert!(passed >= 250, "{out}");
+}

@@ -1,0 +1,672 @@
+//! GCN dispatch: places a code object in device memory, writes each
+//! launch's kernarg segment, dispatch packet and queue, and sets up each
+//! wave's initial state as the hardware and ROCm would.
+
+use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
+use crate::device::DeviceMemory;
+use crate::gcn::{Descriptor, GcnKernel, GcnObject};
+use crate::sched::run_groups;
+use crate::{FaultReport, LaunchConfig, RunError, RunResult};
+use risa_gcn::Gen;
+use risa_gcn_emu::gds::Gds;
+use risa_gcn_emu::image::{ImageDesc, Kind};
+use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
+use risa_gcn_emu::wave::EXEC;
+use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
+use std::time::Instant;
+
+// Initial SGPR enables in kernel_code_properties.
+const PROP_PRIVATE_BUFFER: u16 = 1 << 0;
+const PROP_DISPATCH_PTR: u16 = 1 << 1;
+const PROP_QUEUE_PTR: u16 = 1 << 2;
+const PROP_KERNARG_PTR: u16 = 1 << 3;
+const PROP_DISPATCH_ID: u16 = 1 << 4;
+const PROP_FLAT_SCRATCH: u16 = 1 << 5;
+const PROP_PRIVATE_SIZE: u16 = 1 << 6;
+
+fn put(buf: &mut [u8], at: usize, b: &[u8]) {
+    if let Some(s) = buf.get_mut(at..at + b.len()) {
+        s.copy_from_slice(b);
+    }
+}
+
+/// The Flat Scratch Init user SGPRs (AMDGPUUsage "Flat Scratch"): GCN 1.4
+/// ("absolute flat scratch") takes the 64-bit address of the scratch memory;
+/// GCN 1.1/1.2 ("offset flat scratch") take its 32-bit byte offset from the
+/// hidden private base and the private segment size of one work-item.
+fn flat_scratch_init(gen: Gen, scratch: u64, per_item: u32) -> (u32, u32) {
+    match gen {
+        Gen::Gcn14 => (scratch as u32, (scratch >> 32) as u32),
+        _ => {
+            // Scratch lives in the heap, which starts at HIDDEN_PRIVATE_BASE, well
+            // within the 4 GiB a 32-bit offset reaches for any dispatch risa runs.
+            let off = scratch.saturating_sub(HIDDEN_PRIVATE_BASE);
+            (u32::try_from(off).unwrap_or(u32::MAX), per_item)
+        }
+    }
+}
+
+/// A GCN code object placed in device memory: its relocated image at `base`
+/// and its `.text` pre-decoded once, for every launch of its kernels.
+pub struct Placed {
+    /// Device address of the image.
+    pub base: u64,
+    prog: Program,
+}
+
+impl Placed {
+    /// Copies `obj`'s image into `mem` (relocated for its address) and
+    /// pre-decodes its code.
+    pub fn new(mem: &mut DeviceMemory, obj: &GcnObject) -> Result<Placed, String> {
+        let base = mem
+            .try_alloc(obj.image.len() as u64)
+            .ok_or("device memory has no room for the code object")?;
+        let image = obj.relocated(base)?;
+        mem.write(base, &image).expect("fresh allocation");
+        let (t0, t1) = obj.text;
+        let prog = Program::new(obj.chip, &image[t0 as usize..t1 as usize], base + t0);
+        Ok(Placed { base, prog })
+    }
+}
+
+/// One explicit kernel argument as the device sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelArg {
+    /// A pointer to device memory (a buffer, or an image object).
+    Buffer(u64),
+    /// A by-value argument: its bytes.
+    Bytes(Vec<u8>),
+    /// A `__local` pointer with this many bytes of dynamic LDS.
+    Local(u32),
+}
+
+/// Everything that stays the same for every wave of a dispatch.
+struct Setup<'a> {
+    kernel: &'a GcnKernel,
+    prog: &'a Program,
+    cfg: &'a LaunchConfig,
+    p: &'a Prepared,
+}
+
+/// The device memory one launch allocates (kernarg segment, dispatch
+/// packet, queue, scratch per worker), freed by [`Prepared::release`].
+pub struct Prepared {
+    entry: u32,
+    groups: [u32; 3],
+    kernarg: u64,
+    packet: u64,
+    queue: u64,
+    lds_bytes: usize,
+    per_wave_scratch: u64,
+    waves_per_group: u32,
+    threads: usize,
+    scratch_bases: Vec<u64>,
+}
+
+impl Prepared {
+    /// Frees the launch's allocations.
+    pub fn release(self, mem: &mut DeviceMemory) {
+        for a in [self.kernarg, self.packet, self.queue]
+            .into_iter()
+            .chain(self.scratch_bases.into_iter().filter(|&b| b != 0))
+        {
+            mem.free(a);
+        }
+    }
+}
+
+/// Checks the NDRange against the hardware's limits.
+pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, String> {
+    if !(1..=3).contains(&cfg.dims) {
+        return Err(format!("work dimension {} is not 1, 2 or 3", cfg.dims));
+    }
+    for d in 0..3 {
+        if cfg.block[d] == 0 || cfg.grid[d] == 0 {
+            return Err("grid and block sizes must be at least 1".into());
+        }
+    }
+    let block_items = cfg.block.iter().map(|&b| u64::from(b)).product::<u64>();
+    if block_items > 1024 {
+        return Err(format!(
+            "a work-group of {block_items} work-items is over the limit of 1024"
+        ));
+    }
+    Ok(block_items)
+}
+
+/// Writes the kernarg segment, dispatch packet and queue of a launch of
+/// `kernel` into `mem`, and allocates its scratch.
+pub fn prepare(
+    mem: &mut DeviceMemory,
+    obj: &GcnObject,
+    placed: &Placed,
+    kernel: &GcnKernel,
+    args: &[KernelArg],
+    cfg: &LaunchConfig,
+) -> Result<Prepared, String> {
+    let block_items = check_range(cfg)?;
+    // The descriptor as relocated in memory (a .o's entry field is set by
+    // a relocation).
+    let mut d = [0u8; 64];
+    mem.read(placed.base + kernel.desc_offset, &mut d)
+        .map_err(|_| format!("kernel {}: descriptor is outside the image", kernel.name))?;
+    let desc = Descriptor::parse(&d);
+    let entry_addr = (placed.base + kernel.desc_offset).wrapping_add(desc.entry_offset as u64);
+    let entry = placed.prog.op_at_addr(entry_addr);
+    if entry == u32::MAX {
+        return Err(format!(
+            "kernel {}: entry {entry_addr:#x} is not an instruction in .text",
+            kernel.name
+        ));
+    }
+    let explicit: Vec<&ArgInfo> = kernel.args.iter().filter(|a| a.is_explicit()).collect();
+    if explicit.len() != args.len() {
+        return Err(format!(
+            "kernel {} takes {} arguments, {} given",
+            kernel.name,
+            explicit.len(),
+            args.len()
+        ));
+    }
+    let mut lds_end = u64::from(desc.group_segment_fixed_size);
+    let mut ka = vec![0u8; kernel.kernarg_size.max(desc.kernarg_size).max(256) as usize];
+    for (a, v) in explicit.iter().zip(args) {
+        let at = a.offset as usize;
+        match v {
+            KernelArg::Buffer(addr) => put(&mut ka, at, &addr.to_le_bytes()),
+            KernelArg::Local(n) => {
+                let off = lds_end.next_multiple_of(16);
+                put(&mut ka, at, &(off as u32).to_le_bytes());
+                lds_end = off + u64::from(*n);
+            }
+            KernelArg::Bytes(b) => put(&mut ka, at, &b[..b.len().min(a.size as usize)]),
+        }
+    }
+    if lds_end > 64 * 1024 {
+        return Err(format!(
+            "the work-group needs {lds_end} bytes of LDS, over the 64 KiB a GCN compute unit has"
+        ));
+    }
+    let groups: [u32; 3] = std::array::from_fn(|d| cfg.grid[d].div_ceil(cfg.block[d]));
+    fill_hidden(
+        obj.version,
+        kernel,
+        &mut ka,
+        cfg,
+        groups,
+        lds_end - u64::from(desc.group_segment_fixed_size),
+    );
+    let mut pkt = [0u8; 64];
+    put(&mut pkt, 2, &(cfg.dims as u16).to_le_bytes());
+    for d in 0..3 {
+        put(&mut pkt, 4 + 2 * d, &(cfg.block[d] as u16).to_le_bytes());
+        put(&mut pkt, 12 + 4 * d, &cfg.grid[d].to_le_bytes());
+    }
+    put(&mut pkt, 24, &desc.private_segment_fixed_size.to_le_bytes());
+    put(&mut pkt, 28, &(lds_end as u32).to_le_bytes());
+    put(
+        &mut pkt,
+        32,
+        &(placed.base + kernel.desc_offset).to_le_bytes(),
+    );
+    // The HSA queue (amd_queue_t): clang's GCN 1.1/1.2 code reads the FLAT
+    // aperture bases from it when it casts __local or private pointers to
+    // generic ones (group_segment_aperture_base_hi at 0x40,
+    // private_segment_aperture_base_hi at 0x44; AMDGPUUsage, "Queue Ptr").
+    let mut q = [0u8; 256];
+    put(&mut q, 0x40, &SHARED_APERTURE_HI.to_le_bytes());
+    put(&mut q, 0x44, &PRIVATE_APERTURE_HI.to_le_bytes());
+    let waves_per_group = block_items.div_ceil(64) as u32;
+    let per_wave_scratch = (u64::from(desc.private_segment_fixed_size) * 64).next_multiple_of(256);
+    let threads = if cfg.trace.is_some() {
+        1
+    } else {
+        cfg.threads.max(1)
+    };
+    let full = "device memory has no room for the launch";
+    let kernarg = mem.try_alloc(ka.len() as u64).ok_or(full)?;
+    mem.write(kernarg, &ka).expect("fresh allocation");
+    let mut p = Prepared {
+        entry,
+        groups,
+        kernarg,
+        packet: 0,
+        queue: 0,
+        lds_bytes: lds_end as usize,
+        per_wave_scratch,
+        waves_per_group,
+        threads,
+        scratch_bases: Vec::new(),
+    };
+    let place = |mem: &mut DeviceMemory, bytes: &[u8]| {
+        let a = mem.try_alloc(bytes.len() as u64)?;
+        mem.write(a, bytes).expect("fresh allocation");
+        Some(a)
+    };
+    match (place(mem, &pkt), place(mem, &q)) {
+        (Some(a), Some(b)) => (p.packet, p.queue) = (a, b),
+        (a, b) => {
+            p.packet = a.unwrap_or(0);
+            p.queue = b.unwrap_or(0);
+            p.release(mem);
+            return Err(full.into());
+        }
+    }
+    for _ in 0..threads {
+        if per_wave_scratch == 0 {
+            p.scratch_bases.push(0);
+            continue;
+        }
+        match mem.try_alloc(per_wave_scratch * u64::from(waves_per_group)) {
+            Some(a) => p.scratch_bases.push(a),
+            None => {
+                p.release(mem);
+                return Err(full.into());
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// What a dispatch leaves behind, fault or not.
+pub struct Executed {
+    /// Counters.
+    pub stats: Stats,
+    /// Wall time.
+    pub wall: std::time::Duration,
+    /// CPU time of the workers, when measurable.
+    pub cpu: Option<std::time::Duration>,
+    /// Host threads used.
+    pub threads: usize,
+    /// The first fault (lowest work-group), if any.
+    pub fault: Option<Box<FaultReport>>,
+}
+
+/// Runs a prepared launch over `mem` (which the host must not reallocate
+/// meanwhile: the caller holds it shared).
+pub fn execute(
+    mem: &DeviceMemory,
+    placed: &Placed,
+    kernel: &GcnKernel,
+    p: &Prepared,
+    cfg: &LaunchConfig,
+    gds: &Gds,
+) -> Executed {
+    let setup = Setup {
+        kernel,
+        prog: &placed.prog,
+        cfg,
+        p,
+    };
+    let total_groups = p.groups.iter().map(|&g| u64::from(g)).product::<u64>();
+    // One resident work-group per worker thread (see risa_gcn_emu::gds).
+    let workers = p.threads.min(total_groups.max(1) as usize);
+    gds.begin_dispatch(workers, risa_gcn_emu::gds::uses_ordered(setup.prog));
+    struct Worker {
+        waves: Vec<Wave>,
+        lds: Vec<u8>,
+        stats: Stats,
+        scratch: u64,
+        trace: Option<Box<dyn std::io::Write + Send>>,
+    }
+    let mut trace = cfg.trace.as_ref().map(|f| f());
+    let start = Instant::now();
+    let (workers, fault, cpu) = run_groups(
+        total_groups,
+        p.threads,
+        |i| Worker {
+            waves: (0..p.waves_per_group).map(Wave::new).collect(),
+            lds: vec![0; p.lds_bytes],
+            stats: Stats::default(),
+            scratch: p.scratch_bases[i],
+            trace: trace.take(),
+        },
+        |w, g| {
+            run_one_group(
+                &setup,
+                mem,
+                gds,
+                w.scratch,
+                &mut w.waves,
+                &mut w.lds,
+                &mut w.stats,
+                &mut w.trace,
+                g,
+            )
+        },
+        |_, faulted| {
+            if faulted {
+                gds.cancel();
+            }
+            gds.worker_done();
+        },
+    );
+    let wall = start.elapsed();
+    let mut stats = Stats::default();
+    for w in &workers {
+        stats.add(&w.stats);
+    }
+    Executed {
+        stats,
+        wall,
+        cpu,
+        threads: p.threads,
+        fault: fault.map(|(_, f)| f),
+    }
+}
+
+/// Places a linear 2D image in `mem`: its texels, then the image object a
+/// kernel argument points to (the 8-dword T# at offset 0, which is what the
+/// ROCm device libraries load). Returns (object, texels); None when `mem`
+/// is full.
+pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(u64, u64)> {
+    let texels = mem.try_alloc(img.data.len() as u64)?;
+    mem.write(texels, &img.data).expect("fresh allocation");
+    let t = ImageDesc::linear(
+        gen,
+        Kind::D2,
+        texels,
+        img.dfmt,
+        img.nfmt,
+        [img.width, img.height, 1],
+    )
+    .encode(gen);
+    let mut object = [0u8; 64];
+    for (k, w) in t.iter().enumerate() {
+        put(&mut object, 4 * k, &w.to_le_bytes());
+    }
+    let obj = mem.try_alloc(64)?;
+    mem.write(obj, &object).expect("fresh allocation");
+    Some((obj, texels))
+}
+
+/// Runs kernel `kernel` of `obj` with `args` as `cfg` says, on a device
+/// memory of its own, with a fresh, zeroed global data share.
+pub fn launch(
+    obj: &GcnObject,
+    kernel: &GcnKernel,
+    args: &[ArgValue],
+    cfg: &LaunchConfig,
+) -> Result<RunResult, RunError> {
+    launch_with_gds(obj, kernel, args, cfg, &Gds::new())
+}
+
+/// [`launch`] with a caller-provided global data share: the host can preload
+/// it ([`Gds::from_bytes`]) and read it back after the dispatch
+/// ([`Gds::bytes`]). Its GWS and ordered-count state is reset first.
+pub fn launch_with_gds(
+    obj: &GcnObject,
+    kernel: &GcnKernel,
+    args: &[ArgValue],
+    cfg: &LaunchConfig,
+    gds: &Gds,
+) -> Result<RunResult, RunError> {
+    check(&kernel.args, args).map_err(RunError::Args)?;
+    check_range(cfg).map_err(RunError::Args)?;
+    let mut dev = DeviceMemory::new();
+    let placed = Placed::new(&mut dev, obj).map_err(RunError::Load)?;
+    let mut buffers = Vec::new();
+    let mut kargs = Vec::with_capacity(args.len());
+    for (arg_index, v) in args.iter().enumerate() {
+        kargs.push(match v {
+            ArgValue::Buffer(b) => {
+                let addr = dev.alloc_with(b);
+                buffers.push((arg_index, addr));
+                KernelArg::Buffer(addr)
+            }
+            ArgValue::Image(img) => {
+                let (object, texels) = place_image(&mut dev, obj.gen, img)
+                    .ok_or_else(|| RunError::Args("device memory is full".into()))?;
+                buffers.push((arg_index, texels));
+                KernelArg::Buffer(object)
+            }
+            ArgValue::Local(n) => KernelArg::Local(*n),
+            v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
+        });
+    }
+    let prepared = prepare(&mut dev, obj, &placed, kernel, &kargs, cfg).map_err(|e| {
+        if e.starts_with("kernel ") && e.contains("entry") {
+            RunError::Load(e)
+        } else {
+            RunError::Args(e)
+        }
+    })?;
+    let ran = execute(&dev, &placed, kernel, &prepared, cfg, gds);
+    let result = RunResult {
+        buffers: buffers
+            .iter()
+            .map(|&(i, addr)| (i, dev.read_alloc(addr).unwrap_or_default()))
+            .collect(),
+        stats: ran.stats,
+        wall: ran.wall,
+        cpu: ran.cpu,
+        threads: ran.threads,
+    };
+    match ran.fault {
+        None => Ok(result),
+        Some(f) => Err(RunError::Fault(f, Box::new(result))),
+    }
+}
+
+fn fill_hidden(
+    version: u32,
+    k: &GcnKernel,
+    ka: &mut [u8],
+    cfg: &LaunchConfig,
+    groups: [u32; 3],
+    dyn_lds: u64,
+) {
+    let hidden_start = k
+        .args
+        .iter()
+        .find(|a| !a.is_explicit())
+        .map(|a| a.offset as usize)
+        .unwrap_or_else(|| {
+            k.args
+                .iter()
+                .map(|a| (a.offset + a.size) as usize)
+                .max()
+                .unwrap_or(0)
+                .next_multiple_of(8)
+        });
+    if version <= 4 {
+        // libclc (clang-14) reads the hidden block in Mesa clover's layout:
+        // work_dim, then the global offsets as u32 (see ABI-NOTES.md).
+        put(ka, hidden_start, &cfg.dims.to_le_bytes());
+        for d in 0..3 {
+            put(
+                ka,
+                hidden_start + 4 + 4 * d,
+                &(cfg.offset[d] as u32).to_le_bytes(),
+            );
+        }
+        return;
+    }
+    for a in &k.args {
+        let ArgKind::Hidden(kind) = &a.kind else {
+            continue;
+        };
+        let at = a.offset as usize;
+        let axis = |s: &str| -> Option<usize> {
+            kind.strip_prefix(s).and_then(|x| match x {
+                "x" => Some(0),
+                "y" => Some(1),
+                "z" => Some(2),
+                _ => None,
+            })
+        };
+        if let Some(d) = axis("hidden_block_count_") {
+            put(ka, at, &groups[d].to_le_bytes());
+        } else if let Some(d) = axis("hidden_group_size_") {
+            put(ka, at, &(cfg.block[d] as u16).to_le_bytes());
+        } else if let Some(d) = axis("hidden_remainder_") {
+            put(ka, at, &((cfg.grid[d] % cfg.block[d]) as u16).to_le_bytes());
+        } else if let Some(d) = axis("hidden_global_offset_") {
+            put(ka, at, &cfg.offset[d].to_le_bytes());
+        } else {
+            match kind.as_str() {
+                "hidden_grid_dims" => put(ka, at, &(cfg.dims as u16).to_le_bytes()),
+                "hidden_dynamic_lds_size" => put(ka, at, &(dyn_lds as u32).to_le_bytes()),
+                "hidden_private_base" => put(ka, at, &PRIVATE_APERTURE_HI.to_le_bytes()),
+                "hidden_shared_base" => put(ka, at, &SHARED_APERTURE_HI.to_le_bytes()),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_one_group(
+    s: &Setup,
+    mem: &DeviceMemory,
+    gds: &Gds,
+    scratch: u64,
+    waves: &mut [Wave],
+    lds: &mut [u8],
+    stats: &mut Stats,
+    trace: &mut Option<Box<dyn std::io::Write + Send>>,
+    g: u64,
+) -> Result<(), Box<FaultReport>> {
+    if gds.cancelled() {
+        // Another work-group faulted or deadlocked: the dispatch is over.
+        return Ok(());
+    }
+    let gx = (g % u64::from(s.p.groups[0])) as u32;
+    let gy = ((g / u64::from(s.p.groups[0])) % u64::from(s.p.groups[1])) as u32;
+    let gz = (g / (u64::from(s.p.groups[0]) * u64::from(s.p.groups[1]))) as u32;
+    let gid = [gx, gy, gz];
+    let cfg = s.cfg;
+    // Actual work-group size: the last group in a dimension may be partial.
+    let act: [u32; 3] =
+        std::array::from_fn(|d| cfg.block[d].min(cfg.grid[d] - gid[d] * cfg.block[d]));
+    let items = act[0] * act[1] * act[2];
+    let nwaves = items.div_ceil(64) as usize;
+    let d = &s.kernel.desc;
+    let desc = Descriptor { ..*d };
+    lds.fill(0);
+    for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
+        // GRANULATED_WORKITEM_VGPR_COUNT (rsrc1[5:0]): (n + 1) * 4 VGPRs.
+        w.reset_partial(wi as u32, ((desc.rsrc1 & 0x3f) as usize + 1) * 4);
+        w.pc = s.p.entry;
+        w.mode = desc.initial_mode();
+        let first = wi as u32 * 64;
+        let live = (items - first).min(64);
+        w.set_s64(
+            EXEC,
+            if live == 64 {
+                u64::MAX
+            } else {
+                (1u64 << live) - 1
+            },
+        );
+        for l in 0..live as usize {
+            let i = first + l as u32;
+            w.v[0][l] = i % act[0];
+            w.v[1][l] = (i / act[0]) % act[1];
+            w.v[2][l] = i / (act[0] * act[1]);
+        }
+        let tid_count = (desc.rsrc2 >> 11) & 3;
+        if tid_count < 2 {
+            w.v[2] = [0; 64];
+        }
+        if tid_count < 1 {
+            w.v[1] = [0; 64];
+        }
+        let wave_scratch = wi as u64 * s.p.per_wave_scratch;
+        let mut sg = 0usize;
+        fn push_at(w: &mut Wave, sg: &mut usize, v: u32) {
+            if *sg < 104 {
+                w.s[*sg] = v;
+            }
+            *sg += 1;
+        }
+        macro_rules! push {
+            ($w:expr, $v:expr) => {
+                push_at($w, &mut sg, $v)
+            };
+        }
+        let p = desc.props;
+        if p & PROP_PRIVATE_BUFFER != 0 {
+            // A swizzled V#: 4-byte elements interleaved over 64 lanes, ADD_TID on.
+            push!(w, scratch as u32);
+            push!(w, ((scratch >> 32) as u32 & 0xffff) | 1 << 31);
+            push!(w, u32::MAX);
+            push!(w, 1 << 23 | 3 << 21 | 1 << 19);
+        }
+        if p & PROP_DISPATCH_PTR != 0 {
+            push!(w, s.p.packet as u32);
+            push!(w, (s.p.packet >> 32) as u32);
+        }
+        if p & PROP_QUEUE_PTR != 0 {
+            push!(w, s.p.queue as u32);
+            push!(w, (s.p.queue >> 32) as u32);
+        }
+        if p & PROP_KERNARG_PTR != 0 {
+            push!(w, s.p.kernarg as u32);
+            push!(w, (s.p.kernarg >> 32) as u32);
+        }
+        if p & PROP_DISPATCH_ID != 0 {
+            push!(w, 0);
+            push!(w, 0);
+        }
+        if p & PROP_FLAT_SCRATCH != 0 {
+            let (lo, hi) = flat_scratch_init(s.prog.gen, scratch, desc.private_segment_fixed_size);
+            push!(w, lo);
+            push!(w, hi);
+        }
+        if p & PROP_PRIVATE_SIZE != 0 {
+            push!(w, desc.private_segment_fixed_size);
+        }
+        // System SGPRs start after USER_SGPR_COUNT.
+        sg = ((desc.rsrc2 >> 1) & 0x1f) as usize;
+        for (dim, bit) in [(0, 7), (1, 8), (2, 9)] {
+            if desc.rsrc2 >> bit & 1 != 0 {
+                push!(w, gid[dim]);
+            }
+        }
+        if desc.rsrc2 >> 10 & 1 != 0 {
+            push!(w, nwaves as u32);
+        }
+        if desc.rsrc2 & 1 != 0 {
+            push!(w, wave_scratch as u32);
+        }
+    }
+    let mut ctx = Ctx::new(s.prog, mem, lds);
+    ctx.budget = cfg.max_instructions;
+    ctx.gds = Some(gds);
+    ctx.group = g;
+    if trace.is_some() {
+        ctx.trace = trace.take();
+        ctx.trace_tag = format!("g({gx},{gy},{gz})");
+    }
+    let r = exec::run_group(&mut waves[..nwaves], &mut ctx, |_, _| {});
+    stats.add(&ctx.stats);
+    if let Some(mut t) = ctx.trace.take() {
+        let _ = t.flush();
+        *trace = Some(t);
+    }
+    if let Err(f) = &r {
+        if f.kind == FaultKind::Cancelled {
+            // Parked when another work-group stopped the dispatch: not this group's fault.
+            return Ok(());
+        }
+    }
+    r.map_err(|f| {
+        let (lane, addr) = match f.kind {
+            FaultKind::Memory { lane, addr, .. } => (lane, Some(addr)),
+            FaultKind::BadPc(a) => (None, Some(a)),
+            _ => (None, None),
+        };
+        Box::new(FaultReport {
+            kernel: s.kernel.name.clone(),
+            group: gid,
+            wave: f.wave,
+            lane,
+            pc: f.pc,
+            pc_addr: s.prog.base + f.pc,
+            instr: f.instr.clone(),
+            addr,
+            message: f.kind.to_string(),
+        })
+    })
+}
