@@ -26,7 +26,8 @@ struct Example {
 }
 
 /// A small CLRX-syntax kernel body for the `k.s`/`kernel.s` examples.
-const CLRX_SRC: &[u8] = b"v_add_f32 v0, v1, v2\nv_mov_b32 v3, 1.0\ns_waitcnt vmcnt(0) & lgkmcnt(0)\ns_endpgm\n";
+const CLRX_SRC: &[u8] =
+    b"v_add_f32 v0, v1, v2\nv_mov_b32 v3, 1.0\ns_waitcnt vmcnt(0) & lgkmcnt(0)\ns_endpgm\n";
 /// Raw tahiti code (`v_add_f32_e32 v0, v1, v2`, `s_endpgm`) for `code.bin`.
 const TAHITI_CODE: &[u8] = &[0x01, 0x05, 0x00, 0x06, 0x00, 0x00, 0x81, 0xbf];
 

@@ -110,24 +110,36 @@ fn fault_exits_3_with_a_report() {
 }
 
 #[test]
-fn bad_arguments_exit_1() {
+fn bad_arguments_exit_1_bad_usage_exit_2() {
     let obj = fixture("gcn/fiji/vadd.o");
     let o = obj.to_str().unwrap();
+    // Arguments that do not match the kernel: an error in the input.
     let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "i32:1"]);
     assert_eq!(code, 1);
     assert!(err.contains("takes 4 arguments, 1 given"), "{err}");
+    // Malformed or missing options: bad usage.
     let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "q32:1"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("unknown kind"), "{err}");
     let (code, _, err) = risa(&["run", o, "--arg", "i32:1"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("--grid is required"), "{err}");
+    assert_eq!(code, 2);
+    assert!(err.contains("--grid"), "{err}");
     let (code, _, err) = risa(&["run", o, "--grid", "1,2,3,4"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("1 to 3"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--grid", "64", "--threads", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a positive integer"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--gird", "64"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("similar argument exists: '--grid'"), "{err}");
     let (code, out, _) = risa(&["run", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("--max-instructions"));
+    assert!(
+        out.contains("buf:zeros:BYTES"),
+        "--help lists the argument kinds"
+    );
 }
 
 #[test]
