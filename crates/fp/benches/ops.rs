@@ -33,13 +33,8 @@ fn time(c: &mut Criterion, r: Round, label: &str, mut f: impl FnMut(usize) -> u6
 
 fn main() {
     let cr = &mut risa_bench::criterion();
-    let mut s = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = risa_rng::Rng::from_state(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let f32s: Vec<f32> = (0..N)
         .map(|_| f32::from_bits(0x3f00_0000 | (next() as u32 & 0x00ff_ffff)))
         .collect();
