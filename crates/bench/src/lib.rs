@@ -56,13 +56,19 @@ pub fn once() -> bool {
 /// The criterion driver, configured from the command line (`cargo bench`
 /// passes `--bench` and any filter). Samples are few and short: the
 /// workloads are large (milliseconds each), and two cores are shared.
+/// When [`once`] holds the command line is left to the bench (criterion
+/// is not run, and a bench's own words such as `N nearest` are no filter).
 pub fn criterion() -> Criterion {
-    Criterion::default()
+    let c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
-        .without_plots()
-        .configure_from_args()
+        .without_plots();
+    if once() {
+        c
+    } else {
+        c.configure_from_args()
+    }
 }
 
 /// What one workload's iterations measured.

@@ -5,12 +5,17 @@
 //! * a seeded xorshift64 stream (13/7/17 shifts): fast, reproducible, no
 //!   dependencies; the stream the committed test vectors were generated with;
 //! * a *choice list* ([`Rng::from_choices`]): every draw takes the next
-//!   number of a given list, and 0 once it runs out. A property test
-//!   (proptest) generates the list; when a property fails, proptest shrinks
-//!   the list towards shorter and smaller numbers, which makes every draw of
-//!   a generator the first (smallest) option: a failure shrinks to a minimal
-//!   instruction (register 0, no modifiers, the first form) instead of an
-//!   arbitrary seed.
+//!   number of a given list, then 0 for [`ZERO_TAIL`] draws, then the numbers
+//!   of a fixed stream (so that a generator's rejection loop, which may
+//!   refuse 0, still ends). A property test (proptest) generates the list; when a property
+//!   fails, proptest shrinks the list towards shorter lists of smaller
+//!   numbers, which makes the draws the first (smallest) options: a failure
+//!   shrinks to a minimal instruction (register 0, no modifiers, the first
+//!   form) instead of an arbitrary seed.
+
+/// Draws past the end of a choice list that still give 0 (the smallest
+/// choice) before a fixed stream takes over.
+pub const ZERO_TAIL: usize = 256;
 
 /// A deterministic random source (see the crate docs).
 #[derive(Debug, Clone)]
@@ -37,10 +42,11 @@ impl Rng {
     }
 
     /// A generator that returns `choices` one by one from [`Rng::next_u64`],
-    /// then 0 forever: drawn by proptest, shrunk to the smallest draws.
+    /// then [`ZERO_TAIL`] zeros, then the stream of a fixed seed: drawn by
+    /// proptest, shrunk to the smallest draws.
     pub fn from_choices(choices: Vec<u64>) -> Self {
         Rng {
-            state: 1,
+            state: Rng::new(0).state,
             choices: Some((choices, 0)),
         }
     }
@@ -48,9 +54,14 @@ impl Rng {
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         if let Some((list, at)) = &mut self.choices {
-            let v = list.get(*at).copied().unwrap_or(0);
+            let k = *at;
             *at += 1;
-            return v;
+            if let Some(&v) = list.get(k) {
+                return v;
+            }
+            if k < list.len() + ZERO_TAIL {
+                return 0;
+            }
         }
         let mut x = self.state;
         x ^= x << 13;
@@ -109,12 +120,18 @@ mod tests {
     }
 
     #[test]
-    fn choices_replay_then_give_zero() {
-        let mut r = Rng::from_choices(vec![7, 12]);
+    fn choices_replay_then_a_fixed_stream() {
+        let mut r = Rng::from_choices(vec![7, 12, 0]);
         assert_eq!(r.below(5), 2);
         assert_eq!(r.next_u64(), 12);
-        assert_eq!(r.next_u64(), 0);
         assert!(r.one_in(9));
+        for _ in 0..super::ZERO_TAIL {
+            assert_eq!(r.next_u64(), 0);
+        }
+        let mut tail = Rng::new(0);
+        for _ in 0..3 {
+            assert_eq!(r.next_u64(), tail.next_u64());
+        }
     }
 
     #[test]
