@@ -182,6 +182,7 @@ mod shrinking {
     use super::*;
     use proptest::prelude::*;
     use proptest::sample::Index;
+    use risa_rng::Rng;
 
     proptest! {
         #![proptest_config(ProptestConfig {
