@@ -313,7 +313,7 @@ fn cases() -> Vec<Case> {
 
     let da: Vec<f64> = (0..N).map(|i| i as f64 * 1.25 - 7.0).collect();
     let db: Vec<f64> = (0..=N).map(|i| -(i as f64) * 0.5).collect();
-    let sel: Vec<i32> = (0..N).map(|_| r.i32_in(0, 2 - 1)).collect();
+    let sel: Vec<i32> = (0..N).map(|_| r.i32_in(0, 1)).collect();
     let want: Vec<f64> = (0..N)
         .map(|i| if sel[i] != 0 { da[i] } else { db[i + 1] })
         .collect();
@@ -444,7 +444,7 @@ fn cases() -> Vec<Case> {
     let b: Vec<i32> = (0..N)
         .map(|i| {
             if i % 3 == 0 {
-                r.i32_in(-50, 50 - 1)
+                r.i32_in(-50, 49)
             } else {
                 (r.next_u32() as i32) >> 2
             }
@@ -543,7 +543,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 1)), &want, 4, 2e-6, 1e-7),
     ));
 
-    let a: Vec<i32> = (0..64).map(|_| r.i32_in(0, 300 - 1)).collect();
+    let a: Vec<i32> = (0..64).map(|_| r.i32_in(0, 299)).collect();
     let a2 = a.clone();
     v.push(case(
         "loop_break",
@@ -569,7 +569,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N + 37).map(|_| r.i32_in(-1000, 1000 - 1)).collect();
+    let a: Vec<i32> = (0..N + 37).map(|_| r.i32_in(-1000, 999)).collect();
     let want: Vec<i32> = (0..N)
         .map(|i| (0..37).map(|k| a[i + k] * k as i32).sum())
         .collect();
@@ -629,7 +629,7 @@ fn cases() -> Vec<Case> {
         v.push(c);
     }
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-300, 300 - 1)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-300, 299)).collect();
     let want: Vec<i32> = a
         .iter()
         .map(|&x| {
@@ -687,7 +687,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 2)), &want, 8, 4e-6, 1e-6),
     ));
 
-    let idx: Vec<i32> = (0..N).map(|_| r.i32_in(0, 256 - 1)).collect();
+    let idx: Vec<i32> = (0..N).map(|_| r.i32_in(0, 255)).collect();
     let want: Vec<i32> = (0..N as i32)
         .map(|i| {
             let x = idx[i as usize];
@@ -719,7 +719,7 @@ fn cases() -> Vec<Case> {
             }
         })
         .collect();
-    let c: Vec<i32> = (0..N).map(|_| r.i32_in(-20, 200 - 1)).collect();
+    let c: Vec<i32> = (0..N).map(|_| r.i32_in(-20, 199)).collect();
     let wf: Vec<f32> = (0..N)
         .map(|i| {
             let (x, y) = (a[i], b[i]);
@@ -764,7 +764,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-1000, 1000 - 1)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-1000, 999)).collect();
     let want: Vec<f32> = (0..N)
         .map(|i| match a[i] & 7 {
             0 => 1.0,
@@ -1086,8 +1086,8 @@ fn cases() -> Vec<Case> {
     ));
 
     // Non-inlined function calls (s_swappc_b64 / s_setpc_b64, stack in scratch).
-    let fa: Vec<i32> = (0..N).map(|_| r.i32_in(-500, 500 - 1)).collect();
-    let ft: Vec<i32> = (0..16).map(|_| r.i32_in(-100, 100 - 1)).collect();
+    let fa: Vec<i32> = (0..N).map(|_| r.i32_in(-500, 499)).collect();
+    let ft: Vec<i32> = (0..16).map(|_| r.i32_in(-100, 99)).collect();
     let (fa2, ft2) = (fa.clone(), ft.clone());
     v.push(case(
         "func_call",
@@ -1140,7 +1140,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(0, 1 << 20 - 1)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(0, (1 << 20) - 1)).collect();
     let want: Vec<i32> = a
         .iter()
         .map(|&x| {
@@ -1250,7 +1250,7 @@ fn cases() -> Vec<Case> {
     // Generic pointers into __local and private memory (FLAT apertures; on
     // hawaii/fiji the bases come from the HSA queue). Two groups of 64.
     let n = 128usize;
-    let input: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 1000 - 1)).collect();
+    let input: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 999)).collect();
     let mut want = vec![0i32; 3 * n];
     for g0 in (0..n).step_by(64) {
         let mut tmp: Vec<i32> = (0..64).map(|l| input[g0 + l] * 3).collect();
@@ -1295,9 +1295,7 @@ fn cases() -> Vec<Case> {
     // destinations) on every chip, clang-19 on gfx900/gfx906.
     const NP: usize = 256;
     let mut r = Rng::from_state(0x1d5);
-    let pin: Vec<i32> = (0..NP + 64)
-        .map(|_| r.i32_in(-100_000, 100_000 - 1))
-        .collect();
+    let pin: Vec<i32> = (0..NP + 64).map(|_| r.i32_in(-100_000, 99_999)).collect();
     let plin: Vec<i64> = (0..NP + 64).map(|_| r.next_u64() as i64 >> 3).collect();
     let (pin2, plin2) = (pin.clone(), plin.clone());
     v.push(case(
@@ -1418,7 +1416,7 @@ fn cases() -> Vec<Case> {
         .collect();
     // Halves that are multiples of 1/16 in [-4, 4): every sum below is exact.
     let dh: Vec<u16> = (0..2 * ND + 4)
-        .map(|_| f16_of(r.i32_in(-64, 64 - 1) as f32 / 16.0))
+        .map(|_| f16_of(r.i32_in(-64, 63) as f32 / 16.0))
         .collect();
     let df: Vec<f32> = (0..ND).map(|_| r.f32_in(-2.0, 2.0)).collect();
     let (da2, db2, dc2, dh2, df2) = (da.clone(), db.clone(), dc.clone(), dh.clone(), df.clone());
