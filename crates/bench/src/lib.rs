@@ -18,6 +18,20 @@ use std::time::{Duration, Instant};
 
 pub use criterion::{BenchmarkId, Criterion, Throughput};
 
+/// The benchmark driver: criterion, or nothing when [`once`] holds (then
+/// criterion is not even constructed: its set-up probes for gnuplot in a
+/// child process, which valgrind would count as a second process).
+pub struct Bench(Option<Criterion>);
+
+impl Bench {
+    /// Criterion's closing summary (nothing when run once).
+    pub fn final_summary(&mut self) {
+        if let Some(c) = &mut self.0 {
+            c.final_summary();
+        }
+    }
+}
+
 /// CPU time this thread has run, in ns (Linux `schedstat`), if known.
 pub fn cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
@@ -58,17 +72,18 @@ pub fn once() -> bool {
 /// workloads are large (milliseconds each), and two cores are shared.
 /// When [`once`] holds the command line is left to the bench (criterion
 /// is not run, and a bench's own words such as `N nearest` are no filter).
-pub fn criterion() -> Criterion {
-    let c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .without_plots();
+pub fn criterion() -> Bench {
     if once() {
-        c
-    } else {
-        c.configure_from_args()
+        return Bench(None);
     }
+    Bench(Some(
+        Criterion::default()
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .without_plots()
+            .configure_from_args(),
+    ))
 }
 
 /// What one workload's iterations measured.
@@ -103,7 +118,7 @@ impl Probe {
 /// Measures `work` as benchmark `group/name` with `throughput` per iteration,
 /// and returns what its iterations measured ([`once`]: one run, no criterion).
 pub fn measure(
-    c: &mut Criterion,
+    c: &mut Bench,
     group: &str,
     name: &str,
     throughput: Throughput,
@@ -115,14 +130,14 @@ pub fn measure(
 /// [`measure`], running `work` `once_runs` times (not once) when [`once`]
 /// holds: for knobs such as `RISA_BENCH_RUNS` that scripts difference.
 pub fn measure_runs(
-    c: &mut Criterion,
+    c: &mut Bench,
     group: &str,
     name: &str,
     throughput: Throughput,
     once_runs: usize,
     mut work: impl FnMut(),
 ) -> Probe {
-    if once() {
+    let Some(c) = c.0.as_mut() else {
         let mut p = Probe {
             best_wall: f64::MAX,
             cpu: Some(0.0),
@@ -136,7 +151,7 @@ pub fn measure_runs(
         }
         p.cpu = p.cpu.map(|t| t / p.iters as f64);
         return p;
-    }
+    };
     let probe = RefCell::new(Probe {
         best_wall: f64::MAX,
         ..Probe::default()

@@ -10,7 +10,7 @@
 //! kernel, `CAYMAN_BENCH_THREADS=2` one thread count, `CAYMAN_BENCH_ITEMS=N`
 //! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch).
 
-use risa_bench::{Criterion, Throughput};
+use risa_bench::{Bench, Throughput};
 use risa_cayman_emu::*;
 use std::time::Instant;
 
@@ -61,7 +61,7 @@ fn spin_seconds(threads: usize, n: u64) -> f64 {
 }
 
 fn bench(
-    c: &mut Criterion,
+    c: &mut Bench,
     name: &str,
     k: &Kernel,
     d: &mut Dispatch,

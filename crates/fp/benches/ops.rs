@@ -5,13 +5,13 @@
 //! `cargo bench -p risa-fp --bench ops` (criterion, one benchmark per
 //! function and mode; each prints the established ns/op line after it).
 
-use risa_bench::{Criterion, Throughput};
+use risa_bench::{Bench, Throughput};
 use risa_fp::{convert, fp16, fp32, fp64, Round};
 use std::hint::black_box;
 
 const N: usize = 4096;
 
-fn time(c: &mut Criterion, r: Round, label: &str, mut f: impl FnMut(usize) -> u64) {
+fn time(c: &mut Bench, r: Round, label: &str, mut f: impl FnMut(usize) -> u64) {
     let mut acc = 0u64;
     let p = risa_bench::measure(
         c,

@@ -4,7 +4,7 @@
 //! the established MB/s line per generation and corpus. The
 //! corpus is random instances of every instruction form (so every encoding is
 //! exercised), repeated to 16 MiB.
-use risa_bench::{Criterion, Throughput};
+use risa_bench::{Bench, Throughput};
 use risa_elf::Elf;
 use risa_gcn::{decode, random, Dialect, Gen, Printer, ALL_GENS};
 
@@ -72,7 +72,7 @@ fn clang_corpus(gen: Gen, target: usize) -> Vec<u32> {
 
 /// Decode and decode+print throughput over `words` (criterion), then the
 /// established line: MB/s and M instructions/s (best sample), MB/CPU-s.
-fn measure(c: &mut Criterion, gen: Gen, what: &str, words: &[u32]) {
+fn measure(c: &mut Bench, gen: Gen, what: &str, words: &[u32]) {
     if words.is_empty() {
         println!("{gen} {what}: no input");
         return;

@@ -14,7 +14,7 @@
 //! target/release/deps/emu-*` runs only the matching kernels, once, on one
 //! thread (under valgrind RISA_BENCH_ONCE is implied).
 
-use risa_bench::{Criterion, Throughput};
+use risa_bench::{Bench, Throughput};
 use risa_runtime::args::ArgValue;
 use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::LaunchConfig;
@@ -29,7 +29,7 @@ fn object(chip: &str, name: &str) -> GcnObject {
 /// (wave-instructions, best wall seconds, cpu seconds of the workers per
 /// run) of the kernel on `threads` threads, measured by criterion.
 fn measure(
-    c: &mut Criterion,
+    c: &mut Bench,
     label: &str,
     run: (&GcnObject, &[ArgValue], u32),
     threads: usize,
@@ -54,7 +54,7 @@ fn measure(
     p.ran().then(|| (n, p.best_wall, cpu / p.iters as f64))
 }
 
-fn bench(c: &mut Criterion, label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
+fn bench(c: &mut Bench, label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
     if let Ok(f) = std::env::var("RISA_BENCH_FILTER") {
         if !label.contains(f.as_str()) {
             return;
