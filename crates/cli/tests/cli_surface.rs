@@ -3,19 +3,8 @@
 //! (0 ok, 1 error in the input, 2 bad usage; 3, a guest fault, is checked in
 //! `run.rs`).
 
-use std::process::Command;
-
-fn risa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_risa"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
+mod common;
+use common::risa;
 
 #[test]
 fn version_names_the_package_version() {

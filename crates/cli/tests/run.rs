@@ -1,7 +1,8 @@
 //! `risa run` end to end: arguments, --out files, --stats, --trace, faults and exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::risa;
 
 fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -30,18 +31,6 @@ fn write_floats(p: &Path, v: &[f32]) {
         v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
     )
     .unwrap();
-}
-
-fn risa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_risa"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 #[test]
