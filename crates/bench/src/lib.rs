@@ -94,6 +94,9 @@ pub struct Probe {
     /// The best wall time of one iteration, in seconds (over criterion's
     /// samples, each the mean of its iterations).
     pub best_wall: f64,
+    /// The mean wall time of one iteration over every measured iteration,
+    /// in seconds (what the benches that timed a fixed loop printed).
+    pub mean_wall: f64,
     /// CPU seconds of this thread per iteration, if the OS tells.
     pub cpu: Option<f64>,
 }
@@ -107,6 +110,11 @@ impl Probe {
     /// `amount` per wall-clock second (best sample), in millions.
     pub fn per_s(&self, amount: f64) -> f64 {
         amount / self.best_wall / 1e6
+    }
+
+    /// `amount` per wall-clock second (mean over all iterations), in millions.
+    pub fn per_s_mean(&self, amount: f64) -> f64 {
+        amount / self.mean_wall / 1e6
     }
 
     /// `amount` per CPU-second, in millions (NaN when CPU time is unknown).
@@ -147,9 +155,11 @@ pub fn measure_runs(
             let (wall, cpu) = timed(&mut work);
             p.iters += 1;
             p.best_wall = p.best_wall.min(wall);
+            p.mean_wall += wall;
             p.cpu = p.cpu.zip(cpu).map(|(t, c)| t + c);
         }
         p.cpu = p.cpu.map(|t| t / p.iters as f64);
+        p.mean_wall /= p.iters as f64;
         return p;
     };
     let probe = RefCell::new(Probe {
@@ -173,6 +183,7 @@ pub fn measure_runs(
             let mut p = probe.borrow_mut();
             p.iters += iters;
             p.best_wall = p.best_wall.min(wall.as_secs_f64() / iters as f64);
+            p.mean_wall += wall.as_secs_f64();
             let mut total = cpu_total.borrow_mut();
             *total = total.zip(cpu).map(|(t, c)| t + c);
             wall
@@ -180,6 +191,7 @@ pub fn measure_runs(
     });
     g.finish();
     let mut p = probe.into_inner();
+    p.mean_wall /= p.iters.max(1) as f64;
     p.cpu = cpu_total
         .into_inner()
         .filter(|_| p.iters > 0)

@@ -43,8 +43,8 @@ fn main() {
         println!(
             "assemble: {} kernels, {lines} lines ({bytes} bytes) of source: {:.2} M lines/s, {:.1} MB/s wall [{}]",
             srcs.len(),
-            p.per_s(lines as f64),
-            p.per_s(bytes as f64),
+            p.per_s_mean(lines as f64),
+            p.per_s_mean(bytes as f64),
             sink % 7
         );
         // CPU time of this thread (Linux): the rate without other processes' share
@@ -53,7 +53,7 @@ fn main() {
                 "assemble: {:.2} M lines/s, {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
                 p.per_cpu_s(lines as f64),
                 p.per_cpu_s(bytes as f64),
-                100.0 * cpu / p.best_wall
+                100.0 * cpu / p.mean_wall
             );
         }
     }

@@ -93,10 +93,10 @@ fn bench(
             continue;
         }
         let cpu = (cpu_seconds() - c0) / p.iters as f64;
-        let s = p.best_wall;
+        let s = p.mean_wall;
         println!(
             "{name:13} threads={threads}: {:>6.2} M ALU groups/s wall, {:>6.2} M per CPU-second  ({groups} groups in {} runs, {s:.4} s wall, {cpu:.4} s CPU per run)",
-            p.per_s(per_run as f64),
+            p.per_s_mean(per_run as f64),
             if cpu > 0.0 { per_run as f64 / cpu / 1e6 } else { 0.0 },
             p.iters,
         );

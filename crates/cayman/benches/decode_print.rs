@@ -36,8 +36,8 @@ fn main() {
             "decode+print: {} kernels, {} bytes of code, {:.1} MB/s ({:.0} ns/instruction-dword pair) [{}]",
             codes.len(),
             total,
-            p.per_s(total as f64),
-            p.best_wall * 1e9 / (total as f64 / 8.0),
+            p.per_s_mean(total as f64),
+            p.mean_wall * 1e9 / (total as f64 / 8.0),
             out_len % 7
         );
         // CPU time of this thread (Linux): the rate without other processes' share
@@ -45,7 +45,7 @@ fn main() {
             println!(
                 "decode+print: {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
                 p.per_cpu_s(total as f64),
-                100.0 * cpu / p.best_wall
+                100.0 * cpu / p.mean_wall
             );
         }
     }
@@ -73,7 +73,7 @@ fn main() {
     if p.ran() {
         println!(
             "decode_alu only: {:.1} MB/s [{}]",
-            p.per_s(words.len() as f64 * 4.0),
+            p.per_s_mean(words.len() as f64 * 4.0),
             ok % 7
         );
     }

@@ -26,7 +26,7 @@ fn time(c: &mut Bench, r: Round, label: &str, mut f: impl FnMut(usize) -> u64) {
     );
     black_box(acc);
     if p.ran() {
-        let ns = p.best_wall * 1e9 / N as f64;
+        let ns = p.mean_wall * 1e9 / N as f64;
         println!("{label:<24} {ns:>7.1} ns/op");
     }
 }
