@@ -97,7 +97,8 @@ pub struct Probe {
     /// The mean wall time of one iteration over every measured iteration,
     /// in seconds (what the benches that timed a fixed loop printed).
     pub mean_wall: f64,
-    /// CPU seconds of this thread per iteration, if the OS tells.
+    /// CPU seconds of this thread per iteration, if the OS tells (and the
+    /// run was long enough to register).
     pub cpu: Option<f64>,
 }
 
@@ -158,7 +159,8 @@ pub fn measure_runs(
             p.mean_wall += wall;
             p.cpu = p.cpu.zip(cpu).map(|(t, c)| t + c);
         }
-        p.cpu = p.cpu.map(|t| t / p.iters as f64);
+        // A run shorter than the scheduler's accounting step reads as 0 s.
+        p.cpu = p.cpu.map(|t| t / p.iters as f64).filter(|&c| c > 0.0);
         p.mean_wall /= p.iters as f64;
         return p;
     };
@@ -195,6 +197,7 @@ pub fn measure_runs(
     p.cpu = cpu_total
         .into_inner()
         .filter(|_| p.iters > 0)
-        .map(|t| t / p.iters as f64);
+        .map(|t| t / p.iters as f64)
+        .filter(|&c| c > 0.0);
     p
 }
