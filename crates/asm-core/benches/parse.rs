@@ -1,11 +1,12 @@
 //! Throughput benchmark: 200,000 generated lines of the toy ISA through
-//! the assembler core. Run with `cargo bench -p risa-asm-core`.
+//! the assembler core. Run with `cargo bench -p risa-asm-core` (criterion;
+//! the established one-line figure follows criterion's report).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use risa_asm_core::{Assembler, Options};
-use std::time::Instant;
+use risa_bench::Throughput;
 
 fn generate(lines: usize) -> String {
     let mut s = String::with_capacity(lines * 24);
@@ -27,27 +28,33 @@ fn generate(lines: usize) -> String {
 fn main() {
     let n = 200_000;
     let src = generate(n);
-    let mut best = f64::MAX;
-    for _ in 0..5 {
-        let t = Instant::now();
-        let out = Assembler::new(Options::default()).assemble(
-            "bench.s",
-            &src,
-            &mut common::Toy::default(),
-        );
-        let dt = t.elapsed().as_secs_f64();
-        assert!(
-            !out.has_errors(),
-            "{}",
-            risa_asm_core::diag::render_all(&out.diagnostics[..3.min(out.diagnostics.len())])
-        );
-        assert_eq!(out.sections[0].data.len(), n * 4);
-        best = best.min(dt);
-    }
-    println!(
-        "asm-core toy ISA: {n} lines in {:.1} ms -> {:.2} M lines/s ({:.1} MB/s)",
-        best * 1e3,
-        n as f64 / best / 1e6,
-        src.len() as f64 / best / 1e6
+    let mut c = risa_bench::criterion();
+    let p = risa_bench::measure(
+        &mut c,
+        "asm-core",
+        "toy_isa_200k_lines",
+        Throughput::BytesDecimal(src.len() as u64),
+        || {
+            let out = Assembler::new(Options::default()).assemble(
+                "bench.s",
+                &src,
+                &mut common::Toy::default(),
+            );
+            assert!(
+                !out.has_errors(),
+                "{}",
+                risa_asm_core::diag::render_all(&out.diagnostics[..3.min(out.diagnostics.len())])
+            );
+            assert_eq!(out.sections[0].data.len(), n * 4);
+        },
     );
+    if p.ran() {
+        println!(
+            "asm-core toy ISA: {n} lines in {:.1} ms -> {:.2} M lines/s ({:.1} MB/s)",
+            p.best_wall * 1e3,
+            p.per_s(n as f64),
+            p.per_s(src.len() as f64)
+        );
+    }
+    c.final_summary();
 }

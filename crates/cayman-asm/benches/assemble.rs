@@ -1,7 +1,9 @@
 //! Assembly throughput: the disassembly of every fixture kernel
-//! (tests/fixtures/cayman), assembled again and again; prints lines/s and
-//! MB/s of source, and checks that the bytes come back unchanged.
-use std::time::Instant;
+//! (tests/fixtures/cayman), assembled again and again (criterion); then the
+//! established figures: lines/s and MB/s of source, wall and per
+//! CPU-second. Checks that the bytes come back unchanged.
+
+use risa_bench::Throughput;
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/cayman");
@@ -22,39 +24,38 @@ fn main() {
         let out = risa_cayman_asm::assemble("b.s", s, Default::default());
         assert!(!out.has_errors() && out.text() == *code);
     }
-    let iters = 100;
-    let cpu0 = cpu_ns();
-    let t = Instant::now();
     let mut sink = 0;
-    for _ in 0..iters {
-        for (s, _) in &srcs {
-            sink += risa_cayman_asm::assemble("b.s", s, Default::default())
-                .text()
-                .len();
+    let mut c = risa_bench::criterion();
+    let p = risa_bench::measure(
+        &mut c,
+        "cayman-asm",
+        "assemble_fixture_listings",
+        Throughput::BytesDecimal(bytes as u64),
+        || {
+            for (s, _) in &srcs {
+                sink += risa_cayman_asm::assemble("b.s", s, Default::default())
+                    .text()
+                    .len();
+            }
+        },
+    );
+    if p.ran() {
+        println!(
+            "assemble: {} kernels, {lines} lines ({bytes} bytes) of source: {:.2} M lines/s, {:.1} MB/s wall [{}]",
+            srcs.len(),
+            p.per_s_mean(lines as f64),
+            p.per_s_mean(bytes as f64),
+            sink % 7
+        );
+        // CPU time of this thread (Linux): the rate without other processes' share
+        if let Some(cpu) = p.cpu {
+            println!(
+                "assemble: {:.2} M lines/s, {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
+                p.per_cpu_s(lines as f64),
+                p.per_cpu_s(bytes as f64),
+                100.0 * cpu / p.mean_wall
+            );
         }
     }
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "assemble: {} kernels, {lines} lines ({bytes} bytes) of source: {:.2} M lines/s, {:.1} MB/s wall [{}]",
-        srcs.len(),
-        (lines * iters) as f64 / dt / 1e6,
-        (bytes * iters) as f64 / dt / 1e6,
-        sink % 7
-    );
-    // CPU time of this thread (Linux): the rate without other processes' share
-    if let (Some(a), Some(b)) = (cpu0, cpu_ns()) {
-        let cpu = (b - a) as f64 / 1e9;
-        println!(
-            "assemble: {:.2} M lines/s, {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
-            (lines * iters) as f64 / cpu / 1e6,
-            (bytes * iters) as f64 / cpu / 1e6,
-            100.0 * cpu / dt
-        );
-    }
-}
-
-/// Nanoseconds this thread spent on a CPU, from /proc/thread-self/schedstat.
-fn cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
+    c.final_summary();
 }

@@ -13,25 +13,17 @@ use risa_cayman_asm::cf::{parse_cf, ClauseKind};
 use risa_cayman_asm::fetch::parse_fetch;
 use risa_cayman_asm::text::{Numbers, Plain};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
+use risa_rng::Rng;
 
 fn random_words(r: &mut Rng, fmts: &[WordFormat]) -> [u32; 4] {
     let mut w = [0u32; 4];
     for (k, f) in fmts.iter().enumerate() {
         for fld in f.fields {
             // bias towards zero so that optional fields are often absent
-            let v = if r.next().is_multiple_of(3) {
+            let v = if r.next_u32().is_multiple_of(3) {
                 0
             } else {
-                r.next()
+                r.next_u32()
             };
             fld.set(&mut w[k], v);
         }
@@ -78,7 +70,7 @@ fn alu_roundtrip(w: [u32; 2], lits: &[u32; 4]) {
 
 #[test]
 fn every_row_prints_and_parses_back() {
-    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let mut r = Rng::from_state(0x2545_f491_4f6c_dd1d);
     let mut n = 0;
     for _ in 0..300 {
         for op in CF_OPS.iter().filter(|o| o.code != 30) {
@@ -111,13 +103,13 @@ fn every_row_prints_and_parses_back() {
             let mut w = random_words(&mut r, word_formats("EXPORT", rat, op.flags & F_SWIZ != 0));
             CF_ALLOC_EXPORT_WORD1_BUF::CF_INST.set(&mut w[1], op.code as u32);
             if rat {
-                let rop = &RAT_OPS[r.next() as usize % RAT_OPS.len()];
+                let rop = &RAT_OPS[r.next_u32() as usize % RAT_OPS.len()];
                 CF_ALLOC_EXPORT_WORD0_RAT::RAT_INST.set(&mut w[0], rop.code as u32);
             }
             cf_roundtrip(w[0], w[1]);
             n += 1;
         }
-        let lits = [r.next(), r.next(), r.next(), r.next()];
+        let lits = [r.next_u32(), r.next_u32(), r.next_u32(), r.next_u32()];
         for op in ALU_OP2 {
             let form = if op.flags & F_MOVA != 0 {
                 "MOVA"
@@ -150,8 +142,8 @@ fn every_row_prints_and_parses_back() {
         ] {
             for op in table {
                 let mut w = random_words(&mut r, word_formats(kind, false, op.flags & F_SEM != 0));
-                w[3] = if r.next().is_multiple_of(4) {
-                    r.next()
+                w[3] = if r.next_u32().is_multiple_of(4) {
+                    r.next_u32()
                 } else {
                     0
                 };
@@ -165,7 +157,7 @@ fn every_row_prints_and_parses_back() {
                     _ => {
                         MEM_GDS_WORD0::MEM_INST.set(&mut w[0], MEM_INST_MEM);
                         MEM_GDS_WORD0::MEM_OP.set(&mut w[0], op.code as u32);
-                        let d = &LDS_OPS[r.next() as usize % LDS_OPS.len()];
+                        let d = &LDS_OPS[r.next_u32() as usize % LDS_OPS.len()];
                         MEM_GDS_WORD1::GDS_OP.set(&mut w[1], d.code as u32);
                     }
                 }
@@ -180,4 +172,45 @@ fn every_row_prints_and_parses_back() {
         }
     }
     assert!(n > 100_000, "{n}");
+}
+
+/// Shrinking counterpart of the test above for the ALU rows (the bulk of
+/// the ISA): proptest draws the choices the word generator takes
+/// (`Rng::from_choices`), so a failing row shrinks to its smallest words
+/// (fields 0, no literal) before it is reported.
+mod shrinking {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::sample::Index;
+    use risa_rng::Rng;
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 3000,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn alu_row_prints_and_parses_back(
+            op3 in any::<bool>(),
+            row in any::<Index>(),
+            choices in prop::collection::vec(any::<u64>(), 0..24),
+            lits in any::<[u32; 4]>(),
+        ) {
+            let mut r = Rng::from_choices(choices);
+            let mut w;
+            if op3 {
+                let op = &ALU_OP3[row.index(ALU_OP3.len())];
+                w = random_words(&mut r, word_formats("ALU_OP3", false, false));
+                ALU_WORD1_OP3::ALU_INST.set(&mut w[1], op.code as u32);
+            } else {
+                let op = &ALU_OP2[row.index(ALU_OP2.len())];
+                let form = if op.flags & F_MOVA != 0 { "MOVA" } else { "ALU_OP2" };
+                w = random_words(&mut r, word_formats(form, false, false));
+                ALU_WORD1_OP2::ALU_INST.set(&mut w[1], op.code as u32);
+            }
+            alu_roundtrip([w[0], w[1]], &lits);
+        }
+    }
 }

@@ -4,22 +4,14 @@
 //! unreached words all occur) → disassemble → assemble with
 //! `.vliw_checks off` (random groups break the VLIW rules) → identical.
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
+use risa_rng::Rng;
 
 fn program(r: &mut Rng) -> Vec<u8> {
-    let n = 2 + (r.next() % 64) as usize;
+    let n = 2 + (r.next_u32() % 64) as usize;
     let mut bytes = Vec::with_capacity(n * 4 + 3);
     for k in 0..n {
-        let mut w = r.next();
-        match (k % 2, r.next() % 4) {
+        let mut w = r.next_u32();
+        match (k % 2, r.next_u32() % 4) {
             (0, 0) => w &= 0xc000_001f, // small ADDR: clauses inside the code
             (1, 1) => w &= 0x83ff_ffff, // small CF_INST
             (1, 2) => w &= 0xffc0_7fff, // OP2 ALU with a small opcode
@@ -28,15 +20,15 @@ fn program(r: &mut Rng) -> Vec<u8> {
         bytes.extend_from_slice(&w.to_le_bytes());
     }
     // sometimes a trailing partial dword
-    for _ in 0..(r.next() % 8).saturating_sub(4) {
-        bytes.push(r.next() as u8);
+    for _ in 0..(r.next_u32() % 8).saturating_sub(4) {
+        bytes.push(r.next_u32() as u8);
     }
     bytes
 }
 
 #[test]
 fn random_programs_reassemble_identically() {
-    let mut r = Rng(0x1234_5678_9abc_def1);
+    let mut r = Rng::from_state(0x1234_5678_9abc_def1);
     let mut alu_lines = 0;
     for case in 0..4000 {
         let bytes = program(&mut r);

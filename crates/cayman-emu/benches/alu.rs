@@ -6,10 +6,11 @@
 //! second of CPU time the process used (the machine is shared, so the CPU
 //! time figure is the per-core rate; the wall-clock ratio is the scaling).
 //!
-//! Run: `cargo bench -p risa-cayman-emu`; `CAYMAN_BENCH=while_loop` runs one
+//! Run: `cargo bench -p risa-cayman-emu` (criterion, then these figures); `CAYMAN_BENCH=while_loop` runs one
 //! kernel, `CAYMAN_BENCH_THREADS=2` one thread count, `CAYMAN_BENCH_ITEMS=N`
 //! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch).
 
+use risa_bench::{Bench, Throughput};
 use risa_cayman_emu::*;
 use std::time::Instant;
 
@@ -59,7 +60,15 @@ fn spin_seconds(threads: usize, n: u64) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
-fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, reps: usize) {
+fn bench(
+    c: &mut Bench,
+    name: &str,
+    k: &Kernel,
+    d: &mut Dispatch,
+    args: &[Arg],
+    pool: &Pool,
+    reps: usize,
+) {
     let only = std::env::var("CAYMAN_BENCH_THREADS").ok();
     let mut wall = [0.0f64; 2];
     for threads in [1usize, 2] {
@@ -67,23 +76,33 @@ fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, re
             continue;
         }
         d.threads = threads;
-        let _ = run(k, d, args, pool).expect("warm-up");
+        let per_run = run(k, d, args, pool).expect("warm-up").alu_groups;
+        let d = &*d;
+        // CPU time of the whole process: the worker threads do the work.
         let c0 = cpu_seconds();
-        let t = Instant::now();
         let mut groups = 0;
-        for _ in 0..reps {
-            groups += run(k, d, args, pool).expect("run").alu_groups;
+        let p = risa_bench::measure_runs(
+            c,
+            &format!("cayman-emu/{name}"),
+            &format!("threads={threads}"),
+            Throughput::Elements(per_run),
+            reps,
+            || groups += run(k, d, args, pool).expect("run").alu_groups,
+        );
+        if !p.ran() {
+            continue;
         }
-        let s = t.elapsed().as_secs_f64();
-        let cpu = cpu_seconds() - c0;
+        let cpu = (cpu_seconds() - c0) / p.iters as f64;
+        let s = p.mean_wall;
         println!(
-            "{name:13} threads={threads}: {:>6.2} M ALU groups/s wall, {:>6.2} M per CPU-second  ({groups} groups, {s:.2} s wall, {cpu:.2} s CPU)",
-            groups as f64 / s / 1e6,
-            if cpu > 0.0 { groups as f64 / cpu / 1e6 } else { 0.0 },
+            "{name:13} threads={threads}: {:>6.2} M ALU groups/s wall, {:>6.2} M per CPU-second  ({groups} groups in {} runs, {s:.4} s wall, {cpu:.4} s CPU per run)",
+            p.per_s_mean(per_run as f64),
+            if cpu > 0.0 { per_run as f64 / cpu / 1e6 } else { 0.0 },
+            p.iters,
         );
         wall[threads - 1] = s;
     }
-    if only.is_none() {
+    if only.is_none() && wall[0] > 0.0 && wall[1] > 0.0 {
         // spin about as long as the 1-thread emulator run took, on 1 then 2 threads;
         // per-thread work is constant, so the ideal 2-thread time equals the 1-thread time
         let probe = 50_000_000;
@@ -99,6 +118,7 @@ fn bench(name: &str, k: &Kernel, d: &mut Dispatch, args: &[Arg], pool: &Pool, re
 }
 
 fn main() {
+    let c = &mut risa_bench::criterion();
     let only = std::env::var("CAYMAN_BENCH").ok();
     let want = |n: &str| only.as_deref().is_none_or(|o| o == n);
     if want("while_loop") {
@@ -117,7 +137,7 @@ fn main() {
         let mut d = Dispatch::linear(n as u32, 64);
         let args = [Arg::Ptr(0), Arg::Ptr(4 * n as u32)];
         let reps = (40 * 16384 / n).max(1);
-        bench("while_loop", &k, &mut d, &args, &pool, reps);
+        bench(c, "while_loop", &k, &mut d, &args, &pool, reps);
     }
     if want("nested_loops") {
         // 64x64 matrix product
@@ -130,6 +150,7 @@ fn main() {
         d.work_dim = 2;
         let mm = m * m * 4;
         let args = [Arg::Ptr(0), Arg::Ptr(mm), Arg::Ptr(2 * mm), Arg::U32(m)];
-        bench("nested_loops", &k, &mut d, &args, &pool, 100);
+        bench(c, "nested_loops", &k, &mut d, &args, &pool, 100);
     }
+    c.final_summary();
 }

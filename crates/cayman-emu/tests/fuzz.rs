@@ -14,16 +14,16 @@ fn dispatch() -> Dispatch {
 
 #[test]
 fn random_words_never_panic() {
-    let mut r = Rng(0x1234_5678);
+    let mut r = Rng::from_state(0x1234_5678);
     for _ in 0..3000 {
-        let n = 2 + (r.u32() % 64) as usize * 2;
-        let w: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+        let n = 2 + (r.next_u32() % 64) as usize * 2;
+        let w: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
         let k = Kernel::from_code("fuzz", &bytes_u32(&w));
         let pool = Pool::new(4096);
         let _ = run(
             &k,
             &dispatch(),
-            &[Arg::Ptr(0), Arg::U32(r.u32() % 4096), Arg::Local(256)],
+            &[Arg::Ptr(0), Arg::U32(r.next_u32() % 4096), Arg::Local(256)],
             &pool,
         );
     }
@@ -33,10 +33,10 @@ fn random_words_never_panic() {
 /// reaches far more of the ALU engine than random CF words do.
 #[test]
 fn random_alu_clauses_never_panic() {
-    let mut r = Rng(0xfeed);
+    let mut r = Rng::from_state(0xfeed);
     let mut faults = 0;
     for it in 0..3000 {
-        let nslots = 1 + r.u32() % 24;
+        let nslots = 1 + r.next_u32() % 24;
         // CF: 0 ALU (kcache0 locked on CB0 lines 0-1), 1 TC, 2 RAT store, 3 END, then clauses at slot 4
         let alu_w0 = 4 | (2 << 30); // ADDR 4, KCACHE_MODE0 = lock 2 lines
         let alu_w1 = ((nslots - 1) << 18) | (8 << 26) | (1 << 31);
@@ -49,8 +49,8 @@ fn random_alu_clauses_never_panic() {
         let end = [0u32, 32 << 22];
         let mut w = vec![alu_w0, alu_w1, tc_w0, tc_w1, rat_w0, rat_w1, end[0], end[1]];
         for _ in 0..nslots {
-            let mut w0 = r.u32();
-            let mut w1 = r.u32();
+            let mut w0 = r.next_u32();
+            let mut w1 = r.next_u32();
             if it % 2 == 0 {
                 // keep sources mostly to GPRs 0-7, kcache and inline constants
                 w0 &= !((0x1f0) | (0x1f0 << 13));
@@ -71,7 +71,14 @@ fn random_alu_clauses_never_panic() {
         ]);
         let k = Kernel::from_code("fuzz", &bytes_u32(&w));
         let pool = Pool::new(1024);
-        if run(&k, &dispatch(), &[Arg::Ptr(0), Arg::U32(r.u32())], &pool).is_err() {
+        if run(
+            &k,
+            &dispatch(),
+            &[Arg::Ptr(0), Arg::U32(r.next_u32())],
+            &pool,
+        )
+        .is_err()
+        {
             faults += 1;
         }
     }
@@ -127,17 +134,17 @@ fn out_of_pool_store_faults_with_location() {
 /// hangs and accesses outside the pool are not.
 #[test]
 fn random_memory_programs_never_panic_or_hang() {
-    let mut r = Rng(0xc0ffee);
+    let mut r = Rng::from_state(0xc0ffee);
     let mut faults = 0;
     for _ in 0..2000 {
-        let body: Vec<u32> = (0..96).map(|_| r.u32()).collect();
-        let (code, res) = risa_cayman_emu::fuzzing::memory_program(&body, r.u32());
+        let body: Vec<u32> = (0..96).map(|_| r.next_u32()).collect();
+        let (code, res) = risa_cayman_emu::fuzzing::memory_program(&body, r.next_u32());
         let k = Kernel::from_code("fuzz", &bytes_u32(&code));
         let pool = Pool::new(4096);
-        let mut d = Dispatch::linear(64 * (1 + r.u32() % 4), 64);
+        let mut d = Dispatch::linear(64 * (1 + r.next_u32() % 4), 64);
         d.max_instructions = 2_000;
         d.resources = res;
-        if let Err(f) = run(&k, &d, &[Arg::Ptr(0), Arg::U32(r.u32() % 4096)], &pool) {
+        if let Err(f) = run(&k, &d, &[Arg::Ptr(0), Arg::U32(r.next_u32() % 4096)], &pool) {
             if std::env::var("FUZZ_SHOW").is_ok() {
                 eprintln!("FAULT {}", f.message);
             }

@@ -10,7 +10,7 @@ use risa_cayman_emu::*;
 fn vadd() {
     let k = kernel("vadd", "vadd");
     let n = 200usize;
-    let mut r = Rng(1);
+    let mut r = Rng::from_state(1);
     let a: Vec<f32> = (0..n).map(|_| r.f32_in(-100.0, 100.0)).collect();
     let b: Vec<f32> = (0..n).map(|_| r.f32_in(-100.0, 100.0)).collect();
     let mut l = Layout::new();
@@ -74,14 +74,14 @@ fn ids() {
 fn int_arith() {
     let k = kernel("int_arith", "int_arith");
     let n = 128usize;
-    let mut r = Rng(7);
-    let mut a: Vec<i32> = (0..n).map(|_| r.u32() as i32).collect();
+    let mut r = Rng::from_state(7);
+    let mut a: Vec<i32> = (0..n).map(|_| r.next_u32() as i32).collect();
     let b: Vec<i32> = (0..n)
         .map(|i| {
             if i % 3 == 0 {
                 r.i32_in(-50, 50)
             } else {
-                r.u32() as i32
+                r.next_u32() as i32
             }
         })
         .collect();
@@ -127,10 +127,16 @@ fn lin(n: usize) -> Dispatch {
 fn uint_arith() {
     let k = kernel("uint_arith", "uint_arith");
     let n = 192usize;
-    let mut r = Rng(11);
-    let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+    let mut r = Rng::from_state(11);
+    let a: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
     let b: Vec<u32> = (0..n)
-        .map(|i| if i % 4 == 0 { r.u32() % 100 } else { r.u32() })
+        .map(|i| {
+            if i % 4 == 0 {
+                r.next_u32() % 100
+            } else {
+                r.next_u32()
+            }
+        })
         .collect();
     let mut l = Layout::new();
     let (pa, pb, po) = (
@@ -164,8 +170,8 @@ fn uint_arith() {
 fn bitops() {
     let k = kernel("bitops", "bitops");
     let n = 128usize;
-    let mut r = Rng(3);
-    let a: Vec<u32> = (0..n).map(|_| r.u32()).collect();
+    let mut r = Rng::from_state(3);
+    let a: Vec<u32> = (0..n).map(|_| r.next_u32()).collect();
     let mut l = Layout::new();
     let (pa, po) = (l.add(bytes_u32(&a)), l.add(vec![0; 4 * n]));
     let pool = l.pool();
@@ -188,9 +194,9 @@ fn bitops() {
 fn bytes_shorts() {
     let k = kernel("bytes_shorts", "bytes_shorts");
     let n = 100usize;
-    let mut r = Rng(5);
-    let a: Vec<u8> = (0..n + 1).map(|_| r.u32() as u8).collect();
-    let b: Vec<i16> = (0..n).map(|_| r.u32() as i16).collect();
+    let mut r = Rng::from_state(5);
+    let a: Vec<u8> = (0..n + 1).map(|_| r.next_u32() as u8).collect();
+    let b: Vec<i16> = (0..n).map(|_| r.next_u32() as i16).collect();
     let mut l = Layout::new();
     let pa = l.add(a.clone());
     let pb = l.add(b.iter().flat_map(|x| x.to_le_bytes()).collect());
@@ -226,9 +232,9 @@ fn bytes_shorts() {
 fn convert() {
     let k = kernel("convert", "convert");
     let n = 128usize;
-    let mut r = Rng(9);
+    let mut r = Rng::from_state(9);
     let mut f: Vec<f32> = (0..n).map(|_| r.f32_in(-3.0e9, 3.0e9)).collect();
-    let mut ni: Vec<i32> = (0..n).map(|_| r.u32() as i32).collect();
+    let mut ni: Vec<i32> = (0..n).map(|_| r.next_u32() as i32).collect();
     f[0] = 0.5;
     f[1] = -0.5;
     f[2] = 255.9;
@@ -278,9 +284,9 @@ fn convert() {
 fn double_arith() {
     let k = kernel("double_arith", "double_arith");
     let n = 64usize;
-    let mut r = Rng(13);
-    let a: Vec<u64> = (0..n).map(|_| r.next()).collect();
-    let b: Vec<u64> = (0..n + 1).map(|_| r.next()).collect();
+    let mut r = Rng::from_state(13);
+    let a: Vec<u64> = (0..n).map(|_| r.next_u64()).collect();
+    let b: Vec<u64> = (0..n + 1).map(|_| r.next_u64()).collect();
     let sel: Vec<i32> = (0..n).map(|i| (i % 3 == 0) as i32).collect();
     let mut l = Layout::new();
     let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
@@ -304,8 +310,8 @@ fn double_arith() {
 fn double_vec() {
     let k = kernel("double_vec", "double_vec");
     let n = 64usize;
-    let mut r = Rng(17);
-    let a: Vec<u64> = (0..2 * n).map(|_| r.next()).collect();
+    let mut r = Rng::from_state(17);
+    let a: Vec<u64> = (0..2 * n).map(|_| r.next_u64()).collect();
     let mut l = Layout::new();
     let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
     let po = l.add(vec![0; 16 * n]);
@@ -326,7 +332,7 @@ fn double_vec() {
 fn float_arith() {
     let k = kernel("float_arith", "float_arith");
     let n = 128usize;
-    let mut r = Rng(19);
+    let mut r = Rng::from_state(19);
     let a: Vec<f32> = (0..n).map(|_| r.f32_in(-50.0, 50.0)).collect();
     let b: Vec<f32> = (0..n).map(|_| r.f32_in(-50.0, 50.0)).collect();
     let mut l = Layout::new();
@@ -365,7 +371,7 @@ fn float_arith() {
 fn fmin_fmax_vec() {
     let k = kernel("fmin_fmax_vec", "fmin_fmax_vec");
     let n = 64usize;
-    let mut r = Rng(23);
+    let mut r = Rng::from_state(23);
     let a: Vec<f32> = (0..8 * n).map(|_| r.f32_in(-2.0, 2.0)).collect();
     let b: Vec<f32> = (0..8 * n).map(|_| r.f32_in(-2.0, 2.0)).collect();
     let mut l = Layout::new();
@@ -497,9 +503,9 @@ fn atomic_cmpxchg() {
 fn int64() {
     let k = kernel("int64", "int64");
     let n = 128usize;
-    let mut r = Rng(29);
-    let a: Vec<i64> = (0..n).map(|_| r.next() as i64).collect();
-    let b: Vec<i64> = (0..n).map(|_| r.next() as i64).collect();
+    let mut r = Rng::from_state(29);
+    let a: Vec<i64> = (0..n).map(|_| r.next_u64() as i64).collect();
+    let b: Vec<i64> = (0..n).map(|_| r.next_u64() as i64).collect();
     let mut l = Layout::new();
     let pa = l.add(a.iter().flat_map(|x| x.to_le_bytes()).collect());
     let pb = l.add(b.iter().flat_map(|x| x.to_le_bytes()).collect());
@@ -544,8 +550,8 @@ fn lds_arg() {
 fn lds_atomics() {
     let k = kernel("lds_atomics", "lds_atomics");
     let (n, bs) = (512usize, 128usize);
-    let mut r = Rng(31);
-    let a: Vec<u32> = (0..n).map(|_| r.u32() & 0xfff).collect();
+    let mut r = Rng::from_state(31);
+    let a: Vec<u32> = (0..n).map(|_| r.next_u32() & 0xfff).collect();
     let mut l = Layout::new();
     let (pa, ph) = (l.add(bytes_u32(&a)), l.add(vec![0; 64]));
     l.add(vec![0; 4 * 4096]);
@@ -618,7 +624,7 @@ fn f32_kernel_1in(
     per: usize,
 ) -> (Vec<f32>, Vec<f32>) {
     let k = kernel(file, file);
-    let mut r = Rng(seed);
+    let mut r = Rng::from_state(seed);
     let a: Vec<f32> = (0..n).map(|_| r.f32_in(lo, hi)).collect();
     let mut l = Layout::new();
     let (pa, po) = (l.add(bytes_f32(&a)), l.add(vec![0; 4 * per * n]));
@@ -677,7 +683,7 @@ fn transcendental() {
 fn sin_cos() {
     let k = kernel("sin_cos", "sin_cos");
     let n = 128usize;
-    let mut r = Rng(43);
+    let mut r = Rng::from_state(43);
     let mut a: Vec<f32> = (0..n).map(|_| r.f32_in(-100.0, 100.0)).collect();
     a[0] = 0.0;
     a[1] = core::f32::consts::PI;
@@ -702,7 +708,7 @@ fn sin_cos() {
 fn pow_atan() {
     let k = kernel("pow_atan", "pow_atan");
     let n = 128usize;
-    let mut r = Rng(47);
+    let mut r = Rng::from_state(47);
     let a: Vec<f32> = (0..n).map(|_| r.f32_in(-4.0, 4.0)).collect();
     let b: Vec<f32> = (0..n).map(|_| r.f32_in(-3.0, 3.0)).collect();
     let mut l = Layout::new();
@@ -763,7 +769,7 @@ fn loop_sum() {
 #[test]
 fn loop_break() {
     let n = 128usize;
-    let mut r = Rng(53);
+    let mut r = Rng::from_state(53);
     let a: Vec<i32> = (0..40).map(|_| r.i32_in(0, 140)).collect();
     for m in [0u32, 1, 7, 40] {
         let o = i32_kernel("loop_break", &a, &[Arg::U32(m)], n, 64);
@@ -786,7 +792,7 @@ fn loop_break() {
 #[test]
 fn nested_branch() {
     let n = 256usize;
-    let mut r = Rng(59);
+    let mut r = Rng::from_state(59);
     let a: Vec<i32> = (0..n).map(|_| r.i32_in(-300, 300)).collect();
     let o = i32_kernel("nested_branch", &a, &[], n, 64);
     for i in 0..n {
@@ -811,8 +817,8 @@ fn nested_branch() {
 #[test]
 fn private_array() {
     let n = 128usize;
-    let mut r = Rng(61);
-    let a: Vec<i32> = (0..n).map(|_| r.u32() as i32).collect();
+    let mut r = Rng::from_state(61);
+    let a: Vec<i32> = (0..n).map(|_| r.next_u32() as i32).collect();
     let o = i32_kernel("private_array", &a, &[], n, 64);
     for i in 0..n {
         let t = |k: i32| k * i as i32 + 1;
@@ -823,13 +829,13 @@ fn private_array() {
 #[test]
 fn while_loop() {
     let n = 128usize;
-    let mut r = Rng(67);
+    let mut r = Rng::from_state(67);
     let a: Vec<i32> = (0..n)
         .map(|i| {
             if i < 4 {
                 [1, 27, 97, 871][i]
             } else {
-                (r.u32() % 100000) as i32
+                (r.next_u32() % 100000) as i32
             }
         })
         .collect();
@@ -852,7 +858,7 @@ fn while_loop() {
 fn switch_case() {
     let k = kernel("switch_case", "switch_case");
     let n = 128usize;
-    let mut r = Rng(71);
+    let mut r = Rng::from_state(71);
     let a: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 1000)).collect();
     let mut l = Layout::new();
     let (pa, po) = (l.add(bytes_i32(&a)), l.add(vec![0; 4 * n]));
@@ -875,7 +881,7 @@ fn switch_case() {
 fn select_cmp() {
     let k = kernel("select_cmp", "select_cmp");
     let n = 128usize;
-    let mut r = Rng(73);
+    let mut r = Rng::from_state(73);
     let mut a: Vec<f32> = (0..n).map(|_| r.f32_in(-5.0, 5.0)).collect();
     let mut b: Vec<f32> = (0..n).map(|_| r.f32_in(-5.0, 5.0)).collect();
     let c: Vec<i32> = (0..n)
@@ -918,7 +924,7 @@ fn select_cmp() {
 fn nested_loops() {
     let k = kernel("nested_loops", "nested_loops");
     let m = 16usize;
-    let mut r = Rng(79);
+    let mut r = Rng::from_state(79);
     let a: Vec<f32> = (0..m * m).map(|_| r.f32_in(-1.0, 1.0)).collect();
     let b: Vec<f32> = (0..m * m).map(|_| r.f32_in(-1.0, 1.0)).collect();
     let mut l = Layout::new();
@@ -955,7 +961,7 @@ fn nested_loops() {
 fn many_args() {
     let k = kernel("many_args", "many_args");
     let n = 64usize;
-    let mut r = Rng(83);
+    let mut r = Rng::from_state(83);
     let p: Vec<Vec<f32>> = (0..4)
         .map(|_| (0..n).map(|_| r.f32_in(-2.0, 2.0)).collect())
         .collect();
@@ -1021,7 +1027,7 @@ fn multi_kernel() {
 fn vec4() {
     let k = kernel("vec4", "vec4");
     let n = 64usize;
-    let mut r = Rng(89);
+    let mut r = Rng::from_state(89);
     let a: Vec<f32> = (0..4 * n).map(|_| r.f32_in(-3.0, 3.0)).collect();
     let b: Vec<f32> = (0..4 * n).map(|_| r.f32_in(-3.0, 3.0)).collect();
     let mut l = Layout::new();
@@ -1055,9 +1061,9 @@ fn vec4() {
 fn vec_int() {
     let k = kernel("vec_int", "vec_int");
     let n = 64usize;
-    let mut r = Rng(97);
-    let a: Vec<i32> = (0..4 * n).map(|_| r.u32() as i32).collect();
-    let b: Vec<u8> = (0..4 * n).map(|_| r.u32() as u8).collect();
+    let mut r = Rng::from_state(97);
+    let a: Vec<i32> = (0..4 * n).map(|_| r.next_u32() as i32).collect();
+    let b: Vec<u8> = (0..4 * n).map(|_| r.next_u32() as u8).collect();
     let mut l = Layout::new();
     let (pa, pb, po) = (
         l.add(bytes_i32(&a)),

@@ -1,5 +1,8 @@
-//! Decode+print throughput over the fixture corpus; prints MB/s.
-use std::time::Instant;
+//! Decode+print throughput over the fixture corpus (criterion), followed by
+//! the established figures: MB/s wall and per CPU-second, ns per
+//! instruction-dword pair, and decode_alu alone.
+
+use risa_bench::Throughput;
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/cayman");
@@ -16,31 +19,35 @@ fn main() {
     let total: usize = codes.iter().map(|c| c.len()).sum();
     let opts = risa_cayman::DisasmOptions { hex: false };
     let mut out_len = 0;
-    // warm up
-    for c in &codes {
-        out_len += risa_cayman::disassemble(c, &opts).len();
-    }
-    let cpu0 = cpu_ns();
-    let iters = 200;
-    let t = Instant::now();
-    for _ in 0..iters {
-        for c in &codes {
-            out_len += risa_cayman::disassemble(c, &opts).len();
-        }
-    }
-    let dt = t.elapsed().as_secs_f64();
-    let cpu1 = cpu_ns();
-    let mb = (total * iters) as f64 / 1e6;
-    println!("decode+print: {} kernels, {} bytes of code, {:.1} MB/s ({:.0} ns/instruction-dword pair) [{}]",
-        codes.len(), total, mb / dt, dt * 1e9 / ((total * iters) as f64 / 8.0), out_len % 7);
-    // CPU time of this thread (Linux): the rate without other processes' share
-    if let (Some(a), Some(b)) = (cpu0, cpu1) {
-        let cpu = (b - a) as f64 / 1e9;
+    let mut c = risa_bench::criterion();
+    let p = risa_bench::measure(
+        &mut c,
+        "cayman",
+        "decode_print_fixtures",
+        Throughput::BytesDecimal(total as u64),
+        || {
+            for c in &codes {
+                out_len += risa_cayman::disassemble(c, &opts).len();
+            }
+        },
+    );
+    if p.ran() {
         println!(
-            "decode+print: {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
-            mb / cpu,
-            100.0 * cpu / dt
+            "decode+print: {} kernels, {} bytes of code, {:.1} MB/s ({:.0} ns/instruction-dword pair) [{}]",
+            codes.len(),
+            total,
+            p.per_s_mean(total as f64),
+            p.mean_wall * 1e9 / (total as f64 / 8.0),
+            out_len % 7
         );
+        // CPU time of this thread (Linux): the rate without other processes' share
+        if let Some(cpu) = p.cpu {
+            println!(
+                "decode+print: {:.1} MB/s per CPU-second ({:.0}% of wall time on CPU)",
+                p.per_cpu_s(total as f64),
+                100.0 * cpu / p.mean_wall
+            );
+        }
     }
     // decode only (ALU/CF words, no printing)
     let words: Vec<u32> = codes
@@ -51,23 +58,24 @@ fn main() {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let t = Instant::now();
     let mut ok = 0usize;
-    for _ in 0..iters {
-        for p in words.chunks_exact(2) {
-            ok += risa_cayman::decode_alu(p[0], p[1]).is_ok() as usize;
-        }
-    }
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "decode_alu only: {:.1} MB/s [{}]",
-        (words.len() * 4 * iters) as f64 / 1e6 / dt,
-        ok % 7
+    let p = risa_bench::measure(
+        &mut c,
+        "cayman",
+        "decode_alu_fixtures",
+        Throughput::BytesDecimal(words.len() as u64 * 4),
+        || {
+            for p in words.chunks_exact(2) {
+                ok += risa_cayman::decode_alu(p[0], p[1]).is_ok() as usize;
+            }
+        },
     );
-}
-
-/// Nanoseconds this thread spent on a CPU, from /proc/thread-self/schedstat.
-fn cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
+    if p.ran() {
+        println!(
+            "decode_alu only: {:.1} MB/s [{}]",
+            p.per_s_mean(words.len() as f64 * 4.0),
+            ok % 7
+        );
+    }
+    c.final_summary();
 }

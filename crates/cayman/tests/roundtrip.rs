@@ -7,21 +7,13 @@ use risa_cayman::fields::*;
 use risa_cayman::ops::*;
 use risa_cayman::print::*;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
+use risa_rng::Rng;
 
 fn random_words(r: &mut Rng, fmts: &[WordFormat]) -> [u32; 4] {
     let mut w = [0u32; 4];
     for (k, f) in fmts.iter().enumerate() {
         for fld in f.fields {
-            fld.set(&mut w[k], r.next());
+            fld.set(&mut w[k], r.next_u32());
         }
     }
     w
@@ -29,7 +21,7 @@ fn random_words(r: &mut Rng, fmts: &[WordFormat]) -> [u32; 4] {
 
 #[test]
 fn every_row_roundtrips() {
-    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut r = Rng::from_state(0x9e37_79b9_7f4a_7c15);
     let mut n = 0;
     for _ in 0..200 {
         for op in CF_OPS.iter().filter(|o| o.code != 30) {
@@ -78,7 +70,7 @@ fn every_row_roundtrips() {
                     flags: 0,
                 }]
             };
-            let rop = &rows[r.next() as usize % rows.len()];
+            let rop = &rows[r.next_u32() as usize % rows.len()];
             if rat {
                 CF_ALLOC_EXPORT_WORD0_RAT::RAT_INST.set(&mut w[0], rop.code as u32);
             }
@@ -144,7 +136,7 @@ fn every_row_roundtrips() {
                     _ => {
                         MEM_GDS_WORD0::MEM_INST.set(&mut w[0], MEM_INST_MEM);
                         MEM_GDS_WORD0::MEM_OP.set(&mut w[0], op.code as u32);
-                        let d = &LDS_OPS[r.next() as usize % LDS_OPS.len()];
+                        let d = &LDS_OPS[r.next_u32() as usize % LDS_OPS.len()];
                         MEM_GDS_WORD1::GDS_OP.set(&mut w[1], d.code as u32);
                     }
                 }
@@ -162,10 +154,10 @@ fn every_row_roundtrips() {
 
 #[test]
 fn random_programs_never_panic() {
-    let mut r = Rng(42);
+    let mut r = Rng::from_state(42);
     for len in [0usize, 3, 8, 64, 257, 4096] {
         for _ in 0..50 {
-            let bytes: Vec<u8> = (0..len).map(|_| r.next() as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|_| r.next_u32() as u8).collect();
             let _ = risa_cayman::disassemble(&bytes, &risa_cayman::DisasmOptions { hex: true });
             let _ = risa_cayman::disassemble_object(&bytes, &Default::default());
         }

@@ -2,60 +2,56 @@
 
 use std::io::{Read, Write};
 
+use clap::builder::TypedValueParser as _;
 use risa_asm_core::Options;
 
-struct AsmArgs {
-    arch: Option<String>,
-    out: Option<String>,
-    elf: bool,
-    listing: bool,
-    includes: Vec<String>,
-    llvm: bool,
-    input: String,
-}
-
-fn parse(args: &[String]) -> Result<AsmArgs, String> {
-    let mut a = AsmArgs {
-        arch: None,
-        out: None,
-        elf: false,
-        listing: false,
-        includes: Vec::new(),
-        llvm: false,
-        input: String::new(),
-    };
-    let mut opts_walk = crate::opts::Opts::new(args);
-    while let Some((flag, inline)) = opts_walk.next_flag() {
-        let mut value = |name: &str| opts_walk.value(inline.clone(), name);
-        match flag {
-            "--arch" | "-a" => a.arch = Some(value("--arch")?),
-            "-o" | "--output" => a.out = Some(value("-o")?),
-            "--format" | "-f" => {
-                a.elf = match value("--format")?.as_str() {
-                    "raw" | "bin" => false,
-                    "elf" => true,
-                    s => return Err(format!("unknown format {s:?}: use raw or elf")),
-                }
-            }
-            "--listing" | "-l" => a.listing = true,
-            "-I" | "--include" => a.includes.push(value("-I")?),
-            "--syntax" => {
-                a.llvm = match value("--syntax")?.as_str() {
-                    "clrx" => false,
-                    "llvm" => true,
-                    s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
-                }
-            }
-            f => opts_walk.other(f, super::USAGE, "risa --help")?,
-        }
-    }
-    a.input = opts_walk.input()?;
-    Ok(a)
+/// `risa asm`'s options (GCN and Cayman).
+#[derive(clap::Args)]
+pub(crate) struct AsmArgs {
+    #[arg(short = 'a', long, value_name = "ARCH", long_help = crate::cli::ARCH_HELP)]
+    /// The chip, generation or cayman (.gpu/.arch in the source may set it)
+    pub(crate) arch: Option<String>,
+    /// Output file (default a.out; - for standard output)
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub(crate) out: Option<String>,
+    /// raw (default): the .text section; elf: a code object
+    #[arg(
+        short = 'f',
+        long = "format",
+        value_name = "F",
+        action = clap::ArgAction::Set,
+        default_value = "raw",
+        hide_default_value = true,
+        value_parser = clap::builder::PossibleValuesParser::new(["raw", "bin", "elf"])
+            .map(|s| s == "elf")
+    )]
+    pub(crate) elf: bool,
+    /// Print offset, words and source of every instruction
+    #[arg(short = 'l', long)]
+    pub(crate) listing: bool,
+    /// Add an include directory for .include/.incbin
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    pub(crate) includes: Vec<String>,
+    /// clrx (default: `;` separates statements) or llvm (`;` starts a
+    /// comment, as in clang -S output); instructions of both dialects are
+    /// accepted either way
+    #[arg(
+        long = "syntax",
+        value_name = "S",
+        action = clap::ArgAction::Set,
+        default_value = "clrx",
+        hide_default_value = true,
+        value_parser = clap::builder::PossibleValuesParser::new(["clrx", "llvm"])
+            .map(|s| s == "llvm")
+    )]
+    pub(crate) llvm: bool,
+    /// The source file, or - for standard input
+    #[arg(value_name = "FILE|-")]
+    pub(crate) input: String,
 }
 
 /// Runs the command; `Ok(false)` when the source had errors (already printed).
-pub fn run(args: &[String]) -> Result<bool, String> {
-    let a = parse(args)?;
+pub fn run(a: &AsmArgs) -> Result<bool, String> {
     let gen = match &a.arch {
         Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
         None => None,

@@ -4,122 +4,50 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
+use clap::builder::TypedValueParser as _;
 use risa_gcn::{listing, Dialect, Processor};
 
 mod asm;
 mod asm_cayman;
+mod cli;
 mod opencl;
-mod opts;
 mod run;
 
-pub(crate) const USAGE: &str = "\
-risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
-
-USAGE:
-    risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
-    risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
-    risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
-    risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
-    risa opencl install [DIR]
-
-COMMANDS:
-    opencl    Install the risa OpenCL platform (ICD): `risa opencl install
-              [DIR]` writes DIR/risa.icd (default /etc/OpenCL/vendors).
-    run       Run a GCN kernel (amdhsa .o/.co) or a Cayman one (r600 .o) on the
-              emulator; see `risa run --help`.
-    asm       Assemble GCN source in CLRX or LLVM syntax (both are accepted:
-              `_e64` suffixes, `neg()`, `vmcnt(0) & lgkmcnt(0)`, ...), with the
-              CLRX assembler language (expressions, labels, macros, .rept,
-              .if, .include ...). Writes the code section as raw little-endian
-              words, or an AMDHSA code object (--format elf). Every error is
-              reported as file:line:col with the line and a caret.
-              Cayman: risa asm --arch cayman (see docs/cayman-syntax.md).
-    disasm    Disassemble raw little-endian dwords or an ELF code object
-              (detected by its magic), with the object's symbols and the
-              branch targets as labels. Words that do not decode are printed
-              as `.int 0x...` and decoding goes on. A relocatable code object
-              (clang -c; GCN v4/v5 or Cayman) is printed whole: kernel
-              descriptors, metadata, symbols, relocations, data; `risa asm
-              --format elf` (with the same --syntax; --arch cayman for
-              Cayman) makes the same object from the text, so it can be
-              edited and run again.
-
-ASM OPTIONS:
-    --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
-    -o OUT           output file (default a.out; - for standard output)
-    --format F       raw (default): the .text section; elf: a code object
-    --listing        print offset, words and source of every instruction
-    -I DIR           add an include directory for .include/.incbin
-    --syntax S       clrx (default: `;` separates statements) or llvm (`;`
-                     starts a comment, as in clang -S output); instructions
-                     of both dialects are accepted either way
-
-DISASM OPTIONS:
-    --arch ARCH      a chip: gfx600-gfx602, gfx700-gfx705, gfx801-gfx810,
-                     gfx900, gfx902, gfx904, gfx906 (Vega 20: dot/fmac
-                     instructions), gfx909, gfx90c, or a code name (tahiti,
-                     hawaii, fiji, polaris10, vega20, ...), or a generation
-                     (gcn1.0 gcn1.1 gcn1.2 gcn1.4 gcn1.4.1, si ci vi gfx9);
-                     cayman for TeraScale 3 (r600 ELF32 objects are detected)
-                     (optional for ELF objects: the chip in e_flags is used)
-    --syntax S       clrx (default) or llvm (text llvm-mc accepts)
-    --hex            show each instruction's offset and words
-    --lines          read text from FILE/stdin: one instruction per line as hex
-                     dwords (`7e000280 3f800000` or `0x7e000280, 0x3f800000`);
-                     print exactly one line per input line
-    -h, --help       this help
-
-EXAMPLES:
-    risa asm --arch gfx900 -o kernel.bin --listing kernel.s
-    risa asm --syntax llvm --format elf -o k.o k.s        # clang -S output
-    risa disasm --arch gfx900 examples/gcn/vadd-gfx900.o
-    risa disasm K.o > K.s && risa asm --format elf K.s -o K2.o   # same object
-    echo 'bf810000' | risa disasm --arch fiji --lines -
-";
-
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("asm") => match asm(&args[1..]) {
+    let cli = <cli::Cli as clap::Parser>::parse();
+    match cli.command {
+        cli::Command::Asm(a) => match asm(&a) {
             Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(1),
+            Ok(false) => ExitCode::from(cli::EXIT_INPUT),
             Err(e) => {
                 eprintln!("risa asm: error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(cli::EXIT_INPUT)
             }
         },
-        Some("disasm") => match disasm(&args[1..]) {
+        cli::Command::Disasm(a) => match disasm(&a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("risa disasm: error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(cli::EXIT_INPUT)
             }
         },
-        Some("run") => match run::run(&args[1..]) {
+        cli::Command::Run(a) => match run::run(&a) {
             Ok(code) => ExitCode::from(code),
             Err(e) => {
                 eprintln!("risa run: error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(cli::EXIT_INPUT)
             }
         },
-        Some("opencl") => match opencl::run(&args[1..]) {
+        cli::Command::Opencl { action } => match opencl::run(&action) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("risa opencl: error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(cli::EXIT_INPUT)
             }
         },
-        Some("-h" | "--help" | "help") | None => {
-            print!("{USAGE}");
+        cli::Command::Completions { shell } => {
+            cli::print_completions(shell);
             ExitCode::SUCCESS
-        }
-        Some("--version" | "-V") => {
-            println!("risa {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("risa: unknown command {other:?}\n\n{USAGE}");
-            ExitCode::from(2)
         }
     }
 }
@@ -127,56 +55,41 @@ fn main() -> ExitCode {
 /// `risa asm`: Cayman has its own back end; every other arch (and a
 /// source that names its GPU with `.gpu`/`.arch`) is GCN. `Ok(false)`: the
 /// source had errors (already reported).
-fn asm(args: &[String]) -> Result<bool, String> {
-    let arch = args
-        .iter()
-        .position(|a| a == "--arch" || a == "-a")
-        .and_then(|i| args.get(i + 1).cloned())
-        .or_else(|| {
-            args.iter()
-                .find_map(|a| a.strip_prefix("--arch=").map(str::to_string))
-        });
-    match arch {
-        Some(a) if a.eq_ignore_ascii_case("cayman") => asm_cayman::asm_cayman(args).map(|()| true),
-        _ => asm::run(args),
-    }
-}
-
-struct DisasmArgs {
-    arch: Option<String>,
-    dialect: Dialect,
-    hex: bool,
-    lines: bool,
-    input: String,
-}
-
-fn parse_disasm(args: &[String]) -> Result<DisasmArgs, String> {
-    let mut a = DisasmArgs {
-        arch: None,
-        dialect: Dialect::Clrx,
-        hex: false,
-        lines: false,
-        input: String::new(),
-    };
-    let mut opts_walk = crate::opts::Opts::new(args);
-    while let Some((flag, inline)) = opts_walk.next_flag() {
-        let mut value = |name: &str| opts_walk.value(inline.clone(), name);
-        match flag {
-            "--arch" | "-a" => a.arch = Some(value("--arch")?),
-            "--syntax" => {
-                a.dialect = match value("--syntax")?.as_str() {
-                    "clrx" => Dialect::Clrx,
-                    "llvm" => Dialect::Llvm,
-                    s => return Err(format!("unknown syntax {s:?}: use clrx or llvm")),
-                }
-            }
-            "--hex" => a.hex = true,
-            "--lines" => a.lines = true,
-            f => opts_walk.other(f, USAGE, "risa --help")?,
+fn asm(a: &asm::AsmArgs) -> Result<bool, String> {
+    match &a.arch {
+        Some(arch) if arch.eq_ignore_ascii_case("cayman") => {
+            asm_cayman::asm_cayman(a).map(|()| true)
         }
+        _ => asm::run(a),
     }
-    a.input = opts_walk.input()?;
-    Ok(a)
+}
+
+/// `risa disasm`'s options.
+#[derive(clap::Args)]
+pub(crate) struct DisasmArgs {
+    #[arg(short = 'a', long, value_name = "ARCH", long_help = cli::ARCH_HELP)]
+    /// The chip, generation or cayman (optional for ELF objects)
+    arch: Option<String>,
+    /// Syntax: clrx (default) or llvm (text llvm-mc accepts)
+    #[arg(
+        long = "syntax",
+        value_name = "S",
+        default_value = "clrx",
+        hide_default_value = true,
+        value_parser = clap::builder::PossibleValuesParser::new(["clrx", "llvm"])
+            .map(|s| if s == "llvm" { Dialect::Llvm } else { Dialect::Clrx })
+    )]
+    dialect: Dialect,
+    /// Show each instruction's offset and words
+    #[arg(long)]
+    hex: bool,
+    /// Read text: one instruction per line as hex dwords (`7e000280 3f800000`
+    /// or `0x7e000280, 0x3f800000`); print exactly one line per input line
+    #[arg(long)]
+    lines: bool,
+    /// The input file, or - for standard input
+    #[arg(value_name = "FILE|-")]
+    input: String,
 }
 
 fn parse_gen(name: &str) -> Result<&'static Processor, String> {
@@ -236,8 +149,7 @@ fn vliw_checks_off_if_needed(text: String, warnings: &mut Vec<String>) -> String
     off
 }
 
-fn disasm(args: &[String]) -> Result<(), String> {
-    let a = parse_disasm(args)?;
+fn disasm(a: &DisasmArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let w = |e: std::io::Error| format!("writing output: {e}");

@@ -4,19 +4,7 @@
 
 use std::path::PathBuf;
 
-pub const USAGE: &str = "\
-risa opencl — the risa OpenCL platform (ICD)
-
-USAGE:
-    risa opencl install [DIR]   write DIR/risa.icd (default /etc/OpenCL/vendors)
-                                naming the librisa_opencl.so next to this binary
-                                (build it first: cargo build --release)
-    risa opencl path            print that library's path
-
-    For a user install: risa opencl install ~/.local/share/risa-icd, then
-    export OCL_ICD_VENDORS=~/.local/share/risa-icd (ocl-icd reads only that
-    directory then). RISA_OPENCL_DEVICES=cayman,gfx900 restricts the devices.
-";
+use crate::cli::OpenclAction;
 
 fn library() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
@@ -38,13 +26,12 @@ fn library() -> Result<PathBuf, String> {
         .map_err(|e| format!("{}: {e}", lib.display()))
 }
 
-/// Runs `risa opencl ARGS`.
-pub fn run(args: &[String]) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("install") => {
-            let dir = PathBuf::from(args.get(1).map_or("/etc/OpenCL/vendors", String::as_str));
+/// Runs `risa opencl ACTION`.
+pub fn run(action: &OpenclAction) -> Result<(), String> {
+    match action {
+        OpenclAction::Install { dir } => {
             let lib = library()?;
-            std::fs::create_dir_all(&dir)
+            std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             let icd = dir.join("risa.icd");
             std::fs::write(&icd, format!("{}\n", lib.display())).map_err(|e| {
@@ -53,14 +40,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             println!("{} -> {}", icd.display(), lib.display());
             Ok(())
         }
-        Some("path") => {
+        OpenclAction::Path => {
             println!("{}", library()?.display());
             Ok(())
         }
-        Some("-h" | "--help") | None => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        Some(o) => Err(format!("unknown subcommand {o:?} (see risa opencl --help)")),
     }
 }

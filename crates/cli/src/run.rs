@@ -5,72 +5,49 @@ use risa_runtime::gpu::{Device, KernelArg, LaunchError, Launched, Object, Stats}
 use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS};
 use std::path::PathBuf;
 
-pub const USAGE: &str = "\
-risa run — run a GCN or Cayman kernel on the emulator
-
-USAGE:
-    risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block X[,Y[,Z]]]
-             [--offset X[,Y[,Z]]] [--arg SPEC]... [--out DIR] [--stats]
-             [--trace FILE] [--max-instructions N] [--threads N]
-
-    FILE is an amdhsa code object (.o or linked .co) for a GCN 1.0-1.4 chip
-    (tahiti, hawaii, fiji, gfx900, ...; taken from the ELF header), or an
-    r600 ELF object for Cayman (clang -target r600 -mcpu=cayman). r600
-    objects carry no argument metadata: the specs alone give the kinds.
-    Both run on the same runtime: each buffer is its own allocation, and
-    an access outside every allocation faults.
-
-OPTIONS:
-    --kernel NAME         kernel to run (may be left out when FILE has one)
-    --grid X[,Y[,Z]]      global size in work-items; the number of values is
-                          the work dimension the kernel sees (get_work_dim)
-    --block X[,Y[,Z]]     work-group size (default 64)
-    --offset X[,Y[,Z]]    global offset (default 0)
-    --arg SPEC            one per kernel argument, in order:
-                            i32:V u32:V i64:V u64:V f32:V f64:V (decimal or 0x-hex)
-                            buf:PATH         a global buffer holding the file's bytes
-                            buf:zeros:BYTES  a zeroed global buffer
-                            buf:TYPE:V,V,..  a buffer of these values (TYPE i32 u32
-                                             f32 i64 u64 f64); buf:TYPE:A..B holds
-                                             A, A+1, ..., B-1
-                            local:BYTES      a __local pointer with that much LDS
-                            img2d:W:H:FMT:DATA  a linear 2D image (GCN): FMT one of
-                                             r8 r8ui r16ui r32ui r32i r32f rgba8
-                                             rgba8ui rgba8i rgba16ui rgba16i rgba16f
-                                             rgba32ui rgba32i rgba32f; DATA zeros,
-                                             TYPE:LIST as for buf:, or a file of
-                                             W*H texels (rows W texels apart); --out
-                                             and --print see the texels
-    --out DIR             write every buffer argument to DIR/arg<i>.bin (i counts
-                          all arguments, scalars included); also after a fault
-    --print I[:TYPE]      print buffer argument I after the run as TYPE (f32
-                          default; i32 u32 f64 i64 u64 hex)
-    --stats               waves, instructions by category, bytes moved, wall
-                          time and emulation rate (to stderr)
-    --trace FILE          every executed instruction per wave with the
-                          registers it wrote (runs on one thread); for Cayman
-                          each CF instruction, ALU group and fetch
-    --max-instructions N  per-wave instruction limit (default 100000000)
-    --threads N           host threads (default: all cores)
-
-EXAMPLES:
-    risa run examples/gcn/vadd-gfx900.o --grid 1000 --arg buf:f32:0..1000 \\
-        --arg buf:f32:1000..2000 --arg buf:zeros:4000 --arg i32:1000 --print 2 --stats
-    risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/
-";
-
+/// `risa run`'s options.
+#[derive(clap::Args)]
 pub(crate) struct RunArgs {
+    /// The code object: amdhsa (GCN) or r600 (Cayman)
+    #[arg(value_name = "FILE")]
     pub(crate) file: String,
+    /// Kernel to run (may be left out when FILE has one)
+    #[arg(long, value_name = "NAME")]
     pub(crate) kernel: Option<String>,
-    pub(crate) grid: Option<Vec<u32>>,
-    pub(crate) block: Option<Vec<u32>>,
-    pub(crate) offset: Option<Vec<u64>>,
+    /// Global size in work-items; the number of values is the work dimension
+    /// the kernel sees (get_work_dim)
+    #[arg(long, value_name = "X[,Y[,Z]]", required = true, value_parser = |v: &str| list::<u32>("--grid", v))]
+    pub(crate) grid: Option<::std::vec::Vec<u32>>,
+    /// Work-group size (default 64)
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = |v: &str| list::<u32>("--block", v))]
+    pub(crate) block: Option<::std::vec::Vec<u32>>,
+    /// Global offset (default 0)
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = |v: &str| list::<u64>("--offset", v))]
+    pub(crate) offset: Option<::std::vec::Vec<u64>>,
+    /// One per kernel argument, in order (kinds: see --help)
+    #[arg(long = "arg", value_name = "SPEC", long_help = crate::cli::ARG_HELP, value_parser = parse_spec)]
     pub(crate) args: Vec<ArgValue>,
+    /// Write every buffer argument to DIR/arg<i>.bin (i counts all
+    /// arguments, scalars included); also after a fault
+    #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+    /// Waves, instructions by category, bytes moved, wall time and emulation
+    /// rate (to stderr)
+    #[arg(long)]
     pub(crate) stats: bool,
+    /// Every executed instruction per wave with the registers it wrote (runs
+    /// on one thread); for Cayman each CF instruction, ALU group and fetch
+    #[arg(long, value_name = "FILE")]
     pub(crate) trace: Option<PathBuf>,
+    /// Per-wave instruction limit
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INSTRUCTIONS, value_parser = positive::<u64>)]
     pub(crate) max_instructions: u64,
+    /// Host threads (default: all cores)
+    #[arg(long, value_name = "N", value_parser = positive::<usize>)]
     pub(crate) threads: Option<usize>,
+    /// Print buffer argument I after the run as TYPE (f32 default; i32 u32
+    /// f64 i64 u64 hex)
+    #[arg(long, value_name = "I[:TYPE]", value_parser = parse_print)]
     pub(crate) print: Vec<(usize, String)>,
 }
 
@@ -91,86 +68,24 @@ fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
         .collect()
 }
 
-fn parse(args: &[String]) -> Result<RunArgs, String> {
-    let mut r = RunArgs {
-        file: String::new(),
-        kernel: None,
-        grid: None,
-        block: None,
-        offset: None,
-        args: Vec::new(),
-        out: None,
-        stats: false,
-        trace: None,
-        max_instructions: DEFAULT_MAX_INSTRUCTIONS,
-        threads: None,
-        print: Vec::new(),
-    };
-    let mut file = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = |name: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match a.as_str() {
-            "--kernel" => r.kernel = Some(val("--kernel")?),
-            "--grid" => r.grid = Some(list("--grid", &val("--grid")?)?),
-            "--block" => r.block = Some(list("--block", &val("--block")?)?),
-            "--offset" => r.offset = Some(list("--offset", &val("--offset")?)?),
-            "--arg" => {
-                let spec = val("--arg")?;
-                r.args
-                    .push(parse_spec(&spec).map_err(|e| format!("--arg {e}"))?);
-            }
-            "--out" => r.out = Some(PathBuf::from(val("--out")?)),
-            "--stats" => r.stats = true,
-            "--print" => {
-                let v = val("--print")?;
-                let (i, ty) = v.split_once(':').unwrap_or((&v, "f32"));
-                let i: usize = i
-                    .parse()
-                    .map_err(|_| format!("--print: {i:?} is not an argument index"))?;
-                if !matches!(ty, "f32" | "i32" | "u32" | "f64" | "i64" | "u64" | "hex") {
-                    return Err(format!(
-                        "--print: unknown type {ty:?} (f32 i32 u32 f64 i64 u64 hex)"
-                    ));
-                }
-                r.print.push((i, ty.to_string()));
-            }
-            "--trace" => r.trace = Some(PathBuf::from(val("--trace")?)),
-            "--max-instructions" => {
-                let v = val("--max-instructions")?;
-                r.max_instructions = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                    format!("--max-instructions: {v:?} is not a positive integer")
-                })?;
-            }
-            "--threads" => {
-                let v = val("--threads")?;
-                r.threads = Some(
-                    v.parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("--threads: {v:?} is not a positive integer"))?,
-                );
-            }
-            s if s.starts_with('-') && s.len() > 1 => {
-                return Err(format!("unknown option {s:?} (see risa run --help)"))
-            }
-            s => {
-                if file.is_some() {
-                    return Err(format!("more than one input file ({s:?})"));
-                }
-                file = Some(s.to_string());
-            }
-        }
+/// A positive integer option value.
+fn positive<T: std::str::FromStr + PartialOrd + Default>(v: &str) -> Result<T, String> {
+    v.parse()
+        .ok()
+        .filter(|n| *n > T::default())
+        .ok_or_else(|| format!("{v:?} is not a positive integer"))
+}
+
+/// `--print I[:TYPE]`.
+fn parse_print(v: &str) -> Result<(usize, String), String> {
+    let (i, ty) = v.split_once(':').unwrap_or((v, "f32"));
+    let i: usize = i
+        .parse()
+        .map_err(|_| format!("{i:?} is not an argument index"))?;
+    if !matches!(ty, "f32" | "i32" | "u32" | "f64" | "i64" | "u64" | "hex") {
+        return Err(format!("unknown type {ty:?} (f32 i32 u32 f64 i64 u64 hex)"));
     }
-    r.file = file.ok_or("no input file (see risa run --help)")?;
-    if r.grid.is_none() {
-        return Err("--grid is required (the global size in work-items)".into());
-    }
-    Ok(r)
+    Ok((i, ty.to_string()))
 }
 
 /// Writes every buffer argument to `DIR/arg<i>.bin`.
@@ -321,12 +236,7 @@ fn place(dev: &Device, values: &[ArgValue]) -> Result<Placed, String> {
 }
 
 /// Runs `risa run ARGS`; returns the process exit code.
-pub fn run(args: &[String]) -> Result<u8, String> {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        print!("{USAGE}");
-        return Ok(0);
-    }
-    let a = parse(args)?;
+pub fn run(a: &RunArgs) -> Result<u8, String> {
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
     let obj = Object::parse(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
     let dev = Device::new(obj.isa());

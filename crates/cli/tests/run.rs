@@ -1,7 +1,8 @@
 //! `risa run` end to end: arguments, --out files, --stats, --trace, faults and exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::risa;
 
 fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -30,18 +31,6 @@ fn write_floats(p: &Path, v: &[f32]) {
         v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
     )
     .unwrap();
-}
-
-fn risa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_risa"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
 }
 
 #[test]
@@ -110,24 +99,36 @@ fn fault_exits_3_with_a_report() {
 }
 
 #[test]
-fn bad_arguments_exit_1() {
+fn bad_arguments_exit_1_bad_usage_exit_2() {
     let obj = fixture("gcn/fiji/vadd.o");
     let o = obj.to_str().unwrap();
+    // Arguments that do not match the kernel: an error in the input.
     let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "i32:1"]);
     assert_eq!(code, 1);
     assert!(err.contains("takes 4 arguments, 1 given"), "{err}");
+    // Malformed or missing options: bad usage.
     let (code, _, err) = risa(&["run", o, "--grid", "64", "--arg", "q32:1"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("unknown kind"), "{err}");
     let (code, _, err) = risa(&["run", o, "--arg", "i32:1"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("--grid is required"), "{err}");
+    assert_eq!(code, 2);
+    assert!(err.contains("--grid"), "{err}");
     let (code, _, err) = risa(&["run", o, "--grid", "1,2,3,4"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("1 to 3"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--grid", "64", "--threads", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a positive integer"), "{err}");
+    let (code, _, err) = risa(&["run", o, "--gird", "64"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("similar argument exists: '--grid'"), "{err}");
     let (code, out, _) = risa(&["run", "--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("--max-instructions"));
+    assert!(
+        out.contains("buf:zeros:BYTES"),
+        "--help lists the argument kinds"
+    );
 }
 
 #[test]

@@ -2,55 +2,14 @@
 
 use risa_gcn::table::{OpId, OPS};
 use risa_gcn::{Features, Gen, Target, ALL_GENS, GEN_COUNT};
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// A small fast hasher for the short ASCII keys of the look-up tables
-/// (names are fixed data, so flooding resistance is not needed).
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = self.0;
-        let mut b = bytes;
-        while b.len() >= 8 {
-            let w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-            b = &b[8..];
-        }
-        // The last 0..=7 bytes as one word, read in at most three loads
-        // (the keys are short: this tail is most of the work).
-        let n = b.len();
-        let mut w = 0u64;
-        let mut i = 0;
-        if n & 4 != 0 {
-            w = u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            i = 4;
-        }
-        if n & 2 != 0 {
-            w |= u64::from(u16::from_le_bytes([b[i], b[i + 1]])) << (8 * i);
-            i += 2;
-        }
-        if n & 1 != 0 {
-            w |= u64::from(b[i]) << (8 * i);
-        }
-        h = (h.rotate_left(5) ^ w ^ (bytes.len() as u64)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-        self.0 = h;
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// The look-up tables hash with rustc-hash (Fx): fast on the short ASCII
+/// keys (names are fixed data, so flooding resistance is not needed).
+pub use rustc_hash::FxHasher;
 
 /// `HashMap` with [`FxHasher`].
-pub type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+pub type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Row of a mnemonic in every generation (`NONE` where it does not exist).
 type PerGen = [OpId; GEN_COUNT];

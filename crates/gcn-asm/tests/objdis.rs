@@ -7,15 +7,7 @@
 use risa_gcn::Gen;
 use risa_gcn_asm::{assemble, codeobj, kernel::descriptor_source};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use risa_gcn::random::Rng;
 
 fn kd_of(gen: Gen, lines: &[String]) -> Vec<u8> {
     let mut src = String::from(".text\nk:\n    s_endpgm\n.rodata\n.amdhsa_kernel k\n");
@@ -34,7 +26,7 @@ fn kd_of(gen: Gen, lines: &[String]) -> Vec<u8> {
 
 #[test]
 fn every_descriptor_comes_back() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::from_state(0x5eed_1234_abcd_0001);
     let mut raw_lines = 0;
     for gen in [Gen::Gcn10, Gen::Gcn11, Gen::Gcn12, Gen::Gcn14] {
         for n in 0..300 {
@@ -42,15 +34,15 @@ fn every_descriptor_comes_back() {
             if n % 3 == 0 {
                 // anything at all
                 for b in d.iter_mut() {
-                    *b = rng.next() as u8;
+                    *b = rng.next_u64() as u8;
                 }
             } else {
                 // plausible: random fields, reserved bytes clear
                 for o in [0usize, 4, 8, 48, 52] {
-                    d[o..o + 4].copy_from_slice(&(rng.next() as u32).to_le_bytes());
+                    d[o..o + 4].copy_from_slice(&(rng.next_u64() as u32).to_le_bytes());
                 }
-                d[0..4].copy_from_slice(&((rng.next() as u32) & 0xffff).to_le_bytes());
-                d[56] = rng.next() as u8 & 0x7f;
+                d[0..4].copy_from_slice(&((rng.next_u64() as u32) & 0xffff).to_le_bytes());
+                d[56] = rng.next_u64() as u8 & 0x7f;
                 if n % 3 == 1 {
                     // only the bits the fields have
                     let r1 = u32::from_le_bytes(d[48..52].try_into().unwrap()) & 0x02ff_f3ff;

@@ -8,10 +8,10 @@
 //! For instruction counts: `valgrind --tool=cachegrind` on the bench binary
 //! with a small ITERATIONS (see docs/gcn-emulator.md).
 
+use risa_bench::Throughput;
 use risa_gcn::Gen;
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, Program, SimpleMemory, Wave};
-use std::time::Instant;
 
 /// The loop, encoded by llvm-mc 14 (-arch=amdgcn -mcpu=gfx900):
 /// ```text
@@ -51,8 +51,8 @@ const CODE: [u32; 22] = [
     0xbf81_0000,
 ];
 
-/// Runs the loop `iters` times in `mode`; returns (wave-instructions, seconds).
-fn run(prog: &Program, mode: u32, iters: u32) -> Result<(u64, f64), String> {
+/// Runs the loop `iters` times in `mode`; returns the wave-instructions.
+fn run(prog: &Program, mode: u32, iters: u32) -> Result<u64, String> {
     let mem = SimpleMemory::new();
     let mut lds = vec![0u8; 0];
     let mut ctx = Ctx::new(prog, &mem, &mut lds);
@@ -65,22 +65,25 @@ fn run(prog: &Program, mode: u32, iters: u32) -> Result<(u64, f64), String> {
             w.v[r][l] = 0x3f80_0000 + (r as u32) * 977 + (l as u32) * 13;
         }
     }
-    let t = Instant::now();
     exec::run_wave(&mut w, &mut ctx).map_err(|f| f.to_string())?;
-    Ok((ctx.stats.total(), t.elapsed().as_secs_f64()))
+    Ok(ctx.stats.total())
 }
 
 fn main() {
-    let iters = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse::<u32>().ok())
-        .unwrap_or(20_000);
+    let given = std::env::args().skip(1).find_map(|a| a.parse::<u32>().ok());
+    if given.is_some() {
+        // An explicit ITERATIONS is the instruction-count measurement
+        // (docs/gcn-emulator.md): one run, no criterion.
+        std::env::set_var("RISA_BENCH_ONCE", "1");
+    }
+    let iters = given.unwrap_or(20_000);
     let bytes: Vec<u8> = CODE.iter().flat_map(|w| w.to_le_bytes()).collect();
     let prog = Program::new(Gen::Gcn14, &bytes, 0x1000);
     // MODE 0x3f0: nearest-even, denormals on, DX10_CLAMP, IEEE (clang's gfx900 default).
     let only = std::env::args()
         .skip(1)
         .find(|a| a == "nearest" || a == "zero");
+    let c = &mut risa_bench::criterion();
     for (label, key, mode) in [
         ("round-to-nearest-even", "nearest", 0x3f0),
         ("round-toward-zero", "zero", 0x3ff),
@@ -88,17 +91,37 @@ fn main() {
         if only.as_ref().is_some_and(|o| o != key) {
             continue;
         }
-        let (n, s) = match run(&prog, mode, iters) {
-            Ok(r) => r,
-            Err(e) => {
+        // A first run gives the instruction count (the throughput criterion
+        // reports) or says why the loop does not run; run once, the one
+        // measured run is all (instruction counts stay those of one run).
+        let mut result = if risa_bench::once() {
+            None
+        } else {
+            Some(run(&prog, mode, iters))
+        };
+        if let Some(Err(e)) = &result {
+            println!("alu/{label:<22} not run: {e}");
+            continue;
+        }
+        let thr = Throughput::Elements(result.clone().map_or(0, |r| r.unwrap_or(0)));
+        let p = risa_bench::measure(c, "gcn-emu-alu", label, thr, || {
+            result = Some(run(&prog, mode, iters));
+        });
+        let n = match result {
+            Some(Ok(n)) => n,
+            Some(Err(e)) => {
                 println!("alu/{label:<22} not run: {e}");
                 continue;
             }
+            None => continue,
         };
-        println!(
-            "alu/{label:<22} {n:>10} wave-instr in {:>7.3} s: {:>7.2} M wave-instr/s",
-            s,
-            n as f64 / s / 1e6
-        );
+        if p.ran() {
+            println!(
+                "alu/{label:<22} {n:>10} wave-instr in {:>7.3} s: {:>7.2} M wave-instr/s",
+                p.best_wall,
+                p.per_s(n as f64)
+            );
+        }
     }
+    c.final_summary();
 }

@@ -35,13 +35,8 @@ pub fn run_stream(gen: Gen, code: &[u8], seed: u64, waves: u32, budget: u64) -> 
     let mut ctx = Ctx::new(&prog, &mem, &mut lds);
     ctx.budget = budget;
     ctx.gds = Some(&gds);
-    let mut x = seed | 1;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = risa_gcn::random::Rng::from_state(seed | 1);
+    let mut next = || rng.next_u64();
     let mut ws: Vec<Wave> = (0..waves.max(1))
         .map(|i| {
             let mut w = Wave::new(i);

@@ -171,13 +171,8 @@ fn integer_dot_products_with_and_without_clamp() {
         ("v_dot8_i32_i4", 0xaa, 4, true),
         ("v_dot8_u32_u4", 0xab, 4, false),
     ];
-    let mut x = 0x1234_5678_9abc_def1u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u32
-    };
+    let mut rng = risa_gcn::random::Rng::from_state(0x1234_5678_9abc_def1);
+    let mut next = || rng.next_u64() as u32;
     for (name, opc, bits, signed) in rows {
         for clamp in [false, true] {
             let bytes = [

@@ -1,11 +1,12 @@
 //! Decode and decode+print throughput over a large generated binary.
 //!
-//! `cargo bench -p risa-gcn --bench decode` prints MB/s per generation. The
+//! `cargo bench -p risa-gcn --bench decode` measures with criterion and prints
+//! the established MB/s line per generation and corpus. The
 //! corpus is random instances of every instruction form (so every encoding is
 //! exercised), repeated to 16 MiB.
+use risa_bench::{Bench, Throughput};
 use risa_elf::Elf;
 use risa_gcn::{decode, random, Dialect, Gen, Printer, ALL_GENS};
-use std::time::Instant;
 
 fn corpus(gen: Gen) -> Vec<u32> {
     let mut rng = random::Rng::new(7);
@@ -69,25 +70,9 @@ fn clang_corpus(gen: Gen, target: usize) -> Vec<u32> {
     all
 }
 
-/// CPU time this thread has run, in ns (Linux): on a shared machine the
-/// rate per CPU-second is steadier than the wall-clock one.
-fn cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Runs `f` and returns (wall seconds, CPU seconds if known).
-fn timed(f: impl FnOnce()) -> (f64, Option<f64>) {
-    let c0 = cpu_ns();
-    let t = Instant::now();
-    f();
-    let wall = t.elapsed().as_secs_f64();
-    let cpu = cpu_ns().zip(c0).map(|(b, a)| (b - a) as f64 / 1e9);
-    (wall, cpu)
-}
-
-/// Best-of-N decode and decode+print throughput over `words`.
-fn measure(gen: Gen, what: &str, words: &[u32]) {
+/// Decode and decode+print throughput over `words` (criterion), then the
+/// established line: MB/s and M instructions/s (best sample), MB/CPU-s.
+fn measure(c: &mut Bench, gen: Gen, what: &str, words: &[u32]) {
     if words.is_empty() {
         println!("{gen} {what}: no input");
         return;
@@ -97,28 +82,28 @@ fn measure(gen: Gen, what: &str, words: &[u32]) {
         Ok(i) => (Some(i), i.len as usize),
         Err(_) => (None, 1),
     };
-    let mb = words.len() as f64 * 4.0 / 1e6;
-    let (mut best_dec, mut best_dec_cpu) = (f64::MAX, f64::MAX);
+    let bytes = words.len() as u64 * 4;
+    let mb = bytes as f64 / 1e6;
+    let group = format!("gcn-decode/{gen}/{}", what.replace(' ', "_"));
     let mut count = 0;
-    for _ in 0..5 {
-        let (wall, cpu) = timed(|| {
-            let (mut k, mut n) = (0, 0);
-            while k < words.len() {
-                let (i, len) = step(k);
-                n += usize::from(i.is_some());
-                k += len;
-            }
-            count = n;
-        });
-        best_dec = best_dec.min(wall);
-        best_dec_cpu = best_dec_cpu.min(cpu.unwrap_or(f64::MAX));
-    }
+    let dec = risa_bench::measure(c, &group, "decode", Throughput::BytesDecimal(bytes), || {
+        let (mut k, mut n) = (0, 0);
+        while k < words.len() {
+            let (i, len) = step(k);
+            n += usize::from(i.is_some());
+            k += len;
+        }
+        count = n;
+    });
     let p = Printer::new(Dialect::Llvm);
-    let (mut best_print, mut best_print_cpu) = (f64::MAX, f64::MAX);
     let mut s: Vec<u8> = Vec::with_capacity(64);
     let mut chars = 0;
-    for _ in 0..5 {
-        let (wall, cpu) = timed(|| {
+    let print = risa_bench::measure(
+        c,
+        &group,
+        "decode_print",
+        Throughput::BytesDecimal(bytes),
+        || {
             let mut k = 0;
             chars = 0;
             while k < words.len() {
@@ -130,23 +115,25 @@ fn measure(gen: Gen, what: &str, words: &[u32]) {
                 }
                 k += len;
             }
-        });
-        best_print = best_print.min(wall);
-        best_print_cpu = best_print_cpu.min(cpu.unwrap_or(f64::MAX));
+        },
+    );
+    if !dec.ran() || !print.ran() {
+        return;
     }
     println!(
         "{gen} {what}: {mb:.1} MB, {count} instructions, {:.1} chars/instr: decode {:.0} MB/s \
          ({:.0} M instr/s; {:.0} MB/CPU-s), decode+print {:.0} MB/s ({:.0} MB/CPU-s)",
         chars as f64 / count as f64,
-        mb / best_dec,
-        count as f64 / best_dec / 1e6,
-        mb / best_dec_cpu,
-        mb / best_print,
-        mb / best_print_cpu,
+        dec.per_s(bytes as f64),
+        dec.per_s(count as f64),
+        dec.per_cpu_s(bytes as f64),
+        print.per_s(bytes as f64),
+        print.per_cpu_s(bytes as f64),
     );
 }
 
 fn main() {
+    let c = &mut risa_bench::criterion();
     // RISA_BENCH_GEN=gcn1.4 limits the run to one generation.
     let only: Option<Gen> = std::env::var("RISA_BENCH_GEN")
         .ok()
@@ -159,10 +146,11 @@ fn main() {
         let want = |c: &str| std::env::var("RISA_BENCH_CORPUS").map_or(true, |v| v == c);
         let words = corpus(gen);
         if want("random") {
-            measure(gen, "random forms", &words);
+            measure(c, gen, "random forms", &words);
         }
         if want("clang") {
-            measure(gen, "clang kernels", &clang_corpus(gen, words.len()));
+            measure(c, gen, "clang kernels", &clang_corpus(gen, words.len()));
         }
     }
+    c.final_summary();
 }

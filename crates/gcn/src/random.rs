@@ -14,37 +14,9 @@ use crate::operand::{inline_value, sgpr_count};
 use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, OpId, OpInfo, Role, Ty, OPS};
 
-/// A small xorshift generator (deterministic, no dependencies).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    /// A number in `0..n` (0 when n is 0).
-    pub fn below(&mut self, n: u32) -> u32 {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % u64::from(n)) as u32
-        }
-    }
-    /// True with probability 1/n.
-    pub fn one_in(&mut self, n: u32) -> bool {
-        self.below(n) == 0
-    }
-}
+/// The shared deterministic generator (`risa-rng`): seeded streams, and
+/// choice lists that proptest shrinks to a minimal instruction.
+pub use risa_rng::Rng;
 
 /// Which encoding variants an instruction can be generated in for `gen`.
 pub fn variants(info: &OpInfo, gen: Gen) -> Vec<Enc> {

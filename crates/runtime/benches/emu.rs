@@ -6,12 +6,15 @@
 //! cores), the 1 -> 2 thread wall-time speed-up, and the ratio of the
 //! per-CPU-second rates (1.0 = no loss to synchronisation or shared state).
 //!
-//! `cargo bench -p risa-runtime --bench emu`
+//! `cargo bench -p risa-runtime --bench emu` (criterion, then the line above
+//! per kernel).
 //!
 //! For instruction counts under `valgrind --tool=cachegrind`:
 //! `RISA_BENCH_FILTER=alu_loop/gfx900 RISA_BENCH_ONCE=1 valgrind --tool=cachegrind
-//! target/release/deps/emu-*` runs only the matching kernels, once, on one thread.
+//! target/release/deps/emu-*` runs only the matching kernels, once, on one
+//! thread (under valgrind RISA_BENCH_ONCE is implied).
 
+use risa_bench::{Bench, Throughput};
 use risa_runtime::args::ArgValue;
 use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::LaunchConfig;
@@ -23,43 +26,52 @@ fn object(chip: &str, name: &str) -> GcnObject {
     GcnObject::load(&std::fs::read(p).unwrap()).unwrap()
 }
 
-/// (wave-instructions, wall seconds, cpu seconds), best of `reps` by wall time.
+/// (wave-instructions, best wall seconds, cpu seconds of the workers per
+/// run) of the kernel on `threads` threads, measured by criterion.
 fn measure(
-    obj: &GcnObject,
-    args: &[ArgValue],
-    grid: u32,
+    c: &mut Bench,
+    label: &str,
+    run: (&GcnObject, &[ArgValue], u32),
     threads: usize,
-    reps: usize,
-) -> (u64, f64, f64) {
+) -> Option<(u64, f64, f64)> {
+    let (obj, args, grid) = run;
     let k = obj.kernel(None).unwrap();
-    let mut best = (0, f64::MAX, f64::MAX);
-    for _ in 0..reps {
-        let mut cfg = LaunchConfig::new([grid, 1, 1], 1);
-        cfg.threads = threads;
-        cfg.max_instructions = u64::MAX;
-        let r = launch(obj, k, args, &cfg).unwrap();
-        let wall = r.wall.as_secs_f64();
-        let cpu = r.cpu.map_or(f64::NAN, |c| c.as_secs_f64());
-        if wall < best.1 {
-            best = (r.stats.total(), wall, cpu);
-        }
-    }
-    best
+    let mut cfg = LaunchConfig::new([grid, 1, 1], 1);
+    cfg.threads = threads;
+    cfg.max_instructions = u64::MAX;
+    let (mut n, mut cpu) = (0, 0.0);
+    let p = risa_bench::measure(
+        c,
+        label,
+        &format!("threads={threads}"),
+        Throughput::Elements(0),
+        || {
+            let r = launch(obj, k, args, &cfg).unwrap();
+            n = r.stats.total();
+            cpu += r.cpu.map_or(f64::NAN, |c| c.as_secs_f64());
+        },
+    );
+    p.ran().then(|| (n, p.best_wall, cpu / p.iters as f64))
 }
 
-fn bench(label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
+fn bench(c: &mut Bench, label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
     if let Ok(f) = std::env::var("RISA_BENCH_FILTER") {
         if !label.contains(f.as_str()) {
             return;
         }
     }
-    if std::env::var_os("RISA_BENCH_ONCE").is_some() {
-        let one = measure(obj, args, grid, 1, 1);
-        println!("{label:<28} {:>10} wave-instr, 1 thread, one run", one.0);
+    if risa_bench::once() {
+        if let Some(one) = measure(c, label, (obj, args, grid), 1) {
+            println!("{label:<28} {:>10} wave-instr, 1 thread, one run", one.0);
+        }
         return;
     }
-    let one = measure(obj, args, grid, 1, 3);
-    let two = measure(obj, args, grid, 2, 3);
+    let (Some(one), Some(two)) = (
+        measure(c, label, (obj, args, grid), 1),
+        measure(c, label, (obj, args, grid), 2),
+    ) else {
+        return;
+    };
     let rate = |m: (u64, f64, f64), s: f64| m.0 as f64 / s / 1e6;
     println!(
         "{label:<28} {:>10} wave-instr | 1 thread: {:>6.1} M/s wall, {:>6.1} M/s per CPU-s | 2 threads: {:>6.1} M/s wall, {:>6.1} M/s per CPU-s | speed-up {:.2}x wall; per-CPU-second rate 2 vs 1 threads {:.2}",
@@ -74,9 +86,11 @@ fn bench(label: &str, obj: &GcnObject, args: &[ArgValue], grid: u32) {
 }
 
 fn main() {
+    let c = &mut risa_bench::criterion();
     for chip in ["gfx900", "tahiti"] {
         let alu = object(chip, "alu_loop");
         bench(
+            c,
             &format!("alu_loop/{chip}"),
             &alu,
             &[ArgValue::Buffer(vec![0; 4 * 8192]), ArgValue::I32(3000)],
@@ -86,6 +100,7 @@ fn main() {
         let a: Vec<u8> = (0..16 * n).map(|i| (i % 251) as u8).collect();
         let mem = object(chip, "mem_copy");
         bench(
+            c,
             &format!("mem_copy/{chip}"),
             &mem,
             &[
@@ -96,4 +111,5 @@ fn main() {
             n as u32,
         );
     }
+    c.final_summary();
 }

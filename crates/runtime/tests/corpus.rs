@@ -19,25 +19,7 @@ fn fixture(dir: &str, chip: &str, name: &str) -> PathBuf {
         .join(format!("../../tests/fixtures/{dir}/{chip}/{name}.o"))
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    fn i32_in(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + (self.next() % (hi - lo) as u64) as i32
-    }
-    fn f32_in(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+use risa_rng::Rng;
 
 fn fbuf(v: &[f32]) -> ArgValue {
     Buffer(v.iter().flat_map(|x| x.to_le_bytes()).collect())
@@ -223,7 +205,7 @@ fn buf(b: &[(usize, Vec<u8>)], i: usize) -> &[u8] {
 const N: usize = 256;
 
 fn cases() -> Vec<Case> {
-    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut r = Rng::from_state(0x9e37_79b9_7f4a_7c15);
     let mut v = Vec::new();
 
     // vadd with n < grid: the bounds check matters.
@@ -239,7 +221,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 2)), &want, 0, 0.0, 0.0),
     ));
 
-    let x: Vec<u32> = (0..N).map(|_| r.u32()).collect();
+    let x: Vec<u32> = (0..N).map(|_| r.next_u32()).collect();
     let want: Vec<u32> = x
         .iter()
         .map(|&x| {
@@ -258,8 +240,8 @@ fn cases() -> Vec<Case> {
         move |o| same(&as_u32(buf(o, 1)), &want),
     ));
 
-    let a8: Vec<u8> = (0..=N).map(|_| r.u32() as u8).collect();
-    let b16: Vec<i16> = (0..N).map(|_| r.u32() as i16).collect();
+    let a8: Vec<u8> = (0..=N).map(|_| r.next_u32() as u8).collect();
+    let b16: Vec<i16> = (0..N).map(|_| r.next_u32() as i16).collect();
     let wa: Vec<u8> = (0..N).map(|i| a8[i].wrapping_add(a8[i + 1])).collect();
     let wb: Vec<i16> = (0..N)
         .map(|i| (i32::from(b16[i]) * 3 - i32::from(a8[i])) as i16)
@@ -292,7 +274,7 @@ fn cases() -> Vec<Case> {
             }
         })
         .collect();
-    let n: Vec<i32> = (0..N).map(|_| r.u32() as i32).collect();
+    let n: Vec<i32> = (0..N).map(|_| r.next_u32() as i32).collect();
     let (f2, n2) = (f.clone(), n.clone());
     v.push(case(
         "convert",
@@ -331,7 +313,7 @@ fn cases() -> Vec<Case> {
 
     let da: Vec<f64> = (0..N).map(|i| i as f64 * 1.25 - 7.0).collect();
     let db: Vec<f64> = (0..=N).map(|i| -(i as f64) * 0.5).collect();
-    let sel: Vec<i32> = (0..N).map(|_| r.i32_in(0, 2)).collect();
+    let sel: Vec<i32> = (0..N).map(|_| r.i32_in(0, 1)).collect();
     let want: Vec<f64> = (0..N)
         .map(|i| if sel[i] != 0 { da[i] } else { db[i + 1] })
         .collect();
@@ -353,7 +335,7 @@ fn cases() -> Vec<Case> {
 
     let a: Vec<f32> = (0..N).map(|_| r.f32_in(-8.0, 8.0)).collect();
     let b: Vec<f32> = (0..N)
-        .map(|_| r.f32_in(0.5, 8.0) * if r.u32() & 1 == 0 { 1.0 } else { -1.0 })
+        .map(|_| r.f32_in(0.5, 8.0) * if r.next_u32() & 1 == 0 { 1.0 } else { -1.0 })
         .collect();
     let (a2, b2) = (a.clone(), b.clone());
     v.push(case(
@@ -438,8 +420,8 @@ fn cases() -> Vec<Case> {
         same(&as_u32(buf(o, 0)), &want)
     }));
 
-    let la: Vec<i64> = (0..N).map(|_| r.next() as i64).collect();
-    let lb: Vec<i64> = (0..N).map(|_| r.next() as i64).collect();
+    let la: Vec<i64> = (0..N).map(|_| r.next_u64() as i64).collect();
+    let lb: Vec<i64> = (0..N).map(|_| r.next_u64() as i64).collect();
     let want: Vec<i64> = (0..N)
         .flat_map(|i| {
             [
@@ -458,13 +440,13 @@ fn cases() -> Vec<Case> {
 
     // |x|, |y| < 2^30: max(x, y) - min(x, y) must not overflow (signed overflow
     // is undefined in OpenCL C, and clang-19 rewrites it as an absolute difference).
-    let a: Vec<i32> = (0..N).map(|_| (r.u32() as i32) >> 2).collect();
+    let a: Vec<i32> = (0..N).map(|_| (r.next_u32() as i32) >> 2).collect();
     let b: Vec<i32> = (0..N)
         .map(|i| {
             if i % 3 == 0 {
-                r.i32_in(-50, 50)
+                r.i32_in(-50, 49)
             } else {
-                (r.u32() as i32) >> 2
+                (r.next_u32() as i32) >> 2
             }
         })
         .collect();
@@ -501,7 +483,7 @@ fn cases() -> Vec<Case> {
         move |o| same(&as_i32(buf(o, 1)), &want),
     ));
 
-    let a: Vec<u32> = (0..N).map(|_| r.u32() & 0xfff).collect();
+    let a: Vec<u32> = (0..N).map(|_| r.next_u32() & 0xfff).collect();
     let mut hist = [0u32; 16];
     for g in 0..N / 64 {
         let vs = &a[g * 64..g * 64 + 64];
@@ -561,7 +543,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 1)), &want, 4, 2e-6, 1e-7),
     ));
 
-    let a: Vec<i32> = (0..64).map(|_| r.i32_in(0, 300)).collect();
+    let a: Vec<i32> = (0..64).map(|_| r.i32_in(0, 299)).collect();
     let a2 = a.clone();
     v.push(case(
         "loop_break",
@@ -587,7 +569,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N + 37).map(|_| r.i32_in(-1000, 1000)).collect();
+    let a: Vec<i32> = (0..N + 37).map(|_| r.i32_in(-1000, 999)).collect();
     let want: Vec<i32> = (0..N)
         .map(|i| (0..37).map(|k| a[i + k] * k as i32).sum())
         .collect();
@@ -647,7 +629,7 @@ fn cases() -> Vec<Case> {
         v.push(c);
     }
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-300, 300)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-300, 299)).collect();
     let want: Vec<i32> = a
         .iter()
         .map(|&x| {
@@ -705,7 +687,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 2)), &want, 8, 4e-6, 1e-6),
     ));
 
-    let idx: Vec<i32> = (0..N).map(|_| r.i32_in(0, 256)).collect();
+    let idx: Vec<i32> = (0..N).map(|_| r.i32_in(0, 255)).collect();
     let want: Vec<i32> = (0..N as i32)
         .map(|i| {
             let x = idx[i as usize];
@@ -737,7 +719,7 @@ fn cases() -> Vec<Case> {
             }
         })
         .collect();
-    let c: Vec<i32> = (0..N).map(|_| r.i32_in(-20, 200)).collect();
+    let c: Vec<i32> = (0..N).map(|_| r.i32_in(-20, 199)).collect();
     let wf: Vec<f32> = (0..N)
         .map(|i| {
             let (x, y) = (a[i], b[i]);
@@ -782,7 +764,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-1000, 1000)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(-1000, 999)).collect();
     let want: Vec<f32> = (0..N)
         .map(|i| match a[i] & 7 {
             0 => 1.0,
@@ -819,9 +801,15 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 1)), &want, 64, 1e-4, 1e-4),
     ));
 
-    let a: Vec<u32> = (0..N).map(|_| r.u32()).collect();
+    let a: Vec<u32> = (0..N).map(|_| r.next_u32()).collect();
     let b: Vec<u32> = (0..N)
-        .map(|i| if i % 2 == 0 { r.u32() >> 20 } else { r.u32() })
+        .map(|i| {
+            if i % 2 == 0 {
+                r.next_u32() >> 20
+            } else {
+                r.next_u32()
+            }
+        })
         .collect();
     let want: Vec<u32> = (0..N)
         .flat_map(|i| {
@@ -861,8 +849,8 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..4 * N).map(|_| r.u32() as i32).collect();
-    let b: Vec<u8> = (0..4 * N).map(|_| r.u32() as u8).collect();
+    let a: Vec<i32> = (0..4 * N).map(|_| r.next_u32() as i32).collect();
+    let b: Vec<u8> = (0..4 * N).map(|_| r.next_u32() as u8).collect();
     let want: Vec<i32> = (0..4 * N)
         .map(|i| {
             let base = i & !3;
@@ -898,7 +886,7 @@ fn cases() -> Vec<Case> {
         move |o| close(&as_f32(buf(o, 1)), &want, 0, 0.0, 0.0),
     ));
 
-    let a: Vec<u32> = (0..N).map(|_| r.u32() >> 8).collect();
+    let a: Vec<u32> = (0..N).map(|_| r.next_u32() >> 8).collect();
     let want: Vec<u32> = a
         .iter()
         .map(|&a| {
@@ -970,7 +958,7 @@ fn cases() -> Vec<Case> {
     // Packed halves and shorts (VOP3P on gfx900).
     let pa: Vec<u16> = (0..2 * N).map(|_| f16_of(r.f32_in(-4.0, 4.0))).collect();
     let pb: Vec<u16> = (0..2 * N).map(|_| f16_of(r.f32_in(-4.0, 4.0))).collect();
-    let ps: Vec<i16> = (0..2 * N).map(|_| r.u32() as i16).collect();
+    let ps: Vec<i16> = (0..2 * N).map(|_| r.next_u32() as i16).collect();
     let (pa2, pb2, ps2) = (pa.clone(), pb.clone(), ps.clone());
     v.push(case(
         "half2_math",
@@ -1030,7 +1018,7 @@ fn cases() -> Vec<Case> {
         .map(|_| f64::from(r.f32_in(-1e3, 1e3)) * 1.000_000_1)
         .collect();
     let db: Vec<f64> = (0..N)
-        .map(|_| f64::from(r.f32_in(0.01, 50.0)) * if r.u32() & 1 == 0 { 1.0 } else { -1.0 })
+        .map(|_| f64::from(r.f32_in(0.01, 50.0)) * if r.next_u32() & 1 == 0 { 1.0 } else { -1.0 })
         .collect();
     let (da2, db2) = (da.clone(), db.clone());
     v.push(case(
@@ -1098,8 +1086,8 @@ fn cases() -> Vec<Case> {
     ));
 
     // Non-inlined function calls (s_swappc_b64 / s_setpc_b64, stack in scratch).
-    let fa: Vec<i32> = (0..N).map(|_| r.i32_in(-500, 500)).collect();
-    let ft: Vec<i32> = (0..16).map(|_| r.i32_in(-100, 100)).collect();
+    let fa: Vec<i32> = (0..N).map(|_| r.i32_in(-500, 499)).collect();
+    let ft: Vec<i32> = (0..16).map(|_| r.i32_in(-100, 99)).collect();
     let (fa2, ft2) = (fa.clone(), ft.clone());
     v.push(case(
         "func_call",
@@ -1152,7 +1140,7 @@ fn cases() -> Vec<Case> {
         },
     ));
 
-    let a: Vec<i32> = (0..N).map(|_| r.i32_in(0, 1 << 20)).collect();
+    let a: Vec<i32> = (0..N).map(|_| r.i32_in(0, (1 << 20) - 1)).collect();
     let want: Vec<i32> = a
         .iter()
         .map(|&x| {
@@ -1262,7 +1250,7 @@ fn cases() -> Vec<Case> {
     // Generic pointers into __local and private memory (FLAT apertures; on
     // hawaii/fiji the bases come from the HSA queue). Two groups of 64.
     let n = 128usize;
-    let input: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 1000)).collect();
+    let input: Vec<i32> = (0..n).map(|_| r.i32_in(-1000, 999)).collect();
     let mut want = vec![0i32; 3 * n];
     for g0 in (0..n).step_by(64) {
         let mut tmp: Vec<i32> = (0..64).map(|l| input[g0 + l] * 3).collect();
@@ -1306,9 +1294,9 @@ fn cases() -> Vec<Case> {
     // `ds_read2_b64 v[3:6], v4 offset1:1` (the address VGPR among the
     // destinations) on every chip, clang-19 on gfx900/gfx906.
     const NP: usize = 256;
-    let mut r = Rng(0x1d5);
-    let pin: Vec<i32> = (0..NP + 64).map(|_| r.i32_in(-100_000, 100_000)).collect();
-    let plin: Vec<i64> = (0..NP + 64).map(|_| r.next() as i64 >> 3).collect();
+    let mut r = Rng::from_state(0x1d5);
+    let pin: Vec<i32> = (0..NP + 64).map(|_| r.i32_in(-100_000, 99_999)).collect();
+    let plin: Vec<i64> = (0..NP + 64).map(|_| r.next_u64() as i64 >> 3).collect();
     let (pin2, plin2) = (pin.clone(), plin.clone());
     v.push(case(
         "lds_pair",
@@ -1331,7 +1319,7 @@ fn cases() -> Vec<Case> {
     // (v_add_u32_e64 ... clamp with a carry-out on GCN 1.2, v_add_i32 /
     // v_sub_i32 / v_add_u32 ... clamp on GCN 1.4; clz adds 32 with clamp).
     const NS: usize = 256;
-    let mut r = Rng(0x5a7);
+    let mut r = Rng::from_state(0x5a7);
     let edges = [
         0u32,
         1,
@@ -1346,17 +1334,17 @@ fn cases() -> Vec<Case> {
         0xffff_ffff,
     ];
     let sa: Vec<u32> = (0..NS)
-        .map(|i| if i < 121 { edges[i % 11] } else { r.u32() })
+        .map(|i| if i < 121 { edges[i % 11] } else { r.next_u32() })
         .collect();
     let sb: Vec<u32> = (0..NS)
-        .map(|i| if i < 121 { edges[i / 11] } else { r.u32() })
+        .map(|i| if i < 121 { edges[i / 11] } else { r.next_u32() })
         .collect();
     let sw: Vec<i64> = (0..NS)
         .map(|i| match i % 4 {
             0 => 0,
-            1 => (r.next() >> (i % 64)) as i64,
-            2 => (r.u32() >> (i % 32)) as i64,
-            _ => r.next() as i64,
+            1 => (r.next_u64() >> (i % 64)) as i64,
+            2 => (r.next_u32() >> (i % 32)) as i64,
+            _ => r.next_u64() as i64,
         })
         .collect();
     let (sa2, sb2, sw2) = (sa.clone(), sb.clone(), sw.clone());
@@ -1399,7 +1387,7 @@ fn cases() -> Vec<Case> {
     // gfx906 only: the dot-product builtins (every v_dot*, with and without
     // clamp) and fma of widened halves (v_fma_mix_f32, v_fma_mixlo_f16).
     const ND: usize = 256;
-    let mut r = Rng(0xd07_d07);
+    let mut r = Rng::from_state(0xd07_d07);
     let edges = [
         0u32,
         1,
@@ -1412,23 +1400,23 @@ fn cases() -> Vec<Case> {
         0x8888_8888,
     ];
     let da: Vec<u32> = (0..ND)
-        .map(|i| if i < 81 { edges[i % 9] } else { r.u32() })
+        .map(|i| if i < 81 { edges[i % 9] } else { r.next_u32() })
         .collect();
     let db: Vec<u32> = (0..ND)
-        .map(|i| if i < 81 { edges[i / 9] } else { r.u32() })
+        .map(|i| if i < 81 { edges[i / 9] } else { r.next_u32() })
         .collect();
     let dc: Vec<i32> = (0..ND)
         .map(|i| {
             if i % 3 == 0 {
                 edges[(i / 3) % 9] as i32
             } else {
-                r.u32() as i32
+                r.next_u32() as i32
             }
         })
         .collect();
     // Halves that are multiples of 1/16 in [-4, 4): every sum below is exact.
     let dh: Vec<u16> = (0..2 * ND + 4)
-        .map(|_| f16_of(r.i32_in(-64, 64) as f32 / 16.0))
+        .map(|_| f16_of(r.i32_in(-64, 63) as f32 / 16.0))
         .collect();
     let df: Vec<f32> = (0..ND).map(|_| r.f32_in(-2.0, 2.0)).collect();
     let (da2, db2, dc2, dh2, df2) = (da.clone(), db.clone(), dc.clone(), dh.clone(), df.clone());

@@ -19,25 +19,8 @@ pub fn kernel(file: &str, name: &str) -> Kernel {
         .unwrap_or_else(|| panic!("{file}.o has no kernel {name}"))
 }
 
-/// xorshift64*.
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    pub fn i32_in(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + (self.u32() % (hi - lo + 1) as u32) as i32
-    }
-    pub fn f32_in(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.u32() >> 8) as f32 / 16_777_216.0)
-    }
-}
+#[allow(unused_imports)] // not every test program draws numbers
+pub use risa_rng::Rng;
 
 /// Buffers laid out one after another in a pool (256-byte aligned).
 pub struct Layout {
