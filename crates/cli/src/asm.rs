@@ -60,6 +60,12 @@ pub fn run(args: &[String]) -> Result<bool, String> {
         Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
         None => None,
     };
+    // No default output file: `as` writes a.out where it stands, which can
+    // silently replace a file of that name (a tracked one in a repository).
+    // The output is written only where -o says; --listing alone only prints.
+    if a.out.is_none() && !a.listing {
+        return Err("no output: give -o OUT (- for standard output), or --listing".into());
+    }
     let (name, text) = if a.input == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -128,7 +134,9 @@ pub fn run(args: &[String]) -> Result<bool, String> {
             .map(|s| s.data.clone())
             .unwrap_or_default()
     };
-    let out = a.out.as_deref().unwrap_or("a.out");
+    let Some(out) = a.out.as_deref() else {
+        return Ok(true);
+    };
     if out == "-" {
         std::io::stdout()
             .write_all(&bytes)

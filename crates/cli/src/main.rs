@@ -16,7 +16,7 @@ pub(crate) const USAGE: &str = "\
 risa — AMD GPU machine code in software (GCN 1.0–1.4, Cayman)
 
 USAGE:
-    risa asm --arch ARCH [-o OUT] [--format raw|elf] [--listing] [--syntax S] FILE|-
+    risa asm --arch ARCH -o OUT [--format raw|elf] [--listing] [--syntax S] FILE|-
     risa disasm --arch ARCH [--syntax clrx|llvm] [--hex] [--lines] FILE|-
     risa asm --arch cayman FILE|- -o OUT [--format raw|elf] [--listing]
     risa run FILE [--kernel NAME] --grid X[,Y[,Z]] [--block ...] [--arg SPEC]... [--out DIR] [--stats]
@@ -43,7 +43,8 @@ COMMANDS:
 
 ASM OPTIONS:
     --arch ARCH      as for disasm, below (.gpu/.arch in the source may set it)
-    -o OUT           output file (default a.out; - for standard output)
+    -o OUT           output file (- for standard output); required unless
+                     --listing is given (no a.out is written by default)
     --format F       raw (default): the .text section; elf: a code object
     --listing        print offset, words and source of every instruction
     -I DIR           add an include directory for .include/.incbin

@@ -107,3 +107,40 @@ fn code_objects_read_back_with_disasm() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn no_output_file_unless_asked() {
+    // Without -o nothing is written (no a.out that could replace a file):
+    // an error, or with --listing only the listing.
+    let dir = std::env::temp_dir().join(format!("risa-asm-noout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_risa"))
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"s_endpgm\n")
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["asm", "--arch", "fiji", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no output: give -o OUT"), "{err}");
+    let out = run(&["asm", "--arch", "fiji", "--listing", "-"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "00000000: bf810000           s_endpgm\n"
+    );
+    assert!(!dir.join("a.out").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
