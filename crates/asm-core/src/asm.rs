@@ -203,6 +203,9 @@ pub struct Assembler {
     pub(crate) eval_budget: u64,
     pub(crate) finishing: bool,
     pub(crate) abs_section: Option<u32>,
+    /// The rest of a source read as a stream ([`Assembler::run_reader`]):
+    /// the base file frame holds one piece of it at a time.
+    pub(crate) stream: Option<Box<dyn std::io::BufRead>>,
 }
 
 fn lower_into<'b>(s: &str, buf: &'b mut [u8; 64], heap: &'b mut String) -> &'b str {
@@ -281,6 +284,7 @@ impl Assembler {
             eval_budget: 0,
             finishing: false,
             abs_section: None,
+            stream: None,
         };
         a.add_section(".text", SectionKind::Code);
         a
@@ -297,6 +301,33 @@ impl Assembler {
     pub fn assemble(mut self, name: &str, source: &str, backend: &mut dyn Backend) -> Output {
         self.run(name, source, backend);
         self.into_output()
+    }
+
+    /// [`Assembler::assemble`] reading the source from `reader` a piece at
+    /// a time (whole lines, about 1 MB): the source is never held whole, so
+    /// memory does not grow with its size (only with the output, the
+    /// symbols, and what refers to a later symbol).
+    pub fn assemble_reader(
+        mut self,
+        name: &str,
+        reader: Box<dyn std::io::BufRead>,
+        backend: &mut dyn Backend,
+    ) -> Output {
+        self.run_reader(name, reader, backend);
+        self.into_output()
+    }
+
+    /// [`Assembler::run`] reading the source from `reader` (see
+    /// [`Assembler::assemble_reader`]).
+    pub fn run_reader(
+        &mut self,
+        name: &str,
+        reader: Box<dyn std::io::BufRead>,
+        backend: &mut dyn Backend,
+    ) {
+        self.stream = Some(reader);
+        self.run(name, "", backend);
+        self.stream = None;
     }
 
     /// Assemble, then run `finish` of the back end, leaving the assembler

@@ -146,6 +146,24 @@ pub fn assemble_in(
     Assembled { output, backend }
 }
 
+/// [`assemble_in`] reading the source from `reader` a piece at a time
+/// ([`Assembler::assemble_reader`]): `risa asm` uses it, so its memory does
+/// not grow with the size of the source.
+pub fn assemble_reader_in(
+    chip: Option<&'static Processor>,
+    name: &str,
+    reader: Box<dyn std::io::BufRead>,
+    opts: Options,
+    listing: bool,
+    dialect: risa_gcn::Dialect,
+) -> Assembled {
+    let mut backend = GcnBackend::for_chip(chip);
+    backend.dialect = dialect;
+    backend.keep_listing = listing;
+    let output = Assembler::new(opts).assemble_reader(name, reader, &mut backend);
+    Assembled { output, backend }
+}
+
 /// A deterministic benchmark source: `lines` random valid GCN 1.4
 /// instructions of every (instruction, encoding) form, in LLVM syntax, one
 /// per line (the forms are picked at random).

@@ -4,6 +4,18 @@
 
 use super::*;
 
+/// The size a streamed source is read in (whole lines).
+pub(crate) const STREAM_PIECE: usize = 1 << 20;
+
+/// Whether the last line of `b` ends with a continuation backslash.
+fn ends_continued(b: &[u8]) -> bool {
+    let mut e = b.len();
+    while e > 0 && matches!(b[e - 1], b'\n' | b'\r') {
+        e -= 1;
+    }
+    e > 0 && b[e - 1] == b'\\'
+}
+
 impl Assembler {
     /// Fetch the next logical line into `self.line`. Returns false at the end.
     pub(crate) fn next_line(&mut self) -> bool {
@@ -12,6 +24,9 @@ impl Assembler {
                 return false;
             };
             if fr.pos >= fr.text.len() {
+                if self.frames.len() == 1 && self.stream.is_some() && self.refill() {
+                    continue;
+                }
                 self.end_frame();
                 if self
                     .deferred
@@ -78,6 +93,75 @@ impl Assembler {
             }
             return true;
         }
+    }
+
+    /// Reads the next piece of a streamed source into the base frame: whole
+    /// lines, at least [`STREAM_PIECE`] bytes unless the source ends, never
+    /// ending inside a continued line (`\\` at the end, joined by
+    /// [`Assembler::clean_complex`]). False at the end of the source (or on
+    /// a read error or a byte that is not UTF-8, reported).
+    pub(crate) fn refill(&mut self) -> bool {
+        let Some(r) = self.stream.as_mut() else {
+            return false;
+        };
+        let mut buf = Vec::with_capacity(STREAM_PIECE + 4096);
+        let mut failed = None;
+        loop {
+            match r.read_until(b'\n', &mut buf) {
+                Ok(0) => break,
+                Ok(_) if buf.len() >= STREAM_PIECE && !ends_continued(&buf) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    failed = Some(format!("reading the source: {e}"));
+                    break;
+                }
+            }
+        }
+        let line = self.frames[0].line;
+        let text = match String::from_utf8(buf) {
+            Ok(t) => t,
+            Err(e) => {
+                // Where the bad byte is: its line, as a position of its own.
+                let bad = e.utf8_error().valid_up_to();
+                let bytes = e.into_bytes();
+                let start = bytes[..bad]
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .map_or(0, |p| p + 1);
+                let n = bytes[..start].iter().filter(|&&c| c == b'\n').count() as u32;
+                let end = lex::find_newline(&bytes, start);
+                let text: Rc<str> = Rc::from(String::from_utf8_lossy(&bytes[start..end]).as_ref());
+                self.locs.push(Loc {
+                    end: text.len(),
+                    text,
+                    start: 0,
+                    file: self.frames[0].file,
+                    line: line + n,
+                    ctx: 0,
+                });
+                let pos = Pos {
+                    loc: (self.locs.len() - 1) as u32,
+                    col: (bad - start + 1) as u32,
+                };
+                self.report(Severity::Error, pos, "not UTF-8 text".into());
+                self.stream = None;
+                return false;
+            }
+        };
+        if let Some(msg) = failed {
+            let pos = self.cur_pos(0);
+            self.report(Severity::Error, pos, msg);
+            self.stream = None;
+        }
+        if text.is_empty() {
+            self.stream = None;
+            return false;
+        }
+        let fr = &mut self.frames[0];
+        fr.text = Rc::from(text);
+        fr.pos = 0;
+        true
     }
 
     /// Build a cleaned line: block comments blanked, continuation lines joined.

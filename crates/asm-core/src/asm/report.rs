@@ -8,10 +8,18 @@ impl Assembler {
         if let Some(l) = self.line.loc {
             return l;
         }
+        // The line's own text, not the piece of source it is in: a position
+        // kept for later (a fixup's) must not keep a streamed source's
+        // pieces alive.
+        let text: Rc<str> = if self.line.start == 0 && self.line.end == self.line.text.len() {
+            self.line.text.clone()
+        } else {
+            Rc::from(&self.line.text[self.line.start..self.line.end])
+        };
         self.locs.push(Loc {
-            text: self.line.text.clone(),
-            start: self.line.start,
-            end: self.line.end,
+            end: text.len(),
+            text,
+            start: 0,
             file: self.line.file,
             line: self.line.line,
             ctx: self.line.ctx,
