@@ -104,19 +104,33 @@ impl Assembler {
         let Some(r) = self.stream.as_mut() else {
             return false;
         };
-        let mut buf = Vec::with_capacity(STREAM_PIECE + 4096);
+        let mut buf = Vec::with_capacity(STREAM_PIECE + (64 << 10));
         let mut failed = None;
+        // Whole buffers of the reader (not line by line), cut after the
+        // last newline once the piece is big enough.
         loop {
-            match r.read_until(b'\n', &mut buf) {
-                Ok(0) => break,
-                Ok(_) if buf.len() >= STREAM_PIECE && !ends_continued(&buf) => break,
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            let avail = match r.fill_buf() {
+                Ok([]) => break,
+                Ok(a) => a,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     failed = Some(format!("reading the source: {e}"));
                     break;
                 }
+            };
+            let n = avail.len();
+            if buf.len() + n >= STREAM_PIECE {
+                if let Some(p) = avail.iter().rposition(|&c| c == b'\n') {
+                    buf.extend_from_slice(&avail[..=p]);
+                    r.consume(p + 1);
+                    if !ends_continued(&buf) {
+                        break;
+                    }
+                    continue;
+                }
             }
+            buf.extend_from_slice(avail);
+            r.consume(n);
         }
         let line = self.frames[0].line;
         let text = match String::from_utf8(buf) {
