@@ -5,8 +5,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn risa(args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
+    risa_in(&std::env::current_dir().unwrap(), args, stdin)
+}
+
+/// [`risa`] run in the folder `dir`.
+fn risa_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_risa"))
         .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -114,31 +120,14 @@ fn no_output_file_unless_asked() {
     // an error, or with --listing only the listing.
     let dir = std::env::temp_dir().join(format!("risa-asm-noout-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let run = |args: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_risa"))
-            .args(args)
-            .current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(b"s_endpgm\n")
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
-    let out = run(&["asm", "--arch", "fiji", "-"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (code, _, err) = risa_in(&dir, &["asm", "--arch", "fiji", "-"], "s_endpgm\n");
+    assert_eq!(code, 1);
     assert!(err.contains("no output: give -o OUT"), "{err}");
-    let out = run(&["asm", "--arch", "fiji", "--listing", "-"]);
-    assert_eq!(out.status.code(), Some(0));
+    let args = ["asm", "--arch", "fiji", "--listing", "-"];
+    let (code, out, err) = risa_in(&dir, &args, "s_endpgm\n");
+    assert_eq!(code, 0, "{err}");
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out),
         "00000000: bf810000           s_endpgm\n"
     );
     assert!(!dir.join("a.out").exists());

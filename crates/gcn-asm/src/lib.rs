@@ -139,11 +139,21 @@ pub fn assemble_in(
     listing: bool,
     dialect: risa_gcn::Dialect,
 ) -> Assembled {
+    let mut backend = backend_for(chip, listing, dialect);
+    let output = Assembler::new(opts).assemble(name, source, &mut backend);
+    Assembled { output, backend }
+}
+
+/// The back end for `chip` in `dialect`, keeping a listing if asked.
+fn backend_for(
+    chip: Option<&'static Processor>,
+    listing: bool,
+    dialect: risa_gcn::Dialect,
+) -> GcnBackend {
     let mut backend = GcnBackend::for_chip(chip);
     backend.dialect = dialect;
     backend.keep_listing = listing;
-    let output = Assembler::new(opts).assemble(name, source, &mut backend);
-    Assembled { output, backend }
+    backend
 }
 
 /// [`assemble_in`] reading the source from `reader` a piece at a time
@@ -157,9 +167,7 @@ pub fn assemble_reader_in(
     listing: bool,
     dialect: risa_gcn::Dialect,
 ) -> Assembled {
-    let mut backend = GcnBackend::for_chip(chip);
-    backend.dialect = dialect;
-    backend.keep_listing = listing;
+    let mut backend = backend_for(chip, listing, dialect);
     let output = Assembler::new(opts).assemble_reader(name, reader, &mut backend);
     Assembled { output, backend }
 }
