@@ -2,7 +2,7 @@
 //! `risa_cayman::print::print_fetch`.
 
 use crate::text::*;
-use risa_cayman::codec::reserved_mask;
+use risa_cayman::codec::{self, reserved_mask, FetchForm, FetchInst};
 use risa_cayman::fields::*;
 use risa_cayman::ops::{self, Op};
 use risa_cayman::print::DATA_FORMATS;
@@ -125,7 +125,9 @@ fn rsv<'a>(
     Ok(())
 }
 
-/// Parse one fetch or GDS instruction; `text` starts at the mnemonic.
+/// Parse one fetch or GDS instruction; `text` starts at the mnemonic. The
+/// text is read into a [`FetchInst`] (per form, below), which
+/// [`codec::encode_fetch`] packs.
 pub fn parse_fetch<'a>(text: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, FetchLine> {
     let text = text.trim();
     let ne = text
@@ -133,327 +135,385 @@ pub fn parse_fetch<'a>(text: &'a str, n: &mut dyn Numbers<'a>) -> PResult<'a, Fe
         .unwrap_or(text.len());
     let name = &text[..ne];
     let rest = text[ne..].trim();
+    let (inst, gds) = if let Some(op) = ops::by_name(ops::VTX_OPS, name) {
+        (parse_vtx(op, text, name, rest, n)?, false)
+    } else if let Some(op) = ops::by_name(ops::TEX_OPS, name) {
+        (parse_tex(op, text, name, rest, n)?, false)
+    } else if let Some(op) = ops::by_name(ops::MEM_RD_OPS, name) {
+        (parse_mem_rd(op, text, name, rest, n)?, false)
+    } else if let Some(op) = ops::by_name(ops::MEM_GDS_OPS, name) {
+        (parse_gds(op, text, name, rest, n)?, true)
+    } else {
+        return err(name, format!("unknown fetch instruction '{name}'"));
+    };
+    Ok(FetchLine {
+        words: codec::encode_fetch(&inst),
+        op: inst.op,
+        gds,
+    })
+}
+
+/// A VTX (vertex fetch) instruction: `rest` holds its operands and modifiers.
+fn parse_vtx<'a>(
+    op: &'static Op,
+    text: &'a str,
+    name: &'a str,
+    rest: &'a str,
+    n: &mut dyn Numbers<'a>,
+) -> PResult<'a, FetchInst> {
     let mut w = [0u32; 4];
-    if let Some(op) = ops::by_name(ops::VTX_OPS, name) {
-        use VTX_WORD0 as A;
-        use VTX_WORD1_GPR as B;
-        use VTX_WORD2 as C;
-        let sem = op.flags & ops::F_SEM != 0;
-        A::VC_INST.set(&mut w[0], op.code as u32);
-        let opnds = split_top(rest, b',');
-        if opnds.len() != 3 {
-            return err(
-                text,
-                format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"),
-            );
-        }
-        // destination
-        let (dst, dsel) = match opnds[0].rfind('.') {
-            Some(d) => (&opnds[0][..d], &opnds[0][d + 1..]),
-            None => return err(opnds[0], "expected destination with swizzle"),
-        };
-        if sem {
-            let Some(a) = call(dst, "SEM") else {
-                return err(dst, "VFETCH_SEMANTIC writes SEM(id)");
-            };
-            setn(n, &mut w[1], VTX_WORD1_SEM::SEMANTIC_ID, a)?;
-        } else {
-            let (g, rel) = gpr_rel(dst)?;
-            B::DST_GPR.set(&mut w[1], g);
-            B::DST_REL.set(&mut w[1], rel as u32);
-        }
-        swz(
-            &mut w[1],
-            &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-            dsel,
-        )?;
-        let (g, rel, s) = reg_sel(opnds[1])?;
-        A::SRC_GPR.set(&mut w[0], g);
-        A::SRC_REL.set(&mut w[0], rel as u32);
-        A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
-        let mut toks = split_ws(opnds[2]);
-        if toks.is_empty() {
-            return err(opnds[2], "expected fcN (buffer id)");
-        }
-        let fc = toks.remove(0);
-        let Some(id) = fc.strip_prefix("fc") else {
-            return err(fc, "expected fcN (buffer id)");
-        };
-        setn(n, &mut w[0], A::BUFFER_ID, id)?;
-        let w1f = if sem {
-            VTX_WORD1_SEM::FORMAT
-        } else {
-            B::FORMAT
-        };
-        for t in toks {
-            if fmt_mod(t, &mut w[1], n)? {
-                continue;
-            }
-            if let Some(a) = call(t, "FETCH_TYPE") {
-                let v = match a {
-                    "VERTEX_DATA" => 0,
-                    "INSTANCE_DATA" => 1,
-                    "NO_INDEX_OFFSET" => 2,
-                    _ => n.num(a)?,
-                };
-                setf(&mut w[0], A::FETCH_TYPE, v, a)?;
-            } else if t == "USE_CONST_FIELDS" {
-                B::USE_CONST_FIELDS.set(&mut w[1], 1);
-            } else if let Some(a) = call(t, "OFFSET") {
-                setn(n, &mut w[2], C::OFFSET, a)?;
-            } else if let Some(a) = call(t, "ENDIAN") {
-                let v = endian(a, n)?;
-                setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
-            } else if t == "CBNS" {
-                C::CONST_BUF_NO_STRIDE.set(&mut w[2], 1);
-            } else if t == "ALT_CONST" {
-                C::ALT_CONST.set(&mut w[2], 1);
-            } else if let Some(a) = call(t, "BIM") {
-                setn(n, &mut w[2], C::BUFFER_INDEX_MODE, a)?;
-            } else if t == "FWQ" {
-                A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
-            } else if let Some(a) = call(t, "SRC_SEL_Y") {
-                A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
-            } else if let Some(a) = call(t, "STRUCTURED_READ") {
-                setn(n, &mut w[0], A::STRUCTURED_READ, a)?;
-            } else if t == "LDS_REQ" {
-                A::LDS_REQ.set(&mut w[0], 1);
-            } else if t == "COALESCED_READ" {
-                A::COALESCED_READ.set(&mut w[0], 1);
-            } else if let Some(a) = call(t, "RSV") {
-                rsv(&mut w, &[A::FORMAT, w1f, C::FORMAT], a, n)?;
-            } else {
-                return err(t, format!("unknown modifier '{t}' for {name}"));
-            }
-        }
-        return Ok(FetchLine {
-            words: w,
-            op,
-            gds: false,
-        });
+    use VTX_WORD0 as A;
+    use VTX_WORD1_GPR as B;
+    use VTX_WORD2 as C;
+    let sem = op.flags & ops::F_SEM != 0;
+    A::VC_INST.set(&mut w[0], op.code as u32);
+    let opnds = split_top(rest, b',');
+    if opnds.len() != 3 {
+        return err(
+            text,
+            format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"),
+        );
     }
-    if let Some(op) = ops::by_name(ops::TEX_OPS, name) {
-        use TEX_WORD0 as A;
-        use TEX_WORD1 as B;
-        use TEX_WORD2 as C;
-        A::TEX_INST.set(&mut w[0], op.code as u32);
-        let opnds = split_top(rest, b',');
-        if opnds.len() != 4 {
-            return err(
-                text,
-                format!("expected {name} Rdst.swz, Rsrc.swz, tN, sN [modifiers]"),
-            );
-        }
-        let (g, rel, s) = reg_sel(opnds[0])?;
+    // destination
+    let (dst, dsel) = match opnds[0].rfind('.') {
+        Some(d) => (&opnds[0][..d], &opnds[0][d + 1..]),
+        None => return err(opnds[0], "expected destination with swizzle"),
+    };
+    if sem {
+        let Some(a) = call(dst, "SEM") else {
+            return err(dst, "VFETCH_SEMANTIC writes SEM(id)");
+        };
+        setn(n, &mut w[1], VTX_WORD1_SEM::SEMANTIC_ID, a)?;
+    } else {
+        let (g, rel) = gpr_rel(dst)?;
         B::DST_GPR.set(&mut w[1], g);
         B::DST_REL.set(&mut w[1], rel as u32);
-        swz(
-            &mut w[1],
-            &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-            s,
-        )?;
-        let (g, rel, s) = reg_sel(opnds[1])?;
-        A::SRC_GPR.set(&mut w[0], g);
-        A::SRC_REL.set(&mut w[0], rel as u32);
-        swz(
-            &mut w[2],
-            &[C::SRC_SEL_X, C::SRC_SEL_Y, C::SRC_SEL_Z, C::SRC_SEL_W],
-            s,
-        )?;
-        let Some(t) = opnds[2].strip_prefix('t') else {
-            return err(opnds[2], "expected tN (resource id)");
-        };
-        setn(n, &mut w[0], A::RESOURCE_ID, t)?;
-        let mut toks = split_ws(opnds[3]);
-        if toks.is_empty() {
-            return err(opnds[3], "expected sN (sampler id)");
+    }
+    swz(
+        &mut w[1],
+        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+        dsel,
+    )?;
+    let (g, rel, s) = reg_sel(opnds[1])?;
+    A::SRC_GPR.set(&mut w[0], g);
+    A::SRC_REL.set(&mut w[0], rel as u32);
+    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
+    let mut toks = split_ws(opnds[2]);
+    if toks.is_empty() {
+        return err(opnds[2], "expected fcN (buffer id)");
+    }
+    let fc = toks.remove(0);
+    let Some(id) = fc.strip_prefix("fc") else {
+        return err(fc, "expected fcN (buffer id)");
+    };
+    setn(n, &mut w[0], A::BUFFER_ID, id)?;
+    let w1f = if sem {
+        VTX_WORD1_SEM::FORMAT
+    } else {
+        B::FORMAT
+    };
+    for t in toks {
+        if fmt_mod(t, &mut w[1], n)? {
+            continue;
         }
-        let sm = toks.remove(0);
-        let Some(sid) = sm.strip_prefix('s') else {
-            return err(sm, "expected sN (sampler id)");
-        };
-        setn(n, &mut w[2], C::SAMPLER_ID, sid)?;
-        for t in toks {
-            if let Some(a) = call(t, "OFFSET") {
-                let p = split_top(a, b',');
-                if p.len() != 3 {
-                    return err(a, "OFFSET(x,y,z)");
-                }
-                setn(n, &mut w[2], C::OFFSET_X, p[0])?;
-                setn(n, &mut w[2], C::OFFSET_Y, p[1])?;
-                setn(n, &mut w[2], C::OFFSET_Z, p[2])?;
-            } else if let Some(a) = call(t, "LOD_BIAS") {
-                setn(n, &mut w[1], B::LOD_BIAS, a)?;
-            } else if let Some(a) = call(t, "NORM") {
-                if a.len() != 4 {
+        if let Some(a) = call(t, "FETCH_TYPE") {
+            let v = match a {
+                "VERTEX_DATA" => 0,
+                "INSTANCE_DATA" => 1,
+                "NO_INDEX_OFFSET" => 2,
+                _ => n.num(a)?,
+            };
+            setf(&mut w[0], A::FETCH_TYPE, v, a)?;
+        } else if t == "USE_CONST_FIELDS" {
+            B::USE_CONST_FIELDS.set(&mut w[1], 1);
+        } else if let Some(a) = call(t, "OFFSET") {
+            setn(n, &mut w[2], C::OFFSET, a)?;
+        } else if let Some(a) = call(t, "ENDIAN") {
+            let v = endian(a, n)?;
+            setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
+        } else if t == "CBNS" {
+            C::CONST_BUF_NO_STRIDE.set(&mut w[2], 1);
+        } else if t == "ALT_CONST" {
+            C::ALT_CONST.set(&mut w[2], 1);
+        } else if let Some(a) = call(t, "BIM") {
+            setn(n, &mut w[2], C::BUFFER_INDEX_MODE, a)?;
+        } else if t == "FWQ" {
+            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
+        } else if let Some(a) = call(t, "SRC_SEL_Y") {
+            A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
+        } else if let Some(a) = call(t, "STRUCTURED_READ") {
+            setn(n, &mut w[0], A::STRUCTURED_READ, a)?;
+        } else if t == "LDS_REQ" {
+            A::LDS_REQ.set(&mut w[0], 1);
+        } else if t == "COALESCED_READ" {
+            A::COALESCED_READ.set(&mut w[0], 1);
+        } else if let Some(a) = call(t, "RSV") {
+            rsv(&mut w, &[A::FORMAT, w1f, C::FORMAT], a, n)?;
+        } else {
+            return err(t, format!("unknown modifier '{t}' for {name}"));
+        }
+    }
+    Ok(FetchInst {
+        words: w,
+        form: if sem {
+            FetchForm::VtxSem
+        } else {
+            FetchForm::Vtx
+        },
+        op,
+        ds: None,
+    })
+}
+
+/// A TEX (texture fetch) instruction: `rest` holds its operands and modifiers.
+fn parse_tex<'a>(
+    op: &'static Op,
+    text: &'a str,
+    name: &'a str,
+    rest: &'a str,
+    n: &mut dyn Numbers<'a>,
+) -> PResult<'a, FetchInst> {
+    let mut w = [0u32; 4];
+    use TEX_WORD0 as A;
+    use TEX_WORD1 as B;
+    use TEX_WORD2 as C;
+    A::TEX_INST.set(&mut w[0], op.code as u32);
+    let opnds = split_top(rest, b',');
+    if opnds.len() != 4 {
+        return err(
+            text,
+            format!("expected {name} Rdst.swz, Rsrc.swz, tN, sN [modifiers]"),
+        );
+    }
+    let (g, rel, s) = reg_sel(opnds[0])?;
+    B::DST_GPR.set(&mut w[1], g);
+    B::DST_REL.set(&mut w[1], rel as u32);
+    swz(
+        &mut w[1],
+        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+        s,
+    )?;
+    let (g, rel, s) = reg_sel(opnds[1])?;
+    A::SRC_GPR.set(&mut w[0], g);
+    A::SRC_REL.set(&mut w[0], rel as u32);
+    swz(
+        &mut w[2],
+        &[C::SRC_SEL_X, C::SRC_SEL_Y, C::SRC_SEL_Z, C::SRC_SEL_W],
+        s,
+    )?;
+    let Some(t) = opnds[2].strip_prefix('t') else {
+        return err(opnds[2], "expected tN (resource id)");
+    };
+    setn(n, &mut w[0], A::RESOURCE_ID, t)?;
+    let mut toks = split_ws(opnds[3]);
+    if toks.is_empty() {
+        return err(opnds[3], "expected sN (sampler id)");
+    }
+    let sm = toks.remove(0);
+    let Some(sid) = sm.strip_prefix('s') else {
+        return err(sm, "expected sN (sampler id)");
+    };
+    setn(n, &mut w[2], C::SAMPLER_ID, sid)?;
+    for t in toks {
+        if let Some(a) = call(t, "OFFSET") {
+            let p = split_top(a, b',');
+            if p.len() != 3 {
+                return err(a, "OFFSET(x,y,z)");
+            }
+            setn(n, &mut w[2], C::OFFSET_X, p[0])?;
+            setn(n, &mut w[2], C::OFFSET_Y, p[1])?;
+            setn(n, &mut w[2], C::OFFSET_Z, p[2])?;
+        } else if let Some(a) = call(t, "LOD_BIAS") {
+            setn(n, &mut w[1], B::LOD_BIAS, a)?;
+        } else if let Some(a) = call(t, "NORM") {
+            if a.len() != 4 {
+                return err(a, "NORM(xyzw) with '_' for unnormalized");
+            }
+            let f = [
+                B::COORD_TYPE_X,
+                B::COORD_TYPE_Y,
+                B::COORD_TYPE_Z,
+                B::COORD_TYPE_W,
+            ];
+            for (k, c) in a.bytes().enumerate() {
+                if c == b"xyzw"[k] {
+                    f[k].set(&mut w[1], 1);
+                } else if c != b'_' {
                     return err(a, "NORM(xyzw) with '_' for unnormalized");
                 }
-                let f = [
-                    B::COORD_TYPE_X,
-                    B::COORD_TYPE_Y,
-                    B::COORD_TYPE_Z,
-                    B::COORD_TYPE_W,
-                ];
-                for (k, c) in a.bytes().enumerate() {
-                    if c == b"xyzw"[k] {
-                        f[k].set(&mut w[1], 1);
-                    } else if c != b'_' {
-                        return err(a, "NORM(xyzw) with '_' for unnormalized");
-                    }
-                }
-            } else if let Some(a) = call(t, "INST_MOD") {
-                setn(n, &mut w[0], A::INST_MOD, a)?;
-            } else if t == "FWQ" {
-                A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
-            } else if t == "ALT_CONST" {
-                A::ALT_CONST.set(&mut w[0], 1);
-            } else if let Some(a) = call(t, "RIM") {
-                setn(n, &mut w[0], A::RESOURCE_INDEX_MODE, a)?;
-            } else if let Some(a) = call(t, "SIM") {
-                setn(n, &mut w[0], A::SAMPLER_INDEX_MODE, a)?;
-            } else if let Some(a) = call(t, "RSV") {
-                rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
-            } else {
-                return err(t, format!("unknown modifier '{t}' for {name}"));
             }
+        } else if let Some(a) = call(t, "INST_MOD") {
+            setn(n, &mut w[0], A::INST_MOD, a)?;
+        } else if t == "FWQ" {
+            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
+        } else if t == "ALT_CONST" {
+            A::ALT_CONST.set(&mut w[0], 1);
+        } else if let Some(a) = call(t, "RIM") {
+            setn(n, &mut w[0], A::RESOURCE_INDEX_MODE, a)?;
+        } else if let Some(a) = call(t, "SIM") {
+            setn(n, &mut w[0], A::SAMPLER_INDEX_MODE, a)?;
+        } else if let Some(a) = call(t, "RSV") {
+            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
+        } else {
+            return err(t, format!("unknown modifier '{t}' for {name}"));
         }
-        return Ok(FetchLine {
-            words: w,
-            op,
-            gds: false,
-        });
     }
-    if let Some(op) = ops::by_name(ops::MEM_RD_OPS, name) {
-        use MEM_RD_WORD0 as A;
-        use MEM_RD_WORD1 as B;
-        use MEM_RD_WORD2 as C;
-        A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
-        A::MEM_OP.set(&mut w[0], op.code as u32);
-        let opnds = split_top(rest, b',');
-        if opnds.len() != 2 {
-            return err(
-                text,
-                format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"),
-            );
-        }
-        let (g, rel, s) = reg_sel(opnds[0])?;
-        B::DST_GPR.set(&mut w[1], g);
-        B::DST_REL.set(&mut w[1], rel as u32);
-        swz(
-            &mut w[1],
-            &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-            s,
-        )?;
-        let mut toks = split_ws(opnds[1]);
-        if toks.is_empty() {
-            return err(opnds[1], "expected Rsrc.c");
-        }
-        let src = toks.remove(0);
-        let (g, rel, s) = reg_sel(src)?;
-        A::SRC_GPR.set(&mut w[0], g);
-        A::SRC_REL.set(&mut w[0], rel as u32);
-        A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
-        for t in toks {
-            if fmt_mod(t, &mut w[1], n)? {
-                continue;
-            }
-            if let Some(a) = call(t, "ARRAY_BASE") {
-                setn(n, &mut w[2], C::ARRAY_BASE, a)?;
-            } else if let Some(a) = call(t, "ARRAY_SIZE") {
-                setn(n, &mut w[2], C::ARRAY_SIZE, a)?;
-            } else if let Some(a) = call(t, "ELEM_SIZE") {
-                setn(n, &mut w[0], A::ELEM_SIZE, a)?;
-            } else if let Some(a) = call(t, "BURST_COUNT") {
-                setn(n, &mut w[0], A::BURST_COUNT, a)?;
-            } else if let Some(a) = call(t, "ENDIAN") {
-                let v = endian(a, n)?;
-                setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
-            } else if t == "UNCACHED" {
-                A::UNCACHED.set(&mut w[0], 1);
-            } else if t == "INDEXED" {
-                A::INDEXED.set(&mut w[0], 1);
-            } else if t == "FWQ" {
-                A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
-            } else if let Some(a) = call(t, "SRC_SEL_Y") {
-                A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
-            } else if t == "LDS_REQ" {
-                A::LDS_REQ.set(&mut w[0], 1);
-            } else if t == "COALESCED_READ" {
-                A::COALESCED_READ.set(&mut w[0], 1);
-            } else if let Some(a) = call(t, "RSV") {
-                rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
-            } else {
-                return err(t, format!("unknown modifier '{t}' for {name}"));
-            }
-        }
-        return Ok(FetchLine {
-            words: w,
-            op,
-            gds: false,
-        });
+    Ok(FetchInst {
+        words: w,
+        form: FetchForm::Tex,
+        op,
+        ds: None,
+    })
+}
+
+/// A MEM_RD (memory read) instruction: `rest` holds its operands and modifiers.
+fn parse_mem_rd<'a>(
+    op: &'static Op,
+    text: &'a str,
+    name: &'a str,
+    rest: &'a str,
+    n: &mut dyn Numbers<'a>,
+) -> PResult<'a, FetchInst> {
+    let mut w = [0u32; 4];
+    use MEM_RD_WORD0 as A;
+    use MEM_RD_WORD1 as B;
+    use MEM_RD_WORD2 as C;
+    A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
+    A::MEM_OP.set(&mut w[0], op.code as u32);
+    let opnds = split_top(rest, b',');
+    if opnds.len() != 2 {
+        return err(
+            text,
+            format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"),
+        );
     }
-    if let Some(op) = ops::by_name(ops::MEM_GDS_OPS, name) {
-        use MEM_GDS_WORD0 as A;
-        use MEM_GDS_WORD1 as B;
-        use MEM_GDS_WORD2 as C;
-        A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
-        A::MEM_OP.set(&mut w[0], op.code as u32);
-        let ne = rest
-            .find(|c: char| c.is_ascii_whitespace())
-            .unwrap_or(rest.len());
-        let dsn = &rest[..ne];
-        let ds = ops::by_name(ops::LDS_OPS, dsn).ok_or_else(|| PErr {
-            at: dsn,
-            msg: format!("unknown GDS operation '{dsn}'"),
-        })?;
-        B::GDS_OP.set(&mut w[1], ds.code as u32);
-        let opnds = split_top(&rest[ne..], b',');
-        if opnds.len() != 3 {
-            return err(
-                text,
-                format!("expected {name} OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]"),
-            );
-        }
-        let (g, _rel, s) = reg_sel(opnds[0])?;
-        B::DST_GPR.set(&mut w[1], g);
-        swz(
-            &mut w[2],
-            &[C::DST_SEL_X, C::DST_SEL_Y, C::DST_SEL_Z, C::DST_SEL_W],
-            s,
-        )?;
-        let (g, _rel, s) = reg_sel(opnds[1])?;
-        A::SRC_GPR.set(&mut w[0], g);
-        swz(&mut w[0], &[A::SRC_SEL_X, A::SRC_SEL_Y, A::SRC_SEL_Z], s)?;
-        let mut toks = split_ws(opnds[2]);
-        if toks.is_empty() {
-            return err(opnds[2], "expected Rsrc2");
-        }
-        let s2 = toks.remove(0);
-        B::SRC_GPR.set(&mut w[1], gpr(s2)?);
-        for t in toks {
-            if let Some(a) = call(t, "SRC_REL_MODE") {
-                setn(n, &mut w[0], A::SRC_REL_MODE, a)?;
-            } else if let Some(a) = call(t, "DST_REL_MODE") {
-                setn(n, &mut w[1], B::DST_REL_MODE, a)?;
-            } else if let Some(a) = call(t, "UAV_ID") {
-                setn(n, &mut w[1], B::UAV_ID, a)?;
-            } else if let Some(a) = call(t, "UIM") {
-                setn(n, &mut w[1], B::UAV_INDEX_MODE, a)?;
-            } else if t == "ALLOC_CONSUME" {
-                B::ALLOC_CONSUME.set(&mut w[1], 1);
-            } else if t == "BCAST_FIRST_REQ" {
-                B::BCAST_FIRST_REQ.set(&mut w[1], 1);
-            } else if let Some(a) = call(t, "RSV") {
-                rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
-            } else {
-                return err(t, format!("unknown modifier '{t}' for {name}"));
-            }
-        }
-        return Ok(FetchLine {
-            words: w,
-            op,
-            gds: true,
-        });
+    let (g, rel, s) = reg_sel(opnds[0])?;
+    B::DST_GPR.set(&mut w[1], g);
+    B::DST_REL.set(&mut w[1], rel as u32);
+    swz(
+        &mut w[1],
+        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
+        s,
+    )?;
+    let mut toks = split_ws(opnds[1]);
+    if toks.is_empty() {
+        return err(opnds[1], "expected Rsrc.c");
     }
-    err(name, format!("unknown fetch instruction '{name}'"))
+    let src = toks.remove(0);
+    let (g, rel, s) = reg_sel(src)?;
+    A::SRC_GPR.set(&mut w[0], g);
+    A::SRC_REL.set(&mut w[0], rel as u32);
+    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
+    for t in toks {
+        if fmt_mod(t, &mut w[1], n)? {
+            continue;
+        }
+        if let Some(a) = call(t, "ARRAY_BASE") {
+            setn(n, &mut w[2], C::ARRAY_BASE, a)?;
+        } else if let Some(a) = call(t, "ARRAY_SIZE") {
+            setn(n, &mut w[2], C::ARRAY_SIZE, a)?;
+        } else if let Some(a) = call(t, "ELEM_SIZE") {
+            setn(n, &mut w[0], A::ELEM_SIZE, a)?;
+        } else if let Some(a) = call(t, "BURST_COUNT") {
+            setn(n, &mut w[0], A::BURST_COUNT, a)?;
+        } else if let Some(a) = call(t, "ENDIAN") {
+            let v = endian(a, n)?;
+            setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
+        } else if t == "UNCACHED" {
+            A::UNCACHED.set(&mut w[0], 1);
+        } else if t == "INDEXED" {
+            A::INDEXED.set(&mut w[0], 1);
+        } else if t == "FWQ" {
+            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
+        } else if let Some(a) = call(t, "SRC_SEL_Y") {
+            A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
+        } else if t == "LDS_REQ" {
+            A::LDS_REQ.set(&mut w[0], 1);
+        } else if t == "COALESCED_READ" {
+            A::COALESCED_READ.set(&mut w[0], 1);
+        } else if let Some(a) = call(t, "RSV") {
+            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
+        } else {
+            return err(t, format!("unknown modifier '{t}' for {name}"));
+        }
+    }
+    Ok(FetchInst {
+        words: w,
+        form: FetchForm::MemRd,
+        op,
+        ds: None,
+    })
+}
+
+/// A MEM_GDS (global data share) instruction: `rest` holds its operands and modifiers.
+fn parse_gds<'a>(
+    op: &'static Op,
+    text: &'a str,
+    name: &'a str,
+    rest: &'a str,
+    n: &mut dyn Numbers<'a>,
+) -> PResult<'a, FetchInst> {
+    let mut w = [0u32; 4];
+    use MEM_GDS_WORD0 as A;
+    use MEM_GDS_WORD1 as B;
+    use MEM_GDS_WORD2 as C;
+    A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
+    A::MEM_OP.set(&mut w[0], op.code as u32);
+    let ne = rest
+        .find(|c: char| c.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    let dsn = &rest[..ne];
+    let ds = ops::by_name(ops::LDS_OPS, dsn).ok_or_else(|| PErr {
+        at: dsn,
+        msg: format!("unknown GDS operation '{dsn}'"),
+    })?;
+    B::GDS_OP.set(&mut w[1], ds.code as u32);
+    let opnds = split_top(&rest[ne..], b',');
+    if opnds.len() != 3 {
+        return err(
+            text,
+            format!("expected {name} OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]"),
+        );
+    }
+    let (g, _rel, s) = reg_sel(opnds[0])?;
+    B::DST_GPR.set(&mut w[1], g);
+    swz(
+        &mut w[2],
+        &[C::DST_SEL_X, C::DST_SEL_Y, C::DST_SEL_Z, C::DST_SEL_W],
+        s,
+    )?;
+    let (g, _rel, s) = reg_sel(opnds[1])?;
+    A::SRC_GPR.set(&mut w[0], g);
+    swz(&mut w[0], &[A::SRC_SEL_X, A::SRC_SEL_Y, A::SRC_SEL_Z], s)?;
+    let mut toks = split_ws(opnds[2]);
+    if toks.is_empty() {
+        return err(opnds[2], "expected Rsrc2");
+    }
+    let s2 = toks.remove(0);
+    B::SRC_GPR.set(&mut w[1], gpr(s2)?);
+    for t in toks {
+        if let Some(a) = call(t, "SRC_REL_MODE") {
+            setn(n, &mut w[0], A::SRC_REL_MODE, a)?;
+        } else if let Some(a) = call(t, "DST_REL_MODE") {
+            setn(n, &mut w[1], B::DST_REL_MODE, a)?;
+        } else if let Some(a) = call(t, "UAV_ID") {
+            setn(n, &mut w[1], B::UAV_ID, a)?;
+        } else if let Some(a) = call(t, "UIM") {
+            setn(n, &mut w[1], B::UAV_INDEX_MODE, a)?;
+        } else if t == "ALLOC_CONSUME" {
+            B::ALLOC_CONSUME.set(&mut w[1], 1);
+        } else if t == "BCAST_FIRST_REQ" {
+            B::BCAST_FIRST_REQ.set(&mut w[1], 1);
+        } else if let Some(a) = call(t, "RSV") {
+            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
+        } else {
+            return err(t, format!("unknown modifier '{t}' for {name}"));
+        }
+    }
+    Ok(FetchInst {
+        words: w,
+        form: FetchForm::Gds,
+        op,
+        ds: Some(ds),
+    })
 }

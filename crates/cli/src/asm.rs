@@ -1,6 +1,6 @@
 //! `risa asm`: the GCN assembler command.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use clap::builder::TypedValueParser as _;
 use risa_asm_core::Options;
@@ -11,7 +11,7 @@ pub(crate) struct AsmArgs {
     #[arg(short = 'a', long, value_name = "ARCH", long_help = crate::cli::ARCH_HELP)]
     /// The chip, generation or cayman (.gpu/.arch in the source may set it)
     pub(crate) arch: Option<String>,
-    /// Output file (default a.out; - for standard output)
+    /// Output file (- for standard output); required unless --listing is given (no a.out is written by default)
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub(crate) out: Option<String>,
     /// raw (default): the .text section; elf: a code object
@@ -56,22 +56,24 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
         Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
         None => None,
     };
-    let (name, text) = if a.input == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("reading standard input: {e}"))?;
-        ("<stdin>".to_string(), s)
+    // No default output file: `as` writes a.out where it stands, which can
+    // silently replace a file of that name (a tracked one in a repository).
+    // The output is written only where -o says; --listing alone only prints.
+    if a.out.is_none() && !a.listing {
+        return Err("no output: give -o OUT (- for standard output), or --listing".into());
+    }
+    // The source is read as a stream (pieces of whole lines), never whole.
+    let (name, reader): (String, Box<dyn std::io::BufRead>) = if a.input == "-" {
+        (
+            "<stdin>".to_string(),
+            Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin())),
+        )
     } else {
-        let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
-        let s = String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "{}: not UTF-8 text (byte {})",
-                a.input,
-                e.utf8_error().valid_up_to()
-            )
-        })?;
-        (a.input.clone(), s)
+        let f = std::fs::File::open(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
+        (
+            a.input.clone(),
+            Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
+        )
     };
     let opts = Options {
         include_paths: a.includes.iter().map(Into::into).collect(),
@@ -81,7 +83,12 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
         slash_comments: a.llvm,
         ..Default::default()
     };
-    let res = risa_gcn_asm::assemble_for(gen, &name, &text, opts, a.listing);
+    let dialect = if a.llvm {
+        risa_gcn::Dialect::Llvm
+    } else {
+        risa_gcn::Dialect::Clrx
+    };
+    let mut res = risa_gcn_asm::assemble_reader_in(gen, &name, reader, opts, a.listing, dialect);
     eprint!("{}", res.diagnostics());
     if res.output.has_errors() {
         let n = res.output.errors().count();
@@ -119,12 +126,17 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
     let bytes = if a.elf {
         risa_gcn_asm::codeobj::build(&res).map_err(|e| format!("{name}: {e}"))?
     } else {
+        // (Taken, not copied: the code is the biggest thing held.)
         res.output
-            .section(".text")
-            .map(|s| s.data.clone())
+            .sections
+            .iter_mut()
+            .find(|s| s.name == ".text")
+            .map(|s| std::mem::take(&mut s.data))
             .unwrap_or_default()
     };
-    let out = a.out.as_deref().unwrap_or("a.out");
+    let Some(out) = a.out.as_deref() else {
+        return Ok(true);
+    };
     if out == "-" {
         std::io::stdout()
             .write_all(&bytes)

@@ -141,8 +141,9 @@ Run a GCN or Cayman kernel on the emulator.
 FILE is an amdhsa code object (.o or linked .co) for a GCN 1.0-1.4 chip
 (tahiti, hawaii, fiji, gfx900, ...; taken from the ELF header), or an r600
 ELF object for Cayman (clang -target r600 -mcpu=cayman). r600 objects carry
-no argument metadata: the specs alone give the kinds, and buffers share one
-pool (reads past a buffer fault only at the pool's end).";
+no argument metadata: the specs alone give the kinds. Both run on the same
+runtime: each buffer is its own allocation, and an access outside every
+allocation faults.";
 
 const RUN_AFTER_HELP: &str = "\
 EXAMPLES:

@@ -5,8 +5,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn risa(args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
+    risa_in(&std::env::current_dir().unwrap(), args, stdin)
+}
+
+/// [`risa`] run in the folder `dir`.
+fn risa_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> (i32, Vec<u8>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_risa"))
         .args(args)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -105,5 +111,25 @@ fn code_objects_read_back_with_disasm() {
         text.contains("k:") && text.contains("v_mov_b32_e32 v1, 0") && text.contains("s_endpgm"),
         "{text}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn no_output_file_unless_asked() {
+    // Without -o nothing is written (no a.out that could replace a file):
+    // an error, or with --listing only the listing.
+    let dir = std::env::temp_dir().join(format!("risa-asm-noout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, _, err) = risa_in(&dir, &["asm", "--arch", "fiji", "-"], "s_endpgm\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("no output: give -o OUT"), "{err}");
+    let args = ["asm", "--arch", "fiji", "--listing", "-"];
+    let (code, out, err) = risa_in(&dir, &args, "s_endpgm\n");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out),
+        "00000000: bf810000           s_endpgm\n"
+    );
+    assert!(!dir.join("a.out").exists());
     std::fs::remove_dir_all(&dir).ok();
 }

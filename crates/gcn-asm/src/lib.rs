@@ -139,10 +139,36 @@ pub fn assemble_in(
     listing: bool,
     dialect: risa_gcn::Dialect,
 ) -> Assembled {
+    let mut backend = backend_for(chip, listing, dialect);
+    let output = Assembler::new(opts).assemble(name, source, &mut backend);
+    Assembled { output, backend }
+}
+
+/// The back end for `chip` in `dialect`, keeping a listing if asked.
+fn backend_for(
+    chip: Option<&'static Processor>,
+    listing: bool,
+    dialect: risa_gcn::Dialect,
+) -> GcnBackend {
     let mut backend = GcnBackend::for_chip(chip);
     backend.dialect = dialect;
     backend.keep_listing = listing;
-    let output = Assembler::new(opts).assemble(name, source, &mut backend);
+    backend
+}
+
+/// [`assemble_in`] reading the source from `reader` a piece at a time
+/// ([`Assembler::assemble_reader`]): `risa asm` uses it, so its memory does
+/// not grow with the size of the source.
+pub fn assemble_reader_in(
+    chip: Option<&'static Processor>,
+    name: &str,
+    reader: Box<dyn std::io::BufRead>,
+    opts: Options,
+    listing: bool,
+    dialect: risa_gcn::Dialect,
+) -> Assembled {
+    let mut backend = backend_for(chip, listing, dialect);
+    let output = Assembler::new(opts).assemble_reader(name, reader, &mut backend);
     Assembled { output, backend }
 }
 

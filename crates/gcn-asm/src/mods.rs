@@ -839,9 +839,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         }
         // A flag or per-source mask given as 0 (`glc:0`, `neg:0`) is absent.
         m.given |= bit(kind);
-        let zero_is_absent =
-            matches!(kind, M::Neg | M::Abs | M::Sext) || flag_kind(lname).is_some();
-        if value == 0 && zero_is_absent {
+        // (The name is matched again only for a zero: most flags are 1.)
+        if value == 0 && (matches!(kind, M::Neg | M::Abs | M::Sext) || flag_kind(lname).is_some()) {
             m.seen &= !bit(kind);
         } else {
             m.seen |= bit(kind);

@@ -80,7 +80,22 @@ pub fn clrx_borrowed(name: &str, gen: Gen) -> Option<Gen> {
 }
 
 /// Looks `name` (lower case, no encoding suffix) up for `target`.
+#[inline]
 pub fn find(name: &str, target: Target) -> Found {
+    // The common case first, without building a `Found` of another kind.
+    if let Some(p) = table().get(name) {
+        let op = p[target.gen as usize];
+        if op != NONE && target.features.contains(OPS[op as usize].feat) {
+            return Found::Op(op);
+        }
+    }
+    find_other(name, target)
+}
+
+/// [`find`] when the name has no row on `target`: another generation, a
+/// feature it lacks, or CLRX's other spellings.
+#[cold]
+fn find_other(name: &str, target: Target) -> Found {
     let found = find_exact(name, target);
     if !matches!(found, Found::Unknown) {
         return found;

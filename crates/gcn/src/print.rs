@@ -885,7 +885,8 @@ impl<'a> Printer<'a> {
         }
         if constant && (neg | abs) && !self.llvm() {
             // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
-            // expressions: a modifier on a constant has no CLRX text.
+            // expressions: a modifier on a constant has no CLRX text here
+            // (the VOP3 printer writes such bits as `abs:[..]`/`neg:[..]`).
             self.lose();
         }
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
@@ -920,6 +921,7 @@ impl<'a> Printer<'a> {
         // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
         let interp = info.family == Family::Vintrp
             || (info.family == Family::Vop3 && info.operand(Role::T).is_some());
+        let (mut const_neg, mut const_abs) = (0, 0);
         for op in info.sig {
             if op.role == Role::T {
                 // VOP3-encoded interpolation: attribute and channel in SRC0.
@@ -950,7 +952,17 @@ impl<'a> Printer<'a> {
                         }
                     };
                     let code = i.field(f);
-                    self.push_modded(out, i, code, op, neg >> n & 1 != 0, abs >> n & 1 != 0);
+                    let (n_bit, a_bit) = (neg >> n & 1 != 0, abs >> n & 1 != 0);
+                    if !self.llvm() && (128..256).contains(&code) && (n_bit | a_bit) {
+                        // clrxasm reads `-2` or `abs(2)` as an expression, but
+                        // takes the bits of a bare constant from `neg:[..]`
+                        // and `abs:[..]`, written after the operands.
+                        const_neg |= u32::from(n_bit) << n;
+                        const_abs |= u32::from(a_bit) << n;
+                        self.push_modded(out, i, code, op, false, false);
+                    } else {
+                        self.push_modded(out, i, code, op, n_bit, a_bit);
+                    }
                 }
             }
         }
@@ -988,13 +1000,32 @@ impl<'a> Printer<'a> {
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
-        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 {
-            // LLVM's VOP3b carry forms have no output modifier.
+        let float = info
+            .sig
+            .iter()
+            .any(|s| s.role == Role::A && s.ty.is_float());
+        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 && !float {
+            // LLVM's VOP3b carry forms have no output modifier (v_div_scale
+            // has one: llvm-mc 14 takes `mul:2` there).
             self.lose();
         }
         o.omod(i.field(Field::Omod));
         if !self.llvm() {
             o.flag(i.field(Field::Clamp) != 0, "clamp");
+        }
+        let n_src = if const_neg | const_abs != 0 {
+            info.sig
+                .iter()
+                .filter(|s| matches!(s.role, Role::A | Role::B | Role::C))
+                .count()
+        } else {
+            0
+        };
+        if const_abs != 0 {
+            self.bit_list(o.modifier(), "abs", const_abs, n_src, false);
+        }
+        if const_neg != 0 {
+            self.bit_list(o.modifier(), "neg", const_neg, n_src, false);
         }
         // CLRX picks the short encoding unless told; the VOP3 form of a
         // VOP1/VOP2/VOPC/VINTRP op is marked so the text keeps it.
@@ -1144,11 +1175,11 @@ impl<'a> Printer<'a> {
                     let modded = i.field(neg) | i.field(abs) != 0;
                     if (sext && constant && !self.llvm())
                         || (self.llvm() && sext && op.ty.is_float())
-                        || (self.llvm() && ((constant && (sext || modded)) || (sext && code < 256)))
+                        || (self.llvm() && constant && (sext || modded))
                     {
                         // clrxasm reads `sext(45)` as an expression; llvm-mc
-                        // takes no modifier on an SDWA constant and no sext()
-                        // on an SGPR ("not a valid operand").
+                        // takes no modifier on an SDWA constant (it takes
+                        // sext() on an SGPR: `sext(s44)`).
                         self.lose();
                     }
                     if sext {
@@ -1453,8 +1484,9 @@ impl<'a> Printer<'a> {
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if self.llvm() {
-                if d == 0 || d == 15 || n == 6 {
-                    // llvm-mc: "unsupported format".
+                if n == 6 && !Target::from(i.gen).has(Feature::Gcn3Encoding) {
+                    // llvm-mc 14 before GCN 1.2: "unsupported format" (it
+                    // takes BUF_DATA_FORMAT_INVALID and _RESERVED_15).
                     self.lose();
                 }
                 if d != 1 || n != 0 {

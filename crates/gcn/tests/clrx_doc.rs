@@ -906,6 +906,13 @@ const ENC_MODIFIERS: &[&str] = &[
     // `inst_offset:` (`global_atomic_smin v199, v91, v78, ttmp[4:5]
     // inst_offset:1228 lds glc` for [dd11a4cc c7704e5b]); the pages write `offset:`.
     "inst_offset",
+    // The pages write modifiers of a source as `-x`/`abs(x)`, which clrxasm
+    // 0.1.9 reads as an expression on a constant; it takes the bits of a
+    // constant from `abs:`/`neg:` masks (`v_cmp_gt_f64 s[0:1], 36, s[64:65]
+    // abs:1` -> [d0640100 000080a4], clrxdisasm: `abs(36)`), the pages do not
+    // show them.
+    "abs",
+    "neg",
     "op_sel",
     "op_sel_hi",
     "neg_lo",

@@ -50,6 +50,9 @@ impl<'a> Build<'a, '_, '_> {
         // as given), bit 1 the VGPR (SRC1), as clrxasm numbers them.
         let interp = info.sig.iter().any(|o| o.role == Role::T);
         let mut raw_neg_abs = (0u32, 0u32);
+        // Whether an operand's own text has neg/abs (`-2`, `abs(2)`), apart
+        // from `neg:`/`abs:` masks, which clrxasm takes on constants.
+        let mut written_mods = [true; 6];
         if m.seen & per_src != 0 {
             let nsrc = info
                 .sig
@@ -90,6 +93,7 @@ impl<'a> Build<'a, '_, '_> {
                     Role::C => 2,
                     _ => continue,
                 };
+                written_mods[k] = ops[k].as_ref().is_some_and(|o| o.neg || o.abs);
                 if let Some(o) = ops[k].as_mut() {
                     o.neg |= ng >> n & 1 != 0;
                     o.abs |= ab >> n & 1 != 0;
@@ -323,7 +327,11 @@ impl<'a> Build<'a, '_, '_> {
                         } else {
                             self.note_clrx_read(code);
                         }
-                        if self.clrx && (o.abs || o.neg) && !matches!(o.v, Val::Reg { .. }) {
+                        if self.clrx
+                            && (o.abs || o.neg)
+                            && written_mods[k]
+                            && !matches!(o.v, Val::Reg { .. })
+                        {
                             self.asm.warning(
                                 o.at,
                                 "abs/neg of a constant (clrxasm rejects it; the hardware applies it)",

@@ -1,0 +1,117 @@
+//! The end of the source: unterminated blocks, undefined and pending
+//! symbols, fixups; and CLRX's early resolution of forward references.
+
+use super::*;
+
+impl Assembler {
+    pub(crate) fn finish(&mut self, backend: &mut dyn Backend) {
+        backend.end_of_source(self);
+        self.finishing = true;
+        if let Some(rec) = self.recording.take() {
+            let what = match rec.kind {
+                RecKind::Macro { .. } => "unterminated macro definition (missing '.endm')".into(),
+                RecKind::Repeat(_) => "unterminated repetition (missing '.endr')".into(),
+                RecKind::Raw { end } => format!("unterminated block (missing '{end}')"),
+            };
+            self.report(Severity::Error, rec.start, what);
+        }
+        self.close_conds(0, true);
+        // undefined symbols in inner scopes fall back to outer scopes
+        for i in 0..self.symbols.len() {
+            let s = &self.symbols[i];
+            if s.scope == 0 || !matches!(s.state, SymState::Undefined) {
+                continue;
+            }
+            let mut sc = self.scopes[s.scope as usize].parent;
+            let mut guard = 0;
+            loop {
+                guard += 1;
+                if let Some(&id) = self.scopes[sc as usize].syms.get(&*self.symbols[i].name) {
+                    if id as usize != i
+                        && !matches!(self.symbols[id as usize].state, SymState::Undefined)
+                    {
+                        let e = Expr::symbol_ref(id);
+                        self.symbols[i].state = SymState::Pending(Rc::new(e));
+                        break;
+                    }
+                }
+                if sc == 0 || guard > 1000 {
+                    break;
+                }
+                sc = self.scopes[sc as usize].parent;
+            }
+        }
+        // resolve pending symbols
+        for i in 0..self.symbols.len() {
+            if let SymState::Pending(e) = self.symbols[i].state.clone() {
+                if let Some(v) = self.try_eval(&e) {
+                    self.symbols[i].state = SymState::Value(v);
+                }
+            }
+        }
+        let data_fixups = std::mem::take(&mut self.data_fixups);
+        for f in data_fixups {
+            if let Some(v) = self.eval_final(&f.expr) {
+                self.write_data(f.section, f.offset, f.size, v, f.expr.pos());
+            }
+        }
+        let resolved = std::mem::take(&mut self.resolved_fixups);
+        for (f, v) in resolved {
+            let data = &mut self.sections[f.section.0 as usize].data;
+            if let Err(msg) = backend.apply_fixup(&f, v, data) {
+                match msg.strip_prefix("warning: ") {
+                    Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
+                    None => self.report(Severity::Error, f.expr.pos(), msg),
+                }
+            }
+        }
+        let fixups = std::mem::take(&mut self.fixups);
+        for f in &fixups {
+            if let Some(v) = self.eval_final(&f.expr) {
+                let data = &mut self.sections[f.section.0 as usize].data;
+                if let Err(msg) = backend.apply_fixup(f, v, data) {
+                    match msg.strip_prefix("warning: ") {
+                        Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
+                        None => self.report(Severity::Error, f.expr.pos(), msg),
+                    }
+                }
+            }
+        }
+        backend.finish(self);
+    }
+
+    /// CLRX resolves a forward reference as soon as its expression can be
+    /// evaluated (when the symbols it waits for get values), not at the end:
+    /// `.int x; x=1; x=2` writes 1. Called after an assignment to a symbol
+    /// that was referenced while undefined: pending symbols, data and
+    /// instruction fixups that can be evaluated now are resolved.
+    pub(crate) fn resolve_ready(&mut self) {
+        for i in 0..self.symbols.len() {
+            if let SymState::Pending(e) = self.symbols[i].state.clone() {
+                if let Some(v) = self.try_eval(&e) {
+                    self.symbols[i].state = SymState::Value(v);
+                }
+            }
+        }
+        let data_fixups = std::mem::take(&mut self.data_fixups);
+        let mut keep = Vec::with_capacity(data_fixups.len());
+        for f in data_fixups {
+            match self.try_eval(&f.expr) {
+                Some(v) => self.write_data(f.section, f.offset, f.size, v, f.expr.pos()),
+                None => keep.push(f),
+            }
+        }
+        self.data_fixups = keep;
+        // Back-end fixups keep their value and are applied at the end, after
+        // `end_of_source` (a back end may emit its bytes only then).
+        let fixups = std::mem::take(&mut self.fixups);
+        let mut keep = Vec::with_capacity(fixups.len());
+        for f in fixups {
+            match self.try_eval(&f.expr) {
+                Some(v) => self.resolved_fixups.push((f, v)),
+                None => keep.push(f),
+            }
+        }
+        self.fixups = keep;
+    }
+}
