@@ -10,7 +10,7 @@ use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
-    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, NFMT_NAMES,
+    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_CLRX_GCN14, NFMT_NAMES,
 };
 use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
@@ -87,6 +87,10 @@ pub struct Printer<'a> {
     /// Set when the text printed since [`Printer::write_checked`] began
     /// cannot give the words back in this dialect (see there).
     lossy: std::cell::Cell<bool>,
+    /// Set while [`Printer::write_checked`] runs: the checks behind
+    /// `lossy` cost a third of the printing time, which plain printing
+    /// ([`Printer::write`]) does not pay.
+    checking: std::cell::Cell<bool>,
 }
 
 /// Register numbers and offsets are small: below 1000 a number is one
@@ -294,6 +298,7 @@ impl<'a> Printer<'a> {
             pc: 0,
             label: None,
             lossy: std::cell::Cell::new(false),
+            checking: std::cell::Cell::new(false),
         }
     }
 
@@ -318,59 +323,126 @@ impl<'a> Printer<'a> {
     /// prints such instructions as data (`.int`) with this text as a comment.
     pub fn write_checked(&self, i: &Instr, out: &mut String) -> bool {
         self.lossy.set(false);
+        self.checking.set(true);
         self.write(i, out);
+        self.checking.set(false);
         !self.lossy.get()
+    }
+
+    /// Whether the text is being checked (see `checking`): the costlier
+    /// checks run only then.
+    #[inline(always)]
+    fn checking(&self) -> bool {
+        self.checking.get()
     }
 
     fn lose(&self) {
         self.lossy.set(true);
     }
 
-    /// A scalar register operand; in CLRX's syntax a range of SGPRs or
-    /// TTMPs must be aligned (pairs to 2, larger to 4): clrxasm rejects
-    /// `s[7:8]` ("Unaligned scalar register range"), so such words have no
-    /// CLRX text.
+    /// A scalar register operand (see [`Printer::sgpr_range_check`]).
     #[inline(always)]
-    fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
-        self.xnack_check(gen, code);
-        // (clrxasm does not check the alignment of TTMP ranges; llvm-mc does.)
-        let limit = if self.llvm() { 128 } else { sgpr_count(gen) };
-        if count > 1 && code < limit {
-            let a = if count == 2 { 2 } else { 4 };
-            if !code.is_multiple_of(a) {
+    fn sreg(&self, out: &mut Vec<u8>, i: &Instr, code: u32, count: u32) {
+        if self.checking() {
+            self.xnack_check(i.gen, code);
+            self.sgpr_range_check(i, code, count);
+        }
+        push_sreg(out, i.gen, code, count)
+    }
+
+    /// Ranges of SGPRs must be aligned (pairs to 2, larger to 4) where the
+    /// dialect's assembler says so, else the words have no text. llvm-mc
+    /// checks every range below 128 ("invalid register alignment").
+    /// clrxasm checks SGPR ranges only (not TTMPs), and in a vector ALU
+    /// instruction takes an odd pair unless it crosses a multiple of 4
+    /// (`s[5:6]` yes, `s[7:8]`: "Scalar register range cross two register
+    /// lines"); in scalar and memory instructions it refuses `s[7:8]`
+    /// ("Unaligned scalar register range").
+    #[inline(always)]
+    fn sgpr_range_check(&self, i: &Instr, code: u32, count: u32) {
+        if count < 2 {
+            return;
+        }
+        let a = if count == 2 { 2 } else { 4 };
+        if code.is_multiple_of(a) {
+            return;
+        }
+        if self.llvm() {
+            if code < 128 {
+                self.lose();
+            }
+        } else if code < sgpr_count(i.gen) {
+            let vector_alu = matches!(
+                i.enc,
+                Enc::Vop2
+                    | Enc::Vop1
+                    | Enc::Vopc
+                    | Enc::Vop3
+                    | Enc::Vop3b
+                    | Enc::Vop3p
+                    | Enc::Vop2Sdwa
+                    | Enc::Vop1Sdwa
+                    | Enc::VopcSdwa
+                    | Enc::Vop2Dpp
+                    | Enc::Vop1Dpp
+                    | Enc::VopcDpp
+                    | Enc::Vintrp
+            );
+            if !vector_alu || count != 2 || code % 4 == 3 {
                 self.lose();
             }
         }
-        push_sreg(out, gen, code, count)
     }
 
     /// llvm-mc names XNACK_MASK only on chips with XNACK (fiji, the GCN 1.2
     /// reference chip, has none: "register not available on this GPU").
     #[inline(always)]
     fn xnack_check(&self, gen: Gen, code: u32) {
-        let is_xnack_mask = matches!(gen.info().xnack_mask, Some(x) if code & !1 == x);
-        if self.llvm() && is_xnack_mask && !Target::from(gen).has(Feature::XnackSupport) {
+        // (The cheap tests first: most operands are not scalar registers.)
+        if self.llvm()
+            && code < 128
+            && gen.info().xnack_mask == Some(code & !1)
+            && !Target::from(gen).has(Feature::XnackSupport)
+        {
             self.lose();
         }
     }
 
     /// clrxasm and llvm-mc refuse a vector instruction that reads more than
-    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
-    /// where risa's assembler only warns: such words have no text.
+    /// one scalar value over the constant bus, where risa's assembler only
+    /// warns: such words have no text. `reads` are the source operand codes
+    /// (`u32::MAX` for none, [`IMPLICIT_VCC`] for the carry-in).
+    ///
+    /// The two assemblers count differently. llvm-mc counts every scalar
+    /// source (SGPRs, TTMPs, EXEC, M0, the `src_*` specials, literals) and
+    /// tells the implicit VCC from an explicit `vcc_lo`. clrxasm 0.1.9
+    /// counts only the registers below TTMP (SGPRs, FLAT_SCRATCH,
+    /// XNACK_MASK, VCC; the implicit VCC as VCC) and refuses a literal
+    /// beside an explicit one of them or M0 ("Literal with SGPR or M0 is
+    /// illegal"), while TTMPs, EXEC and M0 alone are free.
     fn constant_bus(&self, reads: &[u32]) {
+        if !self.checking() {
+            return;
+        }
         let mut seen = [u32::MAX; 4];
         let mut n = 0;
+        let (mut literal, mut lit_partner) = (false, false);
         for &r in reads {
             // VGPRs (and unused slots) never use the bus: the common case.
             if r >= 256 && r != IMPLICIT_VCC {
                 continue;
             }
-            // (llvm-mc also counts the scalar special sources, and tells the
-            // implicit VCC (`IMPLICIT_VCC`) from an explicit vcc_lo.)
-            let scalar = r < 128
-                || r == 255
-                || r == IMPLICIT_VCC
-                || (self.llvm() && ((235..=239).contains(&r) || (251..=254).contains(&r)));
+            let scalar = if self.llvm() {
+                r < 128
+                    || r == 255
+                    || r == IMPLICIT_VCC
+                    || (235..=239).contains(&r)
+                    || (251..=254).contains(&r)
+            } else {
+                literal |= r == 255;
+                lit_partner |= r < 108 || r == 124;
+                r < 108 || r == IMPLICIT_VCC
+            };
             let r = if r == 107 || (r == IMPLICIT_VCC && !self.llvm()) {
                 106
             } else {
@@ -381,8 +453,37 @@ impl<'a> Printer<'a> {
                 n += 1;
             }
         }
-        if n > 1 {
+        if n > 1 || (literal && lit_partner) {
             self.lose();
+        }
+    }
+
+    /// Operand `op` (source code `code`) as the dialect writes it: CLRX
+    /// widens B of the [`flag::CLRXB64`] rows to 64 bits where the pair has
+    /// a name (not past the last SGPR or VGPR, not a special register:
+    /// clrxdisasm prints `v[255:0]` and `vcc_u!` there, which nothing reads).
+    #[inline(always)]
+    fn clrx_b(&self, i: &Instr, op: &Opnd, code: u32) -> Opnd {
+        let pair =
+            code + 1 < sgpr_count(i.gen) || matches!(code, 128..=208 | 240..=248 | 256..=510);
+        if op.role == Role::B && pair && i.info().has(flag::CLRXB64) && !self.llvm() {
+            Opnd { ty: Ty::B64, ..*op }
+        } else {
+            *op
+        }
+    }
+
+    /// Whether source code `code` is a constant for the modifiers: in
+    /// LLVM's syntax every code from 128 to 255 (`neg(1)`, `neg(src_scc)`),
+    /// in CLRX's the numbers only (inline constants and literals; clrxasm
+    /// takes `-abs(scc)` and `sext(shared_base)` as modified registers, but
+    /// reads `-2` and `sext(45)` as expressions).
+    #[inline(always)]
+    fn constant_code(&self, code: u32) -> bool {
+        if self.llvm() {
+            (128..256).contains(&code)
+        } else {
+            matches!(code, 128..=208 | 240..=248 | 255)
         }
     }
 
@@ -401,22 +502,9 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        self.xnack_check(i.gen, code);
-        if count > 1 && code < 128 && !code.is_multiple_of(2) && self.llvm() {
-            // llvm-mc: "invalid register alignment".
-            self.lose();
-        }
-        if count > 1 && code < sgpr_count(i.gen) && !code.is_multiple_of(2) && !self.llvm() {
-            // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
-            // vector instruction unless it crosses a multiple of 4
-            // ("Scalar register range cross two register lines": s[55:56]).
-            let scalar = matches!(
-                i.enc,
-                Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp | Enc::Smrd | Enc::Smem
-            );
-            if scalar || code % 4 == 3 {
-                self.lose();
-            }
+        if code < 256 && self.checking() {
+            self.xnack_check(i.gen, code);
+            self.sgpr_range_check(i, code, count);
         }
         // One table look-up for the common codes (and one predictable branch).
         if count == 1 {
@@ -431,7 +519,7 @@ impl<'a> Printer<'a> {
             }
         }
         match code {
-            0..=127 => self.sreg(out, i.gen, code, count),
+            0..=127 => push_sreg(out, i.gen, code, count),
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
@@ -444,6 +532,9 @@ impl<'a> Printer<'a> {
                     self.lose();
                     out.push_str("src_reserved_248");
                 } else {
+                    // CLRX writes 1/(2*pi) with 8 digits whatever the width
+                    // (clrxasm reads it back as the constant for f64 too).
+                    let ty = if self.llvm() { ty } else { Ty::F32 };
                     out.push_str(inline_float_text(code, ty));
                 }
             }
@@ -550,7 +641,7 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::D => self.sreg(out, i, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => {
                     let c = i.field(Field::Ssrc0);
                     if c == 254 && self.llvm() {
@@ -622,7 +713,7 @@ impl<'a> Printer<'a> {
                 }
             }
             Ty::Waitcnt => self.waitcnt(out, i.gen, v),
-            Ty::Hwreg => self.hwreg(out, v),
+            Ty::Hwreg => self.hwreg(out, i.gen, v),
             Ty::Sendmsg => self.sendmsg(out, v),
             Ty::Simm16 | Ty::I16 | Ty::U16 | Ty::Imm16 => push_hex(out, u64::from(v)),
             _ => push_hex(out, u64::from(v)),
@@ -664,7 +755,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn hwreg(&self, out: &mut Vec<u8>, v: u32) {
+    fn hwreg(&self, out: &mut Vec<u8>, gen: Gen, v: u32) {
         let id = v & 63;
         let off = (v >> 6) & 31;
         let size = ((v >> 11) & 31) + 1;
@@ -681,7 +772,12 @@ impl<'a> Printer<'a> {
             _ if !self.llvm() => {
                 // CLRX's further names, else `@N` (clrxasm reads `hwreg(60, ..)`
                 // as a symbol).
-                match HWREG_NAMES_CLRX.iter().find(|(_, x)| *x == id) {
+                let gcn14 = if gen.has(Feature::Gfx9Insts) {
+                    &HWREG_NAMES_CLRX_GCN14[..]
+                } else {
+                    &[]
+                };
+                match HWREG_NAMES_CLRX.iter().chain(gcn14).find(|(_, x)| *x == id) {
                     Some((n, _)) => out.push_str(&n.to_ascii_lowercase()),
                     None => {
                         out.push(b'@');
@@ -776,16 +872,16 @@ impl<'a> Printer<'a> {
                         // LLVM loads no EXEC (SReg_*_XEXEC).
                         self.lose();
                     }
-                    self.sreg(out, i.gen, d, op.ty.dwords())
+                    self.sreg(out, i, d, op.ty.dwords())
                 }
-                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::A => self.sreg(out, i, i.field(Field::Sbase) * 2, op.ty.dwords()),
                 Role::O if i.field(Field::Soe) != 0 => {
                     // GCN 1.4 SGPR offset (SOE); with IMM also an immediate
                     // one, CLRX's `offset:` after the flags.
                     if !imm || self.llvm() {
                         self.lose();
                     }
-                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
+                    self.sreg(out, i, i.field(Field::Soffset), 1);
                 }
                 Role::O => {
                     let off = i.field(Field::Offset);
@@ -794,7 +890,7 @@ impl<'a> Printer<'a> {
                     } else if i.enc == Enc::Smrd && off == 255 {
                         push_hex(out, u64::from(i.lit.unwrap_or(0)));
                     } else {
-                        self.sreg(out, i.gen, off & 0x7f, 1);
+                        self.sreg(out, i, off & 0x7f, 1);
                     }
                 }
                 _ => {}
@@ -816,19 +912,26 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
                 Role::B if op.sgpr => match i.field(Field::Vsrc1) {
                     // The 8-bit field may hold an inline constant's code.
                     c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
-                    c => self.sreg(out, i.gen, c, op.ty.dwords()),
+                    c => self.sreg(out, i, c, op.ty.dwords()),
                 },
-                Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B => push_vgpr(
+                    out,
+                    i.field(Field::Vsrc1),
+                    self.clrx_b(i, op, i.field(Field::Vsrc1) + 256).ty.dwords(),
+                ),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}
             }
+        }
+        if !self.checking() {
+            return;
         }
         // (clrxasm does not count the constant of v_madak/v_madmk, llvm-mc does.)
         let mut reads = [u32::MAX; 4];
@@ -878,7 +981,7 @@ impl<'a> Printer<'a> {
         neg: bool,
         abs: bool,
     ) {
-        let constant = (128..256).contains(&code);
+        let constant = self.constant_code(code);
         if self.llvm() && (neg | abs) && (!op.ty.is_float() || (235..=239).contains(&code)) {
             // llvm-mc: no neg/abs on an integer operand or a src_* special.
             self.lose();
@@ -909,7 +1012,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let abs = i.field(Field::Abs);
         if info.family == Family::Vopc {
-            self.sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
+            self.sreg(o.next(), i, i.field(Field::Vdst), 2);
         }
         let src_field = |role: Role| match role {
             Role::A => Some((Field::Src0, 0)),
@@ -933,9 +1036,9 @@ impl<'a> Printer<'a> {
             }
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD => self.sreg(out, i.gen, i.field(Field::Sdst3), 2),
+                Role::SD => self.sreg(out, i, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
                     let (f, n) = if interp {
@@ -950,11 +1053,12 @@ impl<'a> Printer<'a> {
                         }
                     };
                     let code = i.field(f);
+                    let op = &self.clrx_b(i, op, code);
                     self.push_modded(out, i, code, op, neg >> n & 1 != 0, abs >> n & 1 != 0);
                 }
             }
         }
-        if !interp {
+        if !interp && self.checking() {
             let mut reads = [u32::MAX; 4];
             for (k, op) in info.sig.iter().enumerate().take(4) {
                 if op.sgpr {
@@ -1109,7 +1213,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
             if layout::has(i.enc, i.gen, Field::SdwaSd) && i.field(Field::SdwaSd) != 0 {
-                self.sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
+                self.sreg(out, i, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
             }
@@ -1140,7 +1244,7 @@ impl<'a> Printer<'a> {
                     let code = if i.field(s) != 0 { src } else { src + 256 };
                     reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
-                    let constant = (128..256).contains(&code);
+                    let constant = self.constant_code(code);
                     let modded = i.field(neg) | i.field(abs) != 0;
                     if (sext && constant && !self.llvm())
                         || (self.llvm() && sext && op.ty.is_float())
@@ -1299,14 +1403,36 @@ impl<'a> Printer<'a> {
             0x121..=0x12f => {
                 push_named_u32(out, "row_ror:", c & 15);
             }
-            0x130 => out.push_str("wave_shl:1"),
-            0x134 => out.push_str("wave_rol:1"),
-            0x138 => out.push_str("wave_shr:1"),
-            0x13c => out.push_str("wave_ror:1"),
+            // CLRX writes the wave shifts and row broadcasts without the
+            // `:1`/`:` of LLVM's spelling (clrxdisasm, GcnInstrsVop1.md).
+            0x130..=0x13c | 0x142 | 0x143 if c & 3 == 0 || c >= 0x142 => {
+                const WAVE: [[&str; 6]; 2] = [
+                    [
+                        "wave_shl",
+                        "wave_rol",
+                        "wave_shr",
+                        "wave_ror",
+                        "row_bcast15",
+                        "row_bcast31",
+                    ],
+                    [
+                        "wave_shl:1",
+                        "wave_rol:1",
+                        "wave_shr:1",
+                        "wave_ror:1",
+                        "row_bcast:15",
+                        "row_bcast:31",
+                    ],
+                ];
+                let k = if c >= 0x142 {
+                    c - 0x142 + 4
+                } else {
+                    (c - 0x130) / 4
+                };
+                out.push_str(WAVE[usize::from(self.llvm())][k as usize]);
+            }
             0x140 => out.push_str("row_mirror"),
             0x141 => out.push_str("row_half_mirror"),
-            0x142 => out.push_str("row_bcast:15"),
-            0x143 => out.push_str("row_bcast:31"),
             _ => {
                 // No name for a control that selects no operation; llvm-mc
                 // rejects `dpp_ctrl:0x1e0` too.
@@ -1445,7 +1571,7 @@ impl<'a> Printer<'a> {
             1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
             _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
-        self.sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+        self.sreg(o.next(), i, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
         if !self.llvm() {
             return self.buf_mods_clrx(i, o);
@@ -1563,12 +1689,12 @@ impl<'a> Printer<'a> {
         let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
         self.sreg(
             o.next(),
-            i.gen,
+            i,
             i.field(Field::Srsrc) * 4,
             if r128 { 4 } else { 8 },
         );
         if info.has(flag::SAMPLER) {
-            self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
+            self.sreg(o.next(), i, i.field(Field::Ssamp) * 4, 4);
         }
         if !self.llvm() {
             // In decimal, and left out when 1: CLRX's default (the assembler
@@ -1675,7 +1801,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             if has_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
-                self.sreg(out, i.gen, saddr, n);
+                self.sreg(out, i, saddr, n);
             } else {
                 out.push_str("off");
             }
