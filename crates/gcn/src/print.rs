@@ -465,8 +465,8 @@ impl<'a> Printer<'a> {
     #[inline(always)]
     fn clrx_b(&self, i: &Instr, op: &Opnd, code: u32) -> Opnd {
         let pair =
-            code + 1 < sgpr_count(i.gen) || matches!(code, 128..=208 | 240..=248 | 256..=510);
-        if op.role == Role::B && pair && i.info().has(flag::CLRXB64) && !self.llvm() {
+            || code + 1 < sgpr_count(i.gen) || matches!(code, 128..=208 | 240..=248 | 256..=510);
+        if !self.llvm() && op.role == Role::B && i.info().has(flag::CLRXB64) && pair() {
             Opnd { ty: Ty::B64, ..*op }
         } else {
             *op
@@ -502,7 +502,7 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        if code < 256 && self.checking() {
+        if self.checking() && code < 256 {
             self.xnack_check(i.gen, code);
             self.sgpr_range_check(i, code, count);
         }
@@ -595,7 +595,7 @@ impl<'a> Printer<'a> {
     /// the fastest way to produce a listing.
     pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
         let info = i.info();
-        if self.llvm() && info.has(flag::NOLLVM) {
+        if self.llvm() && self.checking() && info.has(flag::NOLLVM) {
             // llvm-mc 14 does not know the instruction.
             self.lose();
         }
