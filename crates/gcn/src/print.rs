@@ -267,6 +267,26 @@ pub const CLRX_NFMT: [&str; 8] = [
     "float",
 ];
 
+/// Whether `enc` is a vector ALU encoding (VOP*, with SDWA/DPP, VINTRP).
+fn vector_alu(enc: Enc) -> bool {
+    matches!(
+        enc,
+        Enc::Vop2
+            | Enc::Vop1
+            | Enc::Vopc
+            | Enc::Vop3
+            | Enc::Vop3b
+            | Enc::Vop3p
+            | Enc::Vop2Sdwa
+            | Enc::Vop1Sdwa
+            | Enc::VopcSdwa
+            | Enc::Vop2Dpp
+            | Enc::Vop1Dpp
+            | Enc::VopcDpp
+            | Enc::Vintrp
+    )
+}
+
 /// [`push_sreg`] without the table of single registers (which is made to match it).
 fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
@@ -340,6 +360,15 @@ impl<'a> Printer<'a> {
         self.lossy.set(true);
     }
 
+    /// A VGPR operand: a range past v255 has no text.
+    #[inline(always)]
+    fn vgpr(&self, out: &mut Vec<u8>, n: u32, count: u32) {
+        if self.checking() && n + count > 256 {
+            self.lose();
+        }
+        push_vgpr(out, n, count)
+    }
+
     /// A scalar register operand (see [`Printer::sgpr_range_check`]).
     #[inline(always)]
     fn sreg(&self, out: &mut Vec<u8>, i: &Instr, code: u32, count: u32) {
@@ -360,6 +389,10 @@ impl<'a> Printer<'a> {
     /// ("Unaligned scalar register range").
     #[inline(always)]
     fn sgpr_range_check(&self, i: &Instr, code: u32, count: u32) {
+        if code >= 102 || code + count > 102 {
+            // Past the SGPRs of every generation: only names read back.
+            self.nameless_check(i.gen, code, count);
+        }
         if count < 2 {
             return;
         }
@@ -372,25 +405,32 @@ impl<'a> Printer<'a> {
                 self.lose();
             }
         } else if code < sgpr_count(i.gen) {
-            let vector_alu = matches!(
-                i.enc,
-                Enc::Vop2
-                    | Enc::Vop1
-                    | Enc::Vopc
-                    | Enc::Vop3
-                    | Enc::Vop3b
-                    | Enc::Vop3p
-                    | Enc::Vop2Sdwa
-                    | Enc::Vop1Sdwa
-                    | Enc::VopcSdwa
-                    | Enc::Vop2Dpp
-                    | Enc::Vop1Dpp
-                    | Enc::VopcDpp
-                    | Enc::Vintrp
-            );
-            if !vector_alu || count != 2 || code % 4 == 3 {
+            if !vector_alu(i.enc) || count != 2 || code % 4 == 3 {
                 self.lose();
             }
+        }
+    }
+
+    /// A scalar operand code (range) that names no register of `gen`, or a
+    /// range that runs past the SGPRs or TTMPs, is printed as a number
+    /// (`s104` on GCN 1.0, `s[127:128]`) that no assembler reads back.
+    #[cold]
+    fn nameless_check(&self, gen: Gen, code: u32, count: u32) {
+        let n = sgpr_count(gen);
+        let (t0, tn) = ttmp_range(gen);
+        let nameless = if code < n {
+            code + count > n
+        } else if code >= t0 && code < t0 + tn {
+            code - t0 + count > tn
+        } else {
+            match count {
+                1 => special_name(gen, code).is_none(),
+                2 => special_pair_name(gen, code).is_none(),
+                _ => true,
+            }
+        };
+        if nameless {
+            self.lose();
         }
     }
 
@@ -502,9 +542,14 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        if self.checking() && code < 256 {
-            self.xnack_check(i.gen, code);
-            self.sgpr_range_check(i, code, count);
+        if self.checking() {
+            if code < 128 {
+                self.xnack_check(i.gen, code);
+                self.sgpr_range_check(i, code, count);
+            } else if code >= 256 && code + count > 512 {
+                // A VGPR range past v255.
+                self.lose();
+            }
         }
         // One table look-up for the common codes (and one predictable branch).
         if count == 1 {
@@ -538,9 +583,21 @@ impl<'a> Printer<'a> {
                     out.push_str(inline_float_text(code, ty));
                 }
             }
-            255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
-            256..=511 => push_vgpr(out, code - 256, count),
-            254 if !self.llvm() => out.push_str("lds"),
+            255 => {
+                if i.lit.is_none() {
+                    // The literal code where the encoding has no literal.
+                    self.lose();
+                }
+                self.literal(out, i, i.lit.unwrap_or(0), ty)
+            }
+            256..=511 => self.vgpr(out, code - 256, count),
+            254 if !self.llvm() => {
+                if !vector_alu(i.enc) {
+                    // LDS direct is a source of vector ALU instructions only.
+                    self.lose();
+                }
+                out.push_str("lds")
+            }
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
                     n
@@ -564,6 +621,10 @@ impl<'a> Printer<'a> {
     fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
         if self.llvm() && ty.is_16bit() && v > 0xffff {
             // LLVM's syntax has 16-bit literals only for 16-bit operands.
+            self.lose();
+        }
+        if self.llvm() && self.checking() && inline_code_of(i.gen, v, ty).is_some() {
+            // llvm-mc reads such a literal as the inline constant.
             self.lose();
         }
         if !self.llvm() {
@@ -887,9 +948,13 @@ impl<'a> Printer<'a> {
                     let off = i.field(Field::Offset);
                     if imm {
                         push_hex(out, u64::from(off));
-                    } else if i.enc == Enc::Smrd && off == 255 {
+                    } else if i.enc == Enc::Smrd && off == 255 && i.lit.is_some() {
                         push_hex(out, u64::from(i.lit.unwrap_or(0)));
                     } else {
+                        if off > 0x7f {
+                            // An SGPR offset code past 127 has no text.
+                            self.lose();
+                        }
                         self.sreg(out, i, off & 0x7f, 1);
                     }
                 }
@@ -913,7 +978,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
                 Role::B if op.sgpr => match i.field(Field::Vsrc1) {
@@ -921,7 +986,7 @@ impl<'a> Printer<'a> {
                     c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
                     c => self.sreg(out, i, c, op.ty.dwords()),
                 },
-                Role::B => push_vgpr(
+                Role::B => self.vgpr(
                     out,
                     i.field(Field::Vsrc1),
                     self.clrx_b(i, op, i.field(Field::Vsrc1) + 256).ty.dwords(),
@@ -953,12 +1018,13 @@ impl<'a> Printer<'a> {
                         self.lose();
                     }
                 }
-                Role::B if op.sgpr && self.llvm() => {
+                Role::B if op.sgpr => {
                     let c = i.field(Field::Vsrc1);
-                    if c >= 128 {
+                    if c >= 128 && self.llvm() {
                         self.lose();
                     }
-                    // llvm-mc counts the lane select as a scalar read.
+                    // llvm-mc and risa's CLRX-dialect assembler count the
+                    // lane select as a scalar read.
                     reads[3] = c;
                 }
                 _ => {}
@@ -1037,7 +1103,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             match op.role {
                 Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD => self.sreg(out, i, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
@@ -1059,14 +1125,26 @@ impl<'a> Printer<'a> {
             }
         }
         if !interp && self.checking() {
-            let mut reads = [u32::MAX; 4];
-            for (k, op) in info.sig.iter().enumerate().take(4) {
+            let mut reads = [u32::MAX; 5];
+            let mut n = 0;
+            for op in info.sig {
                 if op.sgpr {
                     continue;
                 }
-                reads[k] = match src_field(op.role) {
-                    Some((f, _)) => i.field(f),
-                    None => continue,
+                if let Some((f, _)) = src_field(op.role) {
+                    if n < 4 {
+                        reads[n] = i.field(f);
+                        n += 1;
+                    }
+                }
+            }
+            if info.has(flag::SREAD) {
+                // llvm-mc counts the implicit read (VCC of v_div_fmas, M0
+                // of v_movrel*) on the constant bus; clrxasm the VCC.
+                reads[4] = if info.family == Family::Vop1 {
+                    124
+                } else {
+                    IMPLICIT_VCC
                 };
             }
             self.constant_bus(&reads);
@@ -1137,7 +1215,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             let f = match op.role {
                 Role::D => {
-                    push_vgpr(out, i.field(Field::Vdst), op.ty.dwords());
+                    self.vgpr(out, i.field(Field::Vdst), op.ty.dwords());
                     continue;
                 }
                 Role::A => Field::Src0,
@@ -1207,12 +1285,24 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
+        if self.llvm() && (info.has(flag::NOSDWA) || info.sig.iter().any(wide)) {
+            // llvm-mc 14 has no SDWA form of the row.
+            self.lose();
+        }
         // GCN 1.4 SDWA sources may be SGPRs: one constant-bus read in CLRX.
         let mut reads = [u32::MAX; 2];
         if info.family == Family::Vopc {
             let out = o.next();
             // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
-            if layout::has(i.enc, i.gen, Field::SdwaSd) && i.field(Field::SdwaSd) != 0 {
+            let sd = layout::has(i.enc, i.gen, Field::SdwaSd);
+            let (sd_bit, sdst) = (i.field(Field::SdwaSd), i.field(Field::SdwaSdst));
+            if sd && if sd_bit == 0 { sdst != 0 } else { sdst == 106 } {
+                // `vcc` stands for SD=0 with no destination field: the field
+                // set without SD, or SD with VCC named, has no text.
+                self.lose();
+            }
+            if sd && i.field(Field::SdwaSd) != 0 {
                 self.sreg(out, i, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
@@ -1221,7 +1311,7 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
                     let (src, s, neg, abs, sext) = if op.role == Role::A {
@@ -1349,13 +1439,22 @@ impl<'a> Printer<'a> {
 
     fn dpp(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        if self.llvm() && info.has(flag::NODPP) {
+            // llvm-mc 14 has no DPP form of the row (no VOPC at all).
+            self.lose();
+        }
+        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
+        if info.sig.iter().any(wide) {
+            // DPP moves 32-bit lanes: no assembler takes a 64-bit operand.
+            self.lose();
+        }
         if info.family == Family::Vopc {
             o.next().push_str("vcc");
         }
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
                     let (src, neg, abs) = if op.role == Role::A {
@@ -1372,7 +1471,7 @@ impl<'a> Printer<'a> {
                     if n && !a && !op.ty.is_float() && self.llvm() {
                         // On an integer operand the NEG bit is LLVM's sign extension.
                         out.push_str("sext(");
-                        push_vgpr(out, code - 256, op.ty.dwords());
+                        self.vgpr(out, code - 256, op.ty.dwords());
                         out.push(b')');
                     } else {
                         self.push_modded(out, i, code, op, n, a);
@@ -1489,8 +1588,8 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), 1),
-                Role::A => push_vgpr(out, i.field(Field::Src0), 1),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), 1),
+                Role::A => self.vgpr(out, i.field(Field::Src0), 1),
                 Role::P => self.interp_operand(out, i, *op, i.field(Field::Src0), 0),
                 Role::T => {
                     self.interp_operand(out, i, *op, i.field(Field::Attr), i.field(Field::AttrChan))
@@ -1510,7 +1609,7 @@ impl<'a> Printer<'a> {
                 Role::B => Field::Data0,
                 _ => Field::Data1,
             };
-            push_vgpr(out, i.field(f), op.ty.dwords());
+            self.vgpr(out, i.field(f), op.ty.dwords());
         }
         if info.has(flag::OFF2) {
             let (a, b) = (i.field(Field::Offset0), i.field(Field::Offset1));
@@ -1556,7 +1655,7 @@ impl<'a> Printer<'a> {
         if let Some(op) = data {
             // CLRX counts the TFE status dword in the data registers.
             let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
-            push_vgpr(
+            self.vgpr(
                 o.next(),
                 i.field(Field::Vdata),
                 op.ty.data_dwords(i.gen) + tfe,
@@ -1565,11 +1664,17 @@ impl<'a> Printer<'a> {
         match offen + idxen + addr64 {
             // buffer_store_lds_dword has neither data nor an `off` placeholder.
             0 if data.is_none() => {}
-            0 if self.llvm() => o.next().push_str("off"),
+            0 if self.llvm() => {
+                if i.field(Field::Vaddr) != 0 {
+                    // `off` leaves the unused address register out.
+                    self.lose();
+                }
+                o.next().push_str("off")
+            }
             // CLRX shows the unused address register.
-            0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
-            1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
-            _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
+            0 => self.vgpr(o.next(), i.field(Field::Vaddr), 1),
+            1 if addr64 == 0 => self.vgpr(o.next(), i.field(Field::Vaddr), 1),
+            _ => self.vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
         self.sreg(o.next(), i, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
@@ -1679,13 +1784,13 @@ impl<'a> Printer<'a> {
             if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
-            push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);
+            self.vgpr(o.next(), i.field(Field::Vdata), n + tfe);
         }
         let mut a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
         if !self.llvm() {
             a = clrx_vaddr_dwords(info.clrx).max(a);
         }
-        push_vgpr(o.next(), i.field(Field::Vaddr), a);
+        self.vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
         self.sreg(
             o.next(),
@@ -1756,14 +1861,22 @@ impl<'a> Printer<'a> {
             let (reg, bit) = if compr { (regs[k / 2], k) } else { (*f, k) };
             let out = o.next();
             if en >> bit & 1 != 0 {
-                push_vgpr(out, i.field(reg), 1);
+                self.vgpr(out, i.field(reg), 1);
             } else {
                 out.push_str("off");
             }
         }
-        if compr && !self.llvm() && i.field(Field::Vsrc2) | i.field(Field::Vsrc3) != 0 {
-            // CLRX's text would be a `vsrc2=0x..` dump, which clrxasm rejects.
-            self.lose();
+        // A register field no enabled channel shows has no text (CLRX's
+        // would be a `vsrc2=0x..` dump, which clrxasm rejects).
+        for (k, f) in regs.iter().enumerate() {
+            let shown = if compr {
+                k < 2 && en >> (2 * k) & 3 != 0
+            } else {
+                en >> k & 1 != 0
+            };
+            if !shown && i.field(*f) != 0 {
+                self.lose();
+            }
         }
         o.flag(i.field(Field::Done) != 0, "done");
         o.flag(compr, "compr");
@@ -1777,9 +1890,13 @@ impl<'a> Printer<'a> {
         let has_saddr = segs && saddr != 0x7f;
         // CLRX shows VDST of atomics without glc too (the field is kept).
         let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0 || !self.llvm();
+        if !returns && i.field(Field::Vdst) != 0 {
+            // An atomic without glc has no destination in LLVM's text.
+            self.lose();
+        }
         for op in info.sig {
             match op.role {
-                Role::D if returns => push_vgpr(
+                Role::D if returns => self.vgpr(
                     o.next(),
                     i.field(Field::Vdst),
                     op.ty.dwords() + i.field(Field::Tfe),
@@ -1788,12 +1905,12 @@ impl<'a> Printer<'a> {
                     let out = o.next();
                     match info.family {
                         Family::Scratch if has_saddr => out.push_str("off"),
-                        Family::Scratch => push_vgpr(out, i.field(Field::Addr), 1),
-                        Family::Global if has_saddr => push_vgpr(out, i.field(Field::Addr), 1),
-                        _ => push_vgpr(out, i.field(Field::Addr), 2),
+                        Family::Scratch => self.vgpr(out, i.field(Field::Addr), 1),
+                        Family::Global if has_saddr => self.vgpr(out, i.field(Field::Addr), 1),
+                        _ => self.vgpr(out, i.field(Field::Addr), 2),
                     }
                 }
-                Role::V => push_vgpr(o.next(), i.field(Field::Data0), op.ty.data_dwords(i.gen)),
+                Role::V => self.vgpr(o.next(), i.field(Field::Data0), op.ty.data_dwords(i.gen)),
                 _ => {}
             }
         }
