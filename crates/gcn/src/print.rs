@@ -1904,7 +1904,13 @@ impl<'a> Printer<'a> {
                 Role::A => {
                     let out = o.next();
                     match info.family {
-                        Family::Scratch if has_saddr => out.push_str("off"),
+                        Family::Scratch if has_saddr => {
+                            if i.field(Field::Addr) != 0 {
+                                // `off` leaves the unused address field out.
+                                self.lose();
+                            }
+                            out.push_str("off")
+                        }
                         Family::Scratch => self.vgpr(out, i.field(Field::Addr), 1),
                         Family::Global if has_saddr => self.vgpr(out, i.field(Field::Addr), 1),
                         _ => self.vgpr(out, i.field(Field::Addr), 2),
