@@ -9,8 +9,9 @@
 //! for any bytes (tests/raw_roundtrip.rs).
 
 use risa_asm_core::Options;
-use risa_gcn::layout::Enc;
+use risa_gcn::layout::{Enc, ENC_COUNT};
 use risa_gcn::listing::{self, disassemble_checked};
+use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -71,7 +72,7 @@ pub fn disassemble_relocated(
 const VERDICTS_KEPT: usize = 1 << 16;
 
 /// Instances of a form [`Exactness`] makes to learn which bits it uses.
-const FORM_SAMPLES: usize = 48;
+const FORM_SAMPLES: usize = 32;
 
 /// The exactness check of a listing ([`listing::Lister`]), made cheap.
 ///
@@ -89,8 +90,9 @@ const FORM_SAMPLES: usize = 48;
 pub struct Exactness {
     chip: &'static Processor,
     dialect: Dialect,
-    /// Per form: the bits its valid instances set.
-    forms: RefCell<HashMap<(u16, Enc), u64>>,
+    /// Per form (instruction × encoding, a flat table: this is looked up
+    /// for every instruction): the bits its valid instances set, once known.
+    forms: RefCell<Vec<Option<u64>>>,
     /// Assembler verdicts by words.
     verdicts: RefCell<HashMap<(u64, Option<u32>), bool>>,
 }
@@ -101,7 +103,7 @@ impl Exactness {
         Exactness {
             chip,
             dialect,
-            forms: RefCell::default(),
+            forms: RefCell::new(vec![None; OPS.len() * ENC_COUNT]),
             verdicts: RefCell::default(),
         }
     }
@@ -127,13 +129,13 @@ impl Exactness {
 
     /// Whether every bit `i` sets is one valid instances of its form set.
     pub fn trusted(&self, i: &Instr) -> bool {
-        let key = (i.op, i.enc);
-        let known = self.forms.borrow().get(&key).copied();
+        let key = i.op as usize * ENC_COUNT + i.enc as usize;
+        let known = self.forms.borrow()[key];
         let mask = match known {
             Some(m) => m,
             None => {
                 let m = self.form_bits(i);
-                self.forms.borrow_mut().insert(key, m);
+                self.forms.borrow_mut()[key] = Some(m);
                 m
             }
         };

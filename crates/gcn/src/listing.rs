@@ -533,6 +533,45 @@ mod tests {
     use super::*;
     use crate::Gen;
 
+    /// A listing made piece by piece (pieces of odd sizes, cutting dwords
+    /// and instructions) is the listing of the whole code.
+    #[test]
+    fn streamed_listing_equals_whole_listing() {
+        for gen in crate::ALL_GENS {
+            let code: Vec<u8> = crate::random::garbage_cases(gen, 3000, 11)
+                .concat()
+                .into_iter()
+                .chain([0xaa, 0xbb]) // a partial dword at the end
+                .collect();
+            let syms: BTreeMap<u64, String> = [(8, "k".to_string())].into();
+            let opts = Options {
+                dialect: Dialect::Clrx,
+                hex: true,
+            };
+            let none = BTreeMap::new();
+            let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
+            let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
+            for piece in [1, 3, 7, 4096, 65537] {
+                let mut scan = Labels::new(gen, 0x100, opts.dialect, syms.clone());
+                for c in code.chunks(piece) {
+                    scan.feed(c);
+                }
+                let labels = scan.finish();
+                let mut l = Lister::new(gen, 0x100, opts, &labels, &none, &exact);
+                let mut out = Vec::new();
+                for c in code.chunks(piece) {
+                    l.feed(c, &mut out);
+                }
+                l.finish(&mut out);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    whole,
+                    "{gen}, pieces of {piece}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn reserved_bits_are_pointed_out_not_dropped() {
         // buffer_load_dword with bit 15 set: ADDR64 on GCN 1.0, reserved on

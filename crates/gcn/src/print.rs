@@ -404,10 +404,8 @@ impl<'a> Printer<'a> {
             if code < 128 {
                 self.lose();
             }
-        } else if code < sgpr_count(i.gen) {
-            if !vector_alu(i.enc) || count != 2 || code % 4 == 3 {
-                self.lose();
-            }
+        } else if code < sgpr_count(i.gen) && (!vector_alu(i.enc) || count != 2 || code % 4 == 3) {
+            self.lose();
         }
     }
 
