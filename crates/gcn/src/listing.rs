@@ -342,6 +342,19 @@ impl<'a> Lister<'a> {
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
                     let reloc = relocs.get(&lit_at).filter(|_| n > 1);
+                    // A relocated literal is written as its symbol: only the
+                    // rest of the text must be expressible (the linked value
+                    // may equal an inline constant, which the dialect could
+                    // not write as a literal).
+                    let expressible = match (reloc, i.lit) {
+                        (Some(_), Some(_)) => {
+                            let mut j = *i;
+                            j.lit = Some(0x1234_5678);
+                            plain_text.clear();
+                            printer.write_checked(&j, plain_text)
+                        }
+                        _ => expressible,
+                    };
                     // A relocated literal is written as its symbol: the text
                     // stands for the words once the relocation is applied.
                     let raw = !expressible
