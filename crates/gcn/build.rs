@@ -44,7 +44,7 @@ const VOP3_BASE: &[(&str, [u16; 4])] = &[
 const FLAGS: &[&str] = &[
     "nollvm", "nooffset", "store", "atomic", "imm:D", "tied", "novop3", "nosdwa", "nodpp", "cmpx",
     "vop3b", "noomod", "mix", "off2", "gds", "nogds", "lds", "noargs", "sampler", "gather4",
-    "noret", "sread", "nollvm64",
+    "noret", "sread", "nollvm64", "clrxb64",
 ];
 
 const TYPES: &[(&str, &str)] = &[

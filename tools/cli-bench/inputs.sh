@@ -11,7 +11,7 @@ n=${2:-2000000}
 chips=${3:-tahiti hawaii fiji gfx900}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-cargo build -q --release -p risa-cli -p risa-gcn --example garbage
+cargo build -q --release -p risa-cli --bin risa -p risa-gcn --example garbage
 mkdir -p "$out"
 for c in $chips; do
     target/release/examples/garbage "$c" "$n" 1 "$out/$c.bin" --valid

@@ -12,7 +12,7 @@ n=${1:-100000}
 seed=${2:-1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
-cargo build -q --release -p risa-cli -p risa-gcn --example garbage || exit 2
+cargo build -q --release -p risa-cli --bin risa -p risa-gcn --example garbage || exit 2
 risa=target/release/risa
 gen=target/release/examples/garbage
 tmp=$(mktemp -d)

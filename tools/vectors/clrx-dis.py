@@ -101,8 +101,9 @@ def main():
     reserved = "--reserved" in sys.argv
     n = int(args[0]) if args else 20000
     seed = int(args[1]) if len(args) > 1 else 7
-    subprocess.run(["cargo", "build", "-q", "--release", "-p", "risa-cli", "-p", "risa-gcn",
-                    "--example", "garbage"], cwd=ROOT, check=True)
+    # (--bin as well: naming an example alone builds no binaries)
+    subprocess.run(["cargo", "build", "-q", "--release", "-p", "risa-cli", "--bin", "risa",
+                    "-p", "risa-gcn", "--example", "garbage"], cwd=ROOT, check=True)
     risa = os.path.join(ROOT, "target/release/risa")
     garbage = os.path.join(ROOT, "target/release/examples/garbage")
     tmp = tempfile.mkdtemp()

@@ -149,6 +149,52 @@ fn vliw_checks_off_if_needed(text: String, warnings: &mut Vec<String>) -> String
     off
 }
 
+/// The bytes read at a time by [`stream_raw`].
+const PIECE: usize = 1 << 20;
+
+/// `risa disasm` of a raw code file in two passes over it (labels, then
+/// text), a piece at a time: memory for one piece, the labels and the
+/// exactness check's caches, whatever the size of the file.
+fn stream_raw(
+    chip: &'static Processor,
+    path: &str,
+    opts: listing::Options,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let open = || std::fs::File::open(path).map_err(|e| format!("{path}: {e}"));
+    let mut buf = vec![0u8; PIECE];
+    let mut read_pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| -> Result<(), String> {
+        let mut file = open()?;
+        loop {
+            let n = file.read(&mut buf).map_err(|e| format!("{path}: {e}"))?;
+            if n == 0 {
+                return Ok(());
+            }
+            f(&buf[..n])?;
+        }
+    };
+    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new());
+    read_pieces(&mut |p| {
+        scan.feed(p);
+        Ok(())
+    })?;
+    let labels = scan.finish();
+    let check = risa_gcn_asm::disasm::Exactness::new(chip, opts.dialect);
+    let exact = |i: &risa_gcn::Instr, t: &str| check.is_exact(i, t);
+    let none = BTreeMap::new();
+    let mut lister = listing::Lister::new(chip, 0, opts, &labels, &none, &exact);
+    let mut text = Vec::with_capacity(PIECE * 12);
+    let w = |e: std::io::Error| format!("writing output: {e}");
+    read_pieces(&mut |p| {
+        lister.feed(p, &mut text);
+        out.write_all(&text).map_err(w)?;
+        text.clear();
+        Ok(())
+    })?;
+    lister.finish(&mut text);
+    out.write_all(&text).map_err(w)
+}
+
 fn disasm(a: &DisasmArgs) -> Result<(), String> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -170,6 +216,26 @@ fn disasm(a: &DisasmArgs) -> Result<(), String> {
             }
         }
         return out.flush().map_err(w);
+    }
+    if a.input != "-"
+        && a.arch
+            .as_deref()
+            .is_some_and(|n| !n.eq_ignore_ascii_case("cayman"))
+    {
+        let mut magic = [0u8; 4];
+        let n = std::fs::File::open(&a.input)
+            .and_then(|mut f| f.read(&mut magic))
+            .map_err(|e| format!("{}: {e}", a.input))?;
+        if !risa_elf::is_elf(&magic[..n]) {
+            // Raw code from a file: streamed, in memory for one piece.
+            let gen = parse_gen(a.arch.as_deref().unwrap_or_default())?;
+            let opts = listing::Options {
+                dialect: a.dialect,
+                hex: a.hex,
+            };
+            stream_raw(gen, &a.input, opts, &mut out)?;
+            return out.flush().map_err(w);
+        }
     }
     let bytes = read_input(&a.input)?;
     // r600 objects are ELF32; amdgcn code objects are ELF64.

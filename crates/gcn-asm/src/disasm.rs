@@ -9,8 +9,10 @@
 //! for any bytes (tests/raw_roundtrip.rs).
 
 use risa_asm_core::Options;
+use risa_gcn::layout::{Enc, ENC_COUNT};
 use risa_gcn::listing::{self, disassemble_checked};
-use risa_gcn::{Dialect, Instr, Processor};
+use risa_gcn::table::OPS;
+use risa_gcn::{random, Dialect, Instr, Processor};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -59,18 +61,111 @@ pub fn disassemble_relocated(
     relocs: &BTreeMap<u64, String>,
     opts: listing::Options,
 ) -> String {
-    let d = opts.dialect;
-    // The same words always print the same text (branch offsets as
-    // numbers), so each distinct instruction is assembled once: compiled
-    // code repeats many of its instructions.
-    let seen: RefCell<HashMap<(u64, Option<u32>), bool>> = RefCell::default();
+    let check = Exactness::new(chip, opts.dialect);
     disassemble_checked(chip, code, base, symbols, relocs, opts, &|i, t| {
+        check.is_exact(i, t)
+    })
+}
+
+/// How many assembler verdicts [`Exactness`] keeps (then it starts over):
+/// a listing of any size takes bounded memory.
+const VERDICTS_KEPT: usize = 1 << 16;
+
+/// Instances of a form [`Exactness`] makes to learn which bits it uses.
+const FORM_SAMPLES: usize = 32;
+
+/// The exactness check of a listing ([`listing::Lister`]), made cheap.
+///
+/// The printer already refuses text it knows cannot stand for the words
+/// ([`risa_gcn::Printer::write_checked`]); what it cannot know is whether
+/// the assembler gives back bits the text does not show: unused fields,
+/// operands of a form that has none, and the like. So an instruction
+/// whose set bits are all bits that valid instances of its form set
+/// (learned once per form from [`risa_gcn::random::random_instr`]) is
+/// taken as the printer says: valid instructions round-trip, which
+/// tests/roundtrip.rs checks for every form, and tests/raw_roundtrip.rs
+/// and tests/exactness.rs check for random words (a trusted instruction
+/// that does not assemble back fails them). Any other instruction is
+/// assembled ([`text_is_exact`]), once per distinct words.
+pub struct Exactness {
+    chip: &'static Processor,
+    dialect: Dialect,
+    /// Per form (instruction × encoding, a flat table: this is looked up
+    /// for every instruction): the bits its valid instances set, once known.
+    forms: RefCell<Vec<Option<u64>>>,
+    /// Assembler verdicts by words.
+    verdicts: RefCell<HashMap<(u64, Option<u32>), bool>>,
+}
+
+impl Exactness {
+    /// A check for listings of `chip`'s code in `dialect`.
+    pub fn new(chip: &'static Processor, dialect: Dialect) -> Self {
+        Exactness {
+            chip,
+            dialect,
+            forms: RefCell::new(vec![None; OPS.len() * ENC_COUNT]),
+            verdicts: RefCell::default(),
+        }
+    }
+
+    /// Whether `text` (which the printer wrote for `i` and called exact)
+    /// assembles back to `i`'s words.
+    pub fn is_exact(&self, i: &Instr, text: &str) -> bool {
+        if self.trusted(i) {
+            return true;
+        }
         let key = (i.raw, i.lit);
-        if let Some(&ok) = seen.borrow().get(&key) {
+        if let Some(&ok) = self.verdicts.borrow().get(&key) {
             return ok;
         }
-        let ok = text_is_exact(chip, i, t, d);
-        seen.borrow_mut().insert(key, ok);
+        let ok = text_is_exact(self.chip, i, text, self.dialect);
+        let mut v = self.verdicts.borrow_mut();
+        if v.len() >= VERDICTS_KEPT {
+            v.clear();
+        }
+        v.insert(key, ok);
         ok
-    })
+    }
+
+    /// Whether every bit `i` sets is one valid instances of its form set.
+    pub fn trusted(&self, i: &Instr) -> bool {
+        let key = i.op as usize * ENC_COUNT + i.enc as usize;
+        let known = self.forms.borrow()[key];
+        let mask = match known {
+            Some(m) => m,
+            None => {
+                let m = self.form_bits(i);
+                self.forms.borrow_mut()[key] = Some(m);
+                m
+            }
+        };
+        i.raw & !mask == 0
+    }
+
+    /// The bits that valid instances of `i`'s form set (0 when the
+    /// generator has no instance of it: nothing is trusted then).
+    fn form_bits(&self, i: &Instr) -> u64 {
+        let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
+        let mut bits = 0;
+        let mut made = 0;
+        for _ in 0..FORM_SAMPLES {
+            // (The generator names VOP3b forms by their VOP3 encoding.)
+            let enc = if i.enc == Enc::Vop3b {
+                Enc::Vop3
+            } else {
+                i.enc
+            };
+            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, enc) {
+                if x.enc == i.enc {
+                    bits |= x.raw;
+                    made += 1;
+                }
+            }
+        }
+        if made == 0 {
+            0
+        } else {
+            bits
+        }
+    }
 }

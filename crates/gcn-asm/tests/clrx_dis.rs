@@ -261,6 +261,15 @@ fn clrx_disassembly_differential() {
                 .map(|s| s.data.clone())
                 .unwrap_or_default();
             if a.output.has_errors() || got != bytes {
+                let first = got
+                    .chunks(4)
+                    .zip(bytes.chunks(4))
+                    .position(|(a, b)| a != b)
+                    .map(|k| 4 * k);
+                eprintln!(
+                    "{gen} {dialect:?}: {}; first differing byte offset {first:?}",
+                    a.diagnostics().lines().next().unwrap_or("no diagnostics")
+                );
                 fail.push(format!(
                     "{gen} {dialect:?}: the listing does not assemble back"
                 ));

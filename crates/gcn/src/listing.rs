@@ -112,6 +112,8 @@ fn label_name(dialect: Dialect, t: u64) -> String {
 /// `relocs` maps the byte address of a literal dword to the text that
 /// replaces the literal operand (`sym@rel32@lo+4`), so the relocation is
 /// written again when the text is assembled into a code object.
+///
+/// This is [`Labels`] and [`Lister`] over the whole of `code` at once.
 pub fn disassemble_checked(
     gen: impl Into<Target>,
     code: &[u8],
@@ -121,132 +123,325 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
-    let dialect = opts.dialect;
-    let cmt = comment(dialect);
-    let items = decode_all(gen, code, base);
-    let mut labels: BTreeMap<u64, String> = symbols.clone();
-    for (pc, r) in &items {
-        if let Ok(i) = r {
-            if let Some(t) = branch_target(i, *pc) {
-                labels.entry(t).or_insert_with(|| label_name(dialect, t));
-            }
+    let target = gen.into();
+    let mut scan = Labels::new(target, base, opts.dialect, symbols.clone());
+    scan.feed(code);
+    let labels = scan.finish();
+    let mut out = Vec::with_capacity(code.len() * 12);
+    let mut l = Lister::new(target, base, opts, &labels, relocs, exact);
+    l.feed(code, &mut out);
+    l.finish(&mut out);
+    String::from_utf8(out).expect("the listing is UTF-8")
+}
+
+/// Whole dwords of a byte stream that arrives in pieces: the bytes of an
+/// unfinished dword, and the dword that may be the first of an
+/// instruction's two, wait for the next piece.
+struct Carry {
+    target: Target,
+    /// Byte address of the next dword to decode.
+    pc: u64,
+    /// Bytes received but not decoded yet (fewer than 8).
+    bytes: Vec<u8>,
+    /// The dwords of a piece (kept to reuse the allocation).
+    words: Vec<u32>,
+}
+
+impl Carry {
+    fn new(target: Target, base: u64) -> Self {
+        Carry {
+            target,
+            pc: base,
+            bytes: Vec::new(),
+            words: Vec::new(),
         }
     }
-    let mut out = String::with_capacity(code.len() * 12);
-    let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
-    let mut printer = Printer::with_labels(dialect, &lookup);
-    let mut placed = std::collections::BTreeSet::new();
-    let end = base + code.len() as u64;
-    let mut text = String::new();
-    let mut plain = Printer::new(dialect);
-    let mut plain_text = String::new();
-    for (pc, r) in &items {
-        if let Some(l) = labels.get(pc) {
-            let _ = writeln!(out, "{l}:");
-            placed.insert(*pc);
+
+    /// Decodes what `piece` completes; `f(pc, result, words)` for each
+    /// instruction or undecodable dword. With `last`, everything left is
+    /// decoded (a partial dword stays in `bytes`).
+    fn feed(
+        &mut self,
+        piece: &[u8],
+        last: bool,
+        mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32]),
+    ) {
+        // The carried bytes and the start of `piece` as whole dwords.
+        let mut rest = piece;
+        let mut words = std::mem::take(&mut self.words);
+        words.clear();
+        let mut partial = Vec::new();
+        if !self.bytes.is_empty() {
+            let need = (4 - self.bytes.len() % 4) % 4;
+            let take = need.min(rest.len());
+            self.bytes.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            let whole = self.bytes.len() / 4 * 4;
+            words.extend(
+                self.bytes[..whole]
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            );
+            // (Bytes of an unfinished dword only when `piece` is used up.)
+            partial.extend_from_slice(&self.bytes[whole..]);
+            self.bytes.clear();
         }
-        out.push_str("    ");
-        let line_start = out.len();
-        let words = |n: usize| -> Vec<u32> {
-            let off = (pc - base) as usize;
-            (0..n)
-                .map(|k| {
-                    let b = &code[off + 4 * k..off + 4 * k + 4];
-                    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-                })
-                .collect()
-        };
-        match r {
-            Ok(i) => {
-                text.clear();
-                printer.pc = *pc;
-                let expressible = printer.write_checked(i, &mut text);
-                let (w, n) = i.words();
-                let reserved = i.reserved_bits();
-                let lit_at = pc + 4 * (n as u64).saturating_sub(1);
-                let reloc = relocs.get(&lit_at).filter(|_| n > 1);
-                // A relocated literal is written as its symbol: the text
-                // stands for the words once the relocation is applied.
-                let raw = !expressible
-                    || reloc.is_none()
-                        && (reserved != 0 || {
-                            // Only a branch prints differently without labels.
-                            if branch_target(i, *pc).is_some() {
-                                plain.pc = *pc;
-                                plain_text.clear();
-                                plain.write(i, &mut plain_text);
-                                !exact(i, &plain_text)
-                            } else {
-                                !exact(i, &text)
-                            }
-                        });
-                if raw {
-                    push_int(&mut out, &w[..n]);
-                    pad(&mut out, line_start, 48);
-                    let _ = write!(out, "{cmt} ");
-                    if opts.hex {
-                        let _ = write!(out, "{pc:06x}: ");
-                    }
-                    out.push_str(&text);
-                    if reserved != 0 {
-                        let _ = write!(out, " (reserved bits set: {reserved:#x})");
+        words.extend(
+            rest.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        let tail = &rest[rest.len() - rest.len() % 4..];
+        let mut k = 0;
+        // An instruction takes at most two dwords: one dword left may need
+        // the next piece's first.
+        while k < words.len() && (last || k + 1 < words.len()) {
+            let w = &words[k..(k + 2).min(words.len())];
+            let r = decode(self.target, w);
+            let step = match &r {
+                Ok(i) => i.len as usize,
+                // Only at the end: the words that are left.
+                Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
+                Err(_) => 1,
+            };
+            f(self.pc, &r, &words[k..k + step]);
+            self.pc += 4 * step as u64;
+            k += step;
+        }
+        for w in &words[k..] {
+            self.bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        self.bytes.extend_from_slice(&partial);
+        self.bytes.extend_from_slice(tail);
+        self.words = words;
+    }
+}
+
+/// The first pass of a listing: the labels (the given symbols and every
+/// branch target), from the code given piece by piece.
+pub struct Labels {
+    carry: Carry,
+    dialect: Dialect,
+    labels: BTreeMap<u64, String>,
+}
+
+impl Labels {
+    /// A scan of code starting at byte address `base`, with `symbols` as labels.
+    pub fn new(
+        target: impl Into<Target>,
+        base: u64,
+        dialect: Dialect,
+        symbols: BTreeMap<u64, String>,
+    ) -> Self {
+        Labels {
+            carry: Carry::new(target.into(), base),
+            dialect,
+            labels: symbols,
+        }
+    }
+
+    /// The next piece of the code (any length).
+    pub fn feed(&mut self, piece: &[u8]) {
+        self.scan(piece, false);
+    }
+
+    fn scan(&mut self, piece: &[u8], last: bool) {
+        let (labels, dialect) = (&mut self.labels, self.dialect);
+        self.carry.feed(piece, last, |pc, r, _| {
+            if let Ok(i) = r {
+                if let Some(t) = branch_target(i, pc) {
+                    labels.entry(t).or_insert_with(|| label_name(dialect, t));
+                }
+            }
+        });
+    }
+
+    /// The labels, by byte address.
+    pub fn finish(mut self) -> BTreeMap<u64, String> {
+        self.scan(&[], true);
+        self.labels
+    }
+}
+
+/// The second pass of a listing: the text of code given piece by piece,
+/// appended to a byte buffer the caller writes out and clears (so a listing
+/// of any size takes memory for one piece and the labels). See
+/// [`disassemble_checked`] for what is printed how.
+pub struct Lister<'a> {
+    carry: Carry,
+    opts: Options,
+    labels: &'a BTreeMap<u64, String>,
+    relocs: &'a BTreeMap<u64, String>,
+    exact: &'a dyn Fn(&Instr, &str) -> bool,
+    /// Labels written before their instruction.
+    placed: std::collections::BTreeSet<u64>,
+    text: String,
+    plain_text: String,
+}
+
+impl<'a> Lister<'a> {
+    /// A listing of code at byte address `base` with `labels` from
+    /// [`Labels`]; `relocs` and `exact` as for [`disassemble_checked`].
+    pub fn new(
+        target: impl Into<Target>,
+        base: u64,
+        opts: Options,
+        labels: &'a BTreeMap<u64, String>,
+        relocs: &'a BTreeMap<u64, String>,
+        exact: &'a dyn Fn(&Instr, &str) -> bool,
+    ) -> Self {
+        Lister {
+            carry: Carry::new(target.into(), base),
+            opts,
+            labels,
+            relocs,
+            exact,
+            placed: Default::default(),
+            text: String::new(),
+            plain_text: String::new(),
+        }
+    }
+
+    /// Appends the text of the next piece of the code to `out` (an
+    /// instruction that continues in the next piece waits for it).
+    pub fn feed(&mut self, piece: &[u8], out: &mut Vec<u8>) {
+        self.list(piece, false, out);
+    }
+
+    fn list(&mut self, piece: &[u8], last: bool, out: &mut Vec<u8>) {
+        let Lister {
+            carry,
+            opts,
+            labels,
+            relocs,
+            exact,
+            placed,
+            text,
+            plain_text,
+            ..
+        } = self;
+        let dialect = opts.dialect;
+        let cmt = comment(dialect);
+        let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
+        let mut printer = Printer::with_labels(dialect, &lookup);
+        let mut plain = Printer::new(dialect);
+        let mut line = String::new();
+        carry.feed(piece, last, |pc, r, words| {
+            line.clear();
+            if let Some(l) = labels.get(&pc) {
+                let _ = writeln!(line, "{l}:");
+                placed.insert(pc);
+            }
+            line.push_str("    ");
+            let line_start = line.len();
+            match r {
+                Ok(i) => {
+                    text.clear();
+                    printer.pc = pc;
+                    let expressible = printer.write_checked(i, text);
+                    let (w, n) = i.words();
+                    let reserved = i.reserved_bits();
+                    let lit_at = pc + 4 * (n as u64).saturating_sub(1);
+                    let reloc = relocs.get(&lit_at).filter(|_| n > 1);
+                    // A relocated literal is written as its symbol: only the
+                    // rest of the text must be expressible (the linked value
+                    // may equal an inline constant, which the dialect could
+                    // not write as a literal).
+                    let expressible = match (reloc, i.lit) {
+                        (Some(_), Some(_)) => {
+                            let mut j = *i;
+                            j.lit = Some(0x1234_5678);
+                            plain_text.clear();
+                            printer.write_checked(&j, plain_text)
+                        }
+                        _ => expressible,
+                    };
+                    // A relocated literal is written as its symbol: the text
+                    // stands for the words once the relocation is applied.
+                    let raw = !expressible
+                        || reloc.is_none()
+                            && (reserved != 0 || {
+                                // Only a branch prints differently without labels.
+                                if branch_target(i, pc).is_some() {
+                                    plain.pc = pc;
+                                    plain_text.clear();
+                                    plain.write(i, plain_text);
+                                    !exact(i, plain_text)
+                                } else {
+                                    !exact(i, text)
+                                }
+                            });
+                    if raw {
+                        push_int(&mut line, &w[..n]);
+                        pad(&mut line, line_start, 48);
+                        let _ = write!(line, "{cmt} ");
+                        if opts.hex {
+                            let _ = write!(line, "{pc:06x}: ");
+                        }
+                        line.push_str(text);
+                        if reserved != 0 {
+                            let _ = write!(line, " (reserved bits set: {reserved:#x})");
+                        } else {
+                            line.push_str(" (this text does not assemble to these words)");
+                        }
                     } else {
-                        out.push_str(" (this text does not assemble to these words)");
-                    }
-                } else {
-                    out.push_str(&text);
-                    if let Some(r) = reloc {
-                        relocate_literal(&mut out, line_start, w[n - 1], r);
-                    }
-                    if opts.hex {
-                        pad(&mut out, line_start, 48);
-                        let _ = write!(out, "{cmt} {pc:06x}:");
-                        for x in &w[..n] {
-                            let _ = write!(out, " {x:08x}");
+                        line.push_str(text);
+                        if let Some(r) = reloc {
+                            relocate_literal(&mut line, line_start, w[n - 1], r);
+                        }
+                        if opts.hex {
+                            pad(&mut line, line_start, 48);
+                            let _ = write!(line, "{cmt} {pc:06x}:");
+                            for x in &w[..n] {
+                                let _ = write!(line, " {x:08x}");
+                            }
                         }
                     }
                 }
+                Err(e) => {
+                    push_int(&mut line, words);
+                    pad(&mut line, line_start, 48);
+                    let _ = write!(line, "{cmt} {pc:06x}: {e}");
+                }
             }
-            Err(e) => {
-                let n = match e {
-                    DecodeError::Truncated { have, .. } => (*have).max(1) as usize,
-                    _ => 1,
-                };
-                push_int(&mut out, &words(n));
-                pad(&mut out, line_start, 48);
-                let _ = write!(out, "{cmt} {pc:06x}: {e}");
+            line.push('\n');
+            out.extend_from_slice(line.as_bytes());
+        });
+    }
+
+    /// Appends the end of the listing: what is left of the code, trailing
+    /// bytes that are not a whole dword, and the labels not at an
+    /// instruction.
+    pub fn finish(mut self, out: &mut Vec<u8>) {
+        self.list(&[], true, out);
+        let cmt = comment(self.opts.dialect);
+        let tail = std::mem::take(&mut self.carry.bytes);
+        let end = self.carry.pc + tail.len() as u64;
+        let mut s = String::new();
+        if !tail.is_empty() {
+            s.push_str("    .byte ");
+            let bytes: Vec<String> = tail.iter().map(|b| format!("{b:#04x}")).collect();
+            s.push_str(&bytes.join(", "));
+            let _ = writeln!(s, "    {cmt} trailing bytes that are not a whole dword");
+        }
+        // Labels not at a printed instruction: defined relative to the end.
+        for (a, l) in self.labels {
+            if self.placed.contains(a) {
+                continue;
             }
+            if *a == end {
+                let _ = writeln!(s, "{l}:");
+                continue;
+            }
+            let d = *a as i64 - end as i64;
+            let _ = writeln!(
+                s,
+                "{l} = . {} {}",
+                if d < 0 { '-' } else { '+' },
+                d.unsigned_abs()
+            );
         }
-        out.push('\n');
+        out.extend_from_slice(s.as_bytes());
     }
-    let tail = code.len() % 4;
-    if tail != 0 {
-        out.push_str("    .byte ");
-        let bytes: Vec<String> = code[code.len() - tail..]
-            .iter()
-            .map(|b| format!("{b:#04x}"))
-            .collect();
-        out.push_str(&bytes.join(", "));
-        let _ = writeln!(out, "    {cmt} trailing bytes that are not a whole dword");
-    }
-    // Labels not at a printed instruction: defined relative to the end.
-    for (a, l) in &labels {
-        if placed.contains(a) {
-            continue;
-        }
-        if *a == end {
-            let _ = writeln!(out, "{l}:");
-            continue;
-        }
-        let d = *a as i64 - end as i64;
-        let _ = writeln!(
-            out,
-            "{l} = . {} {}",
-            if d < 0 { '-' } else { '+' },
-            d.unsigned_abs()
-        );
-    }
-    out
 }
 
 /// Replaces the literal operand (the one that spells the value `lit`) of the
@@ -350,6 +545,45 @@ pub fn disassemble_line(
 mod tests {
     use super::*;
     use crate::Gen;
+
+    /// A listing made piece by piece (pieces of odd sizes, cutting dwords
+    /// and instructions) is the listing of the whole code.
+    #[test]
+    fn streamed_listing_equals_whole_listing() {
+        for gen in crate::ALL_GENS {
+            let code: Vec<u8> = crate::random::garbage_cases(gen, 3000, 11)
+                .concat()
+                .into_iter()
+                .chain([0xaa, 0xbb]) // a partial dword at the end
+                .collect();
+            let syms: BTreeMap<u64, String> = [(8, "k".to_string())].into();
+            let opts = Options {
+                dialect: Dialect::Clrx,
+                hex: true,
+            };
+            let none = BTreeMap::new();
+            let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
+            let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
+            for piece in [1, 3, 7, 4096, 65537] {
+                let mut scan = Labels::new(gen, 0x100, opts.dialect, syms.clone());
+                for c in code.chunks(piece) {
+                    scan.feed(c);
+                }
+                let labels = scan.finish();
+                let mut l = Lister::new(gen, 0x100, opts, &labels, &none, &exact);
+                let mut out = Vec::new();
+                for c in code.chunks(piece) {
+                    l.feed(c, &mut out);
+                }
+                l.finish(&mut out);
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    whole,
+                    "{gen}, pieces of {piece}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn reserved_bits_are_pointed_out_not_dropped() {

@@ -177,6 +177,19 @@ pub const HWREG_NAMES_CLRX: [(&str, u32); 5] = [
     ("IB_DBG0", 12),
 ];
 
+/// Hardware registers CLRX names on GCN 1.4 only (GcnOperands.md; clrxdisasm
+/// 0.1.9 writes `@13`..`@19` for them on earlier generations). The CLRX
+/// dialect's assembler reads them on every generation.
+pub const HWREG_NAMES_CLRX_GCN14: [(&str, u32); 7] = [
+    ("IB_DBG1", 13),
+    ("FLUSH_IB", 14),
+    ("SH_MEM_BASES", 15),
+    ("SQ_SHADER_TBA_LO", 16),
+    ("SQ_SHADER_TBA_HI", 17),
+    ("SQ_SHADER_TMA_LO", 18),
+    ("SQ_SHADER_TMA_HI", 19),
+];
+
 /// MTBUF data formats by DFMT value (LLVM adds `BUF_DATA_FORMAT_`).
 pub const DFMT_NAMES: [&str; 16] = [
     "INVALID",

@@ -10,7 +10,7 @@ use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::operand::{
     inline_float_text, inline_value, sgpr_count, special_name, special_pair_name, ttmp_range,
-    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, NFMT_NAMES,
+    DFMT_NAMES, HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_CLRX_GCN14, NFMT_NAMES,
 };
 use crate::optext::{
     self, pack16_all, pack_all, pack_concat, push_packed, push_packed16, push_padded3,
@@ -87,6 +87,10 @@ pub struct Printer<'a> {
     /// Set when the text printed since [`Printer::write_checked`] began
     /// cannot give the words back in this dialect (see there).
     lossy: std::cell::Cell<bool>,
+    /// Set while [`Printer::write_checked`] runs: the checks behind
+    /// `lossy` cost a third of the printing time, which plain printing
+    /// ([`Printer::write`]) does not pay.
+    checking: std::cell::Cell<bool>,
 }
 
 /// Register numbers and offsets are small: below 1000 a number is one
@@ -263,6 +267,26 @@ pub const CLRX_NFMT: [&str; 8] = [
     "float",
 ];
 
+/// Whether `enc` is a vector ALU encoding (VOP*, with SDWA/DPP, VINTRP).
+fn vector_alu(enc: Enc) -> bool {
+    matches!(
+        enc,
+        Enc::Vop2
+            | Enc::Vop1
+            | Enc::Vopc
+            | Enc::Vop3
+            | Enc::Vop3b
+            | Enc::Vop3p
+            | Enc::Vop2Sdwa
+            | Enc::Vop1Sdwa
+            | Enc::VopcSdwa
+            | Enc::Vop2Dpp
+            | Enc::Vop1Dpp
+            | Enc::VopcDpp
+            | Enc::Vintrp
+    )
+}
+
 /// [`push_sreg`] without the table of single registers (which is made to match it).
 fn push_sreg_general(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     if code < sgpr_count(gen) {
@@ -294,6 +318,7 @@ impl<'a> Printer<'a> {
             pc: 0,
             label: None,
             lossy: std::cell::Cell::new(false),
+            checking: std::cell::Cell::new(false),
         }
     }
 
@@ -318,59 +343,144 @@ impl<'a> Printer<'a> {
     /// prints such instructions as data (`.int`) with this text as a comment.
     pub fn write_checked(&self, i: &Instr, out: &mut String) -> bool {
         self.lossy.set(false);
+        self.checking.set(true);
         self.write(i, out);
+        self.checking.set(false);
         !self.lossy.get()
+    }
+
+    /// Whether the text is being checked (see `checking`): the costlier
+    /// checks run only then.
+    #[inline(always)]
+    fn checking(&self) -> bool {
+        self.checking.get()
     }
 
     fn lose(&self) {
         self.lossy.set(true);
     }
 
-    /// A scalar register operand; in CLRX's syntax a range of SGPRs or
-    /// TTMPs must be aligned (pairs to 2, larger to 4): clrxasm rejects
-    /// `s[7:8]` ("Unaligned scalar register range"), so such words have no
-    /// CLRX text.
+    /// A VGPR operand: a range past v255 has no text.
     #[inline(always)]
-    fn sreg(&self, out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
-        self.xnack_check(gen, code);
-        // (clrxasm does not check the alignment of TTMP ranges; llvm-mc does.)
-        let limit = if self.llvm() { 128 } else { sgpr_count(gen) };
-        if count > 1 && code < limit {
-            let a = if count == 2 { 2 } else { 4 };
-            if !code.is_multiple_of(a) {
+    fn vgpr(&self, out: &mut Vec<u8>, n: u32, count: u32) {
+        if self.checking() && n + count > 256 {
+            self.lose();
+        }
+        push_vgpr(out, n, count)
+    }
+
+    /// A scalar register operand (see [`Printer::sgpr_range_check`]).
+    #[inline(always)]
+    fn sreg(&self, out: &mut Vec<u8>, i: &Instr, code: u32, count: u32) {
+        if self.checking() {
+            self.xnack_check(i.gen, code);
+            self.sgpr_range_check(i, code, count);
+        }
+        push_sreg(out, i.gen, code, count)
+    }
+
+    /// Ranges of SGPRs must be aligned (pairs to 2, larger to 4) where the
+    /// dialect's assembler says so, else the words have no text. llvm-mc
+    /// checks every range below 128 ("invalid register alignment").
+    /// clrxasm checks SGPR ranges only (not TTMPs), and in a vector ALU
+    /// instruction takes an odd pair unless it crosses a multiple of 4
+    /// (`s[5:6]` yes, `s[7:8]`: "Scalar register range cross two register
+    /// lines"); in scalar and memory instructions it refuses `s[7:8]`
+    /// ("Unaligned scalar register range").
+    #[inline(always)]
+    fn sgpr_range_check(&self, i: &Instr, code: u32, count: u32) {
+        if code >= 102 || code + count > 102 {
+            // Past the SGPRs of every generation: only names read back.
+            self.nameless_check(i.gen, code, count);
+        }
+        if count < 2 {
+            return;
+        }
+        let a = if count == 2 { 2 } else { 4 };
+        if code.is_multiple_of(a) {
+            return;
+        }
+        if self.llvm() {
+            if code < 128 {
                 self.lose();
             }
+        } else if code < sgpr_count(i.gen) && (!vector_alu(i.enc) || count != 2 || code % 4 == 3) {
+            self.lose();
         }
-        push_sreg(out, gen, code, count)
+    }
+
+    /// A scalar operand code (range) that names no register of `gen`, or a
+    /// range that runs past the SGPRs or TTMPs, is printed as a number
+    /// (`s104` on GCN 1.0, `s[127:128]`) that no assembler reads back.
+    #[cold]
+    fn nameless_check(&self, gen: Gen, code: u32, count: u32) {
+        let n = sgpr_count(gen);
+        let (t0, tn) = ttmp_range(gen);
+        let nameless = if code < n {
+            code + count > n
+        } else if code >= t0 && code < t0 + tn {
+            code - t0 + count > tn
+        } else {
+            match count {
+                1 => special_name(gen, code).is_none(),
+                2 => special_pair_name(gen, code).is_none(),
+                _ => true,
+            }
+        };
+        if nameless {
+            self.lose();
+        }
     }
 
     /// llvm-mc names XNACK_MASK only on chips with XNACK (fiji, the GCN 1.2
     /// reference chip, has none: "register not available on this GPU").
     #[inline(always)]
     fn xnack_check(&self, gen: Gen, code: u32) {
-        let is_xnack_mask = matches!(gen.info().xnack_mask, Some(x) if code & !1 == x);
-        if self.llvm() && is_xnack_mask && !Target::from(gen).has(Feature::XnackSupport) {
+        // (The cheap tests first: most operands are not scalar registers.)
+        if self.llvm()
+            && code < 128
+            && gen.info().xnack_mask == Some(code & !1)
+            && !Target::from(gen).has(Feature::XnackSupport)
+        {
             self.lose();
         }
     }
 
     /// clrxasm and llvm-mc refuse a vector instruction that reads more than
-    /// one scalar value (SGPR, literal, implicit VCC) over the constant bus,
-    /// where risa's assembler only warns: such words have no text.
+    /// one scalar value over the constant bus, where risa's assembler only
+    /// warns: such words have no text. `reads` are the source operand codes
+    /// (`u32::MAX` for none, [`IMPLICIT_VCC`] for the carry-in).
+    ///
+    /// The two assemblers count differently. llvm-mc counts every scalar
+    /// source (SGPRs, TTMPs, EXEC, M0, the `src_*` specials, literals) and
+    /// tells the implicit VCC from an explicit `vcc_lo`. clrxasm 0.1.9
+    /// counts only the registers below TTMP (SGPRs, FLAT_SCRATCH,
+    /// XNACK_MASK, VCC; the implicit VCC as VCC) and refuses a literal
+    /// beside an explicit one of them or M0 ("Literal with SGPR or M0 is
+    /// illegal"), while TTMPs, EXEC and M0 alone are free.
     fn constant_bus(&self, reads: &[u32]) {
+        if !self.checking() {
+            return;
+        }
         let mut seen = [u32::MAX; 4];
         let mut n = 0;
+        let (mut literal, mut lit_partner) = (false, false);
         for &r in reads {
             // VGPRs (and unused slots) never use the bus: the common case.
             if r >= 256 && r != IMPLICIT_VCC {
                 continue;
             }
-            // (llvm-mc also counts the scalar special sources, and tells the
-            // implicit VCC (`IMPLICIT_VCC`) from an explicit vcc_lo.)
-            let scalar = r < 128
-                || r == 255
-                || r == IMPLICIT_VCC
-                || (self.llvm() && ((235..=239).contains(&r) || (251..=254).contains(&r)));
+            let scalar = if self.llvm() {
+                r < 128
+                    || r == 255
+                    || r == IMPLICIT_VCC
+                    || (235..=239).contains(&r)
+                    || (251..=254).contains(&r)
+            } else {
+                literal |= r == 255;
+                lit_partner |= r < 108 || r == 124;
+                r < 108 || r == IMPLICIT_VCC
+            };
             let r = if r == 107 || (r == IMPLICIT_VCC && !self.llvm()) {
                 106
             } else {
@@ -381,8 +491,37 @@ impl<'a> Printer<'a> {
                 n += 1;
             }
         }
-        if n > 1 {
+        if n > 1 || (literal && lit_partner) {
             self.lose();
+        }
+    }
+
+    /// Operand `op` (source code `code`) as the dialect writes it: CLRX
+    /// widens B of the [`flag::CLRXB64`] rows to 64 bits where the pair has
+    /// a name (not past the last SGPR or VGPR, not a special register:
+    /// clrxdisasm prints `v[255:0]` and `vcc_u!` there, which nothing reads).
+    #[inline(always)]
+    fn clrx_b(&self, i: &Instr, op: &Opnd, code: u32) -> Opnd {
+        let pair =
+            || code + 1 < sgpr_count(i.gen) || matches!(code, 128..=208 | 240..=248 | 256..=510);
+        if !self.llvm() && op.role == Role::B && i.info().has(flag::CLRXB64) && pair() {
+            Opnd { ty: Ty::B64, ..*op }
+        } else {
+            *op
+        }
+    }
+
+    /// Whether source code `code` is a constant for the modifiers: in
+    /// LLVM's syntax every code from 128 to 255 (`neg(1)`, `neg(src_scc)`),
+    /// in CLRX's the numbers only (inline constants and literals; clrxasm
+    /// takes `-abs(scc)` and `sext(shared_base)` as modified registers, but
+    /// reads `-2` and `sext(45)` as expressions).
+    #[inline(always)]
+    fn constant_code(&self, code: u32) -> bool {
+        if self.llvm() {
+            (128..256).contains(&code)
+        } else {
+            matches!(code, 128..=208 | 240..=248 | 255)
         }
     }
 
@@ -401,20 +540,12 @@ impl<'a> Printer<'a> {
         sgpr_only_count: Option<u32>,
     ) {
         let count = sgpr_only_count.unwrap_or(ty.dwords());
-        self.xnack_check(i.gen, code);
-        if count > 1 && code < 128 && !code.is_multiple_of(2) && self.llvm() {
-            // llvm-mc: "invalid register alignment".
-            self.lose();
-        }
-        if count > 1 && code < sgpr_count(i.gen) && !code.is_multiple_of(2) && !self.llvm() {
-            // A misaligned SGPR pair (see `sreg`). clrxasm takes one in a
-            // vector instruction unless it crosses a multiple of 4
-            // ("Scalar register range cross two register lines": s[55:56]).
-            let scalar = matches!(
-                i.enc,
-                Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp | Enc::Smrd | Enc::Smem
-            );
-            if scalar || code % 4 == 3 {
+        if self.checking() {
+            if code < 128 {
+                self.xnack_check(i.gen, code);
+                self.sgpr_range_check(i, code, count);
+            } else if code >= 256 && code + count > 512 {
+                // A VGPR range past v255.
                 self.lose();
             }
         }
@@ -431,7 +562,7 @@ impl<'a> Printer<'a> {
             }
         }
         match code {
-            0..=127 => self.sreg(out, i.gen, code, count),
+            0..=127 => push_sreg(out, i.gen, code, count),
             128..=208 => push_packed(out, optext::INLINE_INT[code as usize - 128]),
             240..=248 => {
                 if ty.is_16bit() && !ty.is_float() && self.llvm() {
@@ -444,12 +575,27 @@ impl<'a> Printer<'a> {
                     self.lose();
                     out.push_str("src_reserved_248");
                 } else {
+                    // CLRX writes 1/(2*pi) with 8 digits whatever the width
+                    // (clrxasm reads it back as the constant for f64 too).
+                    let ty = if self.llvm() { ty } else { Ty::F32 };
                     out.push_str(inline_float_text(code, ty));
                 }
             }
-            255 => self.literal(out, i, i.lit.unwrap_or(0), ty),
-            256..=511 => push_vgpr(out, code - 256, count),
-            254 if !self.llvm() => out.push_str("lds"),
+            255 => {
+                if i.lit.is_none() {
+                    // The literal code where the encoding has no literal.
+                    self.lose();
+                }
+                self.literal(out, i, i.lit.unwrap_or(0), ty)
+            }
+            256..=511 => self.vgpr(out, code - 256, count),
+            254 if !self.llvm() => {
+                if !vector_alu(i.enc) {
+                    // LDS direct is a source of vector ALU instructions only.
+                    self.lose();
+                }
+                out.push_str("lds")
+            }
             _ => match special_name(i.gen, code) {
                 Some(n) => out.push_str(if self.llvm() {
                     n
@@ -473,6 +619,10 @@ impl<'a> Printer<'a> {
     fn literal(&self, out: &mut Vec<u8>, i: &Instr, v: u32, ty: Ty) {
         if self.llvm() && ty.is_16bit() && v > 0xffff {
             // LLVM's syntax has 16-bit literals only for 16-bit operands.
+            self.lose();
+        }
+        if self.llvm() && self.checking() && inline_code_of(i.gen, v, ty).is_some() {
+            // llvm-mc reads such a literal as the inline constant.
             self.lose();
         }
         if !self.llvm() {
@@ -504,7 +654,7 @@ impl<'a> Printer<'a> {
     /// the fastest way to produce a listing.
     pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
         let info = i.info();
-        if self.llvm() && info.has(flag::NOLLVM) {
+        if self.llvm() && self.checking() && info.has(flag::NOLLVM) {
             // llvm-mc 14 does not know the instruction.
             self.lose();
         }
@@ -550,7 +700,7 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => self.sreg(out, i.gen, i.field(Field::Sdst), op.ty.dwords()),
+                Role::D => self.sreg(out, i, i.field(Field::Sdst), op.ty.dwords()),
                 Role::A => {
                     let c = i.field(Field::Ssrc0);
                     if c == 254 && self.llvm() {
@@ -622,7 +772,7 @@ impl<'a> Printer<'a> {
                 }
             }
             Ty::Waitcnt => self.waitcnt(out, i.gen, v),
-            Ty::Hwreg => self.hwreg(out, v),
+            Ty::Hwreg => self.hwreg(out, i.gen, v),
             Ty::Sendmsg => self.sendmsg(out, v),
             Ty::Simm16 | Ty::I16 | Ty::U16 | Ty::Imm16 => push_hex(out, u64::from(v)),
             _ => push_hex(out, u64::from(v)),
@@ -664,7 +814,7 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn hwreg(&self, out: &mut Vec<u8>, v: u32) {
+    fn hwreg(&self, out: &mut Vec<u8>, gen: Gen, v: u32) {
         let id = v & 63;
         let off = (v >> 6) & 31;
         let size = ((v >> 11) & 31) + 1;
@@ -681,7 +831,12 @@ impl<'a> Printer<'a> {
             _ if !self.llvm() => {
                 // CLRX's further names, else `@N` (clrxasm reads `hwreg(60, ..)`
                 // as a symbol).
-                match HWREG_NAMES_CLRX.iter().find(|(_, x)| *x == id) {
+                let gcn14 = if gen.has(Feature::Gfx9Insts) {
+                    &HWREG_NAMES_CLRX_GCN14[..]
+                } else {
+                    &[]
+                };
+                match HWREG_NAMES_CLRX.iter().chain(gcn14).find(|(_, x)| *x == id) {
                     Some((n, _)) => out.push_str(&n.to_ascii_lowercase()),
                     None => {
                         out.push(b'@');
@@ -776,25 +931,29 @@ impl<'a> Printer<'a> {
                         // LLVM loads no EXEC (SReg_*_XEXEC).
                         self.lose();
                     }
-                    self.sreg(out, i.gen, d, op.ty.dwords())
+                    self.sreg(out, i, d, op.ty.dwords())
                 }
-                Role::A => self.sreg(out, i.gen, i.field(Field::Sbase) * 2, op.ty.dwords()),
+                Role::A => self.sreg(out, i, i.field(Field::Sbase) * 2, op.ty.dwords()),
                 Role::O if i.field(Field::Soe) != 0 => {
                     // GCN 1.4 SGPR offset (SOE); with IMM also an immediate
                     // one, CLRX's `offset:` after the flags.
                     if !imm || self.llvm() {
                         self.lose();
                     }
-                    self.sreg(out, i.gen, i.field(Field::Soffset), 1);
+                    self.sreg(out, i, i.field(Field::Soffset), 1);
                 }
                 Role::O => {
                     let off = i.field(Field::Offset);
                     if imm {
                         push_hex(out, u64::from(off));
-                    } else if i.enc == Enc::Smrd && off == 255 {
+                    } else if i.enc == Enc::Smrd && off == 255 && i.lit.is_some() {
                         push_hex(out, u64::from(i.lit.unwrap_or(0)));
                     } else {
-                        self.sreg(out, i.gen, off & 0x7f, 1);
+                        if off > 0x7f {
+                            // An SGPR offset code past 127 has no text.
+                            self.lose();
+                        }
+                        self.sreg(out, i, off & 0x7f, 1);
                     }
                 }
                 _ => {}
@@ -816,19 +975,26 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
                 Role::B if op.sgpr => match i.field(Field::Vsrc1) {
                     // The 8-bit field may hold an inline constant's code.
                     c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
-                    c => self.sreg(out, i.gen, c, op.ty.dwords()),
+                    c => self.sreg(out, i, c, op.ty.dwords()),
                 },
-                Role::B => push_vgpr(out, i.field(Field::Vsrc1), op.ty.dwords()),
+                Role::B => self.vgpr(
+                    out,
+                    i.field(Field::Vsrc1),
+                    self.clrx_b(i, op, i.field(Field::Vsrc1) + 256).ty.dwords(),
+                ),
                 Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
                 _ => {}
             }
+        }
+        if !self.checking() {
+            return;
         }
         // (clrxasm does not count the constant of v_madak/v_madmk, llvm-mc does.)
         let mut reads = [u32::MAX; 4];
@@ -850,12 +1016,13 @@ impl<'a> Printer<'a> {
                         self.lose();
                     }
                 }
-                Role::B if op.sgpr && self.llvm() => {
+                Role::B if op.sgpr => {
                     let c = i.field(Field::Vsrc1);
-                    if c >= 128 {
+                    if c >= 128 && self.llvm() {
                         self.lose();
                     }
-                    // llvm-mc counts the lane select as a scalar read.
+                    // llvm-mc and risa's CLRX-dialect assembler count the
+                    // lane select as a scalar read.
                     reads[3] = c;
                 }
                 _ => {}
@@ -878,7 +1045,7 @@ impl<'a> Printer<'a> {
         neg: bool,
         abs: bool,
     ) {
-        let constant = (128..256).contains(&code);
+        let constant = self.constant_code(code);
         if self.llvm() && (neg | abs) && (!op.ty.is_float() || (235..=239).contains(&code)) {
             // llvm-mc: no neg/abs on an integer operand or a src_* special.
             self.lose();
@@ -910,7 +1077,7 @@ impl<'a> Printer<'a> {
         let neg = i.field(Field::Neg);
         let abs = i.field(Field::Abs);
         if info.family == Family::Vopc {
-            self.sreg(o.next(), i.gen, i.field(Field::Vdst), 2);
+            self.sreg(o.next(), i, i.field(Field::Vdst), 2);
         }
         let src_field = |role: Role| match role {
             Role::A => Some((Field::Src0, 0)),
@@ -935,9 +1102,9 @@ impl<'a> Printer<'a> {
             }
             let out = o.next();
             match op.role {
-                Role::D if op.sgpr => self.sreg(out, i.gen, i.field(Field::Vdst), op.ty.dwords()),
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD => self.sreg(out, i.gen, i.field(Field::Sdst3), 2),
+                Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::SD => self.sreg(out, i, i.field(Field::Sdst3), 2),
                 Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
                 role => {
                     let (f, n) = if interp {
@@ -952,6 +1119,7 @@ impl<'a> Printer<'a> {
                         }
                     };
                     let code = i.field(f);
+                    let op = &self.clrx_b(i, op, code);
                     let (n_bit, a_bit) = (neg >> n & 1 != 0, abs >> n & 1 != 0);
                     if !self.llvm() && (128..256).contains(&code) && (n_bit | a_bit) {
                         // clrxasm reads `-2` or `abs(2)` as an expression, but
@@ -966,15 +1134,27 @@ impl<'a> Printer<'a> {
                 }
             }
         }
-        if !interp {
-            let mut reads = [u32::MAX; 4];
-            for (k, op) in info.sig.iter().enumerate().take(4) {
+        if !interp && self.checking() {
+            let mut reads = [u32::MAX; 5];
+            let mut n = 0;
+            for op in info.sig {
                 if op.sgpr {
                     continue;
                 }
-                reads[k] = match src_field(op.role) {
-                    Some((f, _)) => i.field(f),
-                    None => continue,
+                if let Some((f, _)) = src_field(op.role) {
+                    if n < 4 {
+                        reads[n] = i.field(f);
+                        n += 1;
+                    }
+                }
+            }
+            if info.has(flag::SREAD) {
+                // llvm-mc counts the implicit read (VCC of v_div_fmas, M0
+                // of v_movrel*) on the constant bus; clrxasm the VCC.
+                reads[4] = if info.family == Family::Vop1 {
+                    124
+                } else {
+                    IMPLICIT_VCC
                 };
             }
             self.constant_bus(&reads);
@@ -1064,7 +1244,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             let f = match op.role {
                 Role::D => {
-                    push_vgpr(out, i.field(Field::Vdst), op.ty.dwords());
+                    self.vgpr(out, i.field(Field::Vdst), op.ty.dwords());
                     continue;
                 }
                 Role::A => Field::Src0,
@@ -1134,13 +1314,25 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
+        if self.llvm() && (info.has(flag::NOSDWA) || info.sig.iter().any(wide)) {
+            // llvm-mc 14 has no SDWA form of the row.
+            self.lose();
+        }
         // GCN 1.4 SDWA sources may be SGPRs: one constant-bus read in CLRX.
         let mut reads = [u32::MAX; 2];
         if info.family == Family::Vopc {
             let out = o.next();
             // GCN 1.4 VOPC SDWA may name its scalar destination (SD=1).
-            if layout::has(i.enc, i.gen, Field::SdwaSd) && i.field(Field::SdwaSd) != 0 {
-                self.sreg(out, i.gen, i.field(Field::SdwaSdst), 2);
+            let sd = layout::has(i.enc, i.gen, Field::SdwaSd);
+            let (sd_bit, sdst) = (i.field(Field::SdwaSd), i.field(Field::SdwaSdst));
+            if sd && if sd_bit == 0 { sdst != 0 } else { sdst == 106 } {
+                // `vcc` stands for SD=0 with no destination field: the field
+                // set without SD, or SD with VCC named, has no text.
+                self.lose();
+            }
+            if sd && i.field(Field::SdwaSd) != 0 {
+                self.sreg(out, i, i.field(Field::SdwaSdst), 2);
             } else {
                 out.push_str("vcc");
             }
@@ -1148,7 +1340,7 @@ impl<'a> Printer<'a> {
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
                     let (src, s, neg, abs, sext) = if op.role == Role::A {
@@ -1171,7 +1363,7 @@ impl<'a> Printer<'a> {
                     let code = if i.field(s) != 0 { src } else { src + 256 };
                     reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
-                    let constant = (128..256).contains(&code);
+                    let constant = self.constant_code(code);
                     let modded = i.field(neg) | i.field(abs) != 0;
                     if (sext && constant && !self.llvm())
                         || (self.llvm() && sext && op.ty.is_float())
@@ -1276,13 +1468,22 @@ impl<'a> Printer<'a> {
 
     fn dpp(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
+        if self.llvm() && info.has(flag::NODPP) {
+            // llvm-mc 14 has no DPP form of the row (no VOPC at all).
+            self.lose();
+        }
+        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
+        if info.sig.iter().any(wide) {
+            // DPP moves 32-bit lanes: no assembler takes a 64-bit operand.
+            self.lose();
+        }
         if info.family == Family::Vopc {
             o.next().push_str("vcc");
         }
         for op in info.sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
                     let (src, neg, abs) = if op.role == Role::A {
@@ -1299,7 +1500,7 @@ impl<'a> Printer<'a> {
                     if n && !a && !op.ty.is_float() && self.llvm() {
                         // On an integer operand the NEG bit is LLVM's sign extension.
                         out.push_str("sext(");
-                        push_vgpr(out, code - 256, op.ty.dwords());
+                        self.vgpr(out, code - 256, op.ty.dwords());
                         out.push(b')');
                     } else {
                         self.push_modded(out, i, code, op, n, a);
@@ -1330,14 +1531,36 @@ impl<'a> Printer<'a> {
             0x121..=0x12f => {
                 push_named_u32(out, "row_ror:", c & 15);
             }
-            0x130 => out.push_str("wave_shl:1"),
-            0x134 => out.push_str("wave_rol:1"),
-            0x138 => out.push_str("wave_shr:1"),
-            0x13c => out.push_str("wave_ror:1"),
+            // CLRX writes the wave shifts and row broadcasts without the
+            // `:1`/`:` of LLVM's spelling (clrxdisasm, GcnInstrsVop1.md).
+            0x130..=0x13c | 0x142 | 0x143 if c & 3 == 0 || c >= 0x142 => {
+                const WAVE: [[&str; 6]; 2] = [
+                    [
+                        "wave_shl",
+                        "wave_rol",
+                        "wave_shr",
+                        "wave_ror",
+                        "row_bcast15",
+                        "row_bcast31",
+                    ],
+                    [
+                        "wave_shl:1",
+                        "wave_rol:1",
+                        "wave_shr:1",
+                        "wave_ror:1",
+                        "row_bcast:15",
+                        "row_bcast:31",
+                    ],
+                ];
+                let k = if c >= 0x142 {
+                    c - 0x142 + 4
+                } else {
+                    (c - 0x130) / 4
+                };
+                out.push_str(WAVE[usize::from(self.llvm())][k as usize]);
+            }
             0x140 => out.push_str("row_mirror"),
             0x141 => out.push_str("row_half_mirror"),
-            0x142 => out.push_str("row_bcast:15"),
-            0x143 => out.push_str("row_bcast:31"),
             _ => {
                 // No name for a control that selects no operation; llvm-mc
                 // rejects `dpp_ctrl:0x1e0` too.
@@ -1394,8 +1617,8 @@ impl<'a> Printer<'a> {
         for op in i.info().sig {
             let out = o.next();
             match op.role {
-                Role::D => push_vgpr(out, i.field(Field::Vdst), 1),
-                Role::A => push_vgpr(out, i.field(Field::Src0), 1),
+                Role::D => self.vgpr(out, i.field(Field::Vdst), 1),
+                Role::A => self.vgpr(out, i.field(Field::Src0), 1),
                 Role::P => self.interp_operand(out, i, *op, i.field(Field::Src0), 0),
                 Role::T => {
                     self.interp_operand(out, i, *op, i.field(Field::Attr), i.field(Field::AttrChan))
@@ -1415,7 +1638,7 @@ impl<'a> Printer<'a> {
                 Role::B => Field::Data0,
                 _ => Field::Data1,
             };
-            push_vgpr(out, i.field(f), op.ty.dwords());
+            self.vgpr(out, i.field(f), op.ty.dwords());
         }
         if info.has(flag::OFF2) {
             let (a, b) = (i.field(Field::Offset0), i.field(Field::Offset1));
@@ -1461,7 +1684,7 @@ impl<'a> Printer<'a> {
         if let Some(op) = data {
             // CLRX counts the TFE status dword in the data registers.
             let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
-            push_vgpr(
+            self.vgpr(
                 o.next(),
                 i.field(Field::Vdata),
                 op.ty.data_dwords(i.gen) + tfe,
@@ -1470,13 +1693,19 @@ impl<'a> Printer<'a> {
         match offen + idxen + addr64 {
             // buffer_store_lds_dword has neither data nor an `off` placeholder.
             0 if data.is_none() => {}
-            0 if self.llvm() => o.next().push_str("off"),
+            0 if self.llvm() => {
+                if i.field(Field::Vaddr) != 0 {
+                    // `off` leaves the unused address register out.
+                    self.lose();
+                }
+                o.next().push_str("off")
+            }
             // CLRX shows the unused address register.
-            0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
-            1 if addr64 == 0 => push_vgpr(o.next(), i.field(Field::Vaddr), 1),
-            _ => push_vgpr(o.next(), i.field(Field::Vaddr), 2),
+            0 => self.vgpr(o.next(), i.field(Field::Vaddr), 1),
+            1 if addr64 == 0 => self.vgpr(o.next(), i.field(Field::Vaddr), 1),
+            _ => self.vgpr(o.next(), i.field(Field::Vaddr), 2),
         }
-        self.sreg(o.next(), i.gen, i.field(Field::Srsrc) * 4, 4);
+        self.sreg(o.next(), i, i.field(Field::Srsrc) * 4, 4);
         self.push_src(o.next(), i, i.field(Field::Soffset), Ty::B32, None);
         if !self.llvm() {
             return self.buf_mods_clrx(i, o);
@@ -1585,22 +1814,22 @@ impl<'a> Printer<'a> {
             if info.has(flag::ATOMIC) && dmask == 0 {
                 n = op.ty.dwords();
             }
-            push_vgpr(o.next(), i.field(Field::Vdata), n + tfe);
+            self.vgpr(o.next(), i.field(Field::Vdata), n + tfe);
         }
         let mut a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
         if !self.llvm() {
             a = clrx_vaddr_dwords(info.clrx).max(a);
         }
-        push_vgpr(o.next(), i.field(Field::Vaddr), a);
+        self.vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
         self.sreg(
             o.next(),
-            i.gen,
+            i,
             i.field(Field::Srsrc) * 4,
             if r128 { 4 } else { 8 },
         );
         if info.has(flag::SAMPLER) {
-            self.sreg(o.next(), i.gen, i.field(Field::Ssamp) * 4, 4);
+            self.sreg(o.next(), i, i.field(Field::Ssamp) * 4, 4);
         }
         if !self.llvm() {
             // In decimal, and left out when 1: CLRX's default (the assembler
@@ -1662,14 +1891,22 @@ impl<'a> Printer<'a> {
             let (reg, bit) = if compr { (regs[k / 2], k) } else { (*f, k) };
             let out = o.next();
             if en >> bit & 1 != 0 {
-                push_vgpr(out, i.field(reg), 1);
+                self.vgpr(out, i.field(reg), 1);
             } else {
                 out.push_str("off");
             }
         }
-        if compr && !self.llvm() && i.field(Field::Vsrc2) | i.field(Field::Vsrc3) != 0 {
-            // CLRX's text would be a `vsrc2=0x..` dump, which clrxasm rejects.
-            self.lose();
+        // A register field no enabled channel shows has no text (CLRX's
+        // would be a `vsrc2=0x..` dump, which clrxasm rejects).
+        for (k, f) in regs.iter().enumerate() {
+            let shown = if compr {
+                k < 2 && en >> (2 * k) & 3 != 0
+            } else {
+                en >> k & 1 != 0
+            };
+            if !shown && i.field(*f) != 0 {
+                self.lose();
+            }
         }
         o.flag(i.field(Field::Done) != 0, "done");
         o.flag(compr, "compr");
@@ -1683,9 +1920,13 @@ impl<'a> Printer<'a> {
         let has_saddr = segs && saddr != 0x7f;
         // CLRX shows VDST of atomics without glc too (the field is kept).
         let returns = !info.has(flag::ATOMIC) || i.field(Field::Glc) != 0 || !self.llvm();
+        if !returns && i.field(Field::Vdst) != 0 {
+            // An atomic without glc has no destination in LLVM's text.
+            self.lose();
+        }
         for op in info.sig {
             match op.role {
-                Role::D if returns => push_vgpr(
+                Role::D if returns => self.vgpr(
                     o.next(),
                     i.field(Field::Vdst),
                     op.ty.dwords() + i.field(Field::Tfe),
@@ -1693,13 +1934,19 @@ impl<'a> Printer<'a> {
                 Role::A => {
                     let out = o.next();
                     match info.family {
-                        Family::Scratch if has_saddr => out.push_str("off"),
-                        Family::Scratch => push_vgpr(out, i.field(Field::Addr), 1),
-                        Family::Global if has_saddr => push_vgpr(out, i.field(Field::Addr), 1),
-                        _ => push_vgpr(out, i.field(Field::Addr), 2),
+                        Family::Scratch if has_saddr => {
+                            if i.field(Field::Addr) != 0 {
+                                // `off` leaves the unused address field out.
+                                self.lose();
+                            }
+                            out.push_str("off")
+                        }
+                        Family::Scratch => self.vgpr(out, i.field(Field::Addr), 1),
+                        Family::Global if has_saddr => self.vgpr(out, i.field(Field::Addr), 1),
+                        _ => self.vgpr(out, i.field(Field::Addr), 2),
                     }
                 }
-                Role::V => push_vgpr(o.next(), i.field(Field::Data0), op.ty.data_dwords(i.gen)),
+                Role::V => self.vgpr(o.next(), i.field(Field::Data0), op.ty.data_dwords(i.gen)),
                 _ => {}
             }
         }
@@ -1707,7 +1954,7 @@ impl<'a> Printer<'a> {
             let out = o.next();
             if has_saddr {
                 let n = if info.family == Family::Global { 2 } else { 1 };
-                self.sreg(out, i.gen, saddr, n);
+                self.sreg(out, i, saddr, n);
             } else {
                 out.push_str("off");
             }

@@ -176,6 +176,10 @@ pub mod flag {
     pub const LIT: u32 = 1 << 22;
     /// LLVM 14 has no VOP3 (`_e64`) form of this VOP1/VOP2 row (CLRX has).
     pub const NOLLVM64: u32 = 1 << 23;
+    /// CLRX's syntax writes operand B as 64 bits, where the hardware reads
+    /// 32 (clrxasm requires `v[n:n+1]` for the class mask of
+    /// `v_cmp_class_f64`: "Required 2 vector registers").
+    pub const CLRXB64: u32 = 1 << 24;
 }
 
 /// One instruction: a row of a table.

@@ -932,6 +932,13 @@ const ENC_MODIFIERS: &[&str] = &[
     "row_mirror",
     "row_half_mirror",
     "row_bcast",
+    // clrxdisasm 0.1.9 writes the row broadcasts `row_bcast15`/`row_bcast31`
+    // (`v_max_i32 v30, v66, v26 row_bcast31 bound_ctrl bank_mask:8
+    // row_mask:9` for [1a3c34fa 98094342]), and the wave shifts without `:1`;
+    // the pages write `row_bcast:15` and `wave_shl:1`. The printer follows
+    // clrxdisasm (clrxasm and risa take both).
+    "row_bcast15",
+    "row_bcast31",
     "row_mask",
     "bank_mask",
     "bound_ctrl",
@@ -1227,6 +1234,9 @@ fn every_literal_example_decodes_to_the_documented_text() {
                 Some((k @ ("row_mask" | "bank_mask"), v)) if !v.starts_with("0x") => {
                     format!("{k}:{:#x}", v.parse::<u32>().unwrap_or(0))
                 }
+                // VARIANT: clrxdisasm's DPP spellings (see ENC_MODIFIERS).
+                None if w.starts_with("wave_") => format!("{w}:1"),
+                None if w.starts_with("row_bcast") => w.replacen("row_bcast", "row_bcast:", 1),
                 _ => w,
             })
             .filter(|w| !DEFAULTS.contains(&w.as_str()) || want.contains(w))

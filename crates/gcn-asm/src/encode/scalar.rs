@@ -3,17 +3,6 @@
 
 use super::{branch_offset, Build, Pending};
 
-/// Hardware register names CLRX knows beyond LLVM's (GcnOperands.md).
-const CLRX_HWREGS: &[(&str, u32)] = &[
-    ("IB_DBG1", 13),
-    ("FLUSH_IB", 14),
-    ("SH_MEM_BASES", 15),
-    ("SQ_SHADER_TBA_LO", 16),
-    ("SQ_SHADER_TBA_HI", 17),
-    ("SQ_SHADER_TMA_LO", 18),
-    ("SQ_SHADER_TMA_HI", 19),
-];
-
 /// The length of `word(` at the start of `s` (case-insensitive; CLRX allows
 /// spaces before the parenthesis), or `None`.
 pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
@@ -31,7 +20,7 @@ pub(super) fn call_len(s: &str, word: &str) -> Option<usize> {
 use crate::mods::{bit, Mods, M};
 use crate::opnd::{Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
-use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_GCN14};
+use risa_gcn::operand::{HWREG_NAMES, HWREG_NAMES_CLRX, HWREG_NAMES_CLRX_GCN14, HWREG_NAMES_GCN14};
 use risa_gcn::table::{flag, Role, Ty};
 use risa_gcn::Feature;
 
@@ -196,7 +185,7 @@ impl<'a> Build<'a, '_, '_> {
                         HWREG_NAMES_GCN14
                             .iter()
                             .chain(&HWREG_NAMES_CLRX)
-                            .chain(CLRX_HWREGS)
+                            .chain(&HWREG_NAMES_CLRX_GCN14)
                             .find(|(n, _)| *n == u)
                             .map(|&(_, id)| id)
                     });

@@ -1,0 +1,83 @@
+//! The cheap exactness check of listings ([`risa_gcn_asm::disasm::Exactness`])
+//! trusts the printer for instructions whose bits are all bits valid
+//! instances of their form set. Here that trust is checked against the
+//! assembler itself: for random words of every form (garbage: unused and
+//! reserved bits, odd registers, invalid codes) and random valid
+//! instructions, every trusted instruction whose text the printer calls
+//! exact must assemble back to its words, in both dialects, on every chip.
+//!
+//! `RISA_EXACT_CASES` sets the cases per chip (default 4000).
+
+use risa_gcn::random::{all_forms, garbage_cases, random_instr, Rng};
+use risa_gcn::{decode, listing, Dialect, Instr, Printer, Processor};
+use risa_gcn_asm::disasm::{text_is_exact, Exactness};
+
+fn cases() -> usize {
+    std::env::var("RISA_EXACT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4000)
+}
+
+/// Instructions to check on `chip`: the first of each garbage case, and
+/// valid instances of every form.
+fn instructions(chip: &'static Processor, n: usize) -> Vec<Instr> {
+    let mut v: Vec<Instr> = garbage_cases(chip, n, 0xe4ac7)
+        .iter()
+        .filter_map(|b| {
+            let w: Vec<u32> = b
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            decode(chip, &w).ok()
+        })
+        .collect();
+    let mut rng = Rng::new(0xe4ac7);
+    for (op, enc) in all_forms(chip) {
+        v.extend(random_instr(&mut rng, chip, op, enc));
+    }
+    v
+}
+
+#[test]
+fn trusted_instructions_assemble_back() {
+    let n = cases();
+    let mut bad = Vec::new();
+    for name in ["tahiti", "hawaii", "fiji", "gfx900", "gfx906"] {
+        let chip = Processor::parse(name).unwrap();
+        let all = instructions(chip, n);
+        for d in [Dialect::Clrx, Dialect::Llvm] {
+            let check = Exactness::new(chip, d);
+            let (mut trusted, mut total) = (0, 0);
+            for i in &all {
+                if i.reserved_bits() != 0 || listing::branch_target(i, 0).is_some() {
+                    continue;
+                }
+                let mut t = String::new();
+                if !Printer::new(d).write_checked(i, &mut t) {
+                    continue;
+                }
+                total += 1;
+                if !check.trusted(i) {
+                    continue;
+                }
+                trusted += 1;
+                if !text_is_exact(chip, i, &t, d) {
+                    let (w, k) = i.words();
+                    bad.push(format!("{name} {d:?} {:08x?}: {t}", &w[..k]));
+                }
+            }
+            eprintln!("{name} {d:?}: {trusted} of {total} printable instructions trusted");
+            assert!(
+                trusted * 2 > total,
+                "too few trusted: the check is not cheap"
+            );
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} trusted instructions do not assemble back:\n{}",
+        bad.len(),
+        bad.iter().take(400).cloned().collect::<Vec<_>>().join("\n")
+    );
+}

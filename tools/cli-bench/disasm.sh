@@ -1,0 +1,64 @@
+#!/bin/sh
+# `risa disasm` side by side with clrxdisasm (CLRX syntax) and llvm-mc
+# --disassemble (LLVM syntax) on the inputs of tools/cli-bench/inputs.sh:
+# medians of RUNS runs of wall time and peak RSS (/usr/bin/time -v), and
+# the ratios (throughput: the other tool's time / risa's; memory: risa's
+# peak / the other's).
+#
+# usage: tools/cli-bench/disasm.sh DIR [RUNS (5)] [CHIPS (tahiti hawaii fiji gfx900)]
+#   DIR: made by `tools/cli-bench/inputs.sh DIR 2000000`
+# llvm-mc reads the code as hex text (DIR/CHIP.hex, made here once); it
+# runs for the chips it disassembles (fiji, gfx900).
+set -eu
+dir=$1
+runs=${2:-5}
+chips=${3:-tahiti hawaii fiji gfx900}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+risa=$root/target/release/risa
+clrx=${CLRXDISASM:-$HOME/.cache/risa-oracles/bin/clrxdisasm}
+(cd "$root" && cargo build -q --release -p risa-cli --bin risa)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# median of RUNS runs of "$@" (stdout discarded): prints "SECONDS KBYTES"
+measure() {
+    : > "$tmp/runs"
+    i=0
+    while [ $i -lt "$runs" ]; do
+        /usr/bin/time -v "$@" > /dev/null 2> "$tmp/time" < "${STDIN:-/dev/null}"
+        wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tmp/time" |
+            awk -F: '{ s = 0; for (k = 1; k <= NF; k++) s = s * 60 + $k; print s }')
+        rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time")
+        echo "$wall $rss" >> "$tmp/runs"
+        i=$((i + 1))
+    done
+    t=$(cut -d' ' -f1 "$tmp/runs" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    m=$(cut -d' ' -f2 "$tmp/runs" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    echo "$t $m"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+for c in $chips; do
+    bin=$dir/$c.bin
+    case $c in
+        tahiti) dev=Tahiti ;; hawaii) dev=Hawaii ;; fiji) dev=Fiji ;; gfx900) dev=GFX900 ;;
+        *) dev=$c ;;
+    esac
+    mb=$(awk -v n="$(wc -c < "$bin")" 'BEGIN { printf "%.1f", n / 1e6 }')
+    set -- $(measure "$risa" disasm --arch "$c" "$bin")
+    rt=$1 rm=$2
+    set -- $(measure "$clrx" -r -g "$dev" "$bin")
+    ct=$1 cm=$2
+    echo "$c ($mb MB) clrx syntax: risa ${rt}s ${rm}KB, clrxdisasm ${ct}s ${cm}KB:" \
+        "throughput x$(ratio "$ct" "$rt"), memory x$(ratio "$rm" "$cm") of CLRX's"
+    case $c in fiji | gfx900) ;; *) continue ;; esac
+    hex=$dir/$c.hex
+    [ -s "$hex" ] || od -An -v -tx1 "$bin" | sed 's/ \([0-9a-f][0-9a-f]\)/ 0x\1/g' > "$hex"
+    set -- $(measure "$risa" disasm --arch "$c" --syntax llvm "$bin")
+    rt=$1 rm=$2
+    set -- $(STDIN=$hex measure llvm-mc -arch=amdgcn -mcpu="$c" --disassemble)
+    lt=$1 lm=$2
+    echo "$c ($mb MB) llvm syntax: risa ${rt}s ${rm}KB, llvm-mc ${lt}s ${lm}KB:" \
+        "throughput x$(ratio "$lt" "$rt"), memory x$(ratio "$rm" "$lm") of llvm-mc's"
+done
