@@ -502,8 +502,12 @@ impl<'a> Printer<'a> {
     /// clrxdisasm prints `v[255:0]` and `vcc_u!` there, which nothing reads).
     #[inline(always)]
     fn clrx_b(&self, i: &Instr, op: &Opnd, code: u32) -> Opnd {
-        let pair =
-            || code + 1 < sgpr_count(i.gen) || matches!(code, 128..=208 | 240..=248 | 256..=510);
+        // clrxasm refuses an SGPR pair that crosses a group of four
+        // (s[15:16]); the one register it then gets is what the hardware reads.
+        let pair = || {
+            (code + 1 < sgpr_count(i.gen) && code % 4 != 3)
+                || matches!(code, 128..=208 | 240..=248 | 256..=510)
+        };
         if !self.llvm() && op.role == Role::B && i.info().has(flag::CLRXB64) && pair() {
             Opnd { ty: Ty::B64, ..*op }
         } else {
@@ -1137,18 +1141,27 @@ impl<'a> Printer<'a> {
         if !interp && self.checking() {
             let mut reads = [u32::MAX; 5];
             let mut n = 0;
+            let sread = info.has(flag::SREAD);
             for op in info.sig {
                 if op.sgpr {
                     continue;
                 }
                 if let Some((f, _)) = src_field(op.role) {
                     if n < 4 {
-                        reads[n] = i.field(f);
+                        let code = i.field(f);
+                        // llvm-mc takes a 64-bit `vcc` source of v_div_fmas_f64
+                        // as the implicit VCC it reads anyway (not `vcc_lo`).
+                        let implicit = sread && code == 106 && op.ty.dwords() == 2;
+                        reads[n] = if implicit && self.llvm() {
+                            IMPLICIT_VCC
+                        } else {
+                            code
+                        };
                         n += 1;
                     }
                 }
             }
-            if info.has(flag::SREAD) {
+            if sread {
                 // llvm-mc counts the implicit read (VCC of v_div_fmas, M0
                 // of v_movrel*) on the constant bus; clrxasm the VCC.
                 reads[4] = if info.family == Family::Vop1 {
