@@ -33,17 +33,18 @@ impl Bench {
 }
 
 /// CPU time this thread has run, in ns (Linux `schedstat`), if known.
-pub fn cpu_ns() -> Option<u64> {
+fn cpu_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }
 
-/// Runs `f` and returns (wall seconds, CPU seconds of this thread if known).
-pub fn timed(f: impl FnOnce()) -> (f64, Option<f64>) {
+/// Runs `f` and returns its wall time and the CPU seconds this thread
+/// spent on it, if known.
+fn timed(f: impl FnOnce()) -> (Duration, Option<f64>) {
     let c0 = cpu_ns();
     let t = Instant::now();
     f();
-    let wall = t.elapsed().as_secs_f64();
+    let wall = t.elapsed();
     let cpu = cpu_ns()
         .zip(c0)
         .map(|(b, a)| b.saturating_sub(a) as f64 / 1e9);
@@ -154,6 +155,7 @@ pub fn measure_runs(
         };
         for _ in 0..once_runs.max(1) {
             let (wall, cpu) = timed(&mut work);
+            let wall = wall.as_secs_f64();
             p.iters += 1;
             p.best_wall = p.best_wall.min(wall);
             p.mean_wall += wall;
@@ -173,15 +175,7 @@ pub fn measure_runs(
     g.throughput(throughput);
     g.bench_function(name, |b| {
         b.iter_custom(|iters| {
-            let c0 = cpu_ns();
-            let t = Instant::now();
-            for _ in 0..iters {
-                work();
-            }
-            let wall = t.elapsed();
-            let cpu = cpu_ns()
-                .zip(c0)
-                .map(|(b, a)| b.saturating_sub(a) as f64 / 1e9);
+            let (wall, cpu) = timed(|| (0..iters).for_each(|_| work()));
             let mut p = probe.borrow_mut();
             p.iters += iters;
             p.best_wall = p.best_wall.min(wall.as_secs_f64() / iters as f64);

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::process::Command;
+mod common;
 
 fn oracles() -> PathBuf {
     std::env::var_os("ORACLES").map_or_else(
@@ -23,7 +24,7 @@ fn have(cmd: &str, arg: &str) -> bool {
 
 /// The outcome column of the single row campaign.py prints with this risa binary.
 fn outcome(risa: &str) -> String {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = common::repo();
     let o = Command::new("python3")
         .arg(root.join("tools/clsmith/campaign.py"))
         .args([

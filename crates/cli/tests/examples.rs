@@ -11,6 +11,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+mod common;
+use common::repo;
 
 /// One example: the command line as the docs print it, the repository files
 /// it reads (copied to the same relative path), files it reads that the test
@@ -172,10 +174,6 @@ const EXAMPLES: &[Example] = &[
         timed_stderr: false,
     },
 ];
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn expected_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/examples")

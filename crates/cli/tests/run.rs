@@ -2,19 +2,12 @@
 
 use std::path::{Path, PathBuf};
 mod common;
-use common::risa;
+use common::{risa, tmpdir};
 
 fn fixture(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures")
         .join(rel)
-}
-
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("risa-run-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 fn floats(p: &Path) -> Vec<f32> {
