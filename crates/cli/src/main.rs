@@ -15,39 +15,25 @@ mod run;
 
 fn main() -> ExitCode {
     let cli = <cli::Cli as clap::Parser>::parse();
-    match cli.command {
-        cli::Command::Asm(a) => match asm(&a) {
-            Ok(true) => ExitCode::SUCCESS,
-            Ok(false) => ExitCode::from(cli::EXIT_INPUT),
-            Err(e) => {
-                eprintln!("risa asm: error: {e}");
-                ExitCode::from(cli::EXIT_INPUT)
-            }
-        },
-        cli::Command::Disasm(a) => match disasm(&a) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("risa disasm: error: {e}");
-                ExitCode::from(cli::EXIT_INPUT)
-            }
-        },
-        cli::Command::Run(a) => match run::run(&a) {
-            Ok(code) => ExitCode::from(code),
-            Err(e) => {
-                eprintln!("risa run: error: {e}");
-                ExitCode::from(cli::EXIT_INPUT)
-            }
-        },
-        cli::Command::Opencl { action } => match opencl::run(&action) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("risa opencl: error: {e}");
-                ExitCode::from(cli::EXIT_INPUT)
-            }
-        },
+    // Each command gives its exit code, or an error to report as its own.
+    let (name, result) = match cli.command {
+        cli::Command::Asm(a) => (
+            "asm",
+            asm(&a).map(|ok| if ok { 0 } else { cli::EXIT_INPUT }),
+        ),
+        cli::Command::Disasm(a) => ("disasm", disasm(&a).map(|()| 0)),
+        cli::Command::Run(a) => ("run", run::run(&a)),
+        cli::Command::Opencl { action } => ("opencl", opencl::run(&action).map(|()| 0)),
         cli::Command::Completions { shell } => {
             cli::print_completions(shell);
-            ExitCode::SUCCESS
+            return ExitCode::SUCCESS;
+        }
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("risa {name}: error: {e}");
+            ExitCode::from(cli::EXIT_INPUT)
         }
     }
 }

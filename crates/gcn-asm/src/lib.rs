@@ -182,7 +182,7 @@ pub fn bench_source(lines: usize) -> String {
 /// `lines` random valid instructions of `gen` (every form LLVM knows), in
 /// LLVM syntax, one per line; deterministic for a `seed`.
 pub fn random_source(gen: Gen, lines: usize, seed: u64) -> String {
-    use risa_gcn::random::{all_forms, random_instr, Rng};
+    use risa_gcn::random::{all_forms, random_of, Rng};
     use risa_gcn::table::flag;
     let mut rng = Rng::new(seed);
     let forms: Vec<_> = all_forms(gen)
@@ -194,14 +194,10 @@ pub fn random_source(gen: Gen, lines: usize, seed: u64) -> String {
         })
         .collect();
     let mut s = String::with_capacity(lines * 40);
-    let mut n = 0;
-    while n < lines {
-        let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
-        if let Some(i) = random_instr(&mut rng, gen, op, enc) {
-            s.push_str(&risa_gcn::print(&i, risa_gcn::Dialect::Llvm));
-            s.push('\n');
-            n += 1;
-        }
+    for _ in 0..lines {
+        let i = random_of(&mut rng, gen.into(), &forms);
+        s.push_str(&risa_gcn::print(&i, risa_gcn::Dialect::Llvm));
+        s.push('\n');
     }
     s
 }

@@ -10,7 +10,7 @@
 //! - LLVM: instructions llvm-mc 14 does not know on the chip
 //!   ("invalid instruction" / "instruction not supported on this GPU").
 
-use risa_gcn::random::{all_forms, random_instr, Rng};
+use risa_gcn::random::valid_code;
 use risa_gcn::{listing, Dialect, Processor};
 use risa_gcn_asm::disasm::disassemble;
 use std::collections::BTreeMap;
@@ -45,20 +45,7 @@ fn justified(dialect: Dialect, text: &str) -> bool {
 fn valid_instructions_print_as_text() {
     for chip in ["tahiti", "hawaii", "fiji", "gfx900", "gfx906"] {
         let p = Processor::parse(chip).unwrap();
-        let forms = all_forms(p);
-        let mut rng = Rng::new(7);
-        let mut code = Vec::new();
-        let mut made = 0;
-        while made < 20_000 {
-            let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
-            if let Some(i) = random_instr(&mut rng, p, op, enc) {
-                let (w, k) = i.words();
-                w[..k]
-                    .iter()
-                    .for_each(|x| code.extend_from_slice(&x.to_le_bytes()));
-                made += 1;
-            }
-        }
+        let code = valid_code(p, 20_000, 7);
         for dialect in [Dialect::Clrx, Dialect::Llvm] {
             let opts = listing::Options {
                 dialect,

@@ -29,20 +29,7 @@ fn main() {
     let mode = args.get(5).map(String::as_str);
     let mut out = Vec::new();
     if mode == Some("--valid") {
-        let forms = random::all_forms(gen);
-        let mut rng = random::Rng::new(seed);
-        let mut made = 0;
-        while made < n {
-            let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
-            if let Some(i) = random::random_instr(&mut rng, gen, op, enc) {
-                let (w, k) = i.words();
-                w[..k]
-                    .iter()
-                    .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-                made += 1;
-            }
-        }
-        std::fs::write(&args[4], out).expect("writing OUT");
+        std::fs::write(&args[4], random::valid_code(gen, n, seed)).expect("writing OUT");
         return;
     }
     for c in garbage_cases(gen, n, seed) {

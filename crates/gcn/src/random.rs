@@ -887,6 +887,34 @@ pub fn all_forms(target: impl Into<Target>) -> Vec<(OpId, Enc)> {
     v
 }
 
+/// A random valid instruction of one of `forms` (each draw picks a form at
+/// random, until one gives an instruction).
+pub fn random_of(rng: &mut Rng, target: Target, forms: &[(OpId, Enc)]) -> Instr {
+    loop {
+        let (op, enc) = forms[rng.below(forms.len() as u32) as usize];
+        if let Some(i) = random_instr(rng, target, op, enc) {
+            return i;
+        }
+    }
+}
+
+/// `n` random valid instructions of every form of `target` (picked at
+/// random), back to back as little-endian code: code every disassembler
+/// decodes. Deterministic for a `seed`.
+pub fn valid_code(target: impl Into<Target>, n: usize, seed: u64) -> Vec<u8> {
+    let target = target.into();
+    let forms = all_forms(target);
+    let mut rng = Rng::new(seed);
+    let mut code = Vec::with_capacity(n * 6);
+    for _ in 0..n {
+        let (w, k) = random_of(&mut rng, target, &forms).words();
+        w[..k]
+            .iter()
+            .for_each(|x| code.extend_from_slice(&x.to_le_bytes()));
+    }
+    code
+}
+
 /// Random words biased to the form `(op, enc)`: every bit random except the
 /// encoding's fixed prefix, the opcode field (and SEG for GLOBAL/SCRATCH),
 /// so unused and reserved bits, odd registers, literals equal to inline
