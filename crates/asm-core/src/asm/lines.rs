@@ -7,7 +7,8 @@ use super::*;
 /// The size a streamed source is read in (whole lines).
 pub(crate) const STREAM_PIECE: usize = 1 << 20;
 
-/// Whether the last line of `b` ends with a continuation backslash.
+/// Whether the last line of `b` ends with a continuation backslash (line
+/// ends and carriage returns after it ignored).
 fn ends_continued(b: &[u8]) -> bool {
     let mut e = b.len();
     while e > 0 && matches!(b[e - 1], b'\n' | b'\r') {
@@ -193,7 +194,6 @@ impl Assembler {
             let line = &b[start..end];
             let mut i = 0;
             let mut cont = false;
-            let base = out.len();
             while i < line.len() {
                 if fr.in_comment {
                     match find2(&line[i..], b'*', b'/') {
@@ -238,7 +238,6 @@ impl Assembler {
                     }
                 }
             }
-            let _ = base;
             if cont && fr.pos < b.len() && joins < 10_000 {
                 joins += 1;
                 start = fr.pos;
@@ -247,8 +246,7 @@ impl Assembler {
                     .position(|&c| c == b'\n')
                     .map_or(b.len(), |p| start + p);
                 fr.pos = end + 1;
-                if let Some(body) = &fr.line_map {
-                    let _ = body;
+                if fr.line_map.is_some() {
                     fr.body_idx += 1;
                 } else {
                     fr.line += 1;
@@ -381,12 +379,10 @@ pub(crate) fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
     b.windows(2).position(|w| w[0] == a && w[1] == c)
 }
 
-/// Fast path: if the line has no block comment and no continuation, return
-/// the end of its code part (cut at `#`).
-#[inline]
 /// Scans a line for what needs the slow path (block comments, continuation
 /// lines): `None`; else the length without a `#`/`//` comment and whether
 /// it holds a `;`.
+#[inline]
 pub(crate) fn scan_simple(
     b: &[u8],
     in_comment: bool,
@@ -428,11 +424,7 @@ pub(crate) fn scan_simple(
         }
         i += 1;
     }
-    let mut e = b.len();
-    while e > 0 && b[e - 1] == b'\r' {
-        e -= 1;
-    }
-    if e > 0 && b[e - 1] == b'\\' {
+    if ends_continued(b) {
         return None;
     }
     Some((b.len(), semi))
