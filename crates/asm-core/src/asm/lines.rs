@@ -7,11 +7,12 @@ use super::*;
 /// The size a streamed source is read in (whole lines).
 pub(crate) const STREAM_PIECE: usize = 1 << 20;
 
-/// Whether the last line of `b` ends with a continuation backslash (line
-/// ends and carriage returns after it ignored).
+/// Whether the text `b`, whose last line has no line end, ends with a
+/// continuation backslash (carriage returns after it ignored).
+#[inline]
 fn ends_continued(b: &[u8]) -> bool {
     let mut e = b.len();
-    while e > 0 && matches!(b[e - 1], b'\n' | b'\r') {
+    while e > 0 && b[e - 1] == b'\r' {
         e -= 1;
     }
     e > 0 && b[e - 1] == b'\\'
@@ -124,7 +125,8 @@ impl Assembler {
                 if let Some(p) = avail.iter().rposition(|&c| c == b'\n') {
                     buf.extend_from_slice(&avail[..=p]);
                     r.consume(p + 1);
-                    if !ends_continued(&buf) {
+                    // (`buf` ends with the newline at `p`.)
+                    if !ends_continued(&buf[..buf.len() - 1]) {
                         break;
                     }
                     continue;
