@@ -323,18 +323,17 @@ impl Assembler {
             return None;
         };
         match &rep.mode {
-            RepMode::Rept(n) => {
-                if iter < *n {
-                    Some(rep.shared.clone())
-                } else {
-                    None
-                }
-            }
+            RepMode::Rept(n) => (iter < *n).then(|| rep.shared.clone()),
             RepMode::Irp { name, values } => {
                 let v = values.get(iter as usize)?;
-                let names = [name.as_str()];
-                let vals = [v.clone()];
-                let text = crate::macros::substitute(&rep.body.text, &names, &vals, 0, false, &[]);
+                let text = crate::macros::substitute(
+                    &rep.body.text,
+                    &[name.as_str()],
+                    std::slice::from_ref(v),
+                    0,
+                    false,
+                    &[],
+                );
                 Some(Rc::from(text))
             }
             RepMode::For {
@@ -364,14 +363,7 @@ impl Assembler {
             RepMode::While { cond, line } => {
                 let (cond, line) = (*cond, line.clone());
                 let shared = rep.shared.clone();
-                let saved = std::mem::replace(&mut self.line, line);
-                let t = self.line.text.clone();
-                let base = self.line.start;
-                let ctext = &t[base + cond.0..base + cond.1];
-                let mut c = Cursor::new(ctext);
-                let ok = self.abs_expr(&mut c).is_some_and(|v| v != 0);
-                self.line = saved;
-                ok.then_some(shared)
+                self.eval_saved_cond(line, cond).then_some(shared)
             }
         }
     }
