@@ -50,6 +50,39 @@ fn reg_sel<'a>(t: &'a str) -> PResult<'a, (u32, bool, &'a str)> {
     Ok((g, rel, &t[dot + 1..]))
 }
 
+/// `Rn[AL].swz` into the GPR, relative and swizzle fields of one dword.
+fn reg_swz<'a>(w: &mut u32, gpr: Field, rel: Field, sel: &[Field], t: &'a str) -> PResult<'a, ()> {
+    let (g, r, s) = reg_sel(t)?;
+    gpr.set(w, g);
+    rel.set(w, r as u32);
+    swz(w, sel, s)
+}
+
+/// `Rn[AL].c` into the GPR, relative and channel fields of one dword.
+fn reg_chan<'a>(w: &mut u32, gpr: Field, rel: Field, sel: Field, t: &'a str) -> PResult<'a, ()> {
+    let (g, r, s) = reg_sel(t)?;
+    gpr.set(w, g);
+    rel.set(w, r as u32);
+    sel.set(w, chan1(s)?);
+    Ok(())
+}
+
+/// The `count` comma-separated operands of `rest` (the last one followed
+/// by the modifiers), else an error showing `name`'s `usage`.
+fn operands<'a>(
+    text: &'a str,
+    rest: &'a str,
+    count: usize,
+    name: &str,
+    usage: &str,
+) -> PResult<'a, Vec<&'a str>> {
+    let opnds = split_top(rest, b',');
+    if opnds.len() != count {
+        return err(text, format!("expected {name} {usage}"));
+    }
+    Ok(opnds)
+}
+
 fn chan1<'a>(s: &'a str) -> PResult<'a, u32> {
     match s.as_bytes() {
         [c] => chan_of(*c).ok_or_else(|| PErr {
@@ -236,13 +269,7 @@ fn parse_vtx<'a>(
     use VTX_WORD2 as C;
     let sem = op.flags & ops::F_SEM != 0;
     A::VC_INST.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 3 {
-        return err(
-            text,
-            format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"),
-        );
-    }
+    let opnds = operands(text, rest, 3, name, "dst.swizzle, Rsrc.c, fcN [modifiers]")?;
     // destination
     let (dst, dsel) = match opnds[0].rfind('.') {
         Some(d) => (&opnds[0][..d], &opnds[0][d + 1..]),
@@ -263,10 +290,7 @@ fn parse_vtx<'a>(
         &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
         dsel,
     )?;
-    let (g, rel, s) = reg_sel(opnds[1])?;
-    A::SRC_GPR.set(&mut w[0], g);
-    A::SRC_REL.set(&mut w[0], rel as u32);
-    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
+    reg_chan(&mut w[0], A::SRC_GPR, A::SRC_REL, A::SRC_SEL_X, opnds[1])?;
     let (fc, toks) = lead_word(opnds[2], "fcN (buffer id)")?;
     let Some(id) = fc.strip_prefix("fc") else {
         return err(fc, "expected fcN (buffer id)");
@@ -336,21 +360,15 @@ fn parse_tex<'a>(
     use TEX_WORD1 as B;
     use TEX_WORD2 as C;
     A::TEX_INST.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 4 {
-        return err(
-            text,
-            format!("expected {name} Rdst.swz, Rsrc.swz, tN, sN [modifiers]"),
-        );
-    }
-    let (g, rel, s) = reg_sel(opnds[0])?;
-    B::DST_GPR.set(&mut w[1], g);
-    B::DST_REL.set(&mut w[1], rel as u32);
-    swz(
-        &mut w[1],
-        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-        s,
+    let opnds = operands(
+        text,
+        rest,
+        4,
+        name,
+        "Rdst.swz, Rsrc.swz, tN, sN [modifiers]",
     )?;
+    let dst_sel = [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W];
+    reg_swz(&mut w[1], B::DST_GPR, B::DST_REL, &dst_sel, opnds[0])?;
     let (g, rel, s) = reg_sel(opnds[1])?;
     A::SRC_GPR.set(&mut w[0], g);
     A::SRC_REL.set(&mut w[0], rel as u32);
@@ -430,26 +448,11 @@ fn parse_mem_rd<'a>(
     use MEM_RD_WORD2 as C;
     A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
     A::MEM_OP.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 2 {
-        return err(
-            text,
-            format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"),
-        );
-    }
-    let (g, rel, s) = reg_sel(opnds[0])?;
-    B::DST_GPR.set(&mut w[1], g);
-    B::DST_REL.set(&mut w[1], rel as u32);
-    swz(
-        &mut w[1],
-        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-        s,
-    )?;
+    let opnds = operands(text, rest, 2, name, "Rdst.swz, Rsrc.c [modifiers]")?;
+    let dst_sel = [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W];
+    reg_swz(&mut w[1], B::DST_GPR, B::DST_REL, &dst_sel, opnds[0])?;
     let (src, toks) = lead_word(opnds[1], "Rsrc.c")?;
-    let (g, rel, s) = reg_sel(src)?;
-    A::SRC_GPR.set(&mut w[0], g);
-    A::SRC_REL.set(&mut w[0], rel as u32);
-    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
+    reg_chan(&mut w[0], A::SRC_GPR, A::SRC_REL, A::SRC_SEL_X, src)?;
     const FIELDS: &[FieldMod] = &[
         number("ARRAY_BASE", 2, C::ARRAY_BASE),
         number("ARRAY_SIZE", 2, C::ARRAY_SIZE),
@@ -507,13 +510,13 @@ fn parse_gds<'a>(
         msg: format!("unknown GDS operation '{dsn}'"),
     })?;
     B::GDS_OP.set(&mut w[1], ds.code as u32);
-    let opnds = split_top(&rest[ne..], b',');
-    if opnds.len() != 3 {
-        return err(
-            text,
-            format!("expected {name} OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]"),
-        );
-    }
+    let opnds = operands(
+        text,
+        &rest[ne..],
+        3,
+        name,
+        "OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]",
+    )?;
     let (g, _rel, s) = reg_sel(opnds[0])?;
     B::DST_GPR.set(&mut w[1], g);
     swz(
