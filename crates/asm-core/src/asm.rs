@@ -1,8 +1,6 @@
 //! Assembler state and the line driver (lines, frames, statements). The
 //! output types, diagnostics, sections and symbols are in the submodules.
 
-use std::collections::HashMap as StdHashMap;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 use crate::backend::{Backend, Fixup, Statement};
@@ -514,8 +512,6 @@ impl Assembler {
                 return;
             }
             c.set_pos(after);
-        } else if c.peek() == Some(b'.') {
-            // "." alone
         }
         c.set_pos(body_start);
         let rest = c.rest();

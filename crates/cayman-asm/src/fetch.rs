@@ -50,6 +50,39 @@ fn reg_sel<'a>(t: &'a str) -> PResult<'a, (u32, bool, &'a str)> {
     Ok((g, rel, &t[dot + 1..]))
 }
 
+/// `Rn[AL].swz` into the GPR, relative and swizzle fields of one dword.
+fn reg_swz<'a>(w: &mut u32, gpr: Field, rel: Field, sel: &[Field], t: &'a str) -> PResult<'a, ()> {
+    let (g, r, s) = reg_sel(t)?;
+    gpr.set(w, g);
+    rel.set(w, r as u32);
+    swz(w, sel, s)
+}
+
+/// `Rn[AL].c` into the GPR, relative and channel fields of one dword.
+fn reg_chan<'a>(w: &mut u32, gpr: Field, rel: Field, sel: Field, t: &'a str) -> PResult<'a, ()> {
+    let (g, r, s) = reg_sel(t)?;
+    gpr.set(w, g);
+    rel.set(w, r as u32);
+    sel.set(w, chan1(s)?);
+    Ok(())
+}
+
+/// The `count` comma-separated operands of `rest` (the last one followed
+/// by the modifiers), else an error showing `name`'s `usage`.
+fn operands<'a>(
+    text: &'a str,
+    rest: &'a str,
+    count: usize,
+    name: &str,
+    usage: &str,
+) -> PResult<'a, Vec<&'a str>> {
+    let opnds = split_top(rest, b',');
+    if opnds.len() != count {
+        return err(text, format!("expected {name} {usage}"));
+    }
+    Ok(opnds)
+}
+
 fn chan1<'a>(s: &'a str) -> PResult<'a, u32> {
     match s.as_bytes() {
         [c] => chan_of(*c).ok_or_else(|| PErr {
@@ -125,6 +158,75 @@ fn rsv<'a>(
     Ok(())
 }
 
+/// The first word of `s` (the last operand) and the modifiers after it.
+fn lead_word<'a>(s: &'a str, what: &str) -> PResult<'a, (&'a str, Vec<&'a str>)> {
+    let mut toks = split_ws(s);
+    if toks.is_empty() {
+        return err(s, format!("expected {what}"));
+    }
+    let first = toks.remove(0);
+    Ok((first, toks))
+}
+
+/// A modifier of a fetch form that only stores into one field of dword
+/// `word`: a flag (`NAME`, the field set to 1) or a number (`NAME(n)`).
+struct FieldMod {
+    name: &'static str,
+    word: usize,
+    field: Field,
+    number: bool,
+}
+
+const fn flag(name: &'static str, word: usize, field: Field) -> FieldMod {
+    FieldMod {
+        name,
+        word,
+        field,
+        number: false,
+    }
+}
+
+const fn number(name: &'static str, word: usize, field: Field) -> FieldMod {
+    FieldMod {
+        name,
+        word,
+        field,
+        number: true,
+    }
+}
+
+/// Reads the modifiers `toks` of instruction `name`: those of `fields`,
+/// `RSV(..)` (the reserved bits of the dword formats `fmts`), and the rest
+/// through `special` (false: not one of the form's).
+fn modifiers<'a>(
+    toks: &[&'a str],
+    name: &str,
+    fields: &[FieldMod],
+    fmts: [WordFormat; 3],
+    w: &mut [u32; 4],
+    n: &mut dyn Numbers<'a>,
+    mut special: impl FnMut(&'a str, &mut [u32; 4], &mut dyn Numbers<'a>) -> PResult<'a, bool>,
+) -> PResult<'a, ()> {
+    'toks: for &t in toks {
+        for m in fields {
+            if !m.number && t == m.name {
+                m.field.set(&mut w[m.word], 1);
+                continue 'toks;
+            }
+            if let Some(a) = call(t, m.name).filter(|_| m.number) {
+                setn(n, &mut w[m.word], m.field, a)?;
+                continue 'toks;
+            }
+        }
+        if let Some(a) = call(t, "RSV") {
+            rsv(w, &fmts, a, n)?;
+        } else if !special(t, w, n)? {
+            return err(t, format!("unknown modifier '{t}' for {name}"));
+        }
+    }
+    Ok(())
+}
+
 /// Parse one fetch or GDS instruction; `text` starts at the mnemonic. The
 /// text is read into a [`FetchInst`] (per form, below), which
 /// [`codec::encode_fetch`] packs.
@@ -167,13 +269,7 @@ fn parse_vtx<'a>(
     use VTX_WORD2 as C;
     let sem = op.flags & ops::F_SEM != 0;
     A::VC_INST.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 3 {
-        return err(
-            text,
-            format!("expected {name} dst.swizzle, Rsrc.c, fcN [modifiers]"),
-        );
-    }
+    let opnds = operands(text, rest, 3, name, "dst.swizzle, Rsrc.c, fcN [modifiers]")?;
     // destination
     let (dst, dsel) = match opnds[0].rfind('.') {
         Some(d) => (&opnds[0][..d], &opnds[0][d + 1..]),
@@ -194,15 +290,8 @@ fn parse_vtx<'a>(
         &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
         dsel,
     )?;
-    let (g, rel, s) = reg_sel(opnds[1])?;
-    A::SRC_GPR.set(&mut w[0], g);
-    A::SRC_REL.set(&mut w[0], rel as u32);
-    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
-    let mut toks = split_ws(opnds[2]);
-    if toks.is_empty() {
-        return err(opnds[2], "expected fcN (buffer id)");
-    }
-    let fc = toks.remove(0);
+    reg_chan(&mut w[0], A::SRC_GPR, A::SRC_REL, A::SRC_SEL_X, opnds[1])?;
+    let (fc, toks) = lead_word(opnds[2], "fcN (buffer id)")?;
     let Some(id) = fc.strip_prefix("fc") else {
         return err(fc, "expected fcN (buffer id)");
     };
@@ -212,9 +301,21 @@ fn parse_vtx<'a>(
     } else {
         B::FORMAT
     };
-    for t in toks {
+    const FIELDS: &[FieldMod] = &[
+        flag("USE_CONST_FIELDS", 1, B::USE_CONST_FIELDS),
+        number("OFFSET", 2, C::OFFSET),
+        flag("CBNS", 2, C::CONST_BUF_NO_STRIDE),
+        flag("ALT_CONST", 2, C::ALT_CONST),
+        number("BIM", 2, C::BUFFER_INDEX_MODE),
+        flag("FWQ", 0, A::FETCH_WHOLE_QUAD),
+        number("STRUCTURED_READ", 0, A::STRUCTURED_READ),
+        flag("LDS_REQ", 0, A::LDS_REQ),
+        flag("COALESCED_READ", 0, A::COALESCED_READ),
+    ];
+    let fmts = [A::FORMAT, w1f, C::FORMAT];
+    modifiers(&toks, name, FIELDS, fmts, &mut w, n, |t, w, n| {
         if fmt_mod(t, &mut w[1], n)? {
-            continue;
+            return Ok(true);
         }
         if let Some(a) = call(t, "FETCH_TYPE") {
             let v = match a {
@@ -224,35 +325,16 @@ fn parse_vtx<'a>(
                 _ => n.num(a)?,
             };
             setf(&mut w[0], A::FETCH_TYPE, v, a)?;
-        } else if t == "USE_CONST_FIELDS" {
-            B::USE_CONST_FIELDS.set(&mut w[1], 1);
-        } else if let Some(a) = call(t, "OFFSET") {
-            setn(n, &mut w[2], C::OFFSET, a)?;
         } else if let Some(a) = call(t, "ENDIAN") {
             let v = endian(a, n)?;
             setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
-        } else if t == "CBNS" {
-            C::CONST_BUF_NO_STRIDE.set(&mut w[2], 1);
-        } else if t == "ALT_CONST" {
-            C::ALT_CONST.set(&mut w[2], 1);
-        } else if let Some(a) = call(t, "BIM") {
-            setn(n, &mut w[2], C::BUFFER_INDEX_MODE, a)?;
-        } else if t == "FWQ" {
-            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
         } else if let Some(a) = call(t, "SRC_SEL_Y") {
             A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
-        } else if let Some(a) = call(t, "STRUCTURED_READ") {
-            setn(n, &mut w[0], A::STRUCTURED_READ, a)?;
-        } else if t == "LDS_REQ" {
-            A::LDS_REQ.set(&mut w[0], 1);
-        } else if t == "COALESCED_READ" {
-            A::COALESCED_READ.set(&mut w[0], 1);
-        } else if let Some(a) = call(t, "RSV") {
-            rsv(&mut w, &[A::FORMAT, w1f, C::FORMAT], a, n)?;
         } else {
-            return err(t, format!("unknown modifier '{t}' for {name}"));
+            return Ok(false);
         }
-    }
+        Ok(true)
+    })?;
     Ok(FetchInst {
         words: w,
         form: if sem {
@@ -278,21 +360,15 @@ fn parse_tex<'a>(
     use TEX_WORD1 as B;
     use TEX_WORD2 as C;
     A::TEX_INST.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 4 {
-        return err(
-            text,
-            format!("expected {name} Rdst.swz, Rsrc.swz, tN, sN [modifiers]"),
-        );
-    }
-    let (g, rel, s) = reg_sel(opnds[0])?;
-    B::DST_GPR.set(&mut w[1], g);
-    B::DST_REL.set(&mut w[1], rel as u32);
-    swz(
-        &mut w[1],
-        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-        s,
+    let opnds = operands(
+        text,
+        rest,
+        4,
+        name,
+        "Rdst.swz, Rsrc.swz, tN, sN [modifiers]",
     )?;
+    let dst_sel = [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W];
+    reg_swz(&mut w[1], B::DST_GPR, B::DST_REL, &dst_sel, opnds[0])?;
     let (g, rel, s) = reg_sel(opnds[1])?;
     A::SRC_GPR.set(&mut w[0], g);
     A::SRC_REL.set(&mut w[0], rel as u32);
@@ -305,16 +381,21 @@ fn parse_tex<'a>(
         return err(opnds[2], "expected tN (resource id)");
     };
     setn(n, &mut w[0], A::RESOURCE_ID, t)?;
-    let mut toks = split_ws(opnds[3]);
-    if toks.is_empty() {
-        return err(opnds[3], "expected sN (sampler id)");
-    }
-    let sm = toks.remove(0);
+    let (sm, toks) = lead_word(opnds[3], "sN (sampler id)")?;
     let Some(sid) = sm.strip_prefix('s') else {
         return err(sm, "expected sN (sampler id)");
     };
     setn(n, &mut w[2], C::SAMPLER_ID, sid)?;
-    for t in toks {
+    const FIELDS: &[FieldMod] = &[
+        number("LOD_BIAS", 1, B::LOD_BIAS),
+        number("INST_MOD", 0, A::INST_MOD),
+        flag("FWQ", 0, A::FETCH_WHOLE_QUAD),
+        flag("ALT_CONST", 0, A::ALT_CONST),
+        number("RIM", 0, A::RESOURCE_INDEX_MODE),
+        number("SIM", 0, A::SAMPLER_INDEX_MODE),
+    ];
+    let fmts = [A::FORMAT, B::FORMAT, C::FORMAT];
+    modifiers(&toks, name, FIELDS, fmts, &mut w, n, |t, w, n| {
         if let Some(a) = call(t, "OFFSET") {
             let p = split_top(a, b',');
             if p.len() != 3 {
@@ -323,8 +404,6 @@ fn parse_tex<'a>(
             setn(n, &mut w[2], C::OFFSET_X, p[0])?;
             setn(n, &mut w[2], C::OFFSET_Y, p[1])?;
             setn(n, &mut w[2], C::OFFSET_Z, p[2])?;
-        } else if let Some(a) = call(t, "LOD_BIAS") {
-            setn(n, &mut w[1], B::LOD_BIAS, a)?;
         } else if let Some(a) = call(t, "NORM") {
             if a.len() != 4 {
                 return err(a, "NORM(xyzw) with '_' for unnormalized");
@@ -342,22 +421,11 @@ fn parse_tex<'a>(
                     return err(a, "NORM(xyzw) with '_' for unnormalized");
                 }
             }
-        } else if let Some(a) = call(t, "INST_MOD") {
-            setn(n, &mut w[0], A::INST_MOD, a)?;
-        } else if t == "FWQ" {
-            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
-        } else if t == "ALT_CONST" {
-            A::ALT_CONST.set(&mut w[0], 1);
-        } else if let Some(a) = call(t, "RIM") {
-            setn(n, &mut w[0], A::RESOURCE_INDEX_MODE, a)?;
-        } else if let Some(a) = call(t, "SIM") {
-            setn(n, &mut w[0], A::SAMPLER_INDEX_MODE, a)?;
-        } else if let Some(a) = call(t, "RSV") {
-            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
         } else {
-            return err(t, format!("unknown modifier '{t}' for {name}"));
+            return Ok(false);
         }
-    }
+        Ok(true)
+    })?;
     Ok(FetchInst {
         words: w,
         form: FetchForm::Tex,
@@ -380,63 +448,37 @@ fn parse_mem_rd<'a>(
     use MEM_RD_WORD2 as C;
     A::MEM_INST.set(&mut w[0], ops::MEM_INST_MEM);
     A::MEM_OP.set(&mut w[0], op.code as u32);
-    let opnds = split_top(rest, b',');
-    if opnds.len() != 2 {
-        return err(
-            text,
-            format!("expected {name} Rdst.swz, Rsrc.c [modifiers]"),
-        );
-    }
-    let (g, rel, s) = reg_sel(opnds[0])?;
-    B::DST_GPR.set(&mut w[1], g);
-    B::DST_REL.set(&mut w[1], rel as u32);
-    swz(
-        &mut w[1],
-        &[B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W],
-        s,
-    )?;
-    let mut toks = split_ws(opnds[1]);
-    if toks.is_empty() {
-        return err(opnds[1], "expected Rsrc.c");
-    }
-    let src = toks.remove(0);
-    let (g, rel, s) = reg_sel(src)?;
-    A::SRC_GPR.set(&mut w[0], g);
-    A::SRC_REL.set(&mut w[0], rel as u32);
-    A::SRC_SEL_X.set(&mut w[0], chan1(s)?);
-    for t in toks {
+    let opnds = operands(text, rest, 2, name, "Rdst.swz, Rsrc.c [modifiers]")?;
+    let dst_sel = [B::DST_SEL_X, B::DST_SEL_Y, B::DST_SEL_Z, B::DST_SEL_W];
+    reg_swz(&mut w[1], B::DST_GPR, B::DST_REL, &dst_sel, opnds[0])?;
+    let (src, toks) = lead_word(opnds[1], "Rsrc.c")?;
+    reg_chan(&mut w[0], A::SRC_GPR, A::SRC_REL, A::SRC_SEL_X, src)?;
+    const FIELDS: &[FieldMod] = &[
+        number("ARRAY_BASE", 2, C::ARRAY_BASE),
+        number("ARRAY_SIZE", 2, C::ARRAY_SIZE),
+        number("ELEM_SIZE", 0, A::ELEM_SIZE),
+        number("BURST_COUNT", 0, A::BURST_COUNT),
+        flag("UNCACHED", 0, A::UNCACHED),
+        flag("INDEXED", 0, A::INDEXED),
+        flag("FWQ", 0, A::FETCH_WHOLE_QUAD),
+        flag("LDS_REQ", 0, A::LDS_REQ),
+        flag("COALESCED_READ", 0, A::COALESCED_READ),
+    ];
+    let fmts = [A::FORMAT, B::FORMAT, C::FORMAT];
+    modifiers(&toks, name, FIELDS, fmts, &mut w, n, |t, w, n| {
         if fmt_mod(t, &mut w[1], n)? {
-            continue;
+            return Ok(true);
         }
-        if let Some(a) = call(t, "ARRAY_BASE") {
-            setn(n, &mut w[2], C::ARRAY_BASE, a)?;
-        } else if let Some(a) = call(t, "ARRAY_SIZE") {
-            setn(n, &mut w[2], C::ARRAY_SIZE, a)?;
-        } else if let Some(a) = call(t, "ELEM_SIZE") {
-            setn(n, &mut w[0], A::ELEM_SIZE, a)?;
-        } else if let Some(a) = call(t, "BURST_COUNT") {
-            setn(n, &mut w[0], A::BURST_COUNT, a)?;
-        } else if let Some(a) = call(t, "ENDIAN") {
+        if let Some(a) = call(t, "ENDIAN") {
             let v = endian(a, n)?;
             setf(&mut w[2], C::ENDIAN_SWAP, v, a)?;
-        } else if t == "UNCACHED" {
-            A::UNCACHED.set(&mut w[0], 1);
-        } else if t == "INDEXED" {
-            A::INDEXED.set(&mut w[0], 1);
-        } else if t == "FWQ" {
-            A::FETCH_WHOLE_QUAD.set(&mut w[0], 1);
         } else if let Some(a) = call(t, "SRC_SEL_Y") {
             A::SRC_SEL_Y.set(&mut w[0], chan1(a)?);
-        } else if t == "LDS_REQ" {
-            A::LDS_REQ.set(&mut w[0], 1);
-        } else if t == "COALESCED_READ" {
-            A::COALESCED_READ.set(&mut w[0], 1);
-        } else if let Some(a) = call(t, "RSV") {
-            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
         } else {
-            return err(t, format!("unknown modifier '{t}' for {name}"));
+            return Ok(false);
         }
-    }
+        Ok(true)
+    })?;
     Ok(FetchInst {
         words: w,
         form: FetchForm::MemRd,
@@ -468,13 +510,13 @@ fn parse_gds<'a>(
         msg: format!("unknown GDS operation '{dsn}'"),
     })?;
     B::GDS_OP.set(&mut w[1], ds.code as u32);
-    let opnds = split_top(&rest[ne..], b',');
-    if opnds.len() != 3 {
-        return err(
-            text,
-            format!("expected {name} OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]"),
-        );
-    }
+    let opnds = operands(
+        text,
+        &rest[ne..],
+        3,
+        name,
+        "OP Rdst.swz, Rsrc.sss, Rsrc2 [modifiers]",
+    )?;
     let (g, _rel, s) = reg_sel(opnds[0])?;
     B::DST_GPR.set(&mut w[1], g);
     swz(
@@ -485,31 +527,18 @@ fn parse_gds<'a>(
     let (g, _rel, s) = reg_sel(opnds[1])?;
     A::SRC_GPR.set(&mut w[0], g);
     swz(&mut w[0], &[A::SRC_SEL_X, A::SRC_SEL_Y, A::SRC_SEL_Z], s)?;
-    let mut toks = split_ws(opnds[2]);
-    if toks.is_empty() {
-        return err(opnds[2], "expected Rsrc2");
-    }
-    let s2 = toks.remove(0);
+    let (s2, toks) = lead_word(opnds[2], "Rsrc2")?;
     B::SRC_GPR.set(&mut w[1], gpr(s2)?);
-    for t in toks {
-        if let Some(a) = call(t, "SRC_REL_MODE") {
-            setn(n, &mut w[0], A::SRC_REL_MODE, a)?;
-        } else if let Some(a) = call(t, "DST_REL_MODE") {
-            setn(n, &mut w[1], B::DST_REL_MODE, a)?;
-        } else if let Some(a) = call(t, "UAV_ID") {
-            setn(n, &mut w[1], B::UAV_ID, a)?;
-        } else if let Some(a) = call(t, "UIM") {
-            setn(n, &mut w[1], B::UAV_INDEX_MODE, a)?;
-        } else if t == "ALLOC_CONSUME" {
-            B::ALLOC_CONSUME.set(&mut w[1], 1);
-        } else if t == "BCAST_FIRST_REQ" {
-            B::BCAST_FIRST_REQ.set(&mut w[1], 1);
-        } else if let Some(a) = call(t, "RSV") {
-            rsv(&mut w, &[A::FORMAT, B::FORMAT, C::FORMAT], a, n)?;
-        } else {
-            return err(t, format!("unknown modifier '{t}' for {name}"));
-        }
-    }
+    const FIELDS: &[FieldMod] = &[
+        number("SRC_REL_MODE", 0, A::SRC_REL_MODE),
+        number("DST_REL_MODE", 1, B::DST_REL_MODE),
+        number("UAV_ID", 1, B::UAV_ID),
+        number("UIM", 1, B::UAV_INDEX_MODE),
+        flag("ALLOC_CONSUME", 1, B::ALLOC_CONSUME),
+        flag("BCAST_FIRST_REQ", 1, B::BCAST_FIRST_REQ),
+    ];
+    let fmts = [A::FORMAT, B::FORMAT, C::FORMAT];
+    modifiers(&toks, name, FIELDS, fmts, &mut w, n, |_, _, _| Ok(false))?;
     Ok(FetchInst {
         words: w,
         form: FetchForm::Gds,

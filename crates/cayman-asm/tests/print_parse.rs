@@ -68,6 +68,25 @@ fn alu_roundtrip(w: [u32; 2], lits: &[u32; 4]) {
     }
 }
 
+/// Random words of the OP2 (or MOVA) row `op`.
+fn op2_words(r: &mut Rng, op: &Op) -> [u32; 4] {
+    let form = if op.flags & F_MOVA != 0 {
+        "MOVA"
+    } else {
+        "ALU_OP2"
+    };
+    let mut w = random_words(r, word_formats(form, false, false));
+    ALU_WORD1_OP2::ALU_INST.set(&mut w[1], op.code as u32);
+    w
+}
+
+/// Random words of the OP3 row `op`.
+fn op3_words(r: &mut Rng, op: &Op) -> [u32; 4] {
+    let mut w = random_words(r, word_formats("ALU_OP3", false, false));
+    ALU_WORD1_OP3::ALU_INST.set(&mut w[1], op.code as u32);
+    w
+}
+
 #[test]
 fn every_row_prints_and_parses_back() {
     let mut r = Rng::from_state(0x2545_f491_4f6c_dd1d);
@@ -111,19 +130,12 @@ fn every_row_prints_and_parses_back() {
         }
         let lits = [r.next_u32(), r.next_u32(), r.next_u32(), r.next_u32()];
         for op in ALU_OP2 {
-            let form = if op.flags & F_MOVA != 0 {
-                "MOVA"
-            } else {
-                "ALU_OP2"
-            };
-            let mut w = random_words(&mut r, word_formats(form, false, false));
-            ALU_WORD1_OP2::ALU_INST.set(&mut w[1], op.code as u32);
+            let w = op2_words(&mut r, op);
             alu_roundtrip([w[0], w[1]], &lits);
             n += 1;
         }
         for op in ALU_OP3 {
-            let mut w = random_words(&mut r, word_formats("ALU_OP3", false, false));
-            ALU_WORD1_OP3::ALU_INST.set(&mut w[1], op.code as u32);
+            let w = op3_words(&mut r, op);
             alu_roundtrip([w[0], w[1]], &lits);
             n += 1;
         }
@@ -199,17 +211,11 @@ mod shrinking {
             lits in any::<[u32; 4]>(),
         ) {
             let mut r = Rng::from_choices(choices);
-            let mut w;
-            if op3 {
-                let op = &ALU_OP3[row.index(ALU_OP3.len())];
-                w = random_words(&mut r, word_formats("ALU_OP3", false, false));
-                ALU_WORD1_OP3::ALU_INST.set(&mut w[1], op.code as u32);
+            let w = if op3 {
+                op3_words(&mut r, &ALU_OP3[row.index(ALU_OP3.len())])
             } else {
-                let op = &ALU_OP2[row.index(ALU_OP2.len())];
-                let form = if op.flags & F_MOVA != 0 { "MOVA" } else { "ALU_OP2" };
-                w = random_words(&mut r, word_formats(form, false, false));
-                ALU_WORD1_OP2::ALU_INST.set(&mut w[1], op.code as u32);
-            }
+                op2_words(&mut r, &ALU_OP2[row.index(ALU_OP2.len())])
+            };
             alu_roundtrip([w[0], w[1]], &lits);
         }
     }

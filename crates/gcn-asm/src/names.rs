@@ -4,11 +4,8 @@ use risa_gcn::table::{OpId, OPS};
 use risa_gcn::{Features, Gen, Target, ALL_GENS, GEN_COUNT};
 use std::sync::OnceLock;
 
-/// The look-up tables hash with rustc-hash (Fx): fast on the short ASCII
-/// keys (names are fixed data, so flooding resistance is not needed).
-pub use rustc_hash::FxHasher;
-
-/// `HashMap` with [`FxHasher`].
+/// The look-up tables' `HashMap`: rustc-hash's (Fx), fast on the short
+/// ASCII keys (names are fixed data, so flooding resistance is not needed).
 pub type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 /// Row of a mnemonic in every generation (`NONE` where it does not exist).

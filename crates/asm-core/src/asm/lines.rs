@@ -7,10 +7,12 @@ use super::*;
 /// The size a streamed source is read in (whole lines).
 pub(crate) const STREAM_PIECE: usize = 1 << 20;
 
-/// Whether the last line of `b` ends with a continuation backslash.
+/// Whether the text `b`, whose last line has no line end, ends with a
+/// continuation backslash (carriage returns after it ignored).
+#[inline]
 fn ends_continued(b: &[u8]) -> bool {
     let mut e = b.len();
-    while e > 0 && matches!(b[e - 1], b'\n' | b'\r') {
+    while e > 0 && b[e - 1] == b'\r' {
         e -= 1;
     }
     e > 0 && b[e - 1] == b'\\'
@@ -123,7 +125,8 @@ impl Assembler {
                 if let Some(p) = avail.iter().rposition(|&c| c == b'\n') {
                     buf.extend_from_slice(&avail[..=p]);
                     r.consume(p + 1);
-                    if !ends_continued(&buf) {
+                    // (`buf` ends with the newline at `p`.)
+                    if !ends_continued(&buf[..buf.len() - 1]) {
                         break;
                     }
                     continue;
@@ -193,7 +196,6 @@ impl Assembler {
             let line = &b[start..end];
             let mut i = 0;
             let mut cont = false;
-            let base = out.len();
             while i < line.len() {
                 if fr.in_comment {
                     match find2(&line[i..], b'*', b'/') {
@@ -238,7 +240,6 @@ impl Assembler {
                     }
                 }
             }
-            let _ = base;
             if cont && fr.pos < b.len() && joins < 10_000 {
                 joins += 1;
                 start = fr.pos;
@@ -247,8 +248,7 @@ impl Assembler {
                     .position(|&c| c == b'\n')
                     .map_or(b.len(), |p| start + p);
                 fr.pos = end + 1;
-                if let Some(body) = &fr.line_map {
-                    let _ = body;
+                if fr.line_map.is_some() {
                     fr.body_idx += 1;
                 } else {
                     fr.line += 1;
@@ -323,18 +323,17 @@ impl Assembler {
             return None;
         };
         match &rep.mode {
-            RepMode::Rept(n) => {
-                if iter < *n {
-                    Some(rep.shared.clone())
-                } else {
-                    None
-                }
-            }
+            RepMode::Rept(n) => (iter < *n).then(|| rep.shared.clone()),
             RepMode::Irp { name, values } => {
                 let v = values.get(iter as usize)?;
-                let names = [name.as_str()];
-                let vals = [v.clone()];
-                let text = crate::macros::substitute(&rep.body.text, &names, &vals, 0, false, &[]);
+                let text = crate::macros::substitute(
+                    &rep.body.text,
+                    &[name.as_str()],
+                    std::slice::from_ref(v),
+                    0,
+                    false,
+                    &[],
+                );
                 Some(Rc::from(text))
             }
             RepMode::For {
@@ -364,14 +363,7 @@ impl Assembler {
             RepMode::While { cond, line } => {
                 let (cond, line) = (*cond, line.clone());
                 let shared = rep.shared.clone();
-                let saved = std::mem::replace(&mut self.line, line);
-                let t = self.line.text.clone();
-                let base = self.line.start;
-                let ctext = &t[base + cond.0..base + cond.1];
-                let mut c = Cursor::new(ctext);
-                let ok = self.abs_expr(&mut c).is_some_and(|v| v != 0);
-                self.line = saved;
-                ok.then_some(shared)
+                self.eval_saved_cond(line, cond).then_some(shared)
             }
         }
     }
@@ -381,12 +373,10 @@ pub(crate) fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
     b.windows(2).position(|w| w[0] == a && w[1] == c)
 }
 
-/// Fast path: if the line has no block comment and no continuation, return
-/// the end of its code part (cut at `#`).
-#[inline]
 /// Scans a line for what needs the slow path (block comments, continuation
 /// lines): `None`; else the length without a `#`/`//` comment and whether
 /// it holds a `;`.
+#[inline]
 pub(crate) fn scan_simple(
     b: &[u8],
     in_comment: bool,
@@ -428,11 +418,7 @@ pub(crate) fn scan_simple(
         }
         i += 1;
     }
-    let mut e = b.len();
-    while e > 0 && b[e - 1] == b'\r' {
-        e -= 1;
-    }
-    if e > 0 && b[e - 1] == b'\\' {
+    if ends_continued(b) {
         return None;
     }
     Some((b.len(), semi))

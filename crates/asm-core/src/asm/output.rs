@@ -2,6 +2,8 @@
 //! diagnostics, and the options it runs with.
 
 use super::*;
+use std::collections::HashMap as StdHashMap;
+use std::path::PathBuf;
 
 /// Identifier of a section (index into [`Output::sections`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

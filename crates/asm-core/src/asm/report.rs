@@ -8,21 +8,23 @@ impl Assembler {
         if let Some(l) = self.line.loc {
             return l;
         }
-        // The line's own text, not the piece of source it is in: a position
-        // kept for later (a fixup's) must not keep a streamed source's
-        // pieces alive.
-        let text: Rc<str> = if self.line.start == 0 && self.line.end == self.line.text.len() {
-            self.line.text.clone()
+        // A line of a streamed source is copied: a position kept for later
+        // (a fixup's) must not keep the source's pieces alive. Other text (a
+        // whole source, a macro body, a line of its own) is shared.
+        let l = &self.line;
+        let own = l.start == 0 && l.end == l.text.len();
+        let (text, start, end) = if self.stream.is_some() && !own {
+            (Rc::from(&l.text[l.start..l.end]), 0, l.end - l.start)
         } else {
-            Rc::from(&self.line.text[self.line.start..self.line.end])
+            (l.text.clone(), l.start, l.end)
         };
         self.locs.push(Loc {
-            end: text.len(),
             text,
-            start: 0,
-            file: self.line.file,
-            line: self.line.line,
-            ctx: self.line.ctx,
+            start,
+            end,
+            file: l.file,
+            line: l.line,
+            ctx: l.ctx,
         });
         let id = (self.locs.len() - 1) as u32;
         self.line.loc = Some(id);
