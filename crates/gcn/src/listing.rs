@@ -27,31 +27,14 @@ pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
 /// Decodes `code` (little-endian) as one stream starting at byte address `base`.
 ///
 /// Every dword is accounted for: instructions, or `.int` data for words that
-/// do not decode (and a trailing partial dword as `.byte`s).
+/// do not decode (a trailing partial dword is left out).
 pub fn decode_all(
     gen: impl Into<Target>,
     code: &[u8],
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
-    let gen = gen.into();
-    let words: Vec<u32> = code
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mut out = Vec::with_capacity(words.len());
-    let mut k = 0;
-    while k < words.len() {
-        let pc = base + 4 * k as u64;
-        let r = decode(gen, &words[k..k + 2.min(words.len() - k)]);
-        let step = match &r {
-            Ok(i) => i.len as usize,
-            // Only at the end: the words that are left.
-            Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
-            Err(_) => 1,
-        };
-        out.push((pc, r));
-        k += step;
-    }
+    let mut out = Vec::with_capacity(code.len() / 4);
+    Carry::new(gen.into(), base).feed(code, true, |pc, r, _| out.push((pc, *r)));
     out
 }
 
