@@ -6,6 +6,7 @@ use crate::print::{Dialect, Printer};
 use crate::processor::Target;
 use crate::table::Ty;
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 
 /// Options of [`disassemble`].
@@ -96,7 +97,7 @@ fn label_name(dialect: Dialect, t: u64) -> String {
 /// replaces the literal operand (`sym@rel32@lo+4`), so the relocation is
 /// written again when the text is assembled into a code object.
 ///
-/// This is [`Labels`] and [`Lister`] over the whole of `code` at once.
+/// This is [`disassemble_pieces`] with `code` as the one piece.
 pub fn disassemble_checked(
     gen: impl Into<Target>,
     code: &[u8],
@@ -106,15 +107,51 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
+    let mut out = Vec::with_capacity(code.len() * 12);
+    let once = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
+    let append = |text: &[u8]| {
+        out.extend_from_slice(text);
+        Ok(())
+    };
+    let Ok(()) = disassemble_pieces(gen, base, symbols, relocs, opts, exact, once, append);
+    String::from_utf8(out).expect("the listing is UTF-8")
+}
+
+/// [`disassemble_checked`] of code given piece by piece: `pass(f)` calls
+/// `f` with the code from the start, in pieces of any size, and is called
+/// twice ([`Labels`], then [`Lister`]); the text goes to `write` a piece
+/// at a time. A listing of any size then takes memory for one piece (and
+/// its text) and the labels. An error of `pass` or `write` ends it.
+#[allow(clippy::too_many_arguments)]
+pub fn disassemble_pieces<E>(
+    gen: impl Into<Target>,
+    base: u64,
+    symbols: &BTreeMap<u64, String>,
+    relocs: &BTreeMap<u64, String>,
+    opts: Options,
+    exact: &dyn Fn(&Instr, &str) -> bool,
+    mut pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
+    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
     let target = gen.into();
     let mut scan = Labels::new(target, base, opts.dialect, symbols.clone());
-    scan.feed(code);
+    pass(&mut |piece| {
+        scan.feed(piece);
+        Ok(())
+    })?;
     let labels = scan.finish();
-    let mut out = Vec::with_capacity(code.len() * 12);
-    let mut l = Lister::new(target, base, opts, &labels, relocs, exact);
-    l.feed(code, &mut out);
-    l.finish(&mut out);
-    String::from_utf8(out).expect("the listing is UTF-8")
+    let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
+    let mut text = Vec::new();
+    pass(&mut |piece| {
+        // (About 12 bytes of text per byte of code: no regrowing.)
+        text.reserve(piece.len() * 12);
+        lister.feed(piece, &mut text);
+        write(&text)?;
+        text.clear();
+        Ok(())
+    })?;
+    lister.finish(&mut text);
+    write(&text)
 }
 
 /// Whole dwords of a byte stream that arrives in pieces: the bytes of an
@@ -548,17 +585,16 @@ mod tests {
             let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
             let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
             for piece in [1, 3, 7, 4096, 65537] {
-                let mut scan = Labels::new(gen, 0x100, opts.dialect, syms.clone());
-                for c in code.chunks(piece) {
-                    scan.feed(c);
-                }
-                let labels = scan.finish();
-                let mut l = Lister::new(gen, 0x100, opts, &labels, &none, &exact);
                 let mut out = Vec::new();
-                for c in code.chunks(piece) {
-                    l.feed(c, &mut out);
-                }
-                l.finish(&mut out);
+                let pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| {
+                    code.chunks(piece).try_for_each(f)
+                };
+                let append = |text: &[u8]| {
+                    out.extend_from_slice(text);
+                    Ok(())
+                };
+                let Ok(()) =
+                    disassemble_pieces(gen, 0x100, &syms, &none, opts, &exact, pieces, append);
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     whole,
