@@ -292,8 +292,11 @@ pub struct Lister<'a> {
     labels: &'a BTreeMap<u64, String>,
     relocs: &'a BTreeMap<u64, String>,
     exact: &'a dyn Fn(&Instr, &str) -> bool,
-    /// Labels written before their instruction.
-    placed: std::collections::BTreeSet<u64>,
+    /// The labels at or after the next instruction, in address order (the
+    /// code is listed in address order: no search per instruction).
+    ahead: std::iter::Peekable<std::collections::btree_map::Iter<'a, u64, String>>,
+    /// Labels passed over because no instruction starts there.
+    unplaced: Vec<(u64, &'a str)>,
     text: String,
     plain_text: String,
 }
@@ -315,7 +318,8 @@ impl<'a> Lister<'a> {
             labels,
             relocs,
             exact,
-            placed: Default::default(),
+            ahead: labels.iter().peekable(),
+            unplaced: Vec::new(),
             text: String::new(),
             plain_text: String::new(),
         }
@@ -334,7 +338,8 @@ impl<'a> Lister<'a> {
             labels,
             relocs,
             exact,
-            placed,
+            ahead,
+            unplaced,
             text,
             plain_text,
             ..
@@ -347,9 +352,12 @@ impl<'a> Lister<'a> {
         let mut line = String::new();
         carry.feed(piece, last, |pc, r, words| {
             line.clear();
-            if let Some(l) = labels.get(&pc) {
-                let _ = writeln!(line, "{l}:");
-                placed.insert(pc);
+            while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
+                if a == pc {
+                    let _ = writeln!(line, "{l}:");
+                } else {
+                    unplaced.push((a, l));
+                }
             }
             line.push_str("    ");
             let line_start = line.len();
@@ -444,15 +452,13 @@ impl<'a> Lister<'a> {
             let _ = writeln!(s, "    {cmt} trailing bytes that are not a whole dword");
         }
         // Labels not at a printed instruction: defined relative to the end.
-        for (a, l) in self.labels {
-            if self.placed.contains(a) {
-                continue;
-            }
-            if *a == end {
+        let rest = self.ahead.map(|(&a, l)| (a, l.as_str()));
+        for (a, l) in self.unplaced.into_iter().chain(rest) {
+            if a == end {
                 let _ = writeln!(s, "{l}:");
                 continue;
             }
-            let d = *a as i64 - end as i64;
+            let d = a as i64 - end as i64;
             let _ = writeln!(
                 s,
                 "{l} = . {} {}",
