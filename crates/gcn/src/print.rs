@@ -17,7 +17,7 @@ use crate::optext::{
     push_small_u32, Packed, Packed16,
 };
 use crate::processor::{Feature, Target};
-use crate::table::{flag, Family, Opnd, Role, Ty};
+use crate::table::{flag, Family, OpInfo, Opnd, Role, Ty};
 use std::io::Write as _;
 
 /// Assembly syntax flavour.
@@ -252,7 +252,8 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
     n.max(4)
 }
 
-/// The implicit VCC read (of the 32-bit carry forms and v_div_fmas), for [`Printer::constant_bus`].
+/// The implicit VCC read (of the 32-bit carry forms and v_div_fmas), for
+/// [`Printer::constant_bus`].
 const IMPLICIT_VCC: u32 = 0x1000;
 
 /// CLRX's names of the MTBUF number formats (NFMT).
@@ -285,6 +286,14 @@ fn vector_alu(enc: Enc) -> bool {
             | Enc::VopcDpp
             | Enc::Vintrp
     )
+}
+
+/// Whether a row has a 64-bit destination or source (A, B): such rows have
+/// no SDWA or DPP form an assembler takes (both work on 32-bit lanes).
+fn has_wide_operand(info: &OpInfo) -> bool {
+    info.sig
+        .iter()
+        .any(|o| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1)
 }
 
 /// [`push_sreg`] without the table of single registers (which is made to match it).
@@ -1321,8 +1330,7 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
-        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
-        if self.llvm() && (info.has(flag::NOSDWA) || info.sig.iter().any(wide)) {
+        if self.llvm() && (info.has(flag::NOSDWA) || has_wide_operand(info)) {
             // llvm-mc 14 has no SDWA form of the row.
             self.lose();
         }
@@ -1479,8 +1487,7 @@ impl<'a> Printer<'a> {
             // llvm-mc 14 has no DPP form of the row (no VOPC at all).
             self.lose();
         }
-        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
-        if info.sig.iter().any(wide) {
+        if has_wide_operand(info) {
             // DPP moves 32-bit lanes: no assembler takes a 64-bit operand.
             self.lose();
         }
