@@ -147,10 +147,9 @@ fn stream_raw(
     opts: listing::Options,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let open = || std::fs::File::open(path).map_err(|e| format!("{path}: {e}"));
     let mut buf = vec![0u8; PIECE];
-    let mut read_pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| -> Result<(), String> {
-        let mut file = open()?;
+    let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| {
+        let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
         loop {
             let n = file.read(&mut buf).map_err(|e| format!("{path}: {e}"))?;
             if n == 0 {
@@ -159,26 +158,11 @@ fn stream_raw(
             f(&buf[..n])?;
         }
     };
-    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new());
-    read_pieces(&mut |p| {
-        scan.feed(p);
-        Ok(())
-    })?;
-    let labels = scan.finish();
-    let check = risa_gcn_asm::disasm::Exactness::new(chip, opts.dialect);
-    let exact = |i: &risa_gcn::Instr, t: &str| check.is_exact(i, t);
-    let none = BTreeMap::new();
-    let mut lister = listing::Lister::new(chip, 0, opts, &labels, &none, &exact);
-    let mut text = Vec::with_capacity(PIECE * 12);
-    let w = |e: std::io::Error| format!("writing output: {e}");
-    read_pieces(&mut |p| {
-        lister.feed(p, &mut text);
-        out.write_all(&text).map_err(w)?;
-        text.clear();
-        Ok(())
-    })?;
-    lister.finish(&mut text);
-    out.write_all(&text).map_err(w)
+    let write = |text: &[u8]| {
+        out.write_all(text)
+            .map_err(|e| format!("writing output: {e}"))
+    };
+    risa_gcn_asm::disasm::disassemble_pieces(chip, opts, pass, write)
 }
 
 fn disasm(a: &DisasmArgs) -> Result<(), String> {

@@ -67,6 +67,21 @@ pub fn disassemble_relocated(
     })
 }
 
+/// [`disassemble`] of raw code at address 0 given piece by piece (see
+/// [`listing::disassemble_pieces`]: `pass` gives the code twice, the text
+/// goes to `write`): `risa disasm` of a file of any size.
+pub fn disassemble_pieces<E>(
+    chip: &'static Processor,
+    opts: listing::Options,
+    pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
+    write: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let check = Exactness::new(chip, opts.dialect);
+    let none = BTreeMap::new();
+    let exact = |i: &Instr, t: &str| check.is_exact(i, t);
+    listing::disassemble_pieces(chip, 0, &none, &none, opts, &exact, pass, write)
+}
+
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
 const VERDICTS_KEPT: usize = 1 << 16;

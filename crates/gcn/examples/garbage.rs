@@ -42,7 +42,10 @@ fn main() {
             .chunks_exact(4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
-        let mut w: Vec<u32> = match decode(gen, &words) {
+        // At most two dwords, as a listing decodes: an SDWA/DPP word of a
+        // row with a literal (v_madmk_f32) would take a third as its
+        // literal, which no instruction has (and `Instr::words` cannot hold).
+        let mut w: Vec<u32> = match decode(gen, &words[..words.len().min(2)]) {
             Ok(i) => {
                 let mut i = i;
                 if mode == Some("--instr") {
@@ -53,7 +56,7 @@ fn main() {
             }
             // A case cut short would take the next case's word as its literal.
             Err(risa_gcn::DecodeError::Truncated { .. }) => continue,
-            Err(_) => words[..1].to_vec(),
+            Err(_) => words[..words.len().min(1)].to_vec(),
         };
         if w.is_empty() {
             continue;

@@ -6,6 +6,7 @@ use crate::print::{Dialect, Printer};
 use crate::processor::Target;
 use crate::table::Ty;
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::fmt::Write as _;
 
 /// Options of [`disassemble`].
@@ -27,31 +28,14 @@ pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
 /// Decodes `code` (little-endian) as one stream starting at byte address `base`.
 ///
 /// Every dword is accounted for: instructions, or `.int` data for words that
-/// do not decode (and a trailing partial dword as `.byte`s).
+/// do not decode (a trailing partial dword is left out).
 pub fn decode_all(
     gen: impl Into<Target>,
     code: &[u8],
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
-    let gen = gen.into();
-    let words: Vec<u32> = code
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    let mut out = Vec::with_capacity(words.len());
-    let mut k = 0;
-    while k < words.len() {
-        let pc = base + 4 * k as u64;
-        let r = decode(gen, &words[k..k + 2.min(words.len() - k)]);
-        let step = match &r {
-            Ok(i) => i.len as usize,
-            // Only at the end: the words that are left.
-            Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
-            Err(_) => 1,
-        };
-        out.push((pc, r));
-        k += step;
-    }
+    let mut out = Vec::with_capacity(code.len() / 4);
+    Carry::new(gen.into(), base).feed(code, true, |pc, r, _| out.push((pc, *r)));
     out
 }
 
@@ -113,7 +97,7 @@ fn label_name(dialect: Dialect, t: u64) -> String {
 /// replaces the literal operand (`sym@rel32@lo+4`), so the relocation is
 /// written again when the text is assembled into a code object.
 ///
-/// This is [`Labels`] and [`Lister`] over the whole of `code` at once.
+/// This is [`disassemble_pieces`] with `code` as the one piece.
 pub fn disassemble_checked(
     gen: impl Into<Target>,
     code: &[u8],
@@ -123,15 +107,51 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
+    let mut out = Vec::with_capacity(code.len() * 12);
+    let once = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
+    let append = |text: &[u8]| {
+        out.extend_from_slice(text);
+        Ok(())
+    };
+    let Ok(()) = disassemble_pieces(gen, base, symbols, relocs, opts, exact, once, append);
+    String::from_utf8(out).expect("the listing is UTF-8")
+}
+
+/// [`disassemble_checked`] of code given piece by piece: `pass(f)` calls
+/// `f` with the code from the start, in pieces of any size, and is called
+/// twice ([`Labels`], then [`Lister`]); the text goes to `write` a piece
+/// at a time. A listing of any size then takes memory for one piece (and
+/// its text) and the labels. An error of `pass` or `write` ends it.
+#[allow(clippy::too_many_arguments)]
+pub fn disassemble_pieces<E>(
+    gen: impl Into<Target>,
+    base: u64,
+    symbols: &BTreeMap<u64, String>,
+    relocs: &BTreeMap<u64, String>,
+    opts: Options,
+    exact: &dyn Fn(&Instr, &str) -> bool,
+    mut pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
+    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
     let target = gen.into();
     let mut scan = Labels::new(target, base, opts.dialect, symbols.clone());
-    scan.feed(code);
+    pass(&mut |piece| {
+        scan.feed(piece);
+        Ok(())
+    })?;
     let labels = scan.finish();
-    let mut out = Vec::with_capacity(code.len() * 12);
-    let mut l = Lister::new(target, base, opts, &labels, relocs, exact);
-    l.feed(code, &mut out);
-    l.finish(&mut out);
-    String::from_utf8(out).expect("the listing is UTF-8")
+    let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
+    let mut text = Vec::new();
+    pass(&mut |piece| {
+        // (About 12 bytes of text per byte of code: no regrowing.)
+        text.reserve(piece.len() * 12);
+        lister.feed(piece, &mut text);
+        write(&text)?;
+        text.clear();
+        Ok(())
+    })?;
+    lister.finish(&mut text);
+    write(&text)
 }
 
 /// Whole dwords of a byte stream that arrives in pieces: the bytes of an
@@ -272,8 +292,11 @@ pub struct Lister<'a> {
     labels: &'a BTreeMap<u64, String>,
     relocs: &'a BTreeMap<u64, String>,
     exact: &'a dyn Fn(&Instr, &str) -> bool,
-    /// Labels written before their instruction.
-    placed: std::collections::BTreeSet<u64>,
+    /// The labels at or after the next instruction, in address order (the
+    /// code is listed in address order: no search per instruction).
+    ahead: std::iter::Peekable<std::collections::btree_map::Iter<'a, u64, String>>,
+    /// Labels passed over because no instruction starts there.
+    unplaced: Vec<(u64, &'a str)>,
     text: String,
     plain_text: String,
 }
@@ -295,7 +318,8 @@ impl<'a> Lister<'a> {
             labels,
             relocs,
             exact,
-            placed: Default::default(),
+            ahead: labels.iter().peekable(),
+            unplaced: Vec::new(),
             text: String::new(),
             plain_text: String::new(),
         }
@@ -314,7 +338,8 @@ impl<'a> Lister<'a> {
             labels,
             relocs,
             exact,
-            placed,
+            ahead,
+            unplaced,
             text,
             plain_text,
             ..
@@ -327,9 +352,12 @@ impl<'a> Lister<'a> {
         let mut line = String::new();
         carry.feed(piece, last, |pc, r, words| {
             line.clear();
-            if let Some(l) = labels.get(&pc) {
-                let _ = writeln!(line, "{l}:");
-                placed.insert(pc);
+            while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
+                if a == pc {
+                    let _ = writeln!(line, "{l}:");
+                } else {
+                    unplaced.push((a, l));
+                }
             }
             line.push_str("    ");
             let line_start = line.len();
@@ -424,15 +452,13 @@ impl<'a> Lister<'a> {
             let _ = writeln!(s, "    {cmt} trailing bytes that are not a whole dword");
         }
         // Labels not at a printed instruction: defined relative to the end.
-        for (a, l) in self.labels {
-            if self.placed.contains(a) {
-                continue;
-            }
-            if *a == end {
+        let rest = self.ahead.map(|(&a, l)| (a, l.as_str()));
+        for (a, l) in self.unplaced.into_iter().chain(rest) {
+            if a == end {
                 let _ = writeln!(s, "{l}:");
                 continue;
             }
-            let d = *a as i64 - end as i64;
+            let d = a as i64 - end as i64;
             let _ = writeln!(
                 s,
                 "{l} = . {} {}",
@@ -565,17 +591,16 @@ mod tests {
             let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
             let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
             for piece in [1, 3, 7, 4096, 65537] {
-                let mut scan = Labels::new(gen, 0x100, opts.dialect, syms.clone());
-                for c in code.chunks(piece) {
-                    scan.feed(c);
-                }
-                let labels = scan.finish();
-                let mut l = Lister::new(gen, 0x100, opts, &labels, &none, &exact);
                 let mut out = Vec::new();
-                for c in code.chunks(piece) {
-                    l.feed(c, &mut out);
-                }
-                l.finish(&mut out);
+                let pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| {
+                    code.chunks(piece).try_for_each(f)
+                };
+                let append = |text: &[u8]| {
+                    out.extend_from_slice(text);
+                    Ok(())
+                };
+                let Ok(()) =
+                    disassemble_pieces(gen, 0x100, &syms, &none, opts, &exact, pieces, append);
                 assert_eq!(
                     String::from_utf8(out).unwrap(),
                     whole,

@@ -17,7 +17,7 @@ use crate::optext::{
     push_small_u32, Packed, Packed16,
 };
 use crate::processor::{Feature, Target};
-use crate::table::{flag, Family, Opnd, Role, Ty};
+use crate::table::{flag, Family, OpInfo, Opnd, Role, Ty};
 use std::io::Write as _;
 
 /// Assembly syntax flavour.
@@ -252,7 +252,8 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
     n.max(4)
 }
 
-/// The implicit VCC read of the 32-bit carry forms, for [`Printer::constant_bus`].
+/// The implicit VCC read (of the 32-bit carry forms and v_div_fmas), for
+/// [`Printer::constant_bus`].
 const IMPLICIT_VCC: u32 = 0x1000;
 
 /// CLRX's names of the MTBUF number formats (NFMT).
@@ -285,6 +286,14 @@ fn vector_alu(enc: Enc) -> bool {
             | Enc::VopcDpp
             | Enc::Vintrp
     )
+}
+
+/// Whether a row has a 64-bit destination or source (A, B): such rows have
+/// no SDWA or DPP form an assembler takes (both work on 32-bit lanes).
+fn has_wide_operand(info: &OpInfo) -> bool {
+    info.sig
+        .iter()
+        .any(|o| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1)
 }
 
 /// [`push_sreg`] without the table of single registers (which is made to match it).
@@ -1141,7 +1150,11 @@ impl<'a> Printer<'a> {
         if !interp && self.checking() {
             let mut reads = [u32::MAX; 5];
             let mut n = 0;
-            let sread = info.has(flag::SREAD);
+            let implicit = info.implicit_read();
+            // llvm-mc counts the implicit read (VCC of v_div_fmas, M0 of
+            // v_movrel*) on the constant bus, the VCC apart from an explicit
+            // `vcc_lo`; clrxasm counts the VCC as VCC.
+            let key = |code| if code == 106 { IMPLICIT_VCC } else { code };
             for op in info.sig {
                 if op.sgpr {
                     continue;
@@ -1149,26 +1162,16 @@ impl<'a> Printer<'a> {
                 if let Some((f, _)) = src_field(op.role) {
                     if n < 4 {
                         let code = i.field(f);
-                        // llvm-mc takes a 64-bit `vcc` source of v_div_fmas_f64
-                        // as the implicit VCC it reads anyway (not `vcc_lo`).
-                        let implicit = sread && code == 106 && op.ty.dwords() == 2;
-                        reads[n] = if implicit && self.llvm() {
-                            IMPLICIT_VCC
-                        } else {
-                            code
-                        };
+                        // A source that names the implicit register whole
+                        // (`vcc` of v_div_fmas_f64) is that read to llvm-mc.
+                        let whole = self.llvm() && implicit == Some((code, op.ty.dwords()));
+                        reads[n] = if whole { key(code) } else { code };
                         n += 1;
                     }
                 }
             }
-            if sread {
-                // llvm-mc counts the implicit read (VCC of v_div_fmas, M0
-                // of v_movrel*) on the constant bus; clrxasm the VCC.
-                reads[4] = if info.family == Family::Vop1 {
-                    124
-                } else {
-                    IMPLICIT_VCC
-                };
+            if let Some((code, _)) = implicit {
+                reads[4] = key(code);
             }
             self.constant_bus(&reads);
         }
@@ -1327,8 +1330,7 @@ impl<'a> Printer<'a> {
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
-        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
-        if self.llvm() && (info.has(flag::NOSDWA) || info.sig.iter().any(wide)) {
+        if self.llvm() && (info.has(flag::NOSDWA) || has_wide_operand(info)) {
             // llvm-mc 14 has no SDWA form of the row.
             self.lose();
         }
@@ -1485,8 +1487,7 @@ impl<'a> Printer<'a> {
             // llvm-mc 14 has no DPP form of the row (no VOPC at all).
             self.lose();
         }
-        let wide = |o: &Opnd| matches!(o.role, Role::A | Role::B | Role::D) && o.ty.dwords() > 1;
-        if info.sig.iter().any(wide) {
+        if has_wide_operand(info) {
             // DPP moves 32-bit lanes: no assembler takes a 64-bit operand.
             self.lose();
         }

@@ -229,6 +229,21 @@ impl OpInfo {
         self.opcode(target.gen).is_some() && target.features.contains(self.feat)
     }
 
+    /// The scalar register a [`flag::SREAD`] row reads without naming it,
+    /// as (operand code, dwords): M0 in the VOP1 table (`v_movrel*`), VCC
+    /// in the VOP3 one (`v_div_fmas_*`).
+    #[inline]
+    pub fn implicit_read(&self) -> Option<(u32, u32)> {
+        if !self.has(flag::SREAD) {
+            return None;
+        }
+        Some(if self.family == Family::Vop1 {
+            (124, 1)
+        } else {
+            (106, 2)
+        })
+    }
+
     /// The VOP3 (`_e64`) opcode of a VOP1/VOP2/VOPC instruction in `gen`.
     pub fn vop3_opcode(&self, gen: Gen) -> Option<u16> {
         if self.has(flag::NOVOP3) {
