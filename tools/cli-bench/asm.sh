@@ -23,6 +23,7 @@ risa=$root/target/release/risa
 (cd "$root" && cargo build -q --release -p risa-cli)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$root/tools/cli-bench/measure.sh"
 
 # Drops the lines named in "FILE:LINE:COL: error" messages of $2 from $1.
 drop_errors() {
@@ -30,27 +31,13 @@ drop_errors() {
     awk 'NR == FNR { bad[$1] = 1; next } !(FNR in bad)' "$tmp/bad" "$1"
 }
 
-# measure OUTVAR CMD...: runs CMD under /usr/bin/time -v, prints "wall rss".
-measure() {
-    /usr/bin/time -v "$@" > /dev/null 2> "$tmp/time" || { tail -3 "$tmp/time" >&2; return 1; }
-    local wall rss
-    wall=$(grep "Elapsed (wall clock)" "$tmp/time" | awk '{print $NF}' | awk -F: '{ if (NF == 3) print $1*3600+$2*60+$3; else print $1*60+$2 }')
-    rss=$(grep "Maximum resident set size" "$tmp/time" | awk '{print $NF}')
-    echo "$wall $rss"
-}
-
-# median of the column $2 (1: wall, 2: rss) of file $1
-median() { awk -v c="$2" '{print $c}' "$1" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-
 row() { # name file
     printf "%-34s %8.3f s %8.1f MB\n" "$1" "$(median "$2" 1)" "$(echo "$(median "$2" 2) / 1024" | bc -l)"
 }
 
-ratio() { # label risa-file peer-file
-    local rw pw rr pr
-    rw=$(median "$2" 1); pw=$(median "$3" 1); rr=$(median "$2" 2); pr=$(median "$3" 2)
-    printf "%-34s throughput %.2fx the peer's, peak memory %.2fx the peer's\n" "$1" \
-        "$(echo "$pw / $rw" | bc -l)" "$(echo "$rr / $pr" | bc -l)"
+compare() { # label risa-file peer-file
+    printf "%-34s throughput %sx the peer's, peak memory %sx the peer's\n" "$1" \
+        "$(ratio "$(median "$3" 1)" "$(median "$2" 1)")" "$(ratio "$(median "$2" 2)" "$(median "$3" 2)")"
 }
 
 for c in $chips; do
@@ -77,22 +64,22 @@ for c in $chips; do
     echo "   (inputs the peers take whole: $(wc -l < "$dir/$c.clrx.ok.s") CLRX lines, $(wc -l < "$dir/$c.llvm.ok.s") LLVM lines)"
     : > "$tmp/r.clrx"; : > "$tmp/p.clrx"; : > "$tmp/r.llvm"; : > "$tmp/p.llvm"
     for _ in $(seq "$runs"); do
-        measure "$risa" asm --arch "$c" -o "$tmp/r.bin" "$dir/$c.clrx.ok.s" >> "$tmp/r.clrx"
-        measure "$clrxasm" -b rawcode -g "$c" -o "$tmp/c.bin" "$dir/$c.clrx.ok.s" >> "$tmp/p.clrx"
+        time_rss "$risa" asm --arch "$c" -o "$tmp/r.bin" "$dir/$c.clrx.ok.s" >> "$tmp/r.clrx"
+        time_rss "$clrxasm" -b rawcode -g "$c" -o "$tmp/c.bin" "$dir/$c.clrx.ok.s" >> "$tmp/p.clrx"
     done
     cmp -s "$tmp/r.bin" "$tmp/c.bin" && same=identical || same=DIFFERENT
     row "risa asm (CLRX)" "$tmp/r.clrx"
     row "clrxasm -b rawcode" "$tmp/p.clrx"
-    ratio "risa vs clrxasm (bytes $same):" "$tmp/r.clrx" "$tmp/p.clrx"
+    compare "risa vs clrxasm (bytes $same):" "$tmp/r.clrx" "$tmp/p.clrx"
     for _ in $(seq "$runs"); do
-        measure "$risa" asm --arch "$c" --syntax llvm -o "$tmp/r.bin" "$dir/$c.llvm.ok.s" >> "$tmp/r.llvm"
+        time_rss "$risa" asm --arch "$c" --syntax llvm -o "$tmp/r.bin" "$dir/$c.llvm.ok.s" >> "$tmp/r.llvm"
     done
     for _ in $(seq "$llvm_runs"); do
-        measure llvm-mc -arch=amdgcn -mcpu="$c" -filetype=obj -o "$tmp/l.o" "$dir/$c.llvm.ok.s" >> "$tmp/p.llvm"
+        time_rss llvm-mc -arch=amdgcn -mcpu="$c" -filetype=obj -o "$tmp/l.o" "$dir/$c.llvm.ok.s" >> "$tmp/p.llvm"
     done
     llvm-objcopy -O binary --only-section=.text "$tmp/l.o" "$tmp/l.bin"
     cmp -s "$tmp/r.bin" "$tmp/l.bin" && same=identical || same=DIFFERENT
     row "risa asm --syntax llvm" "$tmp/r.llvm"
     row "llvm-mc -filetype=obj" "$tmp/p.llvm"
-    ratio "risa vs llvm-mc (bytes $same):" "$tmp/r.llvm" "$tmp/p.llvm"
+    compare "risa vs llvm-mc (bytes $same):" "$tmp/r.llvm" "$tmp/p.llvm"
 done

@@ -19,25 +19,18 @@ clrx=${CLRXDISASM:-$HOME/.cache/risa-oracles/bin/clrxdisasm}
 (cd "$root" && cargo build -q --release -p risa-cli --bin risa)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$root/tools/cli-bench/measure.sh"
 
-# median of RUNS runs of "$@" (stdout discarded): prints "SECONDS KBYTES"
+# runs RUNS times "$@" (stdin from $STDIN): prints the medians "SECONDS KBYTES"
 measure() {
     : > "$tmp/runs"
     i=0
     while [ $i -lt "$runs" ]; do
-        /usr/bin/time -v "$@" > /dev/null 2> "$tmp/time" < "${STDIN:-/dev/null}"
-        wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tmp/time" |
-            awk -F: '{ s = 0; for (k = 1; k <= NF; k++) s = s * 60 + $k; print s }')
-        rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time")
-        echo "$wall $rss" >> "$tmp/runs"
+        time_rss "$@" >> "$tmp/runs"
         i=$((i + 1))
     done
-    t=$(cut -d' ' -f1 "$tmp/runs" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-    m=$(cut -d' ' -f2 "$tmp/runs" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-    echo "$t $m"
+    echo "$(median "$tmp/runs" 1) $(median "$tmp/runs" 2)"
 }
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
 
 for c in $chips; do
     bin=$dir/$c.bin

@@ -1,0 +1,28 @@
+# Shared by tools/cli-bench/asm.sh and disasm.sh (sourced, POSIX sh):
+# one command's wall time and peak RSS, medians and ratios.
+
+# time_rss CMD...: runs CMD under /usr/bin/time -v (stdout discarded, stdin
+# from $STDIN or /dev/null) and prints "SECONDS KBYTES".
+time_rss() {
+    _t=$(mktemp)
+    if ! /usr/bin/time -v "$@" > /dev/null 2> "$_t" < "${STDIN:-/dev/null}"; then
+        tail -3 "$_t" >&2
+        rm -f "$_t"
+        return 1
+    fi
+    _wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$_t" |
+        awk -F: '{ s = 0; for (k = 1; k <= NF; k++) s = s * 60 + $k; print s }')
+    _rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$_t")
+    rm -f "$_t"
+    echo "$_wall $_rss"
+}
+
+# median FILE COLUMN: the median of one column of numbers (1: seconds, 2: KB
+# in time_rss's lines).
+median() {
+    awk -v c="$2" '{ print $c }' "$1" | sort -g |
+        awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# ratio A B: A / B with two decimals ("inf" when B is 0).
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
