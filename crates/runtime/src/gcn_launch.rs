@@ -5,7 +5,6 @@
 use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
-use crate::sched::run_groups;
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_gcn::Gen;
 use risa_gcn_emu::gds::Gds;
@@ -13,6 +12,7 @@ use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
+use risa_workers::{group_id, run_groups};
 use std::time::Instant;
 
 // Initial SGPR enables in kernel_code_properties.
@@ -590,10 +590,7 @@ fn run_one_group(
         // Another work-group faulted or deadlocked: the dispatch is over.
         return Ok(());
     }
-    let gx = (g % u64::from(s.p.groups[0])) as u32;
-    let gy = ((g / u64::from(s.p.groups[0])) % u64::from(s.p.groups[1])) as u32;
-    let gz = (g / (u64::from(s.p.groups[0]) * u64::from(s.p.groups[1]))) as u32;
-    let gid = [gx, gy, gz];
+    let gid = group_id(g, s.p.groups);
     let cfg = s.cfg;
     // Actual work-group size: the last group in a dimension may be partial.
     let act: [u32; 3] =
@@ -696,7 +693,7 @@ fn run_one_group(
     ctx.group = g;
     if trace.is_some() {
         ctx.trace = trace.take();
-        ctx.trace_tag = format!("g({gx},{gy},{gz})");
+        ctx.trace_tag = format!("g({},{},{})", gid[0], gid[1], gid[2]);
     }
     let r = exec::run_group(&mut waves[..nwaves], &mut ctx, |_, _| {});
     stats.add(&ctx.stats);
