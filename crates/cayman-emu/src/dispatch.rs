@@ -220,6 +220,7 @@ pub fn run_with_gds(
     let (workers, fault, _) = risa_workers::run_groups(
         total,
         threads,
+        false,
         |_| {
             let lds = vec![0u32; (lds_bytes as usize).div_ceil(4)];
             (Vec::<Wave>::new(), lds, Stats::default())

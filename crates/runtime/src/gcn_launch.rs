@@ -358,6 +358,7 @@ pub fn execute(
     let (workers, fault, cpu) = run_groups(
         total_groups,
         p.threads,
+        true,
         |i| Worker {
             waves: (0..p.waves_per_group).map(Wave::new).collect(),
             lds: vec![0; p.lds_bytes],

@@ -99,9 +99,12 @@ pub type GroupsOutcome<S, E> = (Vec<S>, Option<(u64, E)>, Option<std::time::Dura
 /// shared counter; the first fault (lowest group index among those that
 /// faulted) stops the dispatch. `leave(state, faulted)` runs
 /// on each worker thread as it stops taking groups (all taken, or a fault).
+/// With `measure_cpu`, the workers' CPU time comes back too (two reads of
+/// /proc per worker: a cost a caller that does not report it skips).
 pub fn run_groups<S: Send, E: Send>(
     groups: u64,
     threads: usize,
+    measure_cpu: bool,
     make: impl FnMut(usize) -> S,
     work: impl Fn(&mut S, u64) -> Result<(), E> + Sync,
     leave: impl Fn(&mut S, bool) + Sync,
@@ -114,7 +117,8 @@ pub fn run_groups<S: Send, E: Send>(
     let cpu: Mutex<Option<std::time::Duration>> = Mutex::new(Some(std::time::Duration::ZERO));
     run_on(threads, &|i| {
         let mut st = states[i].lock().unwrap_or_else(|e| e.into_inner());
-        let t0 = thread_cpu_time();
+        let cpu_time = || measure_cpu.then(thread_cpu_time).flatten();
+        let t0 = cpu_time();
         let mut faulted = false;
         loop {
             if stop.load(Ordering::Relaxed) {
@@ -135,7 +139,7 @@ pub fn run_groups<S: Send, E: Send>(
             }
         }
         leave(&mut st, faulted);
-        let used = t0.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
+        let used = t0.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
         let mut c = cpu.lock().unwrap_or_else(|e| e.into_inner());
         *c = c.zip(used).map(|(a, b)| a + b);
     });
