@@ -598,8 +598,7 @@ fn run_one_group(
         std::array::from_fn(|d| cfg.block[d].min(cfg.grid[d] - gid[d] * cfg.block[d]));
     let items = act[0] * act[1] * act[2];
     let nwaves = items.div_ceil(64) as usize;
-    let d = &s.kernel.desc;
-    let desc = Descriptor { ..*d };
+    let desc = &s.kernel.desc;
     lds.fill(0);
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
         // GRANULATED_WORKITEM_VGPR_COUNT (rsrc1[5:0]): (n + 1) * 4 VGPRs.
