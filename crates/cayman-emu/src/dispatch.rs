@@ -8,8 +8,7 @@ use crate::loader::Kernel;
 use crate::memory::GlobalMemory;
 use crate::trace::{TraceSink, Tracer};
 use crate::wave::{Env, Wave, Yield};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// One kernel argument, in declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,14 +194,14 @@ pub fn run_with_gds(
         resources: &d.resources,
         sync: &sync,
     };
-    let ng: Vec<u32> = (0..3).map(|i| d.grid[i].div_ceil(d.block[i])).collect();
+    let ng: [u32; 3] = std::array::from_fn(|i| d.grid[i].div_ceil(d.block[i]));
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
     let tracer = d.trace.as_ref().map(|sink| {
         let code = kernel.text.get(kernel.offset as usize..).unwrap_or(&[]);
         Tracer::new(sink.clone(), code, &kernel.program)
     });
     if kernel.program.uses_sync {
-        let r = run_resident(&env, d, &ng, nwaves, lanes, lds_bytes, &tracer);
+        let r = run_resident(&env, d, ng, nwaves, lanes, lds_bytes, &tracer);
         if let Some(s) = &d.trace {
             s.flush();
         }
@@ -217,53 +216,34 @@ pub fn run_with_gds(
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
         d.threads
-    }
-    .clamp(1, total.max(1) as usize);
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
-    let stats = Mutex::new(Stats::default());
-    let worker = || {
-        let mut waves: Vec<Wave> = Vec::new();
-        let mut lds = vec![0u32; (lds_bytes as usize).div_ceil(4)];
-        let mut st = Stats::default();
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let g = next.fetch_add(1, Ordering::Relaxed);
-            if g >= total {
-                break;
-            }
-            let gid = [
-                (g % ng[0] as u64) as u32,
-                ((g / ng[0] as u64) % ng[1] as u64) as u32,
-                (g / (ng[0] as u64 * ng[1] as u64)) as u32,
-            ];
-            match run_group(&env, d, gid, nwaves, lanes, &mut waves, &mut lds, &tracer) {
-                Ok(s) => st.add(&s),
-                Err(f) => {
-                    let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-                    if ff.as_ref().is_none_or(|(g0, _)| g < *g0) {
-                        *ff = Some((g, f));
-                    }
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-        stats.lock().unwrap_or_else(|e| e.into_inner()).add(&st);
     };
-    risa_workers::run_on(threads, &|_| worker());
+    let (workers, fault, _) = risa_workers::run_groups(
+        total,
+        threads,
+        false,
+        |_| {
+            let lds = vec![0u32; (lds_bytes as usize).div_ceil(4)];
+            (Vec::<Wave>::new(), lds, Stats::default())
+        },
+        |(waves, lds, st), g| {
+            let gid = risa_workers::group_id(g, ng);
+            run_group(&env, d, gid, nwaves, lanes, waves, lds, &tracer).map(|s| st.add(&s))
+        },
+        |_, _| {},
+    );
     if let Some(s) = &d.trace {
         s.flush();
     }
-    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    if let Some((_, f)) = fault {
         return Err(f);
+    }
+    let mut stats = Stats::default();
+    for (_, _, st) in &workers {
+        stats.add(st);
     }
     Ok(Stats {
         append_consume: sync.append_counters(),
-        ..stats.into_inner().unwrap_or_else(|e| e.into_inner())
+        ..stats
     })
 }
 
@@ -356,7 +336,7 @@ pub const MAX_RESIDENT_WAVES: u64 = 512;
 fn run_resident(
     env: &Env,
     d: &Dispatch,
-    ng: &[u32],
+    ng: [u32; 3],
     nwaves: u32,
     lanes: u64,
     lds_bytes: u32,
@@ -377,11 +357,7 @@ fn run_resident(
     }
     let mut groups: Vec<Group> = (0..total)
         .map(|g| {
-            let gid = [
-                (g % ng[0] as u64) as u32,
-                ((g / ng[0] as u64) % ng[1] as u64) as u32,
-                (g / (ng[0] as u64 * ng[1] as u64)) as u32,
-            ];
+            let gid = risa_workers::group_id(g, ng);
             let mut waves = Vec::new();
             launch(d, gid, nwaves, lanes, &mut waves, tracer);
             for (w, wave) in waves.iter_mut().enumerate() {

@@ -1,7 +1,7 @@
 //! `risa run`: load a code object, run one kernel on the emulator, write the buffers.
 
 use risa_runtime::args::{check, parse_spec, ArgValue};
-use risa_runtime::gpu::{Device, KernelArg, LaunchError, Launched, Object, Stats};
+use risa_runtime::gpu::{Device, LaunchError, Launched, Object, Stats};
 use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS};
 use std::path::PathBuf;
 
@@ -204,37 +204,6 @@ fn print_cayman_stats(s: &risa_cayman_emu::Stats, res: &Launched) {
     }
 }
 
-/// Kernel arguments, and (argument index, device address, length) of each
-/// buffer to read back.
-type Placed = (Vec<KernelArg>, Vec<(usize, u64, usize)>);
-
-/// Places the argument values on `dev`: buffers and images become
-/// allocations. Returns the kernel arguments and (argument index, device
-/// address, length) of every buffer to read back.
-fn place(dev: &Device, values: &[ArgValue]) -> Result<Placed, String> {
-    let mut args = Vec::with_capacity(values.len());
-    let mut placed = Vec::new();
-    let full = || "the buffers do not fit the device's address space".to_string();
-    for (i, v) in values.iter().enumerate() {
-        args.push(match v {
-            ArgValue::Buffer(bytes) => {
-                let addr = dev.alloc(bytes.len() as u64).ok_or_else(full)?;
-                dev.write(addr, bytes).map_err(|e| e.to_string())?;
-                placed.push((i, addr, bytes.len()));
-                KernelArg::Buffer(addr)
-            }
-            ArgValue::Image(img) => {
-                let (obj, texels) = dev.image(img).map_err(|e| format!("argument {i}: {e}"))?;
-                placed.push((i, texels, img.data.len()));
-                KernelArg::Buffer(obj)
-            }
-            ArgValue::Local(n) => KernelArg::Local(*n),
-            v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
-        });
-    }
-    Ok((args, placed))
-}
-
 /// Runs `risa run ARGS`; returns the process exit code.
 pub fn run(a: &RunArgs) -> Result<u8, String> {
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
@@ -271,7 +240,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             }
         }));
     }
-    let (kargs, placed) = place(&dev, &a.args)?;
+    let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
     let buffers: Vec<(usize, Vec<u8>)> = placed
         .iter()

@@ -3,7 +3,7 @@
 //! context runs the same ISA family, so they share one address space).
 
 use crate::handle::{self, Kind};
-use crate::info::{answer, guard, guard_obj, slice, Info};
+use crate::info::{guard_obj, query, slice, Info};
 use crate::platform::{check_devices, device, devices, platform};
 use opencl_sys::*;
 use risa_runtime::gpu::{self, Isa};
@@ -19,10 +19,14 @@ pub struct Context {
     props: Vec<isize>,
 }
 
+// SAFETY: the only type of Kind::Context handles.
+unsafe impl handle::Object for Context {
+    const KIND: Kind = Kind::Context;
+}
+
 /// The context behind a handle.
 pub fn context<'a>(c: cl_context) -> Option<&'a Context> {
-    // SAFETY: contexts are created as Handle<Context>.
-    unsafe { handle::get::<Context, _>(c, Kind::Context) }
+    handle::get::<Context, _>(c)
 }
 
 fn family(i: Isa) -> u8 {
@@ -65,14 +69,11 @@ fn make(
         return Err(CL_INVALID_DEVICE);
     }
     let rt = Arc::new(gpu::Device::new(isas[0]));
-    Ok(handle::create(
-        Kind::Context,
-        Context {
-            devices: devs,
-            rt,
-            props: pv,
-        },
-    ))
+    Ok(handle::create(Context {
+        devices: devs,
+        rt,
+        props: pv,
+    }))
 }
 
 type Notify =
@@ -138,7 +139,6 @@ crate::handle::retain_release!(
     release_context,
     cl_context,
     Context,
-    Context,
     CL_INVALID_CONTEXT
 );
 
@@ -150,25 +150,23 @@ pub unsafe extern "C" fn get_context_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(ctx) = context(c) else {
-            return CL_INVALID_CONTEXT;
-        };
-        let v = match name {
-            // SAFETY: live handle.
-            CL_CONTEXT_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Context, _>(c) })),
-            CL_CONTEXT_NUM_DEVICES => Ok(Info::U32(ctx.devices.len() as u32)),
-            CL_CONTEXT_DEVICES => Ok(Info::Ptrs(
-                ctx.devices.iter().map(|&d| d as usize).collect(),
-            )),
-            CL_CONTEXT_PROPERTIES => Ok(Info::Bytes(
-                ctx.props.iter().flat_map(|p| p.to_ne_bytes()).collect(),
-            )),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let ctx = context(c).ok_or(CL_INVALID_CONTEXT)?;
+            match name {
+                CL_CONTEXT_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Context, _>(c))),
+                CL_CONTEXT_NUM_DEVICES => Ok(Info::U32(ctx.devices.len() as u32)),
+                CL_CONTEXT_DEVICES => Ok(Info::Ptrs(
+                    ctx.devices.iter().map(|&d| d as usize).collect(),
+                )),
+                CL_CONTEXT_PROPERTIES => Ok(Info::Bytes(
+                    ctx.props.iter().flat_map(|p| p.to_ne_bytes()).collect(),
+                )),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// Whether `d` belongs to `ctx`.

@@ -32,6 +32,16 @@ pub enum Kind {
     Sampler,
 }
 
+/// The object type behind the handles of one kind.
+///
+/// # Safety
+/// `KIND` must belong to this type alone: the registry records only the
+/// kind of a handle, and [`get`] trusts it to name the handle's type.
+pub unsafe trait Object: Sized + 'static {
+    /// The kind of its handles.
+    const KIND: Kind;
+}
+
 /// The memory layout behind every handle.
 #[repr(C)]
 pub struct Handle<T> {
@@ -51,26 +61,14 @@ fn lock() -> std::sync::MutexGuard<'static, HashMap<usize, Kind>> {
 }
 
 /// A new handle with one reference.
-pub fn create<T, P>(kind: Kind, data: T) -> *mut P {
+pub fn create<T: Object, P>(data: T) -> *mut P {
     let h = Box::into_raw(Box::new(Handle {
         dispatch: table(),
         refs: AtomicU32::new(1),
         data,
     }));
-    lock().insert(h as usize, kind);
+    lock().insert(h as usize, T::KIND);
     h.cast()
-}
-
-/// The object behind `p` when it is a live handle of `kind`.
-///
-/// # Safety
-/// `T` must be the type the handle of `kind` was created with.
-pub unsafe fn get<'a, T, P>(p: *mut P, kind: Kind) -> Option<&'a T> {
-    if p.is_null() || lock().get(&(p as usize)) != Some(&kind) {
-        return None;
-    }
-    // SAFETY: registered as a live Handle<T> of this kind (caller's promise on T).
-    Some(unsafe { &(*(p as *const Handle<T>)).data })
 }
 
 /// Whether `p` is a live handle of `kind`.
@@ -78,44 +76,41 @@ pub fn is<P>(p: *mut P, kind: Kind) -> bool {
     !p.is_null() && lock().get(&(p as usize)) == Some(&kind)
 }
 
-/// Adds a reference; false when `p` is not a live handle of `kind`.
-///
-/// # Safety
-/// As for [`get`].
-pub unsafe fn retain<T, P>(p: *mut P, kind: Kind) -> bool {
-    if !is(p, kind) {
-        return false;
-    }
-    // SAFETY: live handle.
-    unsafe {
-        (*(p as *const Handle<T>))
-            .refs
-            .fetch_add(1, Ordering::AcqRel)
-    };
-    true
+/// The handle behind `p` when it is a live handle of `T`'s kind.
+fn live_handle<'a, T: Object, P>(p: *mut P) -> Option<&'a Handle<T>> {
+    // SAFETY: registered as a live Handle<T> (create registers T::KIND, which
+    // is T's alone).
+    is(p, T::KIND).then(|| unsafe { &*(p as *const Handle<T>) })
 }
 
-/// The reference count (for `CL_*_REFERENCE_COUNT`).
-///
-/// # Safety
-/// As for [`get`].
-pub unsafe fn refs<T, P>(p: *mut P) -> u32 {
-    // SAFETY: the caller checked the handle.
-    unsafe { (*(p as *const Handle<T>)).refs.load(Ordering::Acquire) }
+/// The object behind `p` when it is a live handle of `T`'s kind.
+pub fn get<'a, T: Object, P>(p: *mut P) -> Option<&'a T> {
+    live_handle::<T, P>(p).map(|h| &h.data)
+}
+
+/// Adds a reference; false when `p` is not a live handle of `T`'s kind.
+pub fn retain<T: Object, P>(p: *mut P) -> bool {
+    live_handle::<T, P>(p).is_some_and(|h| {
+        h.refs.fetch_add(1, Ordering::AcqRel);
+        true
+    })
+}
+
+/// The reference count (for `CL_*_REFERENCE_COUNT`); 0 when `p` is not a
+/// live handle of `T`'s kind.
+pub fn refs<T: Object, P>(p: *mut P) -> u32 {
+    live_handle::<T, P>(p).map_or(0, |h| h.refs.load(Ordering::Acquire))
 }
 
 /// Drops a reference, destroying the object at zero; false when `p` is not
-/// a live handle of `kind`.
-///
-/// # Safety
-/// As for [`get`].
-pub unsafe fn release<T, P>(p: *mut P, kind: Kind) -> bool {
+/// a live handle of `T`'s kind.
+pub fn release<T: Object, P>(p: *mut P) -> bool {
     let last = {
         let mut l = lock();
-        if p.is_null() || l.get(&(p as usize)) != Some(&kind) {
+        if p.is_null() || l.get(&(p as usize)) != Some(&T::KIND) {
             return false;
         }
-        // SAFETY: live handle.
+        // SAFETY: live handle of T (checked under the registry's lock).
         let h = unsafe { &*(p as *const Handle<T>) };
         let last = h.refs.fetch_sub(1, Ordering::AcqRel) == 1;
         if last {
@@ -134,7 +129,7 @@ pub unsafe fn release<T, P>(p: *mut P, kind: Kind) -> bool {
 /// context, a kernel's program); released when dropped.
 pub struct Ref<P> {
     ptr: *mut P,
-    release: unsafe fn(*mut P),
+    release: fn(*mut P) -> bool,
 }
 
 // SAFETY: handles are shared between threads by design (OpenCL objects are
@@ -144,25 +139,13 @@ unsafe impl<P> Send for Ref<P> {}
 unsafe impl<P> Sync for Ref<P> {}
 
 impl<P> Ref<P> {
-    /// Retains `ptr` (a live handle of `kind` with data `T`).
-    ///
-    /// # Safety
-    /// As for [`get`].
-    pub unsafe fn new<T: 'static>(ptr: *mut P, kind: Kind) -> Ref<P> {
-        // SAFETY: caller's promise.
-        unsafe { retain::<T, P>(ptr, kind) };
-        unsafe fn rel<T, P>(p: *mut P, kind: Kind) {
-            // SAFETY: retained in `new`.
-            unsafe { release::<T, P>(p, kind) };
+    /// Retains `ptr`, a live handle of `T`.
+    pub fn new<T: Object>(ptr: *mut P) -> Ref<P> {
+        retain::<T, P>(ptr);
+        Ref {
+            ptr,
+            release: release::<T, P>,
         }
-        let release: unsafe fn(*mut P) = match kind {
-            Kind::Context => |p| unsafe { rel::<crate::context::Context, P>(p, Kind::Context) },
-            Kind::Program => |p| unsafe { rel::<crate::program::Program, P>(p, Kind::Program) },
-            Kind::Queue => |p| unsafe { rel::<crate::queue::Queue, P>(p, Kind::Queue) },
-            Kind::Mem => |p| unsafe { rel::<crate::mem::Mem, P>(p, Kind::Mem) },
-            _ => |_| {},
-        };
-        Ref { ptr, release }
     }
 
     /// The handle.
@@ -173,19 +156,17 @@ impl<P> Ref<P> {
 
 impl<P> Drop for Ref<P> {
     fn drop(&mut self) {
-        // SAFETY: retained in `new`.
-        unsafe { (self.release)(self.ptr) }
+        (self.release)(self.ptr);
     }
 }
 
 /// Defines an object's `clRetain*` and `clRelease*` entry points: handles
-/// of `Kind::$kind` holding a `$ty`; `$err` for anything else.
+/// holding a `$ty`; `$err` for anything else.
 macro_rules! retain_release {
-    ($retain:ident, $release:ident, $handle:ty, $ty:ty, $kind:ident, $err:ident) => {
+    ($retain:ident, $release:ident, $handle:ty, $ty:ty, $err:ident) => {
         /// clRetain*: one more reference.
         pub unsafe extern "C" fn $retain(h: $handle) -> cl_int {
-            // SAFETY: kind-checked against the registry.
-            if unsafe { $crate::handle::retain::<$ty, _>(h, $crate::handle::Kind::$kind) } {
+            if $crate::handle::retain::<$ty, _>(h) {
                 CL_SUCCESS
             } else {
                 $err
@@ -194,8 +175,7 @@ macro_rules! retain_release {
 
         /// clRelease*: one reference less; the object goes with the last.
         pub unsafe extern "C" fn $release(h: $handle) -> cl_int {
-            // SAFETY: kind-checked against the registry.
-            if unsafe { $crate::handle::release::<$ty, _>(h, $crate::handle::Kind::$kind) } {
+            if $crate::handle::release::<$ty, _>(h) {
                 CL_SUCCESS
             } else {
                 $err

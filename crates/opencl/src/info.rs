@@ -123,3 +123,18 @@ pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
         unsafe { std::slice::from_raw_parts(p, n) }
     }
 }
+
+/// Answers a `clGet*Info` query with what `f` gives: the value, or the
+/// error code to return; a panic in `f` is an error code too ([`guard`]).
+///
+/// # Safety
+/// As for [`answer`].
+pub unsafe fn query(
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+    f: impl FnOnce() -> Result<Info, cl_int>,
+) -> cl_int {
+    // SAFETY: the caller's promise.
+    guard(|| unsafe { answer(f(), size, value, size_ret) })
+}

@@ -1,7 +1,7 @@
 //! Kernels: argument values and their checks against the object's metadata.
 
 use crate::handle::{self, Kind, Ref};
-use crate::info::{answer, guard, guard_obj, Info};
+use crate::info::{guard, guard_obj, query, Info};
 use crate::mem::{mem, Mem};
 use crate::platform::{device, MAX_WORK_GROUP};
 use crate::program::{kernel_names, program, ArgDesc, Program};
@@ -32,6 +32,11 @@ pub struct Kernel {
     pub args: Mutex<Vec<Option<ArgValue>>>,
 }
 
+// SAFETY: the only type of Kind::Kernel handles.
+unsafe impl handle::Object for Kernel {
+    const KIND: Kind = Kind::Kernel;
+}
+
 impl Drop for Kernel {
     fn drop(&mut self) {
         if let Some(p) = program(self.prog.ptr()) {
@@ -42,8 +47,7 @@ impl Drop for Kernel {
 
 /// The kernel behind a handle.
 pub fn kernel<'a>(k: cl_kernel) -> Option<&'a Kernel> {
-    // SAFETY: kernels are created as Handle<Kernel>.
-    unsafe { handle::get::<Kernel, _>(k, Kind::Kernel) }
+    handle::get::<Kernel, _>(k)
 }
 
 fn make(p: cl_program, prog: &Program, name: &str) -> Result<cl_kernel, cl_int> {
@@ -60,16 +64,12 @@ fn make(p: cl_program, prog: &Program, name: &str) -> Result<cl_kernel, cl_int> 
     let n = descs.as_ref().map_or(0, Vec::len);
     prog.kernels
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Ok(handle::create(
-        Kind::Kernel,
-        Kernel {
-            // SAFETY: a live program.
-            prog: unsafe { Ref::new::<Program>(p, Kind::Program) },
-            name: name.to_string(),
-            descs: descs.clone(),
-            args: Mutex::new((0..n).map(|_| None).collect()),
-        },
-    ))
+    Ok(handle::create(Kernel {
+        prog: Ref::new::<Program>(p),
+        name: name.to_string(),
+        descs: descs.clone(),
+        args: Mutex::new((0..n).map(|_| None).collect()),
+    }))
 }
 
 /// clCreateKernel.
@@ -130,7 +130,6 @@ crate::handle::retain_release!(
     release_kernel,
     cl_kernel,
     Kernel,
-    Kernel,
     CL_INVALID_KERNEL
 );
 
@@ -165,10 +164,7 @@ pub unsafe extern "C" fn set_kernel_arg(
             if mem(m).is_none() {
                 return Err(CL_INVALID_MEM_OBJECT);
             }
-            // SAFETY: a live buffer.
-            Ok(ArgValue::Mem(Some(unsafe {
-                Ref::new::<Mem>(m, Kind::Mem)
-            })))
+            Ok(ArgValue::Mem(Some(Ref::new::<Mem>(m))))
         };
         let bytes = || -> Vec<u8> {
             // SAFETY: `size` bytes at value (OpenCL's contract).
@@ -239,25 +235,23 @@ pub unsafe extern "C" fn get_kernel_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(kern) = kernel(k) else {
-            return CL_INVALID_KERNEL;
-        };
-        let v = match name {
-            CL_KERNEL_FUNCTION_NAME => Ok(Info::Str(kern.name.clone())),
-            CL_KERNEL_NUM_ARGS => Ok(Info::U32(kern.args.lock().unwrap().len() as u32)),
-            // SAFETY: live handle.
-            CL_KERNEL_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Kernel, _>(k) })),
-            CL_KERNEL_CONTEXT => Ok(Info::Ptr(
-                program(kern.prog.ptr()).map_or(0, |p| p.ctx.ptr() as usize),
-            )),
-            CL_KERNEL_PROGRAM => Ok(Info::Ptr(kern.prog.ptr() as usize)),
-            CL_KERNEL_ATTRIBUTES => Ok(Info::Str(String::new())),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let kern = kernel(k).ok_or(CL_INVALID_KERNEL)?;
+            match name {
+                CL_KERNEL_FUNCTION_NAME => Ok(Info::Str(kern.name.clone())),
+                CL_KERNEL_NUM_ARGS => Ok(Info::U32(kern.args.lock().unwrap().len() as u32)),
+                CL_KERNEL_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Kernel, _>(k))),
+                CL_KERNEL_CONTEXT => Ok(Info::Ptr(
+                    program(kern.prog.ptr()).map_or(0, |p| p.ctx.ptr() as usize),
+                )),
+                CL_KERNEL_PROGRAM => Ok(Info::Ptr(kern.prog.ptr() as usize)),
+                CL_KERNEL_ATTRIBUTES => Ok(Info::Str(String::new())),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// clGetKernelArgInfo (from the object's metadata).
@@ -269,31 +263,30 @@ pub unsafe extern "C" fn get_kernel_arg_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(kern) = kernel(k) else {
-            return CL_INVALID_KERNEL;
-        };
-        let Some(d) = &kern.descs else {
-            return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-        };
-        let Some(a) = d.get(index as usize) else {
-            return CL_INVALID_ARG_INDEX;
-        };
-        let v = match name {
-            CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(Info::U32(match a.kind {
-                ArgKind::GlobalBuffer => CL_KERNEL_ARG_ADDRESS_GLOBAL,
-                ArgKind::DynamicLds => CL_KERNEL_ARG_ADDRESS_LOCAL,
-                _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
-            })),
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::U32(CL_KERNEL_ARG_ACCESS_NONE)),
-            CL_KERNEL_ARG_TYPE_NAME => Ok(Info::Str(a.type_name.clone())),
-            CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(Info::U64(CL_KERNEL_ARG_TYPE_NONE.into())),
-            CL_KERNEL_ARG_NAME => Ok(Info::Str(a.name.clone())),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let kern = kernel(k).ok_or(CL_INVALID_KERNEL)?;
+            let Some(d) = &kern.descs else {
+                return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+            };
+            let Some(a) = d.get(index as usize) else {
+                return Err(CL_INVALID_ARG_INDEX);
+            };
+            match name {
+                CL_KERNEL_ARG_ADDRESS_QUALIFIER => Ok(Info::U32(match a.kind {
+                    ArgKind::GlobalBuffer => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                    ArgKind::DynamicLds => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                    _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+                })),
+                CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::U32(CL_KERNEL_ARG_ACCESS_NONE)),
+                CL_KERNEL_ARG_TYPE_NAME => Ok(Info::Str(a.type_name.clone())),
+                CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(Info::U64(CL_KERNEL_ARG_TYPE_NONE.into())),
+                CL_KERNEL_ARG_NAME => Ok(Info::Str(a.name.clone())),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// Static LDS and private bytes of the kernel on device `d`.
@@ -315,38 +308,37 @@ pub unsafe extern "C" fn get_kernel_work_group_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(kern) = kernel(k) else {
-            return CL_INVALID_KERNEL;
-        };
-        let d = if d.is_null() {
-            let Some(p) = program(kern.prog.ptr()) else {
-                return CL_INVALID_KERNEL;
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let kern = kernel(k).ok_or(CL_INVALID_KERNEL)?;
+            let d = if d.is_null() {
+                let Some(p) = program(kern.prog.ptr()) else {
+                    return Err(CL_INVALID_KERNEL);
+                };
+                let b = p.builds.lock().unwrap();
+                if b.len() != 1 {
+                    return Err(CL_INVALID_DEVICE);
+                }
+                b[0].device
+            } else {
+                d
             };
-            let b = p.builds.lock().unwrap();
-            if b.len() != 1 {
-                return CL_INVALID_DEVICE;
+            if device(d).is_none() {
+                return Err(CL_INVALID_DEVICE);
             }
-            b[0].device
-        } else {
-            d
-        };
-        if device(d).is_none() {
-            return CL_INVALID_DEVICE;
-        }
-        let Some((lds, private)) = resources(kern, d) else {
-            return CL_INVALID_DEVICE;
-        };
-        let v = match name {
-            CL_KERNEL_WORK_GROUP_SIZE => Ok(Info::Size(MAX_WORK_GROUP)),
-            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => Ok(Info::Sizes(vec![0; 3])),
-            CL_KERNEL_LOCAL_MEM_SIZE => Ok(Info::U64(u64::from(lds))),
-            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::Size(64)),
-            CL_KERNEL_PRIVATE_MEM_SIZE => Ok(Info::U64(u64::from(private))),
-            CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+            let Some((lds, private)) = resources(kern, d) else {
+                return Err(CL_INVALID_DEVICE);
+            };
+            match name {
+                CL_KERNEL_WORK_GROUP_SIZE => Ok(Info::Size(MAX_WORK_GROUP)),
+                CL_KERNEL_COMPILE_WORK_GROUP_SIZE => Ok(Info::Sizes(vec![0; 3])),
+                CL_KERNEL_LOCAL_MEM_SIZE => Ok(Info::U64(u64::from(lds))),
+                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Ok(Info::Size(64)),
+                CL_KERNEL_PRIVATE_MEM_SIZE => Ok(Info::U64(u64::from(private))),
+                CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }

@@ -25,8 +25,3 @@ pub mod mem;
 pub mod platform;
 pub mod program;
 pub mod queue;
-
-/// The `.icd` file's line for a library at `path`.
-pub fn icd_line(path: &std::path::Path) -> String {
-    format!("{}\n", path.display())
-}

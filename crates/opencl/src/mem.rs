@@ -6,7 +6,7 @@
 
 use crate::context::{context, Context};
 use crate::handle::{self, Kind, Ref};
-use crate::info::{answer, guard, guard_obj, Info};
+use crate::info::{guard, guard_obj, query, Info};
 use opencl_sys::*;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
@@ -50,6 +50,11 @@ pub struct Mem {
     me: std::sync::atomic::AtomicUsize,
 }
 
+// SAFETY: the only type of Kind::Mem handles.
+unsafe impl handle::Object for Mem {
+    const KIND: Kind = Kind::Mem;
+}
+
 impl Drop for Mem {
     fn drop(&mut self) {
         let me = self.me.load(std::sync::atomic::Ordering::Relaxed) as cl_mem;
@@ -91,8 +96,7 @@ impl Mem {
 
 /// The buffer behind a handle.
 pub fn mem<'a>(m: cl_mem) -> Option<&'a Mem> {
-    // SAFETY: buffers are created as Handle<Mem>.
-    unsafe { handle::get::<Mem, _>(m, Kind::Mem) }
+    handle::get::<Mem, _>(m)
 }
 
 const ACCESS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -115,7 +119,7 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
 }
 
 fn new_handle(m: Mem) -> cl_mem {
-    let h: cl_mem = handle::create(Kind::Mem, m);
+    let h: cl_mem = handle::create(m);
     mem(h)
         .unwrap()
         .me
@@ -160,7 +164,7 @@ pub unsafe extern "C" fn create_buffer(
                 ctx.rt.write(addr, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
             }
             Ok(new_handle(Mem {
-                ctx: Ref::new::<Context>(c, Kind::Context),
+                ctx: Ref::new::<Context>(c),
                 rt: ctx.rt.clone(),
                 flags,
                 size,
@@ -224,7 +228,7 @@ pub unsafe extern "C" fn create_sub_buffer(
             let flags = flags
                 | (p.flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
             Ok(new_handle(Mem {
-                ctx: Ref::new::<Context>(p.ctx.ptr(), Kind::Context),
+                ctx: Ref::new::<Context>(p.ctx.ptr()),
                 rt: p.rt.clone(),
                 flags,
                 size: r.size,
@@ -234,7 +238,7 @@ pub unsafe extern "C" fn create_sub_buffer(
                     0
                 },
                 addr: p.addr + r.origin as u64,
-                parent: Some((Ref::new::<Mem>(parent, Kind::Mem), r.origin)),
+                parent: Some((Ref::new::<Mem>(parent), r.origin)),
                 maps: Mutex::new(Vec::new()),
                 destructors: Mutex::new(Vec::new()),
                 me: Default::default(),
@@ -243,14 +247,7 @@ pub unsafe extern "C" fn create_sub_buffer(
     }
 }
 
-crate::handle::retain_release!(
-    retain_mem,
-    release_mem,
-    cl_mem,
-    Mem,
-    Mem,
-    CL_INVALID_MEM_OBJECT
-);
+crate::handle::retain_release!(retain_mem, release_mem, cl_mem, Mem, CL_INVALID_MEM_OBJECT);
 
 /// clSetMemObjectDestructorCallback.
 pub unsafe extern "C" fn set_destructor(
@@ -278,28 +275,26 @@ pub unsafe extern "C" fn get_mem_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(b) = mem(m) else {
-            return CL_INVALID_MEM_OBJECT;
-        };
-        let v = match name {
-            CL_MEM_TYPE => Ok(Info::U32(CL_MEM_OBJECT_BUFFER)),
-            CL_MEM_FLAGS => Ok(Info::U64(b.flags)),
-            CL_MEM_SIZE => Ok(Info::Size(b.size)),
-            CL_MEM_HOST_PTR => Ok(Info::Ptr(b.host_ptr)),
-            CL_MEM_MAP_COUNT => Ok(Info::U32(b.maps.lock().unwrap().len() as u32)),
-            // SAFETY: live handle.
-            CL_MEM_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Mem, _>(m) })),
-            CL_MEM_CONTEXT => Ok(Info::Ptr(b.ctx.ptr() as usize)),
-            CL_MEM_ASSOCIATED_MEMOBJECT => Ok(Info::Ptr(
-                b.parent.as_ref().map_or(0, |p| p.0.ptr() as usize),
-            )),
-            CL_MEM_OFFSET => Ok(Info::Size(b.parent.as_ref().map_or(0, |p| p.1))),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
+            match name {
+                CL_MEM_TYPE => Ok(Info::U32(CL_MEM_OBJECT_BUFFER)),
+                CL_MEM_FLAGS => Ok(Info::U64(b.flags)),
+                CL_MEM_SIZE => Ok(Info::Size(b.size)),
+                CL_MEM_HOST_PTR => Ok(Info::Ptr(b.host_ptr)),
+                CL_MEM_MAP_COUNT => Ok(Info::U32(b.maps.lock().unwrap().len() as u32)),
+                CL_MEM_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Mem, _>(m))),
+                CL_MEM_CONTEXT => Ok(Info::Ptr(b.ctx.ptr() as usize)),
+                CL_MEM_ASSOCIATED_MEMOBJECT => Ok(Info::Ptr(
+                    b.parent.as_ref().map_or(0, |p| p.0.ptr() as usize),
+                )),
+                CL_MEM_OFFSET => Ok(Info::Size(b.parent.as_ref().map_or(0, |p| p.1))),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// clCreateImage and friends: the devices report no image support.
@@ -313,16 +308,11 @@ pub unsafe extern "C" fn create_image(
 ) -> cl_mem {
     // SAFETY: caller's pointer.
     unsafe {
-        crate::info::set_err(
-            err,
-            if context(c).is_some() {
-                CL_INVALID_OPERATION
-            } else {
-                CL_INVALID_CONTEXT
-            },
-        )
-    };
-    std::ptr::null_mut()
+        guard_obj(err, || {
+            context(c).ok_or(CL_INVALID_CONTEXT)?;
+            Err(CL_INVALID_OPERATION)
+        })
+    }
 }
 
 /// clGetSupportedImageFormats: none.

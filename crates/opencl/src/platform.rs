@@ -2,7 +2,7 @@
 //! chip's figures (AMD's published specifications of each board).
 
 use crate::handle::{self, Kind};
-use crate::info::{answer, guard, slice, Info};
+use crate::info::{guard, query, slice, Info};
 use opencl_sys::*;
 use risa_gcn::Processor;
 use risa_runtime::gpu::Isa;
@@ -11,6 +11,10 @@ use std::sync::OnceLock;
 
 /// The platform object (there is one).
 pub struct Platform;
+// SAFETY: the only type of Kind::Platform handles.
+unsafe impl handle::Object for Platform {
+    const KIND: Kind = Kind::Platform;
+}
 
 /// One emulated chip as an OpenCL device.
 pub struct Device {
@@ -18,6 +22,11 @@ pub struct Device {
     pub chip: &'static Chip,
     /// Its instruction set in the runtime.
     pub isa: Isa,
+}
+
+// SAFETY: the only type of Kind::Device handles.
+unsafe impl handle::Object for Device {
+    const KIND: Kind = Kind::Device;
 }
 
 /// A chip's figures.
@@ -126,8 +135,7 @@ pub const MAX_WORK_GROUP: usize = 256;
 /// The platform handle.
 pub fn platform() -> cl_platform_id {
     static P: OnceLock<usize> = OnceLock::new();
-    *P.get_or_init(|| handle::create::<_, c_void>(Kind::Platform, Platform) as usize)
-        as cl_platform_id
+    *P.get_or_init(|| handle::create::<_, c_void>(Platform) as usize) as cl_platform_id
 }
 
 /// The device handles `RISA_OPENCL_DEVICES` (comma-separated chip keys;
@@ -149,7 +157,7 @@ pub fn devices() -> &'static [cl_device_id] {
                     "cayman" => Isa::Cayman,
                     k => Isa::Gcn(Processor::parse(k).expect("chip in the table")),
                 };
-                handle::create::<_, c_void>(Kind::Device, Device { chip: c, isa }) as usize
+                handle::create::<_, c_void>(Device { chip: c, isa }) as usize
             })
             .collect()
     });
@@ -159,8 +167,7 @@ pub fn devices() -> &'static [cl_device_id] {
 
 /// The device behind a handle.
 pub fn device<'a>(d: cl_device_id) -> Option<&'a Device> {
-    // SAFETY: devices are created as Handle<Device>.
-    unsafe { handle::get::<Device, _>(d, Kind::Device) }
+    handle::get::<Device, _>(d)
 }
 
 const EXTENSIONS_COMMON: &str = "cl_khr_icd cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics cl_khr_byte_addressable_store";
@@ -207,25 +214,26 @@ pub unsafe extern "C" fn get_platform_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        if p != platform() && !p.is_null() {
-            return CL_INVALID_PLATFORM;
-        }
-        let v = match name {
-            CL_PLATFORM_PROFILE => Ok(Info::Str("FULL_PROFILE".into())),
-            CL_PLATFORM_VERSION => Ok(Info::Str(format!(
-                "OpenCL 1.2 risa {}",
-                env!("CARGO_PKG_VERSION")
-            ))),
-            CL_PLATFORM_NAME => Ok(Info::Str("risa".into())),
-            CL_PLATFORM_VENDOR => Ok(Info::Str("risa project".into())),
-            CL_PLATFORM_EXTENSIONS => Ok(Info::Str("cl_khr_icd".into())),
-            CL_PLATFORM_ICD_SUFFIX_KHR => Ok(Info::Str("risa".into())),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: the caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            if p != platform() && !p.is_null() {
+                return Err(CL_INVALID_PLATFORM);
+            }
+            match name {
+                CL_PLATFORM_PROFILE => Ok(Info::Str("FULL_PROFILE".into())),
+                CL_PLATFORM_VERSION => Ok(Info::Str(format!(
+                    "OpenCL 1.2 risa {}",
+                    env!("CARGO_PKG_VERSION")
+                ))),
+                CL_PLATFORM_NAME => Ok(Info::Str("risa".into())),
+                CL_PLATFORM_VENDOR => Ok(Info::Str("risa project".into())),
+                CL_PLATFORM_EXTENSIONS => Ok(Info::Str("cl_khr_icd".into())),
+                CL_PLATFORM_ICD_SUFFIX_KHR => Ok(Info::Str("risa".into())),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 fn type_matches(t: cl_device_type) -> bool {
@@ -282,10 +290,9 @@ pub unsafe extern "C" fn get_device_ids(
     })
 }
 
-fn device_info(dh: cl_device_id, d: &Device, name: cl_device_info) -> Result<Info, cl_int> {
+fn device_info(d: &Device, name: cl_device_info) -> Result<Info, cl_int> {
     use Info::*;
     let c = d.chip;
-    let gcn = !matches!(d.isa, Isa::Cayman);
     let mem = c.memory_mib << 20;
     let fp_single = CL_FP_DENORM
         | CL_FP_INF_NAN
@@ -373,10 +380,7 @@ fn device_info(dh: cl_device_id, d: &Device, name: cl_device_info) -> Result<Inf
         | CL_DEVICE_MAX_ON_DEVICE_EVENTS
         | CL_DEVICE_MAX_PIPE_ARGS => U32(0),
         // cl_amd_device_attribute_query-like answers are not given.
-        _ => {
-            let _ = (dh, gcn);
-            return Err(CL_INVALID_VALUE);
-        }
+        _ => return Err(CL_INVALID_VALUE),
     })
 }
 
@@ -388,13 +392,12 @@ pub unsafe extern "C" fn get_device_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(d) = device(dh) else {
-            return CL_INVALID_DEVICE;
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(device_info(dh, d, name), size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            device_info(device(dh).ok_or(CL_INVALID_DEVICE)?, name)
+        })
+    }
 }
 
 /// clRetainDevice / clReleaseDevice: root devices live as long as the library.

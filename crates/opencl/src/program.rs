@@ -5,7 +5,7 @@
 use crate::compiler::{check, compile, Header, ARG_INFO_MARKER};
 use crate::context::{context, devices_of, Context};
 use crate::handle::{self, Kind, Ref};
-use crate::info::{answer, guard, guard_obj, slice, Info};
+use crate::info::{answer, guard, guard_obj, query, slice, Info};
 use crate::platform::device;
 use opencl_sys::*;
 use risa_runtime::args::{ArgInfo, ArgKind};
@@ -61,6 +61,11 @@ pub struct Program {
     pub kernels: std::sync::atomic::AtomicUsize,
 }
 
+// SAFETY: the only type of Kind::Program handles.
+unsafe impl handle::Object for Program {
+    const KIND: Kind = Kind::Program;
+}
+
 impl Drop for Program {
     fn drop(&mut self) {
         for b in self.builds.get_mut().unwrap().drain(..) {
@@ -73,8 +78,7 @@ impl Drop for Program {
 
 /// The program behind a handle.
 pub fn program<'a>(p: cl_program) -> Option<&'a Program> {
-    // SAFETY: programs are created as Handle<Program>.
-    unsafe { handle::get::<Program, _>(p, Kind::Program) }
+    handle::get::<Program, _>(p)
 }
 
 fn descs(args: &[ArgInfo]) -> Vec<ArgDesc> {
@@ -142,19 +146,15 @@ fn new_program(
     source: Option<String>,
     builds: Vec<Build>,
 ) -> cl_program {
-    handle::create(
-        Kind::Program,
-        Program {
-            // SAFETY: a live context.
-            ctx: unsafe { Ref::new::<Context>(ctx_h, Kind::Context) },
-            rt: ctx.rt.clone(),
-            source,
-            headers: Mutex::new(Vec::new()),
-            compiled_only: Default::default(),
-            builds: Mutex::new(builds),
-            kernels: Default::default(),
-        },
-    )
+    handle::create(Program {
+        ctx: Ref::new::<Context>(ctx_h),
+        rt: ctx.rt.clone(),
+        source,
+        headers: Mutex::new(Vec::new()),
+        compiled_only: Default::default(),
+        builds: Mutex::new(builds),
+        kernels: Default::default(),
+    })
 }
 
 fn empty_build(d: cl_device_id) -> Build {
@@ -510,7 +510,7 @@ pub unsafe extern "C" fn link_program(
                 f(lp, user_data);
             }
             if e != CL_SUCCESS {
-                handle::release::<Program, _>(lp, Kind::Program);
+                handle::release::<Program, _>(lp);
                 return Err(CL_LINK_PROGRAM_FAILURE);
             }
             Ok(lp)
@@ -522,7 +522,6 @@ crate::handle::retain_release!(
     retain_program,
     release_program,
     cl_program,
-    Program,
     Program,
     CL_INVALID_PROGRAM
 );
@@ -550,8 +549,7 @@ pub unsafe extern "C" fn get_program_info(
         };
         let builds = prog.builds.lock().unwrap();
         let v = match name {
-            // SAFETY: live handle.
-            CL_PROGRAM_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Program, _>(p) })),
+            CL_PROGRAM_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Program, _>(p))),
             CL_PROGRAM_CONTEXT => Ok(Info::Ptr(prog.ctx.ptr() as usize)),
             CL_PROGRAM_NUM_DEVICES => Ok(Info::U32(builds.len() as u32)),
             CL_PROGRAM_DEVICES => Ok(Info::Ptrs(
@@ -610,15 +608,15 @@ pub unsafe extern "C" fn get_program_build_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(prog) = program(p) else {
-            return CL_INVALID_PROGRAM;
-        };
-        let builds = prog.builds.lock().unwrap();
-        let Some(b) = builds.iter().find(|b| b.device == d) else {
-            return CL_INVALID_DEVICE;
-        };
-        let v = match name {
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let prog = program(p).ok_or(CL_INVALID_PROGRAM)?;
+            let builds = prog.builds.lock().unwrap();
+            let Some(b) = builds.iter().find(|b| b.device == d) else {
+                return Err(CL_INVALID_DEVICE);
+            };
+            match name {
             CL_PROGRAM_BUILD_STATUS => Ok(Info::I32(b.status)),
             CL_PROGRAM_BUILD_OPTIONS => Ok(Info::Str(b.options.clone())),
             CL_PROGRAM_BUILD_LOG => Ok(Info::Str(b.log.clone())),
@@ -631,10 +629,9 @@ pub unsafe extern "C" fn get_program_build_info(
             })),
             0x4185 /* CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE */ => Ok(Info::Size(0)),
             _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+        }
+        })
+    }
 }
 
 /// clCreateProgramWithBuiltInKernels: risa has none.
@@ -647,16 +644,11 @@ pub unsafe extern "C" fn create_with_builtin(
 ) -> cl_program {
     // SAFETY: caller's pointer.
     unsafe {
-        crate::info::set_err(
-            err,
-            if context(c).is_some() {
-                CL_INVALID_VALUE
-            } else {
-                CL_INVALID_CONTEXT
-            },
-        )
-    };
-    std::ptr::null_mut()
+        guard_obj(err, || {
+            context(c).ok_or(CL_INVALID_CONTEXT)?;
+            Err(CL_INVALID_VALUE)
+        })
+    }
 }
 
 /// clUnloadPlatformCompiler / clUnloadCompiler: nothing to unload.

@@ -5,7 +5,7 @@
 
 use crate::context::{context, has_device, Context};
 use crate::handle::{self, Kind, Ref};
-use crate::info::{answer, guard, guard_obj, slice, Info};
+use crate::info::{guard, guard_obj, query, slice, Info};
 use crate::kernel::{kernel, ArgValue};
 use crate::mem::{mem, Mapping, Mem};
 use crate::platform::{device, MAX_WORK_GROUP};
@@ -25,6 +25,11 @@ pub struct Queue {
     pub device: cl_device_id,
     /// CL_QUEUE_* properties.
     pub props: cl_command_queue_properties,
+}
+
+// SAFETY: the only type of Kind::Queue handles.
+unsafe impl handle::Object for Queue {
+    const KIND: Kind = Kind::Queue;
 }
 
 type Callback = (
@@ -50,6 +55,11 @@ pub struct Event {
     callbacks: Mutex<Vec<Callback>>,
 }
 
+// SAFETY: the only type of Kind::Event handles.
+unsafe impl handle::Object for Event {
+    const KIND: Kind = Kind::Event;
+}
+
 fn now_ns() -> u64 {
     static T0: OnceLock<Instant> = OnceLock::new();
     T0.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
@@ -57,13 +67,11 @@ fn now_ns() -> u64 {
 
 /// The queue behind a handle.
 pub fn queue<'a>(q: cl_command_queue) -> Option<&'a Queue> {
-    // SAFETY: queues are created as Handle<Queue>.
-    unsafe { handle::get::<Queue, _>(q, Kind::Queue) }
+    handle::get::<Queue, _>(q)
 }
 
 fn event<'a>(e: cl_event) -> Option<&'a Event> {
-    // SAFETY: events are created as Handle<Event>.
-    unsafe { handle::get::<Event, _>(e, Kind::Event) }
+    handle::get::<Event, _>(e)
 }
 
 /// clCreateCommandQueue.
@@ -83,14 +91,11 @@ pub unsafe extern "C" fn create_queue(
             if props & !(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0 {
                 return Err(CL_INVALID_VALUE);
             }
-            Ok(handle::create(
-                Kind::Queue,
-                Queue {
-                    ctx: Ref::new::<Context>(c, Kind::Context),
-                    device: d,
-                    props,
-                },
-            ))
+            Ok(handle::create(Queue {
+                ctx: Ref::new::<Context>(c),
+                device: d,
+                props,
+            }))
         })
     }
 }
@@ -99,7 +104,6 @@ crate::handle::retain_release!(
     retain_queue,
     release_queue,
     cl_command_queue,
-    Queue,
     Queue,
     CL_INVALID_COMMAND_QUEUE
 );
@@ -112,21 +116,19 @@ pub unsafe extern "C" fn get_queue_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(qu) = queue(q) else {
-            return CL_INVALID_COMMAND_QUEUE;
-        };
-        let v = match name {
-            CL_QUEUE_CONTEXT => Ok(Info::Ptr(qu.ctx.ptr() as usize)),
-            CL_QUEUE_DEVICE => Ok(Info::Ptr(qu.device as usize)),
-            // SAFETY: live handle.
-            CL_QUEUE_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Queue, _>(q) })),
-            CL_QUEUE_PROPERTIES => Ok(Info::U64(qu.props)),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let qu = queue(q).ok_or(CL_INVALID_COMMAND_QUEUE)?;
+            match name {
+                CL_QUEUE_CONTEXT => Ok(Info::Ptr(qu.ctx.ptr() as usize)),
+                CL_QUEUE_DEVICE => Ok(Info::Ptr(qu.device as usize)),
+                CL_QUEUE_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Queue, _>(q))),
+                CL_QUEUE_PROPERTIES => Ok(Info::U64(qu.props)),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// clSetCommandQueueProperty (OpenCL 1.0): nothing can change.
@@ -136,20 +138,12 @@ pub unsafe extern "C" fn set_queue_property(
     _enable: cl_bool,
     _old: *mut cl_command_queue_properties,
 ) -> cl_int {
-    if queue(q).is_some() {
-        CL_INVALID_OPERATION
-    } else {
-        CL_INVALID_COMMAND_QUEUE
-    }
+    queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_INVALID_OPERATION)
 }
 
 /// clFlush / clFinish: every command has already run.
 pub unsafe extern "C" fn finish(q: cl_command_queue) -> cl_int {
-    if queue(q).is_some() {
-        CL_SUCCESS
-    } else {
-        CL_INVALID_COMMAND_QUEUE
-    }
+    queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_SUCCESS)
 }
 
 /// Checks an event wait list.
@@ -198,19 +192,15 @@ unsafe fn command(
         };
         let end = now_ns();
         if !out.is_null() {
-            let e: cl_event = handle::create(
-                Kind::Event,
-                Event {
-                    // SAFETY: a live context.
-                    ctx: unsafe { Ref::new::<Context>(qu.ctx.ptr(), Kind::Context) },
-                    queue: q as usize,
-                    command: ty,
-                    status: Mutex::new(status),
-                    changed: Condvar::new(),
-                    times: [queued, queued, start, end],
-                    callbacks: Mutex::new(Vec::new()),
-                },
-            );
+            let e: cl_event = handle::create(Event {
+                ctx: Ref::new::<Context>(qu.ctx.ptr()),
+                queue: q as usize,
+                command: ty,
+                status: Mutex::new(status),
+                changed: Condvar::new(),
+                times: [queued, queued, start, end],
+                callbacks: Mutex::new(Vec::new()),
+            });
             // SAFETY: caller's pointer.
             unsafe { *out = e };
         }
@@ -234,6 +224,61 @@ fn buffer_range<'a>(
     Ok(b)
 }
 
+/// Moves `len` bytes between device address `addr` of `b` and the host's
+/// memory at `host`: to the host when `read`, else to the device.
+///
+/// # Safety
+/// `host` must point to `len` bytes (writable when `read`).
+unsafe fn transfer(
+    b: &Mem,
+    addr: u64,
+    host: *mut u8,
+    len: usize,
+    read: bool,
+) -> Result<(), cl_int> {
+    let r = if read {
+        // SAFETY: the caller's promise.
+        b.rt.read(addr, unsafe { std::slice::from_raw_parts_mut(host, len) })
+    } else {
+        // SAFETY: the caller's promise.
+        b.rt.write(addr, unsafe { std::slice::from_raw_parts(host, len) })
+    };
+    r.map_err(|_| CL_INVALID_VALUE)
+}
+
+/// clEnqueueReadBuffer / clEnqueueWriteBuffer.
+unsafe fn buffer_io(
+    q: cl_command_queue,
+    m: cl_mem,
+    read: bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    n: cl_uint,
+    wait: *const cl_event,
+    ev: *mut cl_event,
+) -> cl_int {
+    let ty = if read {
+        CL_COMMAND_READ_BUFFER
+    } else {
+        CL_COMMAND_WRITE_BUFFER
+    };
+    // SAFETY: forwarded pointers.
+    unsafe {
+        command(q, ty, n, wait, ev, |_, ctx| {
+            let b = buffer_range(ctx, m, offset, size)?;
+            if ptr.is_null() || size == 0 {
+                return Err(CL_INVALID_VALUE);
+            }
+            transfer(b, b.addr + offset as u64, ptr.cast(), size, read)?;
+            if !read {
+                b.sync_to_host(offset, size);
+            }
+            Ok(CL_COMPLETE)
+        })
+    }
+}
+
 /// clEnqueueReadBuffer.
 pub unsafe extern "C" fn enqueue_read_buffer(
     q: cl_command_queue,
@@ -247,18 +292,7 @@ pub unsafe extern "C" fn enqueue_read_buffer(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers.
-    unsafe {
-        command(q, CL_COMMAND_READ_BUFFER, n, wait, ev, |_, ctx| {
-            let b = buffer_range(ctx, m, offset, size)?;
-            if ptr.is_null() || size == 0 {
-                return Err(CL_INVALID_VALUE);
-            }
-            let dst = std::slice::from_raw_parts_mut(ptr.cast::<u8>(), size);
-            b.rt.read(b.addr + offset as u64, dst)
-                .map_err(|_| CL_INVALID_VALUE)?;
-            Ok(CL_COMPLETE)
-        })
-    }
+    unsafe { buffer_io(q, m, true, offset, size, ptr, n, wait, ev) }
 }
 
 /// clEnqueueWriteBuffer.
@@ -273,20 +307,8 @@ pub unsafe extern "C" fn enqueue_write_buffer(
     wait: *const cl_event,
     ev: *mut cl_event,
 ) -> cl_int {
-    // SAFETY: forwarded pointers.
-    unsafe {
-        command(q, CL_COMMAND_WRITE_BUFFER, n, wait, ev, |_, ctx| {
-            let b = buffer_range(ctx, m, offset, size)?;
-            if ptr.is_null() || size == 0 {
-                return Err(CL_INVALID_VALUE);
-            }
-            let src = std::slice::from_raw_parts(ptr.cast::<u8>(), size);
-            b.rt.write(b.addr + offset as u64, src)
-                .map_err(|_| CL_INVALID_VALUE)?;
-            b.sync_to_host(offset, size);
-            Ok(CL_COMPLETE)
-        })
-    }
+    // SAFETY: forwarded pointers; a write only reads `ptr`.
+    unsafe { buffer_io(q, m, false, offset, size, ptr as *mut c_void, n, wait, ev) }
 }
 
 /// clEnqueueCopyBuffer.
@@ -421,13 +443,13 @@ unsafe fn rect_io(
             let end = rows.iter().map(|r| r.0 + r.2).max().unwrap_or(0);
             let b = buffer_range(ctx, m, 0, end)?;
             for (boff, hoff, len) in rows {
-                let h = std::slice::from_raw_parts_mut(ptr.cast::<u8>().add(hoff), len);
-                let a = b.addr + boff as u64;
-                if read {
-                    b.rt.read(a, h).map_err(|_| CL_INVALID_VALUE)?;
-                } else {
-                    b.rt.write(a, h).map_err(|_| CL_INVALID_VALUE)?;
-                }
+                transfer(
+                    b,
+                    b.addr + boff as u64,
+                    ptr.cast::<u8>().add(hoff),
+                    len,
+                    read,
+                )?;
             }
             if !read {
                 b.sync_all_to_host();
@@ -827,6 +849,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
             let mut cfg = LaunchConfig::new(pad(&g, 1).map(|x| x as u32), dims);
             cfg.block = pad(&l, 1).map(|x| x as u32);
             cfg.offset = pad(&off, 0).map(|x| x as u64);
+            // Read per launch: a host may set it between launches.
             if let Some(t) = std::env::var("RISA_OPENCL_THREADS")
                 .ok()
                 .and_then(|v| v.parse().ok())
@@ -878,11 +901,7 @@ pub unsafe extern "C" fn enqueue_native_kernel(
     _wait: *const cl_event,
     _ev: *mut cl_event,
 ) -> cl_int {
-    if queue(q).is_some() {
-        CL_INVALID_OPERATION
-    } else {
-        CL_INVALID_COMMAND_QUEUE
-    }
+    queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_INVALID_OPERATION)
 }
 
 /// clWaitForEvents.
@@ -928,22 +947,20 @@ pub unsafe extern "C" fn get_event_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(ev) = event(e) else {
-            return CL_INVALID_EVENT;
-        };
-        let v = match name {
-            CL_EVENT_COMMAND_QUEUE => Ok(Info::Ptr(ev.queue)),
-            CL_EVENT_CONTEXT => Ok(Info::Ptr(ev.ctx.ptr() as usize)),
-            CL_EVENT_COMMAND_TYPE => Ok(Info::U32(ev.command)),
-            CL_EVENT_COMMAND_EXECUTION_STATUS => Ok(Info::I32(*ev.status.lock().unwrap())),
-            // SAFETY: live handle.
-            CL_EVENT_REFERENCE_COUNT => Ok(Info::U32(unsafe { handle::refs::<Event, _>(e) })),
-            _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let ev = event(e).ok_or(CL_INVALID_EVENT)?;
+            match name {
+                CL_EVENT_COMMAND_QUEUE => Ok(Info::Ptr(ev.queue)),
+                CL_EVENT_CONTEXT => Ok(Info::Ptr(ev.ctx.ptr() as usize)),
+                CL_EVENT_COMMAND_TYPE => Ok(Info::U32(ev.command)),
+                CL_EVENT_COMMAND_EXECUTION_STATUS => Ok(Info::I32(*ev.status.lock().unwrap())),
+                CL_EVENT_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Event, _>(e))),
+                _ => Err(CL_INVALID_VALUE),
+            }
+        })
+    }
 }
 
 /// clGetEventProfilingInfo.
@@ -954,32 +971,30 @@ pub unsafe extern "C" fn get_event_profiling_info(
     value: *mut c_void,
     size_ret: *mut usize,
 ) -> cl_int {
-    guard(|| {
-        let Some(ev) = event(e) else {
-            return CL_INVALID_EVENT;
-        };
-        let profiled = queue(ev.queue as cl_command_queue)
-            .is_some_and(|q| q.props & CL_QUEUE_PROFILING_ENABLE != 0);
-        if ev.queue == 0 || !profiled {
-            return CL_PROFILING_INFO_NOT_AVAILABLE;
-        }
-        let v = match name {
+    // SAFETY: caller's buffers.
+    unsafe {
+        query(size, value, size_ret, || {
+            let ev = event(e).ok_or(CL_INVALID_EVENT)?;
+            let profiled = queue(ev.queue as cl_command_queue)
+                .is_some_and(|q| q.props & CL_QUEUE_PROFILING_ENABLE != 0);
+            if ev.queue == 0 || !profiled {
+                return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
+            }
+            match name {
             CL_PROFILING_COMMAND_QUEUED => Ok(Info::U64(ev.times[0])),
             CL_PROFILING_COMMAND_SUBMIT => Ok(Info::U64(ev.times[1])),
             CL_PROFILING_COMMAND_START => Ok(Info::U64(ev.times[2])),
             CL_PROFILING_COMMAND_END | 0x1284 /* CL_PROFILING_COMMAND_COMPLETE */ => Ok(Info::U64(ev.times[3])),
             _ => Err(CL_INVALID_VALUE),
-        };
-        // SAFETY: caller's buffers.
-        unsafe { answer(v, size, value, size_ret) }
-    })
+        }
+        })
+    }
 }
 
 crate::handle::retain_release!(
     retain_event,
     release_event,
     cl_event,
-    Event,
     Event,
     CL_INVALID_EVENT
 );
@@ -991,18 +1006,15 @@ pub unsafe extern "C" fn create_user_event(c: cl_context, err: *mut cl_int) -> c
         guard_obj(err, || {
             context(c).ok_or(CL_INVALID_CONTEXT)?;
             let t = now_ns();
-            Ok(handle::create(
-                Kind::Event,
-                Event {
-                    ctx: Ref::new::<Context>(c, Kind::Context),
-                    queue: 0,
-                    command: CL_COMMAND_USER,
-                    status: Mutex::new(CL_SUBMITTED),
-                    changed: Condvar::new(),
-                    times: [t; 4],
-                    callbacks: Mutex::new(Vec::new()),
-                },
-            ))
+            Ok(handle::create(Event {
+                ctx: Ref::new::<Context>(c),
+                queue: 0,
+                command: CL_COMMAND_USER,
+                status: Mutex::new(CL_SUBMITTED),
+                changed: Condvar::new(),
+                times: [t; 4],
+                callbacks: Mutex::new(Vec::new()),
+            }))
         })
     }
 }

@@ -57,6 +57,30 @@ fn pyopencl() -> Option<&'static str> {
     ok.then_some(py)
 }
 
+/// Runs the pytest suite `tests/opencl/SUITE` through the ICD in
+/// `vendors` (with `env` besides), asserts that it passed, and returns its
+/// output (skips listed with their reasons).
+fn pytest(py: &str, vendors: &Path, suite: &str, env: &[(&str, &Path)]) -> String {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/opencl")
+        .join(suite);
+    let o = Command::new(py)
+        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])
+        .arg(&suite)
+        .env("OCL_ICD_VENDORS", vendors)
+        .env("PYOPENCL_NO_CACHE", "1")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
 #[test]
 fn clinfo_lists_the_platform_and_six_devices_without_failures() {
     let Some(v) = vendors() else { return };
@@ -144,20 +168,7 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_pyopencl.py");
-    let o = Command::new(py)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
-        .arg(&suite)
-        .env("OCL_ICD_VENDORS", &v)
-        .env("PYOPENCL_NO_CACHE", "1")
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = pytest(py, &v, "test_pyopencl.py", &[]);
     assert!(out.contains("30 passed"), "{out}");
 }
 
@@ -176,21 +187,7 @@ fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/opencl/test_corpus.py");
-    let o = Command::new(py)
-        .args(["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider"])
-        .arg(&suite)
-        .env("OCL_ICD_VENDORS", &v)
-        .env("PYOPENCL_NO_CACHE", "1")
-        .env("RISA_BIN", &risa)
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let out = pytest(py, &v, "test_corpus.py", &[("RISA_BIN", &risa)]);
     // 51 kernel files on 6 devices; the skips (a device that cannot build a
     // kernel, arguments risa run cannot pass) are listed with their reasons.
     let passed: usize = out

@@ -5,7 +5,6 @@
 use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
-use crate::sched::run_groups;
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_gcn::Gen;
 use risa_gcn_emu::gds::Gds;
@@ -13,6 +12,7 @@ use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
+use risa_workers::{group_id, run_groups};
 use std::time::Instant;
 
 // Initial SGPR enables in kernel_code_properties.
@@ -52,11 +52,24 @@ pub struct Placed {
     /// Device address of the image.
     pub base: u64,
     prog: Program,
+    /// Per kernel (by descriptor offset), where it starts, or why it cannot.
+    entries: Vec<(u64, Result<Entry, String>)>,
+}
+
+/// Where a placed kernel starts: its descriptor as relocated (a .o's entry
+/// field is set by a relocation) and its first instruction.
+#[derive(Clone, Copy)]
+pub struct Entry {
+    desc: Descriptor,
+    /// Device address of the descriptor.
+    desc_addr: u64,
+    /// Index of the first instruction in the pre-decoded code.
+    op: u32,
 }
 
 impl Placed {
-    /// Copies `obj`'s image into `mem` (relocated for its address) and
-    /// pre-decodes its code.
+    /// Copies `obj`'s image into `mem` (relocated for its address),
+    /// pre-decodes its code and finds its kernels' entries.
     pub fn new(mem: &mut DeviceMemory, obj: &GcnObject) -> Result<Placed, String> {
         let base = mem
             .try_alloc(obj.image.len() as u64)
@@ -65,8 +78,56 @@ impl Placed {
         mem.write(base, &image).expect("fresh allocation");
         let (t0, t1) = obj.text;
         let prog = Program::new(obj.chip, &image[t0 as usize..t1 as usize], base + t0);
-        Ok(Placed { base, prog })
+        let entries = obj
+            .kernels
+            .iter()
+            .map(|k| (k.desc_offset, entry(&image, base, &prog, k)))
+            .collect();
+        Ok(Placed {
+            base,
+            prog,
+            entries,
+        })
     }
+
+    /// Where `kernel` (a kernel of the placed object) starts.
+    pub fn entry(&self, kernel: &GcnKernel) -> Result<Entry, String> {
+        self.entries
+            .iter()
+            .find(|(at, _)| *at == kernel.desc_offset)
+            .map_or_else(
+                || {
+                    Err(format!(
+                        "kernel {} is not in the placed object",
+                        kernel.name
+                    ))
+                },
+                |(_, e)| e.clone(),
+            )
+    }
+}
+
+/// Where `k` starts in `image`, relocated and loaded at `base`.
+fn entry(image: &[u8], base: u64, prog: &Program, k: &GcnKernel) -> Result<Entry, String> {
+    let d = usize::try_from(k.desc_offset)
+        .ok()
+        .and_then(|at| image.get(at..at.checked_add(64)?))
+        .ok_or_else(|| format!("kernel {}: descriptor is outside the image", k.name))?;
+    let desc = Descriptor::parse(d);
+    let desc_addr = base + k.desc_offset;
+    let entry_addr = desc_addr.wrapping_add(desc.entry_offset as u64);
+    let op = prog.op_at_addr(entry_addr);
+    if op == u32::MAX {
+        return Err(format!(
+            "kernel {}: entry {entry_addr:#x} is not an instruction in .text",
+            k.name
+        ));
+    }
+    Ok(Entry {
+        desc,
+        desc_addr,
+        op,
+    })
 }
 
 /// One explicit kernel argument as the device sees it.
@@ -135,30 +196,17 @@ pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, String> {
 }
 
 /// Writes the kernarg segment, dispatch packet and queue of a launch of
-/// `kernel` into `mem`, and allocates its scratch.
+/// `kernel` (starting at `entry`) into `mem`, and allocates its scratch.
 pub fn prepare(
     mem: &mut DeviceMemory,
     obj: &GcnObject,
-    placed: &Placed,
     kernel: &GcnKernel,
+    entry: Entry,
     args: &[KernelArg],
     cfg: &LaunchConfig,
 ) -> Result<Prepared, String> {
     let block_items = check_range(cfg)?;
-    // The descriptor as relocated in memory (a .o's entry field is set by
-    // a relocation).
-    let mut d = [0u8; 64];
-    mem.read(placed.base + kernel.desc_offset, &mut d)
-        .map_err(|_| format!("kernel {}: descriptor is outside the image", kernel.name))?;
-    let desc = Descriptor::parse(&d);
-    let entry_addr = (placed.base + kernel.desc_offset).wrapping_add(desc.entry_offset as u64);
-    let entry = placed.prog.op_at_addr(entry_addr);
-    if entry == u32::MAX {
-        return Err(format!(
-            "kernel {}: entry {entry_addr:#x} is not an instruction in .text",
-            kernel.name
-        ));
-    }
+    let desc = entry.desc;
     let explicit: Vec<&ArgInfo> = kernel.args.iter().filter(|a| a.is_explicit()).collect();
     if explicit.len() != args.len() {
         return Err(format!(
@@ -204,11 +252,7 @@ pub fn prepare(
     }
     put(&mut pkt, 24, &desc.private_segment_fixed_size.to_le_bytes());
     put(&mut pkt, 28, &(lds_end as u32).to_le_bytes());
-    put(
-        &mut pkt,
-        32,
-        &(placed.base + kernel.desc_offset).to_le_bytes(),
-    );
+    put(&mut pkt, 32, &entry.desc_addr.to_le_bytes());
     // The HSA queue (amd_queue_t): clang's GCN 1.1/1.2 code reads the FLAT
     // aperture bases from it when it casts __local or private pointers to
     // generic ones (group_segment_aperture_base_hi at 0x40,
@@ -227,7 +271,7 @@ pub fn prepare(
     let kernarg = mem.try_alloc(ka.len() as u64).ok_or(full)?;
     mem.write(kernarg, &ka).expect("fresh allocation");
     let mut p = Prepared {
-        entry,
+        entry: entry.op,
         groups,
         kernarg,
         packet: 0,
@@ -314,6 +358,7 @@ pub fn execute(
     let (workers, fault, cpu) = run_groups(
         total_groups,
         p.threads,
+        true,
         |i| Worker {
             waves: (0..p.waves_per_group).map(Wave::new).collect(),
             lds: vec![0; p.lds_bytes],
@@ -380,6 +425,44 @@ pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(
     Some((obj, texels))
 }
 
+/// Kernel arguments placed in device memory, and (argument index, device
+/// address, length) of every buffer or image's texels to read back.
+pub type PlacedArgs = (Vec<KernelArg>, Vec<(usize, u64, usize)>);
+
+/// Places argument values in `mem`: buffers and images (GCN `gen` only)
+/// become allocations, the rest kernel arguments as they are.
+pub fn place_args(
+    mem: &mut DeviceMemory,
+    gen: Option<Gen>,
+    values: &[ArgValue],
+) -> Result<PlacedArgs, String> {
+    let mut args = Vec::with_capacity(values.len());
+    let mut placed = Vec::new();
+    let full = || "the buffers do not fit the device's address space".to_string();
+    for (i, v) in values.iter().enumerate() {
+        args.push(match v {
+            ArgValue::Buffer(bytes) => {
+                let addr = mem.try_alloc(bytes.len() as u64).ok_or_else(full)?;
+                mem.write(addr, bytes).expect("fresh allocation");
+                placed.push((i, addr, bytes.len()));
+                KernelArg::Buffer(addr)
+            }
+            ArgValue::Image(img) => {
+                let gen = gen.ok_or_else(|| {
+                    format!("argument {i}: Cayman kernels take no images (img2d:)")
+                })?;
+                let (obj, texels) = place_image(mem, gen, img)
+                    .ok_or_else(|| format!("argument {i}: device memory is full"))?;
+                placed.push((i, texels, img.data.len()));
+                KernelArg::Buffer(obj)
+            }
+            ArgValue::Local(n) => KernelArg::Local(*n),
+            v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
+        });
+    }
+    Ok((args, placed))
+}
+
 /// Runs kernel `kernel` of `obj` with `args` as `cfg` says, on a device
 /// memory of its own, with a fresh, zeroed global data share.
 pub fn launch(
@@ -405,37 +488,14 @@ pub fn launch_with_gds(
     check_range(cfg).map_err(RunError::Args)?;
     let mut dev = DeviceMemory::new();
     let placed = Placed::new(&mut dev, obj).map_err(RunError::Load)?;
-    let mut buffers = Vec::new();
-    let mut kargs = Vec::with_capacity(args.len());
-    for (arg_index, v) in args.iter().enumerate() {
-        kargs.push(match v {
-            ArgValue::Buffer(b) => {
-                let addr = dev.alloc_with(b);
-                buffers.push((arg_index, addr));
-                KernelArg::Buffer(addr)
-            }
-            ArgValue::Image(img) => {
-                let (object, texels) = place_image(&mut dev, obj.gen, img)
-                    .ok_or_else(|| RunError::Args("device memory is full".into()))?;
-                buffers.push((arg_index, texels));
-                KernelArg::Buffer(object)
-            }
-            ArgValue::Local(n) => KernelArg::Local(*n),
-            v => KernelArg::Bytes(v.scalar_bytes().unwrap_or_default()),
-        });
-    }
-    let prepared = prepare(&mut dev, obj, &placed, kernel, &kargs, cfg).map_err(|e| {
-        if e.starts_with("kernel ") && e.contains("entry") {
-            RunError::Load(e)
-        } else {
-            RunError::Args(e)
-        }
-    })?;
+    let entry = placed.entry(kernel).map_err(RunError::Load)?;
+    let (kargs, buffers) = place_args(&mut dev, Some(obj.gen), args).map_err(RunError::Args)?;
+    let prepared = prepare(&mut dev, obj, kernel, entry, &kargs, cfg).map_err(RunError::Args)?;
     let ran = execute(&dev, &placed, kernel, &prepared, cfg, gds);
     let result = RunResult {
         buffers: buffers
             .iter()
-            .map(|&(i, addr)| (i, dev.read_alloc(addr).unwrap_or_default()))
+            .map(|&(i, addr, _)| (i, dev.read_alloc(addr).unwrap_or_default()))
             .collect(),
         stats: ran.stats,
         wall: ran.wall,
@@ -531,18 +591,14 @@ fn run_one_group(
         // Another work-group faulted or deadlocked: the dispatch is over.
         return Ok(());
     }
-    let gx = (g % u64::from(s.p.groups[0])) as u32;
-    let gy = ((g / u64::from(s.p.groups[0])) % u64::from(s.p.groups[1])) as u32;
-    let gz = (g / (u64::from(s.p.groups[0]) * u64::from(s.p.groups[1]))) as u32;
-    let gid = [gx, gy, gz];
+    let gid = group_id(g, s.p.groups);
     let cfg = s.cfg;
     // Actual work-group size: the last group in a dimension may be partial.
     let act: [u32; 3] =
         std::array::from_fn(|d| cfg.block[d].min(cfg.grid[d] - gid[d] * cfg.block[d]));
     let items = act[0] * act[1] * act[2];
     let nwaves = items.div_ceil(64) as usize;
-    let d = &s.kernel.desc;
-    let desc = Descriptor { ..*d };
+    let desc = &s.kernel.desc;
     lds.fill(0);
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
         // GRANULATED_WORKITEM_VGPR_COUNT (rsrc1[5:0]): (n + 1) * 4 VGPRs.
@@ -637,7 +693,7 @@ fn run_one_group(
     ctx.group = g;
     if trace.is_some() {
         ctx.trace = trace.take();
-        ctx.trace_tag = format!("g({gx},{gy},{gz})");
+        ctx.trace_tag = format!("g({},{},{})", gid[0], gid[1], gid[2]);
     }
     let r = exec::run_group(&mut waves[..nwaves], &mut ctx, |_, _| {});
     stats.add(&ctx.stats);

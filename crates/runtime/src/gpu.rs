@@ -26,11 +26,11 @@
 //! assert_eq!(f32::from_le_bytes(c[8..12].try_into().unwrap()), 4.0);
 //! ```
 
-use crate::args::{ArgInfo, ImageArg};
+use crate::args::{ArgInfo, ArgValue};
 use crate::cayman::{CAYMAN_HEAP_END, CAYMAN_HEAP_START};
 use crate::device::DeviceMemory;
 use crate::gcn::{GcnObject, Gds};
-use crate::gcn_launch::{check_range, execute, prepare, Placed};
+use crate::gcn_launch::{check_range, execute, prepare, Placed, PlacedArgs};
 use crate::{FaultReport, LaunchConfig};
 use risa_gcn::Processor;
 use risa_gcn_emu::Memory;
@@ -273,15 +273,14 @@ impl Device {
         })
     }
 
-    /// Places a linear 2D image in device memory (GCN): its texels and the
-    /// image object a kernel argument points to (the 8-dword T# at offset
-    /// 0, which the ROCm device libraries load). Returns (object, texels).
-    pub fn image(&self, img: &ImageArg) -> Result<(u64, u64), String> {
-        let Isa::Gcn(chip) = self.isa else {
-            return Err("Cayman kernels take no images (img2d:)".into());
+    /// Places argument values in device memory: buffers and images (GCN)
+    /// become allocations ([`crate::gcn_launch::place_args`]).
+    pub fn place_args(&self, values: &[ArgValue]) -> Result<PlacedArgs, String> {
+        let gen = match self.isa {
+            Isa::Gcn(chip) => Some(chip.gen),
+            Isa::Cayman => None,
         };
-        crate::gcn_launch::place_image(&mut self.mem_mut(), chip.gen, img)
-            .ok_or_else(|| "device memory is full".into())
+        crate::gcn_launch::place_args(&mut self.mem_mut(), gen, values)
     }
 
     /// Whether this device runs `isa`'s code: the same chip generation for
@@ -360,7 +359,8 @@ impl Device {
                     .kernels
                     .get(kernel)
                     .ok_or_else(|| LaunchError::Args(format!("no kernel {kernel}")))?;
-                let prepared = prepare(&mut self.mem_mut(), obj, placed, k, args, cfg)
+                let entry = placed.entry(k).map_err(LaunchError::Args)?;
+                let prepared = prepare(&mut self.mem_mut(), obj, k, entry, args, cfg)
                     .map_err(LaunchError::Args)?;
                 let ran = {
                     let gds = self.gds.lock().unwrap_or_else(|e| e.into_inner());

@@ -25,7 +25,6 @@ pub mod gcn;
 pub mod gcn_launch;
 pub mod gpu;
 pub mod msgpack;
-pub mod sched;
 
 use risa_gcn_emu::Stats;
 use std::fmt;
