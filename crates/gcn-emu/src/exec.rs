@@ -69,6 +69,72 @@ pub struct Ctx<'a> {
     pub group: u64,
     /// Waves in the work-group (set by [`run_group`]).
     pub group_waves: u32,
+    /// A tool watching every instruction (checkers, profilers); `None` runs
+    /// the plain loop at full speed.
+    pub observer: Option<Box<dyn Observer>>,
+}
+
+/// A point in a wave's life that an [`Observer`] hears about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaveEvent {
+    /// The wave starts or resumes running (after a barrier or a GDS wait).
+    Resume,
+    /// The wave stopped at `s_barrier`, waiting for the rest of its group.
+    Barrier,
+    /// The wave parked on a GDS resource.
+    Parked,
+    /// The wave ended (`s_endpgm`).
+    Done,
+}
+
+/// Watches the instructions waves issue: the hook the run-time checkers and
+/// profilers are built on. It runs on the worker thread of the work-group,
+/// so one observer sees one work-group at a time and needs no locking for
+/// per-group state.
+///
+/// ```
+/// use risa_gcn::Gen;
+/// use risa_gcn_emu::exec::{self, Observer};
+/// use risa_gcn_emu::{program::Op, Ctx, Program, SimpleMemory, Wave};
+/// struct Count(std::sync::Arc<std::sync::atomic::AtomicU64>);
+/// impl Observer for Count {
+///     fn before(&mut self, _: &Wave, _: usize, _: &Op, _: &Ctx) {
+///         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+///     }
+/// }
+/// let code = [0x3200_0085u32, 0xbf81_0000]; // v_add_u32 ; s_endpgm
+/// let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let prog = Program::new(Gen::Gcn12, &bytes, 0x1000);
+/// let mem = SimpleMemory::new();
+/// let mut lds = vec![];
+/// let mut ctx = Ctx::new(&prog, &mem, &mut lds);
+/// let n = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+/// ctx.observer = Some(Box::new(Count(n.clone())));
+/// exec::run_wave(&mut Wave::new(0), &mut ctx).unwrap();
+/// assert_eq!(n.load(std::sync::atomic::Ordering::Relaxed), 2);
+/// ```
+pub trait Observer: Send {
+    /// `op` (the program's op `idx`) is about to run: `w` holds what it
+    /// reads, and its pc already points past it.
+    fn before(&mut self, _w: &Wave, _idx: usize, _op: &Op, _ctx: &Ctx) {}
+    /// `op` ran with result `r`. The observer may change the wave (e.g. hold
+    /// a load's results back until an `s_waitcnt` covers them).
+    fn after(
+        &mut self,
+        _w: &mut Wave,
+        _idx: usize,
+        _op: &Op,
+        _ctx: &mut Ctx,
+        _r: &Result<(), FaultKind>,
+    ) {
+    }
+    /// The wave started, stopped or ended (see [`WaveEvent`]).
+    fn event(&mut self, _w: &mut Wave, _ev: WaveEvent, _ctx: &mut Ctx) {}
+    /// Work-group `group` (linear, dispatch order) begins ([`run_group`]);
+    /// its waves are set up.
+    fn group_start(&mut self, _group: u64, _waves: &[Wave]) {}
+    /// Work-group `group` is over (also when it faulted).
+    fn group_end(&mut self, _group: u64) {}
 }
 
 impl<'a> Ctx<'a> {
@@ -85,6 +151,7 @@ impl<'a> Ctx<'a> {
             gds: None,
             group: 0,
             group_waves: 1,
+            observer: None,
         }
     }
 }
@@ -126,6 +193,9 @@ const SLOW: u32 = GPR_IDX_EN | FP_ROUND | VSKIP;
 pub fn run_wave(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     if ctx.trace.is_some() {
         return run_wave_traced(w, ctx);
+    }
+    if let Some(obs) = ctx.observer.take() {
+        return run_wave_observed(w, ctx, obs);
     }
     let ops = &ctx.prog.ops[..];
     while w.status == Status::Running {
@@ -270,6 +340,36 @@ fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(),
     }
 }
 
+/// The loop with an [`Observer`] (taken out of `ctx` while it runs, so it can
+/// be handed the context).
+fn run_wave_observed(w: &mut Wave, ctx: &mut Ctx, mut obs: Box<dyn Observer>) -> Result<(), Fault> {
+    let prog = ctx.prog;
+    let ops = &prog.ops[..];
+    obs.event(w, WaveEvent::Resume, ctx);
+    let r = loop {
+        if w.status != Status::Running {
+            let ev = match w.status {
+                Status::Barrier => WaveEvent::Barrier,
+                Status::Sync => WaveEvent::Parked,
+                _ => WaveEvent::Done,
+            };
+            obs.event(w, ev, ctx);
+            break Ok(());
+        }
+        let Some((idx, op)) = fetch(w, ctx, ops) else {
+            break Err(fetch_fault(w, ctx));
+        };
+        obs.before(w, idx, op, ctx);
+        let r = issue(w, op, ctx);
+        obs.after(w, idx, op, ctx, &r);
+        if let Err(k) = r {
+            break Err(fault(prog, w, idx, k));
+        }
+    };
+    ctx.observer = Some(obs);
+    r
+}
+
 fn run_wave_traced(w: &mut Wave, ctx: &mut Ctx) -> Result<(), Fault> {
     let prog = ctx.prog;
     let ops = &prog.ops[..];
@@ -325,6 +425,21 @@ pub fn run_group(
     waves: &mut [Wave],
     ctx: &mut Ctx,
     mut on_wave_start: impl FnMut(&Wave, &mut Ctx),
+) -> Result<(), Fault> {
+    if let Some(o) = ctx.observer.as_mut() {
+        o.group_start(ctx.group, waves);
+    }
+    let r = run_group_waves(waves, ctx, &mut on_wave_start);
+    if let Some(o) = ctx.observer.as_mut() {
+        o.group_end(ctx.group);
+    }
+    r
+}
+
+fn run_group_waves(
+    waves: &mut [Wave],
+    ctx: &mut Ctx,
+    on_wave_start: &mut impl FnMut(&Wave, &mut Ctx),
 ) -> Result<(), Fault> {
     let mut seen = ctx.gds.map_or(0, |g| g.epoch());
     let n = waves.len() as u32;

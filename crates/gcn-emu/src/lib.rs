@@ -37,7 +37,7 @@ mod sem;
 mod two_over_pi;
 pub mod wave;
 
-pub use exec::{Ctx, Stats};
+pub use exec::{Ctx, Observer, Stats, WaveEvent};
 pub use fault::{Fault, FaultKind};
 pub use gds::{Gds, GDS_BYTES};
 pub use mem::{AtomicOp, Memory, OutOfRange, SimpleMemory};

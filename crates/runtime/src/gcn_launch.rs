@@ -352,6 +352,7 @@ pub fn execute(
         stats: Stats,
         scratch: u64,
         trace: Option<Box<dyn std::io::Write + Send>>,
+        observer: Option<Box<dyn risa_gcn_emu::Observer>>,
     }
     let mut trace = cfg.trace.as_ref().map(|f| f());
     let start = Instant::now();
@@ -365,6 +366,7 @@ pub fn execute(
             stats: Stats::default(),
             scratch: p.scratch_bases[i],
             trace: trace.take(),
+            observer: cfg.observe.as_ref().map(|f| f()),
         },
         |w, g| {
             run_one_group(
@@ -376,6 +378,7 @@ pub fn execute(
                 &mut w.lds,
                 &mut w.stats,
                 &mut w.trace,
+                &mut w.observer,
                 g,
             )
         },
@@ -585,6 +588,7 @@ fn run_one_group(
     lds: &mut [u8],
     stats: &mut Stats,
     trace: &mut Option<Box<dyn std::io::Write + Send>>,
+    observer: &mut Option<Box<dyn risa_gcn_emu::Observer>>,
     g: u64,
 ) -> Result<(), Box<FaultReport>> {
     if gds.cancelled() {
@@ -695,7 +699,9 @@ fn run_one_group(
         ctx.trace = trace.take();
         ctx.trace_tag = format!("g({},{},{})", gid[0], gid[1], gid[2]);
     }
+    ctx.observer = observer.take();
     let r = exec::run_group(&mut waves[..nwaves], &mut ctx, |_, _| {});
+    *observer = ctx.observer.take();
     stats.add(&ctx.stats);
     if let Some(mut t) = ctx.trace.take() {
         let _ = t.flush();

@@ -33,6 +33,12 @@ use std::time::Duration;
 /// Opens a trace sink (called once per dispatch when tracing).
 pub type TraceOpener = Box<dyn Fn() -> Box<dyn std::io::Write + Send> + Sync>;
 
+/// Makes the [`risa_gcn_emu::Observer`] of one worker thread (called once
+/// per worker per GCN dispatch); observers that report share their findings
+/// through state the closure captures.
+pub type ObserverFactory =
+    std::sync::Arc<dyn Fn() -> Box<dyn risa_gcn_emu::Observer> + Send + Sync>;
+
 /// How to launch a kernel.
 pub struct LaunchConfig {
     /// Global size in work-items per dimension.
@@ -49,6 +55,8 @@ pub struct LaunchConfig {
     pub threads: usize,
     /// Where to write an instruction trace (forces one thread).
     pub trace: Option<TraceOpener>,
+    /// Watches every instruction of a GCN dispatch (checkers, profilers).
+    pub observe: Option<ObserverFactory>,
 }
 
 /// The default per-wave instruction budget: large enough for real kernels,
@@ -66,6 +74,7 @@ impl LaunchConfig {
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
             threads: host_threads(),
             trace: None,
+            observe: None,
         }
     }
 }
