@@ -1,0 +1,13 @@
+//! Checkers that see what the hardware would hide: a register read before
+//! its load returned (`waitcnt`), a missing wait state (`hazards`), LDS and
+//! global-memory races (`races`) and reads of never-written state
+//! (`uninit`).
+//!
+//! Every checker reports [`Finding`]s into a [`Report`], which keeps one
+//! entry per (PC, kind) with a count, so a bug inside a loop run by a
+//! thousand waves is printed once.
+#![warn(missing_docs)]
+
+pub mod finding;
+
+pub use finding::{Finding, Kind, Report};
