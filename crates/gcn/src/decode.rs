@@ -224,6 +224,23 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     };
     let needs_lit = scalar_lit || info.has(flag::LIT);
     if needs_lit {
+        if matches!(
+            enc,
+            Enc::Vop2Sdwa
+                | Enc::Vop1Sdwa
+                | Enc::VopcSdwa
+                | Enc::Vop2Dpp
+                | Enc::Vop1Dpp
+                | Enc::VopcDpp
+        ) {
+            // An SDWA/DPP word where a K constant follows (v_madmk/v_madak):
+            // no such form exists (llvm-mc calls it an invalid encoding), and
+            // an instruction is at most two dwords.
+            return Err(DecodeError::BadField {
+                field: Field::Src0,
+                value: src0,
+            });
+        }
         let l = *words.get(base).ok_or(DecodeError::Truncated {
             need: base as u8 + 1,
             have: words.len() as u8,
