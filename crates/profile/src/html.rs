@@ -16,7 +16,7 @@ h1{font-size:1.4em;margin-bottom:.2em}h2{font-size:1.15em;margin-top:1.6em}\
 .sub{color:#555;margin-top:0}.charts{display:flex;flex-wrap:wrap;gap:2em}\
 svg text{font-size:12px;font-family:sans-serif;fill:#222}svg .title{font-weight:bold;font-size:13px}\
 table{border-collapse:collapse;font-size:13px}th,td{padding:1px 8px;text-align:right;white-space:nowrap}\
-th{border-bottom:1px solid #888}td.i{text-align:left;font-family:monospace}\
+th{border-bottom:1px solid #888}th.i{text-align:left}td.i{text-align:left;font-family:monospace}\
 td.pc{font-family:monospace;color:#555}tr.cold td{color:#999}\
 td.heat{width:120px;padding:0}td.heat span{display:block;height:12px;background:#d62728}\
 .cls{display:inline-block;width:.8em;height:.8em;margin-right:.3em}";

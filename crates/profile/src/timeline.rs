@@ -293,7 +293,7 @@ fn event_json(g: u64, e: &Event, listing: &Listing) -> Value {
     let at = |idx: u32| {
         listing.lines.get(idx as usize).map_or_else(
             || json!({}),
-            |l| json!({"pc": format!("{:#06x}", l.offset), "instruction": l.text}),
+            |l| json!({"first_pc": format!("{:#06x}", l.offset), "first": l.text}),
         )
     };
     match e.what {
