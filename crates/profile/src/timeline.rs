@@ -30,12 +30,12 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// 64 work-groups of at most 10,000 events: a file of a few tens of MB
-    /// at worst, which the viewers load in seconds.
+    /// 64 work-groups of at most 4,000 events: at most 256,000 events, a
+    /// file of about 35 MB at worst, which the viewers load in seconds.
     fn default() -> Limits {
         Limits {
             groups: 64,
-            events: 10_000,
+            events: 4_000,
         }
     }
 }
@@ -287,32 +287,46 @@ fn pid(group: u64) -> u64 {
     group + 1
 }
 
-/// The trace event of `e` in group `g`.
-fn event_json(g: u64, e: &Event, listing: &Listing) -> Value {
+/// `s` as a JSON string literal.
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| String::from("\"\""))
+}
+
+/// Writes the trace event of `e` in group `g`. Written field by field, not
+/// through `serde_json::Value`s: a capped timeline still has hundreds of
+/// thousands of events, and building a map per event cost more than the
+/// whole emulation.
+fn write_event(out: &mut dyn Write, g: u64, e: &Event, listing: &Listing) -> io::Result<()> {
     let (pid, tid, ts) = (pid(g), e.wave, e.ts);
-    let at = |idx: u32| {
-        listing.lines.get(idx as usize).map_or_else(
-            || json!({}),
-            |l| json!({"first_pc": format!("{:#06x}", l.offset), "first": l.text}),
+    let head = |out: &mut dyn Write, ph: &str, name: &str, cat: &str| {
+        write!(
+            out,
+            "{{\"ph\":\"{ph}\",\"name\":{},\"cat\":\"{cat}\",\"pid\":{pid},\"tid\":{tid},\"ts\":{ts}",
+            quoted(name)
         )
     };
     match e.what {
         What::Run { class, first, n } => {
-            let name = match class {
-                Class::Cat(_) => class.name().to_string(),
-                _ => listing
-                    .lines
-                    .get(first as usize)
-                    .map_or_else(|| class.name().to_string(), |l| l.text.clone()),
+            let line = listing.lines.get(first as usize);
+            let name = match (class, line) {
+                (Class::Cat(_), _) | (_, None) => class.name(),
+                (_, Some(l)) => l.text.as_str(),
             };
-            let mut args = at(first);
-            args["instructions"] = json!(n);
-            json!({"ph": "X", "name": name, "cat": class.name(), "pid": pid, "tid": tid,
-                   "ts": ts, "dur": n, "args": args})
+            head(out, "X", name, class.name())?;
+            write!(out, ",\"dur\":{n},\"args\":{{\"instructions\":{n}")?;
+            if let Some(l) = line {
+                write!(
+                    out,
+                    ",\"first_pc\":\"{:#06x}\",\"first\":{}",
+                    l.offset,
+                    quoted(&l.text)
+                )?;
+            }
+            write!(out, "}}}}")
         }
         What::BarrierWait { dur } => {
-            json!({"ph": "X", "name": "barrier wait", "cat": "barrier", "pid": pid, "tid": tid,
-                   "ts": ts, "dur": dur})
+            head(out, "X", "barrier wait", "barrier")?;
+            write!(out, ",\"dur\":{dur}}}")
         }
         What::Start | What::Parked | What::End => {
             let name = match e.what {
@@ -320,7 +334,8 @@ fn event_json(g: u64, e: &Event, listing: &Listing) -> Value {
                 What::Parked => "parked (GDS)",
                 _ => "wave end",
             };
-            json!({"ph": "i", "s": "t", "name": name, "cat": "wave", "pid": pid, "tid": tid, "ts": ts})
+            head(out, "i", name, "wave")?;
+            write!(out, ",\"s\":\"t\"}}")
         }
     }
 }
@@ -352,28 +367,33 @@ pub fn write_json(
     write!(out, "{{\"displayTimeUnit\":\"ns\",\"otherData\":")?;
     serde_json::to_writer(&mut *out, &Value::Object(other))?;
     write!(out, ",\"traceEvents\":[")?;
-    let mut first = true;
-    let mut emit = |out: &mut dyn Write, v: Value| -> io::Result<()> {
-        if !first {
-            out.write_all(b",\n")?;
-        }
-        first = false;
-        serde_json::to_writer(&mut *out, &v)?;
-        Ok(())
-    };
+    let mut sep = "";
     for g in &t.groups {
         let p = pid(g.id);
         let mut name = format!("work-group {}", g.id);
         if g.dropped > 0 {
             name.push_str(&format!(" ({} events dropped)", g.dropped));
         }
-        emit(out, json!({"ph": "M", "name": "process_name", "pid": p, "tid": 0, "args": {"name": name}}))?;
-        emit(out, json!({"ph": "M", "name": "process_sort_index", "pid": p, "tid": 0, "args": {"sort_index": g.id}}))?;
+        write!(
+            out,
+            "{sep}{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{p},\"tid\":0,\"args\":{{\"name\":{}}}}}",
+            quoted(&name)
+        )?;
+        sep = ",\n";
+        write!(
+            out,
+            "{sep}{{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":{p},\"tid\":0,\"args\":{{\"sort_index\":{}}}}}",
+            g.id
+        )?;
         for w in 0..g.waves {
-            emit(out, json!({"ph": "M", "name": "thread_name", "pid": p, "tid": w, "args": {"name": format!("wave {w}")}}))?;
+            write!(
+                out,
+                "{sep}{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{p},\"tid\":{w},\"args\":{{\"name\":\"wave {w}\"}}}}"
+            )?;
         }
         for e in &g.events {
-            emit(out, event_json(g.id, e, listing))?;
+            out.write_all(sep.as_bytes())?;
+            write_event(out, g.id, e, listing)?;
         }
     }
     writeln!(out, "]}}")
