@@ -296,7 +296,13 @@ fn quoted(s: &str) -> String {
 /// through `serde_json::Value`s: a capped timeline still has hundreds of
 /// thousands of events, and building a map per event cost more than the
 /// whole emulation.
-fn write_event(out: &mut dyn Write, g: u64, e: &Event, listing: &Listing) -> io::Result<()> {
+fn write_event(
+    out: &mut dyn Write,
+    g: u64,
+    e: &Event,
+    listing: &Listing,
+    texts: &[String],
+) -> io::Result<()> {
     let (pid, tid, ts) = (pid(g), e.wave, e.ts);
     let head = |out: &mut dyn Write, ph: &str, name: &str, cat: &str| {
         write!(
@@ -314,13 +320,8 @@ fn write_event(out: &mut dyn Write, g: u64, e: &Event, listing: &Listing) -> io:
             };
             head(out, "X", name, class.name())?;
             write!(out, ",\"dur\":{n},\"args\":{{\"instructions\":{n}")?;
-            if let Some(l) = line {
-                write!(
-                    out,
-                    ",\"first_pc\":\"{:#06x}\",\"first\":{}",
-                    l.offset,
-                    quoted(&l.text)
-                )?;
+            if let (Some(l), Some(text)) = (line, texts.get(first as usize)) {
+                write!(out, ",\"first_pc\":\"{:#06x}\",\"first\":{text}", l.offset)?;
             }
             write!(out, "}}}}")
         }
@@ -367,6 +368,7 @@ pub fn write_json(
     write!(out, "{{\"displayTimeUnit\":\"ns\",\"otherData\":")?;
     serde_json::to_writer(&mut *out, &Value::Object(other))?;
     write!(out, ",\"traceEvents\":[")?;
+    let texts: Vec<String> = listing.lines.iter().map(|l| quoted(&l.text)).collect();
     let mut sep = "";
     for g in &t.groups {
         let p = pid(g.id);
@@ -393,7 +395,7 @@ pub fn write_json(
         }
         for e in &g.events {
             out.write_all(sep.as_bytes())?;
-            write_event(out, g.id, e, listing)?;
+            write_event(out, g.id, e, listing, &texts)?;
         }
     }
     writeln!(out, "]}}")
