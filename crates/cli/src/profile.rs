@@ -61,7 +61,9 @@ pub(crate) fn attach<'a>(
     }
     if tracing {
         // A traced wave runs its own loop, which observers do not see.
-        return Err("--profile, --profile-html and --timeline cannot be combined with --trace".into());
+        return Err(
+            "--profile, --profile-html and --timeline cannot be combined with --trace".into(),
+        );
     }
     let profiler = Profiler::new(
         risa_gcn::Dialect::Clrx,
@@ -90,7 +92,10 @@ impl Session<'_> {
     pub(crate) fn finish(self) -> Result<(), String> {
         let prof = self.profiler.finish();
         if self.args.profile {
-            print!("{}", report::text(&prof, &self.title, self.args.profile_top));
+            print!(
+                "{}",
+                report::text(&prof, &self.title, self.args.profile_top)
+            );
         }
         if let Some(path) = &self.args.profile_html {
             let page = html::page(&prof, &self.title, self.args.profile_top);
@@ -137,7 +142,14 @@ impl Observer for Both {
         self.0.before(w, idx, op, ctx);
         self.1.before(w, idx, op, ctx);
     }
-    fn after(&mut self, w: &mut Wave, idx: usize, op: &Op, ctx: &mut Ctx, r: &Result<(), FaultKind>) {
+    fn after(
+        &mut self,
+        w: &mut Wave,
+        idx: usize,
+        op: &Op,
+        ctx: &mut Ctx,
+        r: &Result<(), FaultKind>,
+    ) {
         self.0.after(w, idx, op, ctx, r);
         self.1.after(w, idx, op, ctx, r);
     }

@@ -50,7 +50,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "I[:TYPE]", value_parser = parse_print)]
     pub(crate) print: Vec<(usize, String)>,
     #[command(flatten)]
-    pub(crate) profiling: crate::profile::ProfileArgs,
+    pub(crate) profiling: Box<crate::profile::ProfileArgs>,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -243,7 +243,8 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
         }));
     }
     let name = &module.kernels[kernel].name;
-    let session = crate::profile::attach(&a.profiling, a.trace.is_some(), dev.isa(), name, &mut cfg)?;
+    let session =
+        crate::profile::attach(&a.profiling, a.trace.is_some(), dev.isa(), name, &mut cfg)?;
     let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
     let buffers: Vec<(usize, Vec<u8>)> = placed

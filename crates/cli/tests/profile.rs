@@ -43,11 +43,18 @@ fn stat(stderr: &str, name: &str) -> u64 {
 fn text_profile_adds_up_to_stats() {
     let (code, out, err) = run_vadd(&["--profile", "--stats", "--profile-top", "3"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("# risa profile: vadd on gfx900, grid 1000x1x1"), "{out}");
+    assert!(
+        out.starts_with("# risa profile: vadd on gfx900, grid 1000x1x1"),
+        "{out}"
+    );
     let listing = out.split("Annotated listing").nth(1).unwrap();
     let sum: u64 = listing
         .lines()
-        .filter(|l| l.trim_start().split_whitespace().next().is_some_and(|p| p.ends_with('%')))
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|p| p.ends_with('%'))
+        })
         .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
         .sum();
     assert_eq!(sum, stat(&err, "instructions:"));
@@ -109,7 +116,10 @@ fn profiling_options_refuse_what_they_cannot_do() {
     assert!(err.contains("Cayman is not supported"), "{err}");
     let (code, _, err) = run_vadd(&["--profile-html", "/nonexistent-dir/p.html"]);
     assert_eq!(code, 1);
-    assert!(err.contains("cannot write /nonexistent-dir/p.html"), "{err}");
+    assert!(
+        err.contains("cannot write /nonexistent-dir/p.html"),
+        "{err}"
+    );
 }
 
 /// The Chromium binary on PATH, if any.

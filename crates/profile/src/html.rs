@@ -67,11 +67,7 @@ pub fn page(p: &Profile, title: &str, hot: usize) -> String {
         o,
         "<h2>Instruction mix</h2>\n<div class=\"charts\">\n{}\n{}\n</div>",
         bars("Wave-instructions by class", &cats, s.total),
-        bars(
-            &format!("Top {} mnemonics", mnems.len()),
-            &mnems,
-            s.total
-        )
+        bars(&format!("Top {} mnemonics", mnems.len()), &mnems, s.total)
     );
     let head = "<tr><th>percent</th><th></th><th>waves</th><th>lanes</th><th>lanes/wave</th>\
                 <th>pc</th><th class=\"i\">instruction</th></tr>";

@@ -154,7 +154,8 @@ fn text_report_lists_every_executed_instruction_once() {
         if *n > 0 {
             let name = Cat::NAMES[k];
             assert!(
-                t.lines().any(|l| l.starts_with(name) && l.contains(&n.to_string())),
+                t.lines()
+                    .any(|l| l.starts_with(name) && l.contains(&n.to_string())),
                 "{name} {n} missing"
             );
         }
@@ -229,8 +230,8 @@ fn timeline_slices_cover_every_instruction() {
         }
         // Waits and barriers have slices of their own; every other slice
         // adds to its category.
-        for k in 0..CAT_COUNT {
-            assert!(per_cat[k] <= res.stats.instructions[k], "{at}");
+        for (n, all) in per_cat.iter().zip(&res.stats.instructions) {
+            assert!(n <= all, "{at}");
         }
     }
 }
@@ -249,7 +250,11 @@ fn barrier_waits_end_when_the_last_wave_arrives() {
     for e in &g.events {
         let w = e.wave as usize;
         match e.what {
-            What::Run { class: Class::Barrier, first, .. } => {
+            What::Run {
+                class: Class::Barrier,
+                first,
+                ..
+            } => {
                 assert_eq!(l.lines[first as usize].text, "s_barrier");
                 arrive[w].push(e.ts + 1);
             }
@@ -259,12 +264,15 @@ fn barrier_waits_end_when_the_last_wave_arrives() {
     }
     let rounds = arrive[0].len();
     assert!(rounds > 5);
-    for k in 0..rounds {
-        let last = (0..4).map(|w| arrive[w][k]).max().unwrap();
-        for w in 0..4 {
+    let last: Vec<u64> = (0..rounds)
+        .map(|k| arrive.iter().map(|a| a[k]).max().unwrap())
+        .collect();
+    for (w, a) in arrive.iter().enumerate() {
+        assert_eq!(a.len(), rounds);
+        for (k, (&at, &release)) in a.iter().zip(&last).enumerate() {
             // A wave that arrived early waits until the last arrival.
-            if arrive[w][k] < last {
-                assert!(resume[w].contains(&(arrive[w][k], last)), "round {k} wave {w}");
+            if at < release {
+                assert!(resume[w].contains(&(at, release)), "round {k} wave {w}");
             }
         }
     }
@@ -281,7 +289,10 @@ fn timeline_limits_are_kept_and_noted() {
     let t = p.timeline.as_ref().unwrap();
     assert_eq!(t.groups.iter().map(|g| g.id).collect::<Vec<_>>(), [0, 1]);
     assert_eq!(t.skipped_groups, 2);
-    assert!(t.groups.iter().all(|g| g.events.len() == 7 && g.dropped > 0));
+    assert!(t
+        .groups
+        .iter()
+        .all(|g| g.events.len() == 7 && g.dropped > 0));
     let j = timeline_json(&p);
     assert_eq!(j["otherData"]["groups_not_recorded"], 2);
     assert!(j["otherData"]["events_dropped"].as_u64().unwrap() > 0);
@@ -326,9 +337,13 @@ fn html_is_balanced_self_contained_and_adds_up() {
     assert_eq!(tags.iter().filter(|t| *t == "svg").count(), 2);
     // Nothing to fetch: no script, no external reference (the SVG namespace
     // is a name, not a request).
-    assert!(!tags.iter().any(|t| t == "script" || t == "img" || t == "iframe"));
+    assert!(!tags
+        .iter()
+        .any(|t| t == "script" || t == "img" || t == "iframe"));
     let stripped = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
-    assert!(!stripped.contains("http:") && !stripped.contains("https:") && !stripped.contains("url("));
+    assert!(
+        !stripped.contains("http:") && !stripped.contains("https:") && !stripped.contains("url(")
+    );
     assert!(page.contains("lds_scan &lt;gfx900&gt; &amp; co"));
     // The listing's rows add up to the stats.
     let listing = page.split("Annotated listing").nth(1).unwrap();
