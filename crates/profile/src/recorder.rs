@@ -2,7 +2,7 @@
 //! one per worker thread, and the shared state the counts are merged into.
 
 use crate::listing::Listing;
-use crate::timeline::{Limits, Timeline, Tracker};
+use crate::timeline::{Limits, Timeline, Tracker, What};
 use risa_gcn::Dialect;
 use risa_gcn_emu::exec::{Observer, WaveEvent};
 use risa_gcn_emu::program::Op;
@@ -137,8 +137,8 @@ impl Observer for Recorder {
         match ev {
             WaveEvent::Resume => t.resume(wave),
             WaveEvent::Barrier => t.barrier(wave),
-            WaveEvent::Parked => t.parked(wave),
-            WaveEvent::Done => t.done(wave),
+            WaveEvent::Parked => t.stop(wave, What::Parked),
+            WaveEvent::Done => t.stop(wave, What::End),
         }
     }
 

@@ -260,24 +260,15 @@ impl Tracker {
         }
     }
 
-    /// The wave parked on a GDS resource.
-    pub(crate) fn parked(&mut self, wave: usize) {
+    /// The wave stopped: it parked on a GDS resource ([`What::Parked`]) or
+    /// ended ([`What::End`]).
+    pub(crate) fn stop(&mut self, wave: usize, what: What) {
         if !self.on || wave >= self.tracks.len() {
             return;
         }
         self.flush(wave);
         let ts = self.tracks[wave].clock;
-        self.push(wave, ts, What::Parked);
-    }
-
-    /// The wave ended.
-    pub(crate) fn done(&mut self, wave: usize) {
-        if !self.on || wave >= self.tracks.len() {
-            return;
-        }
-        self.flush(wave);
-        let ts = self.tracks[wave].clock;
-        self.push(wave, ts, What::End);
+        self.push(wave, ts, what);
     }
 }
 
