@@ -31,7 +31,7 @@ pub struct Limits {
 
 impl Default for Limits {
     /// 64 work-groups of at most 4,000 events: at most 256,000 events, a
-    /// file of about 40 MB at worst, which the viewers load in seconds.
+    /// file of about 40 MB at worst (the viewers take files of that size).
     fn default() -> Limits {
         Limits {
             groups: 64,
