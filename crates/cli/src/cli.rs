@@ -149,7 +149,8 @@ const RUN_AFTER_HELP: &str = "\
 EXAMPLES:
     risa run examples/gcn/vadd-gfx900.o --grid 1000 --arg buf:f32:0..1000 \\
         --arg buf:f32:1000..2000 --arg buf:zeros:4000 --arg i32:1000 --print 2 --stats
-    risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/";
+    risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/
+    risa run k.o --grid 1024 --arg ... --profile --profile-html p.html --timeline t.json";
 
 /// The help text of `--arch` (shared by `asm` and `disasm`).
 pub(crate) const ARCH_HELP: &str = "\

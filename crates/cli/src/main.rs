@@ -11,6 +11,7 @@ mod asm;
 mod asm_cayman;
 mod cli;
 mod opencl;
+mod profile;
 mod run;
 
 fn main() -> ExitCode {

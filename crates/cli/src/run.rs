@@ -49,6 +49,8 @@ pub(crate) struct RunArgs {
     /// f64 i64 u64 hex)
     #[arg(long, value_name = "I[:TYPE]", value_parser = parse_print)]
     pub(crate) print: Vec<(usize, String)>,
+    #[command(flatten)]
+    pub(crate) profiling: Box<crate::profile::ProfileArgs>,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -240,6 +242,9 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             }
         }));
     }
+    let name = &module.kernels[kernel].name;
+    let session =
+        crate::profile::attach(&a.profiling, a.trace.is_some(), dev.isa(), name, &mut cfg)?;
     let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
     let buffers: Vec<(usize, Vec<u8>)> = placed
@@ -261,6 +266,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             if a.stats {
                 print_stats(&res);
             }
+            session.map_or(Ok(()), |s| s.finish())?;
             Ok(0)
         }
         Err(LaunchError::Fault(report, res)) => {
@@ -275,6 +281,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             if let (true, Some(res)) = (a.stats, res) {
                 print_stats(&res);
             }
+            session.map_or(Ok(()), |s| s.finish())?;
             Ok(3)
         }
         Err(e) => Err(e.to_string()),

@@ -1,0 +1,168 @@
+//! `risa run --profile`, `--profile-html FILE` and `--timeline FILE`: attach a
+//! [`risa_profile::Profiler`] to the launch and write what it gathered.
+
+use risa_gcn_emu::exec::{Observer, WaveEvent};
+use risa_gcn_emu::program::Op;
+use risa_gcn_emu::{Ctx, FaultKind, Wave};
+use risa_profile::{html, report, timeline, Limits, Profiler};
+use risa_runtime::gpu::Isa;
+use risa_runtime::LaunchConfig;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The profiling options of `risa run`.
+#[derive(clap::Args, Default)]
+pub(crate) struct ProfileArgs {
+    /// Print a profile after the run (GCN): per-instruction counts (waves
+    /// that issued it, active lanes under EXEC) on the disassembly, hottest
+    /// first, and the instruction mix by class (see docs/profile.md)
+    #[arg(long)]
+    pub(crate) profile: bool,
+    /// Write the profile as one self-contained HTML page (annotated code,
+    /// instruction-mix charts as inline SVG; opens offline)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) profile_html: Option<PathBuf>,
+    /// Hottest instructions listed before the annotated code
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub(crate) profile_top: usize,
+    /// Write a Chrome trace-event / Perfetto timeline of the dispatch (GCN):
+    /// one track per wave, one process per work-group, runs of instruction
+    /// classes in issue order; time unit = one issued instruction
+    #[arg(long, value_name = "FILE.json")]
+    pub(crate) timeline: Option<PathBuf>,
+}
+
+/// A profiled launch in progress.
+pub(crate) struct Session<'a> {
+    args: &'a ProfileArgs,
+    profiler: Profiler,
+    title: String,
+    kernel: String,
+    chip: String,
+}
+
+/// Sets `cfg` up to profile the launch of `kernel` when any profiling
+/// option is given (None otherwise).
+pub(crate) fn attach<'a>(
+    args: &'a ProfileArgs,
+    tracing: bool,
+    isa: Isa,
+    kernel: &str,
+    cfg: &mut LaunchConfig,
+) -> Result<Option<Session<'a>>, String> {
+    if !args.profile && args.profile_html.is_none() && args.timeline.is_none() {
+        return Ok(None);
+    }
+    if isa == Isa::Cayman {
+        return Err(
+            "--profile, --profile-html and --timeline profile GCN kernels; Cayman is not supported yet"
+                .into(),
+        );
+    }
+    if tracing {
+        // A traced wave runs its own loop, which observers do not see.
+        return Err(
+            "--profile, --profile-html and --timeline cannot be combined with --trace".into(),
+        );
+    }
+    let profiler = Profiler::new(
+        risa_gcn::Dialect::Clrx,
+        args.timeline.as_ref().map(|_| Limits::default()),
+    );
+    let p = profiler.clone();
+    cfg.observe = Some(match cfg.observe.take() {
+        None => Arc::new(move || p.recorder()),
+        // Another tool (e.g. a checker) watches too: both see every op.
+        Some(other) => Arc::new(move || Box::new(Both(other(), p.recorder())) as Box<dyn Observer>),
+    });
+    let grid = cfg.grid.map(|g| g.to_string()).join("x");
+    let block = cfg.block.map(|g| g.to_string()).join("x");
+    Ok(Some(Session {
+        args,
+        profiler,
+        title: format!("{kernel} on {isa}, grid {grid}, work-group {block}"),
+        kernel: kernel.to_string(),
+        chip: isa.to_string(),
+    }))
+}
+
+impl Session<'_> {
+    /// Prints and writes what was asked for, once the launch is over (also
+    /// after a fault: the profile then covers what ran).
+    pub(crate) fn finish(self) -> Result<(), String> {
+        let prof = self.profiler.finish();
+        if self.args.profile {
+            print!(
+                "{}",
+                report::text(&prof, &self.title, self.args.profile_top)
+            );
+        }
+        if let Some(path) = &self.args.profile_html {
+            let page = html::page(&prof, &self.title, self.args.profile_top);
+            std::fs::write(path, page)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            eprintln!("risa run: profile written to {}", path.display());
+        }
+        if let (Some(path), Some(t)) = (&self.args.timeline, &prof.timeline) {
+            let empty = risa_profile::Listing { lines: Vec::new() };
+            let listing = prof.listing.as_deref().unwrap_or(&empty);
+            let about = [("kernel", self.kernel.clone()), ("chip", self.chip.clone())];
+            let f = std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            timeline::write_json(t, listing, &about, &mut w)
+                .and_then(|()| std::io::Write::flush(&mut w))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let dropped: u64 = t.groups.iter().map(|g| g.dropped).sum();
+            eprintln!(
+                "risa run: timeline written to {} ({} work-groups{}{})",
+                path.display(),
+                t.groups.len(),
+                if t.skipped_groups > 0 {
+                    format!(", {} more not recorded", t.skipped_groups)
+                } else {
+                    String::new()
+                },
+                if dropped > 0 {
+                    format!(", {dropped} events dropped")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Two observers of one worker thread, called in order.
+struct Both(Box<dyn Observer>, Box<dyn Observer>);
+
+impl Observer for Both {
+    fn before(&mut self, w: &Wave, idx: usize, op: &Op, ctx: &Ctx) {
+        self.0.before(w, idx, op, ctx);
+        self.1.before(w, idx, op, ctx);
+    }
+    fn after(
+        &mut self,
+        w: &mut Wave,
+        idx: usize,
+        op: &Op,
+        ctx: &mut Ctx,
+        r: &Result<(), FaultKind>,
+    ) {
+        self.0.after(w, idx, op, ctx, r);
+        self.1.after(w, idx, op, ctx, r);
+    }
+    fn event(&mut self, w: &mut Wave, ev: WaveEvent, ctx: &mut Ctx) {
+        self.0.event(w, ev, ctx);
+        self.1.event(w, ev, ctx);
+    }
+    fn group_start(&mut self, group: u64, waves: &[Wave]) {
+        self.0.group_start(group, waves);
+        self.1.group_start(group, waves);
+    }
+    fn group_end(&mut self, group: u64) {
+        self.0.group_end(group);
+        self.1.group_end(group);
+    }
+}

@@ -1,0 +1,220 @@
+//! `risa run --profile`, `--profile-html` and `--timeline` end to end: the
+//! text profile adds up to `--stats`, the timeline is trace-event JSON, and
+//! the HTML report renders in headless Chromium with no console message.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+mod common;
+use common::{repo, risa, tmpdir};
+
+/// `risa run` of the bundled vadd example over 1000 items plus `extra`.
+fn run_vadd(extra: &[&str]) -> (i32, String, String) {
+    let obj = repo().join("examples/gcn/vadd-gfx900.o");
+    let mut args = vec![
+        "run",
+        obj.to_str().unwrap(),
+        "--grid",
+        "1000",
+        "--arg",
+        "buf:f32:0..1000",
+        "--arg",
+        "buf:f32:1000..2000",
+        "--arg",
+        "buf:zeros:4000",
+        "--arg",
+        "i32:1000",
+    ];
+    args.extend_from_slice(extra);
+    risa(&args)
+}
+
+/// The `--stats` line `name` (e.g. `valu`) as a number.
+fn stat(stderr: &str, name: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(name))
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {stderr}"))
+}
+
+#[test]
+fn text_profile_adds_up_to_stats() {
+    let (code, out, err) = run_vadd(&["--profile", "--stats", "--profile-top", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("# risa profile: vadd on gfx900, grid 1000x1x1"),
+        "{out}"
+    );
+    let listing = out.split("Annotated listing").nth(1).unwrap();
+    let sum: u64 = listing
+        .lines()
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|p| p.ends_with('%'))
+        })
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, stat(&err, "instructions:"));
+    for cat in ["salu", "smem", "valu", "vmem"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(cat) && l.contains('%'))
+            .unwrap();
+        let n: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(n, stat(&err, cat), "{cat}");
+    }
+    let hot = out.split("Hottest instructions").nth(1).unwrap();
+    assert_eq!(hot.lines().skip(2).take_while(|l| !l.is_empty()).count(), 3);
+}
+
+#[test]
+fn timeline_is_trace_event_json() {
+    let d = tmpdir("timeline");
+    let f = d.join("t.json");
+    let (code, _, err) = run_vadd(&["--timeline", f.to_str().unwrap(), "--stats"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("timeline written to"), "{err}");
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+    assert_eq!(j["otherData"]["kernel"], "vadd");
+    let ev = j["traceEvents"].as_array().unwrap();
+    let issued: u64 = ev
+        .iter()
+        .filter(|e| e["ph"] == "X" && e["cat"] != "barrier")
+        .map(|e| e["dur"].as_u64().unwrap())
+        .sum();
+    assert_eq!(issued, stat(&err, "instructions:"));
+    let names = ev.iter().filter(|e| e["name"] == "thread_name").count() as u64;
+    assert_eq!(names, stat(&err, "waves:"));
+}
+
+#[test]
+fn profiling_options_refuse_what_they_cannot_do() {
+    let d = tmpdir("profile-refuse");
+    let (code, _, err) = run_vadd(&["--profile", "--trace", d.join("t").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot be combined with --trace"), "{err}");
+    let cay = repo().join("tests/fixtures/cayman/vadd.o");
+    let (code, _, err) = risa(&[
+        "run",
+        cay.to_str().unwrap(),
+        "--grid",
+        "8",
+        "--arg",
+        "buf:f32:0..8",
+        "--arg",
+        "buf:f32:0..8",
+        "--arg",
+        "buf:zeros:32",
+        "--arg",
+        "i32:8",
+        "--profile",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("Cayman is not supported"), "{err}");
+    let (code, _, err) = run_vadd(&["--profile-html", "/nonexistent-dir/p.html"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cannot write /nonexistent-dir/p.html"),
+        "{err}"
+    );
+}
+
+/// The Chromium binary on PATH, if any.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|d| ["chromium", "chromium-browser"].map(|n| d.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// Opens `page` in headless Chromium and screenshots it to `png`; returns
+/// the console messages the page logged.
+fn render(chrome: &Path, page: &Path, png: &Path, profile_dir: &Path) -> Vec<String> {
+    let mut child = Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--hide-scrollbars",
+            "--window-size=1200,1600",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile_dir.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("chromium did not finish in 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let log = reader.join().unwrap();
+    log.lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(String::from)
+        .collect()
+}
+
+/// The screenshot's pixels as RGB triples.
+fn pixels(png: &Path) -> Vec<[u8; 3]> {
+    let dec = png::Decoder::new(std::fs::File::open(png).unwrap());
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    assert!(step >= 3, "{:?}", info.color_type);
+    buf[..info.buffer_size()]
+        .chunks(step)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+#[test]
+fn html_report_renders_in_chromium() {
+    let Some(chrome) = chromium() else {
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+        return;
+    };
+    let d = tmpdir("profile-html");
+    let page = d.join("vadd.html");
+    let (code, _, err) = run_vadd(&["--profile-html", page.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // The control: a page that logs an error is caught, so a clean run of
+    // the report means something.
+    let bad = d.join("control.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><html><body><script>console.error('risa control')</script></body></html>",
+    )
+    .unwrap();
+    let msgs = render(&chrome, &bad, &d.join("control.png"), &d.join("chrome"));
+    assert!(msgs.iter().any(|m| m.contains("risa control")), "{msgs:?}");
+
+    let shot = d.join("vadd.png");
+    let msgs = render(&chrome, &page, &shot, &d.join("chrome"));
+    assert!(msgs.is_empty(), "console messages: {msgs:?}");
+    let px = pixels(&shot);
+    let count = |c: [u8; 3]| px.iter().filter(|p| **p == c).count();
+    let white = count([255, 255, 255]);
+    assert!(white < px.len() * 95 / 100, "the page is (nearly) blank");
+    // The heat bars (CSS) and the valu bar of the mix chart (SVG) are drawn.
+    assert!(count([0xd6, 0x27, 0x28]) > 1000, "no heat bars");
+    assert!(count([0x59, 0xa1, 0x4f]) > 1000, "no valu bar in the chart");
+}
