@@ -9,6 +9,7 @@ use crate::kernel::Kernel;
 use crate::Assembled;
 use risa_elf::write::{self, Class, ElfWriter, Rela, SectionSpec, SymbolSpec};
 use risa_gcn::{Feature, Processor};
+use risa_metadata::Value;
 
 /// `EI_OSABI` of AMDHSA code objects.
 pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
@@ -42,121 +43,52 @@ pub fn default_eflags(chip: &Processor) -> u32 {
         }
 }
 
-/// A tiny MessagePack writer (the subset the metadata needs).
-struct Pack(Vec<u8>);
-
-impl Pack {
-    fn map(&mut self, n: usize) {
-        if n < 16 {
-            self.0.push(0x80 | n as u8);
-        } else {
-            self.0.push(0xde);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-    }
-    fn array(&mut self, n: usize) {
-        if n < 16 {
-            self.0.push(0x90 | n as u8);
-        } else {
-            self.0.push(0xdc);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-    }
-    fn str(&mut self, s: &str) {
-        let n = s.len();
-        if n < 32 {
-            self.0.push(0xa0 | n as u8);
-        } else if n < 256 {
-            self.0.push(0xd9);
-            self.0.push(n as u8);
-        } else {
-            self.0.push(0xda);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        self.0.extend_from_slice(s.as_bytes());
-    }
-    fn uint(&mut self, v: u64) {
-        if v < 128 {
-            self.0.push(v as u8);
-        } else if v < 256 {
-            self.0.extend_from_slice(&[0xcc, v as u8]);
-        } else if v < 65536 {
-            self.0.push(0xcd);
-            self.0.extend_from_slice(&(v as u16).to_be_bytes());
-        } else if v <= u64::from(u32::MAX) {
-            self.0.push(0xce);
-            self.0.extend_from_slice(&(v as u32).to_be_bytes());
-        } else {
-            self.0.push(0xcf);
-            self.0.extend_from_slice(&v.to_be_bytes());
-        }
-    }
-    fn kv_str(&mut self, k: &str, v: &str) {
-        self.str(k);
-        self.str(v);
-    }
-    fn kv_uint(&mut self, k: &str, v: u64) {
-        self.str(k);
-        self.uint(v);
-    }
+/// A metadata map key and its value.
+fn kv(k: &str, v: impl Into<Value>) -> (Value, Value) {
+    (Value::from(k), v.into())
 }
 
-/// The metadata map (code object v4: `amdhsa.version` 1.1).
+/// The metadata map (code object v4: `amdhsa.version` 1.1), as MessagePack.
 fn metadata(chip: &Processor, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
-    let mut p = Pack(Vec::new());
-    p.map(3);
-    p.str("amdhsa.kernels");
-    p.array(kernels.len());
-    for (k, sgprs, vgprs) in kernels {
-        p.map(11);
-        p.str(".args");
-        p.array(k.args.len());
-        for a in &k.args {
-            let n = 3
-                + usize::from(!a.name.is_empty())
-                + usize::from(!a.type_name.is_empty())
-                + usize::from(a.address_space.is_some());
-            p.map(n);
+    let kernels = kernels.iter().map(|(k, sgprs, vgprs)| {
+        let args = k.args.iter().map(|a| {
+            let mut m = Vec::new();
             if !a.name.is_empty() {
-                p.kv_str(".name", &a.name);
+                m.push(kv(".name", a.name.as_str()));
             }
             if !a.type_name.is_empty() {
-                p.kv_str(".type_name", &a.type_name);
+                m.push(kv(".type_name", a.type_name.as_str()));
             }
-            p.kv_uint(".offset", u64::from(a.offset));
-            p.kv_uint(".size", u64::from(a.size));
-            p.kv_str(".value_kind", &a.value_kind);
+            m.push(kv(".offset", a.offset));
+            m.push(kv(".size", a.size));
+            m.push(kv(".value_kind", a.value_kind.as_str()));
             if let Some(s) = &a.address_space {
-                p.kv_str(".address_space", s);
+                m.push(kv(".address_space", s.as_str()));
             }
-        }
-        p.kv_uint(
-            ".group_segment_fixed_size",
-            u64::from(k.group_segment_fixed_size),
-        );
-        p.kv_uint(".kernarg_segment_align", 8);
-        p.kv_uint(".kernarg_segment_size", u64::from(k.kernarg_size()));
-        p.kv_uint(
-            ".max_flat_workgroup_size",
-            u64::from(k.max_flat_workgroup_size),
-        );
-        p.kv_str(".name", &k.name);
-        p.kv_uint(
-            ".private_segment_fixed_size",
-            u64::from(k.private_segment_fixed_size),
-        );
-        p.kv_uint(".sgpr_count", u64::from(*sgprs));
-        p.kv_str(".symbol", &format!("{}.kd", k.name));
-        p.kv_uint(".vgpr_count", u64::from(*vgprs));
-        p.kv_uint(".wavefront_size", 64);
-    }
-    p.str("amdhsa.target");
-    p.str(&format!("amdgcn-amd-amdhsa--{}", chip.name));
-    p.str("amdhsa.version");
-    p.array(2);
-    p.uint(1);
-    p.uint(1);
-    p.0
+            Value::Map(m)
+        });
+        Value::Map(vec![
+            kv(".args", Value::Array(args.collect())),
+            kv(".group_segment_fixed_size", k.group_segment_fixed_size),
+            kv(".kernarg_segment_align", 8),
+            kv(".kernarg_segment_size", k.kernarg_size()),
+            kv(".max_flat_workgroup_size", k.max_flat_workgroup_size),
+            kv(".name", k.name.as_str()),
+            kv(".private_segment_fixed_size", k.private_segment_fixed_size),
+            kv(".sgpr_count", *sgprs),
+            kv(".symbol", format!("{}.kd", k.name)),
+            kv(".vgpr_count", *vgprs),
+            kv(".wavefront_size", 64),
+        ])
+    });
+    risa_metadata::to_msgpack(&Value::Map(vec![
+        kv("amdhsa.kernels", Value::Array(kernels.collect())),
+        kv("amdhsa.target", format!("amdgcn-amd-amdhsa--{}", chip.name)),
+        kv(
+            "amdhsa.version",
+            Value::Array(vec![Value::from(1), Value::from(1)]),
+        ),
+    ]))
 }
 
 /// Builds the code object of an assembled source (which must be free of errors).
@@ -241,10 +173,8 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             .clone()
             .unwrap_or_default(),
         Some(y) => {
-            let v = crate::yaml::parse(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
-            let mut out = Vec::new();
-            crate::yaml::to_msgpack(&v, &mut out);
-            out
+            let v = risa_metadata::from_yaml(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
+            risa_metadata::to_msgpack(&v)
         }
         None => metadata(chip, &meta),
     };

@@ -25,7 +25,6 @@ pub mod mods;
 pub mod names;
 pub mod objdis;
 pub mod opnd;
-pub mod yaml;
 
 pub use backend::{GcnBackend, ListEntry};
 use risa_asm_core::{Assembler, Options, Output};
