@@ -12,8 +12,6 @@
 
 pub mod write;
 
-use std::fmt;
-
 /// `e_machine` of AMD GPU objects (r600 and amdgcn).
 pub const EM_AMDGPU: u16 = object::elf::EM_AMDGPU;
 /// `sh_type` of a symbol table.
@@ -28,25 +26,14 @@ pub const STT_FUNC: u8 = object::elf::STT_FUNC;
 pub const STT_OBJECT: u8 = object::elf::STT_OBJECT;
 
 /// Why a file could not be read as ELF.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed ELF at byte {offset:#x}: {message}")]
 pub struct ElfError {
     /// Byte offset in the file where the problem was found.
     pub offset: u64,
     /// What is wrong.
     pub message: String,
 }
-
-impl fmt::Display for ElfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "malformed ELF at byte {:#x}: {}",
-            self.offset, self.message
-        )
-    }
-}
-
-impl std::error::Error for ElfError {}
 
 fn err<T>(offset: u64, message: impl Into<String>) -> Result<T, ElfError> {
     Err(ElfError {

@@ -91,19 +91,72 @@ fn metadata(chip: &Processor, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
     ]))
 }
 
+/// Why [`build`] could not make a code object of an assembled source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodeObjectError {
+    /// Neither `--arch` nor `.gpu` chose a chip.
+    #[error("no GPU architecture selected (use --arch or .gpu)")]
+    NoArch,
+    /// The source has no `.text`.
+    #[error("no .text section")]
+    NoText,
+    /// An `.amdhsa_kernel` block placed outside `.rodata`.
+    #[error("the descriptor of kernel '{kernel}' is in section '{section}'; put .amdhsa_kernel in .rodata")]
+    DescriptorSection {
+        /// The kernel.
+        kernel: String,
+        /// The section its descriptor is in.
+        section: String,
+    },
+    /// A kernel whose label is not defined.
+    #[error("kernel '{0}' has no code: define the label '{0}:'")]
+    NoCode(String),
+    /// A kernel whose label is in another section than `.text`.
+    #[error("kernel label '{0}' is not in .text")]
+    LabelNotInText(String),
+    /// The source's `.amdgpu_metadata` YAML does not read.
+    #[error(".amdgpu_metadata: {0}")]
+    Metadata(#[from] risa_metadata::Error),
+    /// An `.elf_symbol` in a section that has no content (so is not written).
+    #[error(".elf_symbol {symbol}: section {section} is not written (empty?)")]
+    ElfSymbolSectionEmpty {
+        /// The symbol.
+        symbol: String,
+        /// Its section.
+        section: String,
+    },
+    /// An `.elf_symbol` in a section the source does not have.
+    #[error(".elf_symbol {symbol}: no section {section}")]
+    ElfSymbolNoSection {
+        /// The symbol.
+        symbol: String,
+        /// Its section.
+        section: String,
+    },
+    /// A relocation whose target is in a section other than `.text`/`.rodata`.
+    #[error("relocation against section '{0}': only .text and .rodata are written")]
+    RelocationTarget(String),
+    /// A relocation in a section other than `.text`/`.rodata`.
+    #[error("relocation in a section that is not written")]
+    RelocationSection,
+}
+
+impl From<CodeObjectError> for String {
+    fn from(e: CodeObjectError) -> String {
+        e.to_string()
+    }
+}
+
 /// Builds the code object of an assembled source (which must be free of errors).
-pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
-    let chip = a
-        .backend
-        .chip
-        .ok_or("no GPU architecture selected (use --arch or .gpu)")?;
+pub fn build(a: &Assembled) -> Result<Vec<u8>, CodeObjectError> {
+    let chip = a.backend.chip.ok_or(CodeObjectError::NoArch)?;
     let gen = chip.gen;
     let out = &a.output;
     let text_id = out
         .sections
         .iter()
         .position(|s| s.name == ".text")
-        .ok_or("no .text section")?;
+        .ok_or(CodeObjectError::NoText)?;
     let text = out.sections[text_id].data.clone();
     let mut rodata = out
         .section(".rodata")
@@ -126,10 +179,10 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         let off = match k.kd_at {
             Some((sec, off)) if Some(sec.0 as usize) == rodata_id => off,
             Some((sec, _)) => {
-                return Err(format!(
-                "the descriptor of kernel '{}' is in section '{}'; put .amdhsa_kernel in .rodata",
-                k.name, out.sections[sec.0 as usize].name
-            ))
+                return Err(CodeObjectError::DescriptorSection {
+                    kernel: k.name.clone(),
+                    section: out.sections[sec.0 as usize].name.clone(),
+                })
             }
             None => {
                 while !rodata.len().is_multiple_of(64) {
@@ -144,14 +197,12 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let mut meta = Vec::new();
     let mut relas = Vec::new();
     for (k, &off) in kernels.iter().zip(&kd_offsets) {
-        let sym = out.symbol(&k.name).and_then(|s| s.value).ok_or_else(|| {
-            format!(
-                "kernel '{}' has no code: define the label '{}:'",
-                k.name, k.name
-            )
-        })?;
+        let sym = out
+            .symbol(&k.name)
+            .and_then(|s| s.value)
+            .ok_or_else(|| CodeObjectError::NoCode(k.name.clone()))?;
         if sym.section.map(|s| s.0 as usize) != Some(text_id) {
-            return Err(format!("kernel label '{}' is not in .text", k.name));
+            return Err(CodeObjectError::LabelNotInText(k.name.clone()));
         }
         let d = k.descriptor(gen, used_v, used_s, 0);
         rodata[off as usize..off as usize + 64].copy_from_slice(&d);
@@ -172,10 +223,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             .metadata_msgpack
             .clone()
             .unwrap_or_default(),
-        Some(y) => {
-            let v = risa_metadata::from_yaml(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
-            risa_metadata::to_msgpack(&v)
-        }
+        Some(y) => risa_metadata::to_msgpack(&risa_metadata::from_yaml(y)?),
         None => metadata(chip, &meta),
     };
     let t = w.add_section(SectionSpec::code(".text", text, 256));
@@ -313,13 +361,18 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
                 Some(i) => match other.get(&i) {
                     Some(&x) => Some(x),
                     None => {
-                        return Err(format!(
-                            ".elf_symbol {}: section {n} is not written (empty?)",
-                            rs.name
-                        ))
+                        return Err(CodeObjectError::ElfSymbolSectionEmpty {
+                            symbol: rs.name.clone(),
+                            section: n.to_string(),
+                        })
                     }
                 },
-                None => return Err(format!(".elf_symbol {}: no section {n}", rs.name)),
+                None => {
+                    return Err(CodeObjectError::ElfSymbolNoSection {
+                        symbol: rs.name.clone(),
+                        section: n.to_string(),
+                    })
+                }
             },
         };
         w.add_symbol(SymbolSpec {
@@ -356,9 +409,8 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
                 (".rodata".to_string(), e.target.value as i64 + e.addend)
             }
             Some(i) => {
-                return Err(format!(
-                    "relocation against section '{}': only .text and .rodata are written",
-                    out.sections[i].name
+                return Err(CodeObjectError::RelocationTarget(
+                    out.sections[i].name.clone(),
                 ))
             }
         };
@@ -371,7 +423,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         match e.section.0 as usize {
             i if i == text_id => text_relas.push(rela),
             i if Some(i) == rodata_id => relas.push(rela),
-            _ => return Err("relocation in a section that is not written".into()),
+            _ => return Err(CodeObjectError::RelocationSection),
         }
     }
     for (need, (name, sec)) in need_sym.iter().zip([(".text", t), (".rodata", r)]) {
