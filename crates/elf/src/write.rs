@@ -396,32 +396,27 @@ impl ElfWriter {
         file.extend(std::iter::repeat_n(0u8, shentsize as usize));
         for (s, &off) in out.iter().zip(&offsets) {
             let size = s.data.len() as u64;
+            // The two classes' section headers differ only in the width of four fields.
+            macro_rules! section_header {
+                ($header:ident, $word:ident, $to_word:ty) => {
+                    file.extend_from_slice(bytes_of(&elf::$header {
+                        sh_name: U32::new(LE, s.name),
+                        sh_type: U32::new(LE, s.sh_type),
+                        sh_flags: $word::new(LE, s.flags as $to_word),
+                        sh_addr: $word::new(LE, 0),
+                        sh_offset: $word::new(LE, off as $to_word),
+                        sh_size: $word::new(LE, size as $to_word),
+                        sh_link: U32::new(LE, s.link),
+                        sh_info: U32::new(LE, s.info),
+                        sh_addralign: $word::new(LE, s.align as $to_word),
+                        sh_entsize: $word::new(LE, s.entsize as $to_word),
+                    }))
+                };
+            }
             if is64 {
-                file.extend_from_slice(bytes_of(&elf::SectionHeader64 {
-                    sh_name: U32::new(LE, s.name),
-                    sh_type: U32::new(LE, s.sh_type),
-                    sh_flags: U64::new(LE, s.flags),
-                    sh_addr: U64::new(LE, 0),
-                    sh_offset: U64::new(LE, off),
-                    sh_size: U64::new(LE, size),
-                    sh_link: U32::new(LE, s.link),
-                    sh_info: U32::new(LE, s.info),
-                    sh_addralign: U64::new(LE, s.align),
-                    sh_entsize: U64::new(LE, s.entsize),
-                }));
+                section_header!(SectionHeader64, U64, u64);
             } else {
-                file.extend_from_slice(bytes_of(&elf::SectionHeader32 {
-                    sh_name: U32::new(LE, s.name),
-                    sh_type: U32::new(LE, s.sh_type),
-                    sh_flags: U32::new(LE, s.flags as u32),
-                    sh_addr: U32::new(LE, 0),
-                    sh_offset: U32::new(LE, off as u32),
-                    sh_size: U32::new(LE, size as u32),
-                    sh_link: U32::new(LE, s.link),
-                    sh_info: U32::new(LE, s.info),
-                    sh_addralign: U32::new(LE, s.align as u32),
-                    sh_entsize: U32::new(LE, s.entsize as u32),
-                }));
+                section_header!(SectionHeader32, U32, u32);
             }
         }
         let shnum = out.len() as u16 + 1;
@@ -440,42 +435,32 @@ impl ElfWriter {
             abi_version: self.abi_version,
             padding: [0; 7],
         };
+        // The two classes' headers differ only in the width of the address fields.
+        macro_rules! file_header {
+            ($header:ident, $word:ident, $to_word:ty) => {
+                bytes_of(&elf::$header {
+                    e_ident: ident,
+                    e_type: U16::new(LE, self.e_type),
+                    e_machine: U16::new(LE, self.machine),
+                    e_version: U32::new(LE, u32::from(elf::EV_CURRENT)),
+                    e_entry: $word::new(LE, 0),
+                    e_phoff: $word::new(LE, 0),
+                    e_shoff: $word::new(LE, shoff as $to_word),
+                    e_flags: U32::new(LE, self.flags),
+                    e_ehsize: U16::new(LE, ehsize as u16),
+                    e_phentsize: U16::new(LE, 0),
+                    e_phnum: U16::new(LE, 0),
+                    e_shentsize: U16::new(LE, shentsize as u16),
+                    e_shnum: U16::new(LE, shnum),
+                    e_shstrndx: U16::new(LE, shstrndx),
+                })
+                .to_vec()
+            };
+        }
         let h = if is64 {
-            bytes_of(&elf::FileHeader64 {
-                e_ident: ident,
-                e_type: U16::new(LE, self.e_type),
-                e_machine: U16::new(LE, self.machine),
-                e_version: U32::new(LE, u32::from(elf::EV_CURRENT)),
-                e_entry: U64::new(LE, 0),
-                e_phoff: U64::new(LE, 0),
-                e_shoff: U64::new(LE, shoff),
-                e_flags: U32::new(LE, self.flags),
-                e_ehsize: U16::new(LE, ehsize as u16),
-                e_phentsize: U16::new(LE, 0),
-                e_phnum: U16::new(LE, 0),
-                e_shentsize: U16::new(LE, shentsize as u16),
-                e_shnum: U16::new(LE, shnum),
-                e_shstrndx: U16::new(LE, shstrndx),
-            })
-            .to_vec()
+            file_header!(FileHeader64, U64, u64)
         } else {
-            bytes_of(&elf::FileHeader32 {
-                e_ident: ident,
-                e_type: U16::new(LE, self.e_type),
-                e_machine: U16::new(LE, self.machine),
-                e_version: U32::new(LE, u32::from(elf::EV_CURRENT)),
-                e_entry: U32::new(LE, 0),
-                e_phoff: U32::new(LE, 0),
-                e_shoff: U32::new(LE, shoff as u32),
-                e_flags: U32::new(LE, self.flags),
-                e_ehsize: U16::new(LE, ehsize as u16),
-                e_phentsize: U16::new(LE, 0),
-                e_phnum: U16::new(LE, 0),
-                e_shentsize: U16::new(LE, shentsize as u16),
-                e_shnum: U16::new(LE, shnum),
-                e_shstrndx: U16::new(LE, shstrndx),
-            })
-            .to_vec()
+            file_header!(FileHeader32, U32, u32)
         };
         file[..ehsize as usize].copy_from_slice(&h);
         file
