@@ -352,6 +352,9 @@ mod tests {
         ] {
             let _ = from_yaml(s);
         }
+        let e = from_yaml("a: 1\nb: [1, 2\nc: 3\n").unwrap_err();
+        // Lines are 1-based: the unclosed flow sequence is found on line 3.
+        assert_eq!(e.to_string(), "line 3: illegal placement of ':' indicator");
         assert!(matches!(from_yaml("a: 1\n b: 2"), Err(Error::Yaml { .. })));
         assert!(matches!(
             from_yaml("- 1\n- 2"),
