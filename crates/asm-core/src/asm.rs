@@ -15,6 +15,8 @@ mod report;
 mod sections;
 mod symbols;
 
+pub use symbols::SymbolError;
+
 pub use output::*;
 pub(crate) use sections::fits;
 pub(crate) use symbols::*;

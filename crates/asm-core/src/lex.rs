@@ -151,7 +151,8 @@ pub fn is_space(c: u8) -> bool {
 }
 
 /// A lexing error: byte offset inside the cursor's text and a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{msg}")]
 pub struct LexError {
     /// Byte offset (relative to the start of the cursor text) of the error.
     pub pos: usize,
@@ -538,7 +539,7 @@ pub(crate) fn parse_char_literal(b: &[u8]) -> Result<(u64, usize), String> {
 /// assert_eq!(parse_int_literal(b"0246"), Ok((0o246, 4)));
 /// assert_eq!(parse_int_literal(b"0b101"), Ok((5, 5)));
 /// ```
-pub fn parse_int_literal(b: &[u8]) -> Result<(u128, usize), String> {
+pub fn parse_int_literal(b: &[u8]) -> Result<(u128, usize), IntLiteralError> {
     let (radix, start) = if b.first() == Some(&b'0') {
         match b.get(1) {
             Some(b'x') | Some(b'X') => (16, 2),
@@ -557,13 +558,11 @@ pub fn parse_int_literal(b: &[u8]) -> Result<(u128, usize), String> {
             b'0'..=b'9' => (c - b'0') as u32,
             b'a'..=b'z' => (c - b'a') as u32 + 10,
             b'A'..=b'Z' => (c - b'A') as u32 + 10,
-            b'_' => {
-                return Err("invalid character in number".into());
-            }
+            b'_' => return Err(IntLiteralError::InvalidChar),
             _ => break,
         };
         if d >= radix {
-            return Err(format!("invalid digit '{}' in number", c as char));
+            return Err(IntLiteralError::InvalidDigit(c as char));
         }
         match v
             .checked_mul(radix as u128)
@@ -575,12 +574,35 @@ pub fn parse_int_literal(b: &[u8]) -> Result<(u128, usize), String> {
         p += 1;
     }
     if p == start && radix != 8 {
-        return Err("missing digits in number".into());
+        return Err(IntLiteralError::MissingDigits);
     }
     if overflow {
-        return Err("number is too big".into());
+        return Err(IntLiteralError::TooBig);
     }
     Ok((v, p))
+}
+
+/// Why [`parse_int_literal`] refused a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum IntLiteralError {
+    /// A `_` inside the digits.
+    #[error("invalid character in number")]
+    InvalidChar,
+    /// A digit the radix does not have (`08`, `0b2`).
+    #[error("invalid digit '{0}' in number")]
+    InvalidDigit(char),
+    /// A radix prefix without digits (`0x`).
+    #[error("missing digits in number")]
+    MissingDigits,
+    /// More than 128 bits.
+    #[error("number is too big")]
+    TooBig,
+}
+
+impl From<IntLiteralError> for String {
+    fn from(e: IntLiteralError) -> String {
+        e.to_string()
+    }
 }
 
 /// A parsed floating point literal; convert with [`FloatLit::to_f64_bits`],

@@ -94,13 +94,13 @@ pub mod lex;
 mod macros;
 
 pub use asm::{
-    Assembler, Options, Output, Pos, Relocation, Section, SectionId, SectionKind, SymbolInfo,
-    Value, VERSION_NUMBER,
+    Assembler, Options, Output, Pos, Relocation, Section, SectionId, SectionKind, SymbolError,
+    SymbolInfo, Value, VERSION_NUMBER,
 };
 pub use backend::{Backend, Fixup, Statement};
 pub use diag::{Diagnostic, Note, Severity};
 pub use expr::{Expr, ExprResult};
-pub use lex::{Cursor, FloatLit};
+pub use lex::{Cursor, FloatLit, IntLiteralError, LexError};
 
 /// A back end without instructions: every instruction statement is an
 /// error. Useful for data-only sources and tests of the core.

@@ -23,6 +23,40 @@ pub struct KernelSym {
     pub size: u32,
 }
 
+/// Why an r600 object could not be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ObjectError {
+    /// The source has no `.text`.
+    #[error("no .text section")]
+    NoText,
+    /// A CF program larger than ELF32 sizes hold.
+    #[error("program too large for ELF32")]
+    TooLarge,
+    /// `.config_reg` pairs that do not divide among the kernels.
+    #[error("{pairs} .config_reg pairs cannot be split evenly among {kernels} kernels")]
+    UnevenConfig {
+        /// `.config_reg` pairs.
+        pairs: usize,
+        /// Kernels.
+        kernels: usize,
+    },
+    /// `.elf_section` naming a section twice.
+    #[error("section {0} is given twice")]
+    SectionTwice(String),
+    /// An `.elf_symbol` in a section there is not.
+    #[error("no section named {0}")]
+    NoSection(String),
+    /// An `.elf_reloc` in a section there is not.
+    #[error("relocation in {0}: no such section")]
+    RelocationSection(String),
+}
+
+impl From<ObjectError> for String {
+    fn from(e: ObjectError) -> String {
+        e.to_string()
+    }
+}
+
 /// Build the object: `.text`, `.AMDGPU.config`, the kernel symbols, and the
 /// sections, symbols and `SHT_REL` relocations of `extras`.
 pub fn write_object(
@@ -30,7 +64,7 @@ pub fn write_object(
     config: &[(u32, u32)],
     kernels: &[KernelSym],
     extras: &ElfExtras,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, ObjectError> {
     let mut w = ElfWriter::new(Class::Elf32, risa_elf::EM_AMDGPU);
     w.flags = EF_CAYMAN;
     let text_index = w.add_section(SectionSpec::code(".text", text.to_vec(), 256));
@@ -48,7 +82,7 @@ pub fn write_object(
     ];
     for s in &extras.sections {
         if index.iter().any(|(n, _)| *n == s.name) {
-            return Err(format!("section {} is given twice", s.name));
+            return Err(ObjectError::SectionTwice(s.name.clone()));
         }
         let i = w.add_section(SectionSpec {
             name: s.name.clone(),
@@ -73,7 +107,7 @@ pub fn write_object(
             .iter()
             .find(|(x, _)| x == n)
             .map(|(_, i)| *i)
-            .ok_or_else(|| format!("no section named {n}"))
+            .ok_or_else(|| ObjectError::NoSection(n.to_string()))
     };
     for s in &extras.symbols {
         w.add_symbol(SymbolSpec {
@@ -108,7 +142,7 @@ pub fn write_object(
         .iter()
         .find(|r| !index.iter().any(|(n, _)| *n == r.section))
     {
-        return Err(format!("relocation in {}: no such section", r.section));
+        return Err(ObjectError::RelocationSection(r.section.clone()));
     }
     for k in kernels {
         w.add_symbol(SymbolSpec {

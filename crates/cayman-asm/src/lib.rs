@@ -97,10 +97,10 @@ impl Assembled {
     /// `.AMDGPU.config` from the `.config_reg` lines, or, when the source
     /// has none, computed per kernel ([`config::resources`]: NUM_GPRS,
     /// STACK_SIZE; `SQ_LDS_ALLOC` from `.lds_size`).
-    pub fn object(&self) -> Result<Vec<u8>, String> {
+    pub fn object(&self) -> Result<Vec<u8>, elf::ObjectError> {
         let text = self.text();
         let Some(tid) = self.output.sections.iter().position(|s| s.name == ".text") else {
-            return Err("no .text section".into());
+            return Err(elf::ObjectError::NoText);
         };
         let mut kernels = Vec::new();
         let mut computed = Vec::new();
@@ -126,7 +126,7 @@ impl Assembled {
                 .first()
                 .map_or_else(|| format!("kernel{n}"), |s| s.name.clone());
             if p.start > u32::MAX as u64 || p.size > u32::MAX as u64 {
-                return Err("program too large for ELF32".into());
+                return Err(elf::ObjectError::TooLarge);
             }
             let code = text
                 .get(p.start as usize..(p.start + p.size) as usize)
@@ -139,11 +139,10 @@ impl Assembled {
             });
         }
         if !kernels.is_empty() && !self.config.len().is_multiple_of(kernels.len()) {
-            return Err(format!(
-                "{} .config_reg pairs cannot be split evenly among {} kernels",
-                self.config.len(),
-                kernels.len()
-            ));
+            return Err(elf::ObjectError::UnevenConfig {
+                pairs: self.config.len(),
+                kernels: kernels.len(),
+            });
         }
         let cfg = if self.config.is_empty() {
             &computed

@@ -39,6 +39,7 @@ pub mod dispatch;
 pub mod fault;
 pub mod fmode;
 #[doc(hidden)]
+#[cfg(feature = "test-utils")]
 pub mod fuzzing;
 pub mod loader;
 pub mod memory;

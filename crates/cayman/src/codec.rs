@@ -4,51 +4,41 @@
 
 use crate::fields::*;
 use crate::ops::{self, Op};
-use core::fmt;
 
 /// Why a word sequence is not an instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     /// Unknown CF_INST value (8-bit CF_WORD1 field).
+    #[error("unknown CF_INST {0}")]
     CfOpcode(u32),
     /// Unknown CF_ALU CF_INST value.
+    #[error("unknown CF_ALU CF_INST {0}")]
     CfAluOpcode(u32),
     /// Unknown GWS opcode.
+    #[error("unknown GWS_OPCODE {0}")]
     GwsOpcode(u32),
     /// Unknown RAT_INST value.
+    #[error("unknown RAT_INST {0}")]
     RatOpcode(u32),
     /// Unknown OP2 ALU_INST value.
+    #[error("unknown OP2 ALU_INST {0}")]
     Op2(u32),
     /// Unknown OP3 ALU_INST value.
+    #[error("unknown OP3 ALU_INST {0}")]
     Op3(u32),
     /// Unknown LDS_OP value.
+    #[error("unknown LDS_OP {0}")]
     LdsOp(u32),
     /// Unknown VTX/TEX/MEM instruction value in a fetch clause.
+    #[error("unknown fetch instruction {0}")]
     Fetch(u32),
     /// Unknown MEM_OP of a memory read or GDS operation.
+    #[error("unknown MEM_OP {0}")]
     MemOp(u32),
     /// Not enough words.
+    #[error("truncated instruction")]
     Truncated,
 }
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DecodeError::CfOpcode(v) => write!(f, "unknown CF_INST {v}"),
-            DecodeError::CfAluOpcode(v) => write!(f, "unknown CF_ALU CF_INST {v}"),
-            DecodeError::GwsOpcode(v) => write!(f, "unknown GWS_OPCODE {v}"),
-            DecodeError::RatOpcode(v) => write!(f, "unknown RAT_INST {v}"),
-            DecodeError::Op2(v) => write!(f, "unknown OP2 ALU_INST {v}"),
-            DecodeError::Op3(v) => write!(f, "unknown OP3 ALU_INST {v}"),
-            DecodeError::LdsOp(v) => write!(f, "unknown LDS_OP {v}"),
-            DecodeError::Fetch(v) => write!(f, "unknown fetch instruction {v}"),
-            DecodeError::MemOp(v) => write!(f, "unknown MEM_OP {v}"),
-            DecodeError::Truncated => write!(f, "truncated instruction"),
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// Encoding form of a CF instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

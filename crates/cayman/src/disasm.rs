@@ -402,19 +402,12 @@ fn render(out: &mut String, l: &Listing, words: &[u32], opts: &DisasmOptions) {
 }
 
 /// Error of [`disassemble_object`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct Error {
     /// What went wrong.
     pub message: String,
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// One kernel of an r600 ELF object: its name and code.
 #[derive(Clone, Debug)]

@@ -18,9 +18,11 @@ fn risa_in(dir: &std::path::Path, args: &[&str], stdin: &str) -> (i32, Vec<u8>, 
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // risa may exit before reading its input (a usage error): a broken pipe
-    // here is not the test's business, the exit status and stderr are.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    // risa may exit (a usage error) before reading its input: a closed pipe is not a failure.
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),

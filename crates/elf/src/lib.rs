@@ -12,41 +12,28 @@
 
 pub mod write;
 
-use std::fmt;
-
 /// `e_machine` of AMD GPU objects (r600 and amdgcn).
-pub const EM_AMDGPU: u16 = 0xe0;
+pub const EM_AMDGPU: u16 = object::elf::EM_AMDGPU;
 /// `sh_type` of a symbol table.
-pub const SHT_SYMTAB: u32 = 2;
+pub const SHT_SYMTAB: u32 = object::elf::SHT_SYMTAB;
 /// `sh_type` of sections that occupy no file space.
-pub const SHT_NOBITS: u32 = 8;
+pub const SHT_NOBITS: u32 = object::elf::SHT_NOBITS;
 /// `sh_flags` bit of executable sections.
-pub const SHF_EXECINSTR: u64 = 4;
+pub const SHF_EXECINSTR: u64 = object::elf::SHF_EXECINSTR as u64;
 /// `st_type` of functions.
-pub const STT_FUNC: u8 = 2;
+pub const STT_FUNC: u8 = object::elf::STT_FUNC;
 /// `st_type` of data objects.
-pub const STT_OBJECT: u8 = 1;
+pub const STT_OBJECT: u8 = object::elf::STT_OBJECT;
 
 /// Why a file could not be read as ELF.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed ELF at byte {offset:#x}: {message}")]
 pub struct ElfError {
     /// Byte offset in the file where the problem was found.
     pub offset: u64,
     /// What is wrong.
     pub message: String,
 }
-
-impl fmt::Display for ElfError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "malformed ELF at byte {:#x}: {}",
-            self.offset, self.message
-        )
-    }
-}
-
-impl std::error::Error for ElfError {}
 
 fn err<T>(offset: u64, message: impl Into<String>) -> Result<T, ElfError> {
     Err(ElfError {
@@ -124,9 +111,9 @@ pub struct Relocation {
 }
 
 /// `sh_type` of relocations with addends.
-pub const SHT_RELA: u32 = 4;
+pub const SHT_RELA: u32 = object::elf::SHT_RELA;
 /// `sh_type` of relocations without addends.
-pub const SHT_REL: u32 = 9;
+pub const SHT_REL: u32 = object::elf::SHT_REL;
 
 /// A parsed ELF file that borrows the input bytes.
 #[derive(Debug, Clone)]

@@ -16,29 +16,34 @@
 //! ```
 
 /// `sh_type` of program data.
-pub const SHT_PROGBITS: u32 = 1;
+use object::elf;
+use object::endian::{LittleEndian as LE, U16, U32, U64};
+use object::pod::bytes_of;
+use object::{I32, I64};
+
+pub const SHT_PROGBITS: u32 = elf::SHT_PROGBITS;
 /// `sh_type` of a string table.
-pub const SHT_STRTAB: u32 = 3;
+pub const SHT_STRTAB: u32 = elf::SHT_STRTAB;
 /// `sh_type` of relocations with addends.
-pub const SHT_RELA: u32 = 4;
+pub const SHT_RELA: u32 = elf::SHT_RELA;
 /// `sh_type` of a note section.
-pub const SHT_NOTE: u32 = 7;
+pub const SHT_NOTE: u32 = elf::SHT_NOTE;
 /// `sh_flags`: writable.
-pub const SHF_WRITE: u64 = 1;
+pub const SHF_WRITE: u64 = elf::SHF_WRITE as u64;
 /// `sh_flags`: occupies memory at run time.
-pub const SHF_ALLOC: u64 = 2;
+pub const SHF_ALLOC: u64 = elf::SHF_ALLOC as u64;
 /// `sh_flags`: `sh_info` holds a section index.
-pub const SHF_INFO_LINK: u64 = 0x40;
+pub const SHF_INFO_LINK: u64 = elf::SHF_INFO_LINK as u64;
 /// Symbol binding: local.
-pub const STB_LOCAL: u8 = 0;
+pub const STB_LOCAL: u8 = elf::STB_LOCAL;
 /// Symbol binding: global.
-pub const STB_GLOBAL: u8 = 1;
+pub const STB_GLOBAL: u8 = elf::STB_GLOBAL;
 /// Symbol binding: weak.
-pub const STB_WEAK: u8 = 2;
+pub const STB_WEAK: u8 = elf::STB_WEAK;
 /// `st_other` visibility: protected.
-pub const STV_PROTECTED: u8 = 3;
+pub const STV_PROTECTED: u8 = elf::STV_PROTECTED;
 /// `e_type` of relocatable files.
-pub const ET_REL: u16 = 1;
+pub const ET_REL: u16 = elf::ET_REL;
 
 /// ELF class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -268,20 +273,25 @@ impl ElfWriter {
             let mut data = Vec::new();
             for r in relas {
                 let si = sym_index(&r.symbol);
-                if is64 {
-                    data.extend_from_slice(&r.offset.to_le_bytes());
-                    data.extend_from_slice(
-                        &((u64::from(si) << 32) | u64::from(r.kind)).to_le_bytes(),
-                    );
-                    if *with_addend {
-                        data.extend_from_slice(&r.addend.to_le_bytes());
-                    }
-                } else {
-                    data.extend_from_slice(&(r.offset as u32).to_le_bytes());
-                    data.extend_from_slice(&((si << 8) | (r.kind & 0xff)).to_le_bytes());
-                    if *with_addend {
-                        data.extend_from_slice(&(r.addend as i32).to_le_bytes());
-                    }
+                match (is64, *with_addend) {
+                    (true, true) => data.extend_from_slice(bytes_of(&elf::Rela64 {
+                        r_offset: U64::new(LE, r.offset),
+                        r_info: elf::Rela64::r_info(LE, false, si, r.kind),
+                        r_addend: I64::new(LE, r.addend),
+                    })),
+                    (true, false) => data.extend_from_slice(bytes_of(&elf::Rel64 {
+                        r_offset: U64::new(LE, r.offset),
+                        r_info: elf::Rel64::r_info(LE, si, r.kind),
+                    })),
+                    (false, true) => data.extend_from_slice(bytes_of(&elf::Rela32 {
+                        r_offset: U32::new(LE, r.offset as u32),
+                        r_info: elf::Rel32::r_info(LE, si, r.kind as u8),
+                        r_addend: I32::new(LE, r.addend as i32),
+                    })),
+                    (false, false) => data.extend_from_slice(bytes_of(&elf::Rel32 {
+                        r_offset: U32::new(LE, r.offset as u32),
+                        r_info: elf::Rel32::r_info(LE, si, r.kind as u8),
+                    })),
                 }
             }
             let prefix = if *with_addend { ".rela" } else { ".rel" };
@@ -313,19 +323,23 @@ impl ElfWriter {
             let shndx = s.section.map_or(0, |i| i.0);
             let info = (s.bind << 4) | (s.kind & 15);
             if is64 {
-                symdata.extend_from_slice(&name.to_le_bytes());
-                symdata.push(info);
-                symdata.push(s.other);
-                symdata.extend_from_slice(&shndx.to_le_bytes());
-                symdata.extend_from_slice(&s.value.to_le_bytes());
-                symdata.extend_from_slice(&s.size.to_le_bytes());
+                symdata.extend_from_slice(bytes_of(&elf::Sym64 {
+                    st_name: U32::new(LE, name),
+                    st_info: info,
+                    st_other: s.other,
+                    st_shndx: U16::new(LE, shndx),
+                    st_value: U64::new(LE, s.value),
+                    st_size: U64::new(LE, s.size),
+                }));
             } else {
-                symdata.extend_from_slice(&name.to_le_bytes());
-                symdata.extend_from_slice(&(s.value as u32).to_le_bytes());
-                symdata.extend_from_slice(&(s.size as u32).to_le_bytes());
-                symdata.push(info);
-                symdata.push(s.other);
-                symdata.extend_from_slice(&shndx.to_le_bytes());
+                symdata.extend_from_slice(bytes_of(&elf::Sym32 {
+                    st_name: U32::new(LE, name),
+                    st_value: U32::new(LE, s.value as u32),
+                    st_size: U32::new(LE, s.size as u32),
+                    st_info: info,
+                    st_other: s.other,
+                    st_shndx: U16::new(LE, shndx),
+                }));
             }
         }
         let symtab_name = add_str(&mut shstrtab, ".symtab");
@@ -382,64 +396,72 @@ impl ElfWriter {
         file.extend(std::iter::repeat_n(0u8, shentsize as usize));
         for (s, &off) in out.iter().zip(&offsets) {
             let size = s.data.len() as u64;
+            // The two classes' section headers differ only in the width of four fields.
+            macro_rules! section_header {
+                ($header:ident, $word:ident, $to_word:ty) => {
+                    file.extend_from_slice(bytes_of(&elf::$header {
+                        sh_name: U32::new(LE, s.name),
+                        sh_type: U32::new(LE, s.sh_type),
+                        sh_flags: $word::new(LE, s.flags as $to_word),
+                        sh_addr: $word::new(LE, 0),
+                        sh_offset: $word::new(LE, off as $to_word),
+                        sh_size: $word::new(LE, size as $to_word),
+                        sh_link: U32::new(LE, s.link),
+                        sh_info: U32::new(LE, s.info),
+                        sh_addralign: $word::new(LE, s.align as $to_word),
+                        sh_entsize: $word::new(LE, s.entsize as $to_word),
+                    }))
+                };
+            }
             if is64 {
-                file.extend_from_slice(&s.name.to_le_bytes());
-                file.extend_from_slice(&s.sh_type.to_le_bytes());
-                file.extend_from_slice(&s.flags.to_le_bytes());
-                file.extend_from_slice(&0u64.to_le_bytes());
-                file.extend_from_slice(&off.to_le_bytes());
-                file.extend_from_slice(&size.to_le_bytes());
-                file.extend_from_slice(&s.link.to_le_bytes());
-                file.extend_from_slice(&s.info.to_le_bytes());
-                file.extend_from_slice(&s.align.to_le_bytes());
-                file.extend_from_slice(&s.entsize.to_le_bytes());
+                section_header!(SectionHeader64, U64, u64);
             } else {
-                for v in [
-                    s.name,
-                    s.sh_type,
-                    s.flags as u32,
-                    0,
-                    off as u32,
-                    size as u32,
-                    s.link,
-                    s.info,
-                    s.align as u32,
-                    s.entsize as u32,
-                ] {
-                    file.extend_from_slice(&v.to_le_bytes());
-                }
+                section_header!(SectionHeader32, U32, u32);
             }
         }
         let shnum = out.len() as u16 + 1;
         let shstrndx = shnum - 1;
         // ELF header.
-        let mut h = Vec::with_capacity(ehsize as usize);
-        h.extend_from_slice(b"\x7fELF");
-        h.push(if is64 { 2 } else { 1 });
-        h.push(1); // little endian
-        h.push(1); // EV_CURRENT
-        h.push(self.osabi);
-        h.push(self.abi_version);
-        h.extend_from_slice(&[0; 7]);
-        h.extend_from_slice(&self.e_type.to_le_bytes());
-        h.extend_from_slice(&self.machine.to_le_bytes());
-        h.extend_from_slice(&1u32.to_le_bytes());
-        if is64 {
-            h.extend_from_slice(&0u64.to_le_bytes()); // entry
-            h.extend_from_slice(&0u64.to_le_bytes()); // phoff
-            h.extend_from_slice(&shoff.to_le_bytes());
-        } else {
-            h.extend_from_slice(&0u32.to_le_bytes());
-            h.extend_from_slice(&0u32.to_le_bytes());
-            h.extend_from_slice(&(shoff as u32).to_le_bytes());
+        let ident = elf::Ident {
+            magic: elf::ELFMAG,
+            class: if is64 {
+                elf::ELFCLASS64
+            } else {
+                elf::ELFCLASS32
+            },
+            data: elf::ELFDATA2LSB,
+            version: elf::EV_CURRENT,
+            os_abi: self.osabi,
+            abi_version: self.abi_version,
+            padding: [0; 7],
+        };
+        // The two classes' headers differ only in the width of the address fields.
+        macro_rules! file_header {
+            ($header:ident, $word:ident, $to_word:ty) => {
+                bytes_of(&elf::$header {
+                    e_ident: ident,
+                    e_type: U16::new(LE, self.e_type),
+                    e_machine: U16::new(LE, self.machine),
+                    e_version: U32::new(LE, u32::from(elf::EV_CURRENT)),
+                    e_entry: $word::new(LE, 0),
+                    e_phoff: $word::new(LE, 0),
+                    e_shoff: $word::new(LE, shoff as $to_word),
+                    e_flags: U32::new(LE, self.flags),
+                    e_ehsize: U16::new(LE, ehsize as u16),
+                    e_phentsize: U16::new(LE, 0),
+                    e_phnum: U16::new(LE, 0),
+                    e_shentsize: U16::new(LE, shentsize as u16),
+                    e_shnum: U16::new(LE, shnum),
+                    e_shstrndx: U16::new(LE, shstrndx),
+                })
+                .to_vec()
+            };
         }
-        h.extend_from_slice(&self.flags.to_le_bytes());
-        h.extend_from_slice(&(ehsize as u16).to_le_bytes());
-        h.extend_from_slice(&0u16.to_le_bytes()); // phentsize
-        h.extend_from_slice(&0u16.to_le_bytes()); // phnum
-        h.extend_from_slice(&(shentsize as u16).to_le_bytes());
-        h.extend_from_slice(&shnum.to_le_bytes());
-        h.extend_from_slice(&shstrndx.to_le_bytes());
+        let h = if is64 {
+            file_header!(FileHeader64, U64, u64)
+        } else {
+            file_header!(FileHeader32, U32, u32)
+        };
         file[..ehsize as usize].copy_from_slice(&h);
         file
     }

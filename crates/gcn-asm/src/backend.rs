@@ -61,7 +61,7 @@ fn inline_constant_code(t: &str) -> Option<u32> {
 
 /// The chip of a `.gpu`/`.arch`/`--arch` name (LLVM processor, code name,
 /// CLRX device or generation name: the processor table's).
-pub fn arch_of(name: &str) -> Result<&'static Processor, String> {
+pub fn arch_of(name: &str) -> Result<&'static Processor, ArchError> {
     if let Some(p) = Processor::parse(name) {
         return Ok(p);
     }
@@ -70,14 +70,26 @@ pub fn arch_of(name: &str) -> Result<&'static Processor, String> {
         "gcn1.5", "gcn1.5.1", "navi", "navi10", "navidl", "gfx10", "gfx1000", "gfx1010", "gfx1011",
     ];
     if newer.contains(&l.as_str()) {
-        return Err(format!(
-            "'{name}' is not supported: risa assembles GCN 1.0, 1.1, 1.2 and 1.4 (gfx6-gfx9)"
-        ));
+        return Err(ArchError::Unsupported(name.to_string()));
     }
-    Err(format!(
-        "unknown GCN architecture '{name}' (known: {})",
-        Processor::names_hint()
-    ))
+    Err(ArchError::Unknown(name.to_string()))
+}
+
+/// Why [`arch_of`] knows no chip by a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchError {
+    /// A later GCN/RDNA chip.
+    #[error("'{0}' is not supported: risa assembles GCN 1.0, 1.1, 1.2 and 1.4 (gfx6-gfx9)")]
+    Unsupported(String),
+    /// A name the processor table does not have.
+    #[error("unknown GCN architecture '{0}' (known: {hint})", hint = Processor::names_hint())]
+    Unknown(String),
+}
+
+impl From<ArchError> for String {
+    fn from(e: ArchError) -> String {
+        e.to_string()
+    }
 }
 
 /// Output format selected by the source, with CLRX's `.get_format` ids.

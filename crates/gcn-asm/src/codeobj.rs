@@ -9,6 +9,7 @@ use crate::kernel::Kernel;
 use crate::Assembled;
 use risa_elf::write::{self, Class, ElfWriter, Rela, SectionSpec, SymbolSpec};
 use risa_gcn::{Feature, Processor};
+use risa_metadata::Value;
 
 /// `EI_OSABI` of AMDHSA code objects.
 pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
@@ -42,136 +43,120 @@ pub fn default_eflags(chip: &Processor) -> u32 {
         }
 }
 
-/// A tiny MessagePack writer (the subset the metadata needs).
-struct Pack(Vec<u8>);
-
-impl Pack {
-    fn map(&mut self, n: usize) {
-        if n < 16 {
-            self.0.push(0x80 | n as u8);
-        } else {
-            self.0.push(0xde);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-    }
-    fn array(&mut self, n: usize) {
-        if n < 16 {
-            self.0.push(0x90 | n as u8);
-        } else {
-            self.0.push(0xdc);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-    }
-    fn str(&mut self, s: &str) {
-        let n = s.len();
-        if n < 32 {
-            self.0.push(0xa0 | n as u8);
-        } else if n < 256 {
-            self.0.push(0xd9);
-            self.0.push(n as u8);
-        } else {
-            self.0.push(0xda);
-            self.0.extend_from_slice(&(n as u16).to_be_bytes());
-        }
-        self.0.extend_from_slice(s.as_bytes());
-    }
-    fn uint(&mut self, v: u64) {
-        if v < 128 {
-            self.0.push(v as u8);
-        } else if v < 256 {
-            self.0.extend_from_slice(&[0xcc, v as u8]);
-        } else if v < 65536 {
-            self.0.push(0xcd);
-            self.0.extend_from_slice(&(v as u16).to_be_bytes());
-        } else if v <= u64::from(u32::MAX) {
-            self.0.push(0xce);
-            self.0.extend_from_slice(&(v as u32).to_be_bytes());
-        } else {
-            self.0.push(0xcf);
-            self.0.extend_from_slice(&v.to_be_bytes());
-        }
-    }
-    fn kv_str(&mut self, k: &str, v: &str) {
-        self.str(k);
-        self.str(v);
-    }
-    fn kv_uint(&mut self, k: &str, v: u64) {
-        self.str(k);
-        self.uint(v);
-    }
+/// A metadata map key and its value.
+fn kv(k: &str, v: impl Into<Value>) -> (Value, Value) {
+    (Value::from(k), v.into())
 }
 
-/// The metadata map (code object v4: `amdhsa.version` 1.1).
+/// The metadata map (code object v4: `amdhsa.version` 1.1), as MessagePack.
 fn metadata(chip: &Processor, kernels: &[(&Kernel, u32, u32)]) -> Vec<u8> {
-    let mut p = Pack(Vec::new());
-    p.map(3);
-    p.str("amdhsa.kernels");
-    p.array(kernels.len());
-    for (k, sgprs, vgprs) in kernels {
-        p.map(11);
-        p.str(".args");
-        p.array(k.args.len());
-        for a in &k.args {
-            let n = 3
-                + usize::from(!a.name.is_empty())
-                + usize::from(!a.type_name.is_empty())
-                + usize::from(a.address_space.is_some());
-            p.map(n);
+    let kernels = kernels.iter().map(|(k, sgprs, vgprs)| {
+        let args = k.args.iter().map(|a| {
+            let mut m = Vec::new();
             if !a.name.is_empty() {
-                p.kv_str(".name", &a.name);
+                m.push(kv(".name", a.name.as_str()));
             }
             if !a.type_name.is_empty() {
-                p.kv_str(".type_name", &a.type_name);
+                m.push(kv(".type_name", a.type_name.as_str()));
             }
-            p.kv_uint(".offset", u64::from(a.offset));
-            p.kv_uint(".size", u64::from(a.size));
-            p.kv_str(".value_kind", &a.value_kind);
+            m.push(kv(".offset", a.offset));
+            m.push(kv(".size", a.size));
+            m.push(kv(".value_kind", a.value_kind.as_str()));
             if let Some(s) = &a.address_space {
-                p.kv_str(".address_space", s);
+                m.push(kv(".address_space", s.as_str()));
             }
-        }
-        p.kv_uint(
-            ".group_segment_fixed_size",
-            u64::from(k.group_segment_fixed_size),
-        );
-        p.kv_uint(".kernarg_segment_align", 8);
-        p.kv_uint(".kernarg_segment_size", u64::from(k.kernarg_size()));
-        p.kv_uint(
-            ".max_flat_workgroup_size",
-            u64::from(k.max_flat_workgroup_size),
-        );
-        p.kv_str(".name", &k.name);
-        p.kv_uint(
-            ".private_segment_fixed_size",
-            u64::from(k.private_segment_fixed_size),
-        );
-        p.kv_uint(".sgpr_count", u64::from(*sgprs));
-        p.kv_str(".symbol", &format!("{}.kd", k.name));
-        p.kv_uint(".vgpr_count", u64::from(*vgprs));
-        p.kv_uint(".wavefront_size", 64);
+            Value::Map(m)
+        });
+        Value::Map(vec![
+            kv(".args", Value::Array(args.collect())),
+            kv(".group_segment_fixed_size", k.group_segment_fixed_size),
+            kv(".kernarg_segment_align", 8),
+            kv(".kernarg_segment_size", k.kernarg_size()),
+            kv(".max_flat_workgroup_size", k.max_flat_workgroup_size),
+            kv(".name", k.name.as_str()),
+            kv(".private_segment_fixed_size", k.private_segment_fixed_size),
+            kv(".sgpr_count", *sgprs),
+            kv(".symbol", format!("{}.kd", k.name)),
+            kv(".vgpr_count", *vgprs),
+            kv(".wavefront_size", 64),
+        ])
+    });
+    risa_metadata::to_msgpack(&Value::Map(vec![
+        kv("amdhsa.kernels", Value::Array(kernels.collect())),
+        kv("amdhsa.target", format!("amdgcn-amd-amdhsa--{}", chip.name)),
+        kv(
+            "amdhsa.version",
+            Value::Array(vec![Value::from(1), Value::from(1)]),
+        ),
+    ]))
+}
+
+/// Why [`build`] could not make a code object of an assembled source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodeObjectError {
+    /// Neither `--arch` nor `.gpu` chose a chip.
+    #[error("no GPU architecture selected (use --arch or .gpu)")]
+    NoArch,
+    /// The source has no `.text`.
+    #[error("no .text section")]
+    NoText,
+    /// An `.amdhsa_kernel` block placed outside `.rodata`.
+    #[error("the descriptor of kernel '{kernel}' is in section '{section}'; put .amdhsa_kernel in .rodata")]
+    DescriptorSection {
+        /// The kernel.
+        kernel: String,
+        /// The section its descriptor is in.
+        section: String,
+    },
+    /// A kernel whose label is not defined.
+    #[error("kernel '{0}' has no code: define the label '{0}:'")]
+    NoCode(String),
+    /// A kernel whose label is in another section than `.text`.
+    #[error("kernel label '{0}' is not in .text")]
+    LabelNotInText(String),
+    /// The source's `.amdgpu_metadata` YAML does not read.
+    #[error(".amdgpu_metadata: {0}")]
+    Metadata(#[from] risa_metadata::Error),
+    /// An `.elf_symbol` in a section that has no content (so is not written).
+    #[error(".elf_symbol {symbol}: section {section} is not written (empty?)")]
+    ElfSymbolSectionEmpty {
+        /// The symbol.
+        symbol: String,
+        /// Its section.
+        section: String,
+    },
+    /// An `.elf_symbol` in a section the source does not have.
+    #[error(".elf_symbol {symbol}: no section {section}")]
+    ElfSymbolNoSection {
+        /// The symbol.
+        symbol: String,
+        /// Its section.
+        section: String,
+    },
+    /// A relocation whose target is in a section other than `.text`/`.rodata`.
+    #[error("relocation against section '{0}': only .text and .rodata are written")]
+    RelocationTarget(String),
+    /// A relocation in a section other than `.text`/`.rodata`.
+    #[error("relocation in a section that is not written")]
+    RelocationSection,
+}
+
+impl From<CodeObjectError> for String {
+    fn from(e: CodeObjectError) -> String {
+        e.to_string()
     }
-    p.str("amdhsa.target");
-    p.str(&format!("amdgcn-amd-amdhsa--{}", chip.name));
-    p.str("amdhsa.version");
-    p.array(2);
-    p.uint(1);
-    p.uint(1);
-    p.0
 }
 
 /// Builds the code object of an assembled source (which must be free of errors).
-pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
-    let chip = a
-        .backend
-        .chip
-        .ok_or("no GPU architecture selected (use --arch or .gpu)")?;
+pub fn build(a: &Assembled) -> Result<Vec<u8>, CodeObjectError> {
+    let chip = a.backend.chip.ok_or(CodeObjectError::NoArch)?;
     let gen = chip.gen;
     let out = &a.output;
     let text_id = out
         .sections
         .iter()
         .position(|s| s.name == ".text")
-        .ok_or("no .text section")?;
+        .ok_or(CodeObjectError::NoText)?;
     let text = out.sections[text_id].data.clone();
     let mut rodata = out
         .section(".rodata")
@@ -194,10 +179,10 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         let off = match k.kd_at {
             Some((sec, off)) if Some(sec.0 as usize) == rodata_id => off,
             Some((sec, _)) => {
-                return Err(format!(
-                "the descriptor of kernel '{}' is in section '{}'; put .amdhsa_kernel in .rodata",
-                k.name, out.sections[sec.0 as usize].name
-            ))
+                return Err(CodeObjectError::DescriptorSection {
+                    kernel: k.name.clone(),
+                    section: out.sections[sec.0 as usize].name.clone(),
+                })
             }
             None => {
                 while !rodata.len().is_multiple_of(64) {
@@ -212,14 +197,12 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
     let mut meta = Vec::new();
     let mut relas = Vec::new();
     for (k, &off) in kernels.iter().zip(&kd_offsets) {
-        let sym = out.symbol(&k.name).and_then(|s| s.value).ok_or_else(|| {
-            format!(
-                "kernel '{}' has no code: define the label '{}:'",
-                k.name, k.name
-            )
-        })?;
+        let sym = out
+            .symbol(&k.name)
+            .and_then(|s| s.value)
+            .ok_or_else(|| CodeObjectError::NoCode(k.name.clone()))?;
         if sym.section.map(|s| s.0 as usize) != Some(text_id) {
-            return Err(format!("kernel label '{}' is not in .text", k.name));
+            return Err(CodeObjectError::LabelNotInText(k.name.clone()));
         }
         let d = k.descriptor(gen, used_v, used_s, 0);
         rodata[off as usize..off as usize + 64].copy_from_slice(&d);
@@ -240,12 +223,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
             .metadata_msgpack
             .clone()
             .unwrap_or_default(),
-        Some(y) => {
-            let v = crate::yaml::parse(y).map_err(|e| format!(".amdgpu_metadata: {e}"))?;
-            let mut out = Vec::new();
-            crate::yaml::to_msgpack(&v, &mut out);
-            out
-        }
+        Some(y) => risa_metadata::to_msgpack(&risa_metadata::from_yaml(y)?),
         None => metadata(chip, &meta),
     };
     let t = w.add_section(SectionSpec::code(".text", text, 256));
@@ -383,13 +361,18 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
                 Some(i) => match other.get(&i) {
                     Some(&x) => Some(x),
                     None => {
-                        return Err(format!(
-                            ".elf_symbol {}: section {n} is not written (empty?)",
-                            rs.name
-                        ))
+                        return Err(CodeObjectError::ElfSymbolSectionEmpty {
+                            symbol: rs.name.clone(),
+                            section: n.to_string(),
+                        })
                     }
                 },
-                None => return Err(format!(".elf_symbol {}: no section {n}", rs.name)),
+                None => {
+                    return Err(CodeObjectError::ElfSymbolNoSection {
+                        symbol: rs.name.clone(),
+                        section: n.to_string(),
+                    })
+                }
             },
         };
         w.add_symbol(SymbolSpec {
@@ -426,9 +409,8 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
                 (".rodata".to_string(), e.target.value as i64 + e.addend)
             }
             Some(i) => {
-                return Err(format!(
-                    "relocation against section '{}': only .text and .rodata are written",
-                    out.sections[i].name
+                return Err(CodeObjectError::RelocationTarget(
+                    out.sections[i].name.clone(),
                 ))
             }
         };
@@ -441,7 +423,7 @@ pub fn build(a: &Assembled) -> Result<Vec<u8>, String> {
         match e.section.0 as usize {
             i if i == text_id => text_relas.push(rela),
             i if Some(i) == rodata_id => relas.push(rela),
-            _ => return Err("relocation in a section that is not written".into()),
+            _ => return Err(CodeObjectError::RelocationSection),
         }
     }
     for (need, (name, sec)) in need_sym.iter().zip([(".text", t), (".rodata", r)]) {

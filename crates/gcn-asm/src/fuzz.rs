@@ -24,7 +24,7 @@ pub fn check(data: &[u8]) {
         ..Default::default()
     };
     // The metadata YAML reader takes any text.
-    let _ = crate::yaml::parse(&text);
+    let _ = risa_metadata::from_yaml(&text);
     let a = assemble_with(Some(gen), "fuzz.s", &text, opts, true);
     if !a.output.has_errors() {
         // Code objects are built or refused with a message, never a panic.

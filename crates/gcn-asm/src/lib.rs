@@ -19,13 +19,13 @@ pub mod codeobj;
 pub mod disasm;
 pub mod encode;
 #[doc(hidden)]
+#[cfg(feature = "test-utils")]
 pub mod fuzz;
 pub mod kernel;
 pub mod mods;
-pub mod names;
+mod names;
 pub mod objdis;
 pub mod opnd;
-pub mod yaml;
 
 pub use backend::{GcnBackend, ListEntry};
 use risa_asm_core::{Assembler, Options, Output};

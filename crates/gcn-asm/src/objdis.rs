@@ -8,7 +8,6 @@
 //! cannot give the same MessagePack). The inverse of [`crate::codeobj::build`].
 
 use crate::kernel::descriptor_source;
-use crate::yaml;
 use risa_elf::{Elf, Section, Symbol};
 use risa_gcn::{listing, Dialect, Processor};
 use std::collections::{BTreeMap, BTreeSet};
@@ -395,13 +394,11 @@ pub fn disassemble_object(
         .filter_map(|s| notes(s.data))
         .flatten()
         .find(|(n, k, _)| n == "AMDGPU" && *k == crate::codeobj::NT_AMDGPU_METADATA)
-        .and_then(|(_, _, d)| yaml::from_msgpack(d).ok())
-        .and_then(|v| match v {
-            yaml::Yaml::Map(m) => m.into_iter().find_map(|(k, v)| match v {
-                yaml::Yaml::Str(s) if k == "amdhsa.target" => Some(s),
-                _ => None,
-            }),
-            _ => None,
+        .and_then(|(_, _, d)| risa_metadata::from_msgpack(d).ok())
+        .and_then(|v| {
+            risa_metadata::field(&v, "amdhsa.target")
+                .and_then(|t| t.as_str())
+                .map(str::to_string)
         });
     // The metadata's target when the assembler reads it as this chip.
     let readable = |t: &String| {
@@ -676,28 +673,16 @@ pub fn disassemble_object(
 /// with comment or continuation characters of either dialect (`#`, `;`,
 /// `//`, `/*`, a trailing `\`) is written as bytes too.
 fn metadata_source(desc: &[u8]) -> String {
-    if let Ok(v) = yaml::from_msgpack(desc) {
-        let text = yaml::to_text(&v);
+    let text = risa_metadata::from_msgpack(desc).and_then(|v| risa_metadata::to_yaml(&v));
+    if let Ok(text) = text {
         let lexer_safe = !["#", ";", "//", "/*", "*/"]
             .iter()
             .any(|m| text.contains(m))
             && !text.lines().any(|l| l.ends_with('\\'));
-        if let Ok(back) =
-            yaml::parse(&text).map_err(|_| ()).and_then(
-                |b| {
-                    if lexer_safe {
-                        Ok(b)
-                    } else {
-                        Err(())
-                    }
-                },
-            )
-        {
-            let mut mp = Vec::new();
-            yaml::to_msgpack(&back, &mut mp);
-            if mp == desc {
-                return format!(".amdgpu_metadata\n{text}.end_amdgpu_metadata\n");
-            }
+        let same = risa_metadata::from_yaml(&text)
+            .is_ok_and(|back| risa_metadata::to_msgpack(&back) == desc);
+        if lexer_safe && same {
+            return format!(".amdgpu_metadata\n{text}.end_amdgpu_metadata\n");
         }
     }
     let mut out = String::new();
@@ -714,9 +699,8 @@ mod tests {
 
     #[test]
     fn metadata_is_yaml_when_that_gives_the_same_bytes_else_raw() {
-        let v = yaml::parse("---\na: 1\nb:\n  - 'x y'\n  - true\n...\n").unwrap();
-        let mut mp = Vec::new();
-        yaml::to_msgpack(&v, &mut mp);
+        let v = risa_metadata::from_yaml("---\na: 1\nb:\n  - 'x y'\n  - true\n...\n").unwrap();
+        let mp = risa_metadata::to_msgpack(&v);
         assert!(metadata_source(&mp).starts_with(".amdgpu_metadata\n---\n"));
         // 1 as uint16 (not the smallest form): YAML would write it back as 0x01
         let odd = [0x81u8, 0xa1, b'a', 0xcd, 0x00, 0x01];

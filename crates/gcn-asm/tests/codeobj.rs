@@ -114,7 +114,11 @@ fn code_object_errors_are_clear() {
     );
     assert!(!a.output.has_errors());
     let e = codeobj::build(&a).unwrap_err();
-    assert!(e.contains("kernel 'missing' has no code"), "{e}");
+    assert_eq!(e, codeobj::CodeObjectError::NoCode("missing".into()));
+    assert_eq!(
+        e.to_string(),
+        "kernel 'missing' has no code: define the label 'missing:'"
+    );
 }
 
 fn tool(name: &str) -> bool {

@@ -28,6 +28,7 @@
 pub mod exec;
 pub mod fault;
 pub mod float;
+#[cfg(feature = "test-utils")]
 pub mod fuzz;
 pub mod gds;
 pub mod image;

@@ -4,7 +4,6 @@ use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
 use crate::processor::{Feature, Target};
 use crate::table::{self, flag, Family, OpId, OpInfo, OPS};
-use std::fmt;
 
 /// A decoded instruction: which instruction it is and its raw bits.
 ///
@@ -61,11 +60,13 @@ impl Instr {
 }
 
 /// Why words could not be decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
     /// No words were given.
+    #[error("no instruction words")]
     Empty,
     /// The encoding needs more dwords than were given.
+    #[error("truncated instruction: needs {need} dwords, {have} available")]
     Truncated {
         /// Dwords the instruction needs.
         need: u8,
@@ -73,8 +74,10 @@ pub enum DecodeError {
         have: u8,
     },
     /// The first dword matches no encoding of this generation.
+    #[error("{0:#010x} is not a valid GCN encoding")]
     UnknownEncoding(u32),
     /// The encoding is known but its opcode is not defined in this generation.
+    #[error("unknown {} opcode {opcode} ({opcode:#x})", family.file().to_uppercase())]
     UnknownOpcode {
         /// The encoding family.
         family: Family,
@@ -82,6 +85,7 @@ pub enum DecodeError {
         opcode: u32,
     },
     /// A field holds a value this instruction cannot have (e.g. a reserved operand code).
+    #[error("invalid value {value} ({value:#x}) in field {field:?}")]
     BadField {
         /// The field.
         field: Field,
@@ -89,33 +93,6 @@ pub enum DecodeError {
         value: u32,
     },
 }
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            DecodeError::Empty => write!(f, "no instruction words"),
-            DecodeError::Truncated { need, have } => {
-                write!(
-                    f,
-                    "truncated instruction: needs {need} dwords, {have} available"
-                )
-            }
-            DecodeError::UnknownEncoding(w) => write!(f, "{w:#010x} is not a valid GCN encoding"),
-            DecodeError::UnknownOpcode { family, opcode } => {
-                write!(
-                    f,
-                    "unknown {} opcode {opcode} ({opcode:#x})",
-                    family.file().to_uppercase()
-                )
-            }
-            DecodeError::BadField { field, value } => {
-                write!(f, "invalid value {value} ({value:#x}) in field {field:?}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// The family whose table holds the opcodes of an encoding.
 fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {

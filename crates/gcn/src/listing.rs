@@ -533,23 +533,23 @@ pub fn disassemble_line(
     gen: impl Into<Target>,
     line: &str,
     dialect: Dialect,
-) -> Result<String, String> {
+) -> Result<String, LineError> {
     let mut words = Vec::new();
     for tok in line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
     {
         let h = tok.trim_start_matches("0x").trim_start_matches("0X");
-        let w = u32::from_str_radix(h, 16).map_err(|_| format!("{tok:?} is not a hex dword"))?;
+        let w = u32::from_str_radix(h, 16).map_err(|_| LineError::NotHex(tok.to_string()))?;
         if h.len() > 8 {
-            return Err(format!("{tok:?} is longer than a dword"));
+            return Err(LineError::TooLong(tok.to_string()));
         }
         words.push(w);
     }
     if words.is_empty() {
-        return Err("no words on this line".into());
+        return Err(LineError::NoWords);
     }
-    let i = decode(gen, &words).map_err(|e| e.to_string())?;
+    let i = decode(gen, &words)?;
     let mut s = String::new();
     Printer::new(dialect).write(&i, &mut s);
     if i.reserved_bits() != 0 {
@@ -565,6 +565,23 @@ pub fn disassemble_line(
         );
     }
     Ok(s)
+}
+
+/// Why [`disassemble_line`] gave no instruction.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// A token that is not hexadecimal.
+    #[error("{0:?} is not a hex dword")]
+    NotHex(String),
+    /// A token of more than eight hex digits.
+    #[error("{0:?} is longer than a dword")]
+    TooLong(String),
+    /// An empty line.
+    #[error("no words on this line")]
+    NoWords,
+    /// Words that do not decode.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
 }
 
 #[cfg(test)]

@@ -4,10 +4,10 @@
 
 use crate::args::{ArgInfo, ArgKind};
 pub use crate::gcn_launch::{launch, launch_with_gds};
-use crate::msgpack::{self, Value};
 use risa_elf::Elf;
 use risa_gcn::{Gen, Processor};
 pub use risa_gcn_emu::gds::{Gds, GDS_BYTES};
+use risa_metadata::{field, Value};
 
 /// The 64-byte kernel descriptor.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -114,7 +114,9 @@ fn metadata(elf: &Elf) -> Result<Value, String> {
                 return Err(format!("note in {} is truncated", s.name));
             }
             if ty == NT_AMDGPU_METADATA && d[at + 12..name_end].starts_with(b"AMDGPU") {
-                return msgpack::parse(&d[desc_at..desc_end]);
+                return risa_metadata::from_msgpack_prefix(&d[desc_at..desc_end])
+                    .map(|(v, _)| v)
+                    .map_err(|e| format!("msgpack: {e}"));
             }
             at = desc_at + descsz.next_multiple_of(4);
         }
@@ -122,9 +124,31 @@ fn metadata(elf: &Elf) -> Result<Value, String> {
     Err("no AMDGPU metadata note (NT_AMDGPU_METADATA): is this an amdhsa code object v3+?".into())
 }
 
+/// The string at `key` of a metadata map (bytes that are not UTF-8 replaced), or "".
+fn str_field(map: &Value, key: &str) -> String {
+    match field(map, key) {
+        Some(Value::String(s)) => String::from_utf8_lossy(s.as_bytes()).into_owned(),
+        _ => String::new(),
+    }
+}
+
+/// The integer at `key` of a metadata map (an unsigned one above i64::MAX as its bits), or 0.
+fn int_field(map: &Value, key: &str) -> i64 {
+    field(map, key)
+        .and_then(|v| v.as_i64().or_else(|| v.as_u64().map(|u| u as i64)))
+        .unwrap_or(0)
+}
+
+/// The elements of the array at `key` of a metadata map (none when there is none).
+fn list_field<'a>(map: &'a Value, key: &str) -> &'a [Value] {
+    field(map, key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
 fn arg_info(v: &Value) -> ArgInfo {
-    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-    let n = |k: &str| v.get(k).and_then(Value::as_int).unwrap_or(0) as u32;
+    let s = |k: &str| str_field(v, k);
+    let n = |k: &str| int_field(v, k) as u32;
     let kind = s(".value_kind");
     ArgInfo {
         name: s(".name"),
@@ -242,17 +266,9 @@ impl GcnObject {
         }
         let md = metadata(&elf)?;
         let mut kernels = Vec::new();
-        for k in md
-            .get("amdhsa.kernels")
-            .and_then(Value::as_array)
-            .unwrap_or(&[])
-        {
-            let name = k
-                .get(".name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            let symbol = k.get(".symbol").and_then(Value::as_str).unwrap_or("");
+        for k in list_field(&md, "amdhsa.kernels") {
+            let name = str_field(k, ".name");
+            let symbol = str_field(k, ".symbol");
             let sy = elf
                 .symbols
                 .iter()
@@ -272,22 +288,13 @@ impl GcnObject {
             let d = image
                 .get(desc_offset as usize..desc_offset as usize + 64)
                 .ok_or_else(|| format!("kernel {name}: descriptor is outside the image"))?;
-            let args = k
-                .get(".args")
-                .and_then(Value::as_array)
-                .unwrap_or(&[])
-                .iter()
-                .map(arg_info)
-                .collect();
+            let args = list_field(k, ".args").iter().map(arg_info).collect();
             kernels.push(GcnKernel {
                 name,
                 desc_offset,
                 desc: Descriptor::parse(d),
                 args,
-                kernarg_size: k
-                    .get(".kernarg_segment_size")
-                    .and_then(Value::as_int)
-                    .unwrap_or(0) as u32,
+                kernarg_size: int_field(k, ".kernarg_segment_size") as u32,
             });
         }
         if kernels.is_empty() {

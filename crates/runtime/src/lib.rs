@@ -24,7 +24,6 @@ pub mod device;
 pub mod gcn;
 pub mod gcn_launch;
 pub mod gpu;
-pub mod msgpack;
 
 use risa_gcn_emu::Stats;
 use std::fmt;

@@ -280,11 +280,11 @@ impl Assembler {
 
     /// Define (or redefine) symbol `name` with an absolute or relative value,
     /// as `.set` does. Errors if the symbol is a label or fixed.
-    pub fn set_symbol(&mut self, name: &str, value: Value) -> Result<(), String> {
+    pub fn set_symbol(&mut self, name: &str, value: Value) -> Result<(), SymbolError> {
         let id = self.def_symbol(name);
         let s = &mut self.symbols[id as usize];
         if s.fixed && !matches!(s.state, SymState::Undefined) {
-            return Err(format!("symbol '{name}' cannot be redefined"));
+            return Err(SymbolError::Fixed(name.to_string()));
         }
         s.state = SymState::Value(value);
         Ok(())
@@ -356,5 +356,19 @@ impl Assembler {
             });
         }
         v
+    }
+}
+
+/// Why [`Assembler::set_symbol`] refused a value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SymbolError {
+    /// The symbol is a label or was made fixed (`.eqv`, `.equiv`).
+    #[error("symbol '{0}' cannot be redefined")]
+    Fixed(String),
+}
+
+impl From<SymbolError> for String {
+    fn from(e: SymbolError) -> String {
+        e.to_string()
     }
 }

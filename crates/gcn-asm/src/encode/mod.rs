@@ -758,17 +758,30 @@ impl<'a> Build<'a, '_, '_> {
 }
 
 /// A branch distance in bytes as the SIMM16 dword offset.
-pub fn branch_offset(bytes: i64) -> Result<u32, String> {
+pub fn branch_offset(bytes: i64) -> Result<u32, BranchError> {
     if bytes % 4 != 0 {
-        return Err(format!(
-            "branch target is not dword aligned ({bytes} bytes away)"
-        ));
+        return Err(BranchError::Unaligned(bytes));
     }
     let d = bytes / 4;
     if !(-32768..=32767).contains(&d) {
-        return Err(format!(
-            "branch target out of range: {d} dwords (must be -32768..32767)"
-        ));
+        return Err(BranchError::OutOfRange(d));
     }
     Ok((d as u16) as u32)
+}
+
+/// Why [`branch_offset`] cannot encode a distance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum BranchError {
+    /// The distance in bytes is not a multiple of 4.
+    #[error("branch target is not dword aligned ({0} bytes away)")]
+    Unaligned(i64),
+    /// The distance in dwords does not fit SIMM16.
+    #[error("branch target out of range: {0} dwords (must be -32768..32767)")]
+    OutOfRange(i64),
+}
+
+impl From<BranchError> for String {
+    fn from(e: BranchError) -> String {
+        e.to_string()
+    }
 }
