@@ -8,6 +8,7 @@
 //! thousand waves is printed once.
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod finding;
 
 pub use finding::{Finding, Kind, Report};
