@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod counters;
 pub mod finding;
 
 pub use finding::{Finding, Kind, Report};
