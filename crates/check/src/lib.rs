@@ -11,5 +11,6 @@
 pub mod access;
 pub mod counters;
 pub mod finding;
+pub mod hazard;
 
 pub use finding::{Finding, Kind, Report};
