@@ -25,6 +25,26 @@ pub struct Insn {
     pub access: Access,
 }
 
+/// Where execution starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// Byte offset in the code.
+    pub pc: u64,
+    /// A function called with `s_swappc_b64` (the caller's memory
+    /// operations may still be outstanding), not a kernel.
+    pub function: bool,
+}
+
+impl Entry {
+    /// A kernel's first instruction.
+    pub fn kernel(pc: u64) -> Entry {
+        Entry {
+            pc,
+            function: false,
+        }
+    }
+}
+
 /// How a block ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
@@ -59,8 +79,8 @@ pub struct Cfg {
     pub insns: Vec<Insn>,
     /// The blocks, in PC order.
     pub blocks: Vec<Block>,
-    /// Blocks where execution starts (kernels, functions).
-    pub entries: Vec<usize>,
+    /// Blocks where execution starts, with whether each is a function.
+    pub entries: Vec<(usize, bool)>,
     /// Places the graph could not follow (undecodable words, branches out
     /// of the code), as (PC, reason).
     pub notes: Vec<(u64, String)>,
@@ -98,16 +118,16 @@ fn flow(i: &Instr, a: &Access, pc: u64) -> (bool, Option<i64>, Exit) {
 /// // s_cbranch_scc0 1; s_nop 0; s_endpgm
 /// let code: Vec<u8> = [0xbf84_0001u32, 0xbf80_0000, 0xbf81_0000]
 ///     .iter().flat_map(|w| w.to_le_bytes()).collect();
-/// let g = build(Gen::Gcn12.into(), &code, &[0]);
+/// let g = build(Gen::Gcn12.into(), &code, &[risa_check::cfg::Entry::kernel(0)]);
 /// assert_eq!(g.insns.len(), 3);
 /// assert_eq!(g.blocks.len(), 3);
 /// assert_eq!(g.blocks[0].succs, vec![1, 2]);
 /// ```
-pub fn build(target: Target, code: &[u8], entries: &[u64]) -> Cfg {
+pub fn build(target: Target, code: &[u8], entries: &[Entry]) -> Cfg {
     let mut g = Cfg::default();
     let mut insns: BTreeMap<u64, Insn> = BTreeMap::new();
-    let mut leaders: BTreeSet<u64> = entries.iter().copied().collect();
-    let mut work: Vec<u64> = entries.to_vec();
+    let mut leaders: BTreeSet<u64> = entries.iter().map(|e| e.pc).collect();
+    let mut work: Vec<u64> = entries.iter().map(|e| e.pc).collect();
     while let Some(start) = work.pop() {
         let mut pc = start;
         loop {
@@ -206,7 +226,10 @@ pub fn build(target: Target, code: &[u8], entries: &[u64]) -> Cfg {
     }
     g.entries = entries
         .iter()
-        .filter_map(|pc| index.get(pc).and_then(|k| block_of.get(k)).copied())
+        .filter_map(|e| {
+            let b = index.get(&e.pc).and_then(|k| block_of.get(k))?;
+            Some((*b, e.function))
+        })
         .collect();
     g
 }

@@ -16,7 +16,7 @@
 //!   the missing wait were there, so one bug gives one finding.
 
 use crate::access::{mem, Class, File, Reg};
-use crate::cfg::{Cfg, Exit, Insn};
+use crate::cfg::{Cfg, Entry, Exit, Insn};
 use crate::counters::{self, counts, in_order, kind, Counter, Model, Wait};
 use crate::finding::{Finding, Kind, Report};
 use crate::hazard::{describe, Window};
@@ -44,16 +44,16 @@ impl Default for Options {
 /// functions).
 ///
 /// ```
-/// use risa_check::lint::{check_code, Options};
+/// use risa_check::{cfg::Entry, lint::{check_code, Options}};
 /// use risa_gcn::Gen;
 /// // v_readfirstlane_b32 s4, v0; v_readlane_b32 s5, v1, s4; s_endpgm
 /// let words = [0x7e08_0500u32, 0xd289_0005, 0x0000_0901, 0xbf81_0000];
 /// let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-/// let r = check_code(Gen::Gcn12.into(), &code, &[0], &Options::default());
+/// let r = check_code(Gen::Gcn12.into(), &code, &[Entry::kernel(0)], &Options::default());
 /// let (f, _) = r.findings().next().unwrap();
 /// assert_eq!((f.pc, f.kind), (4, risa_check::Kind::Hazard));
 /// ```
-pub fn check_code(target: Target, code: &[u8], entries: &[u64], opts: &Options) -> Report {
+pub fn check_code(target: Target, code: &[u8], entries: &[Entry], opts: &Options) -> Report {
     let g = crate::cfg::build(target, code, entries);
     check_cfg(&g, opts)
 }
@@ -90,6 +90,7 @@ fn mnemonic(i: &Instr, d: Dialect) -> &'static str {
 fn solve<S: Clone>(
     g: &Cfg,
     init: S,
+    function_entry: S,
     mut step: impl FnMut(usize, &mut S, Option<&mut Report>),
     mut join: impl FnMut(&mut S, &S) -> bool,
     report: &mut Report,
@@ -97,8 +98,12 @@ fn solve<S: Clone>(
     let n = g.blocks.len();
     let mut entry: Vec<Option<S>> = vec![None; n];
     let mut work: Vec<usize> = Vec::new();
-    for &e in &g.entries {
-        entry[e] = Some(init.clone());
+    for &(e, function) in &g.entries {
+        entry[e] = Some(if function {
+            function_entry.clone()
+        } else {
+            init.clone()
+        });
         work.push(e);
     }
     let mut queued = vec![false; n];
@@ -174,7 +179,14 @@ fn hazards(g: &Cfg, d: Dialect, report: &mut Report) {
             w.push(ins.pc, &ins.instr, &ins.access);
         }
     };
-    solve(g, Window::default(), step, |a, b| a.join(b), report);
+    solve(
+        g,
+        Window::default(),
+        Window::default(),
+        step,
+        |a, b| a.join(b),
+        report,
+    );
 }
 
 /// No operation outstanding on a counter.
@@ -191,6 +203,9 @@ struct Slot {
     /// when either counter says so (the address was global or LDS memory).
     either: bool,
 }
+
+/// [`Slot::by`] of what the caller of a function left outstanding.
+const CALLER: u32 = u32::MAX;
 
 const FREE: Slot = Slot {
     age: [NONE; 3],
@@ -222,6 +237,10 @@ struct Pending {
     lock: Vec<Slot>,
     /// Outstanding LDS writes (the youngest).
     lds_store: Slot,
+    /// Outstanding vector memory writes: stores and atomics (the youngest).
+    vm_store: Slot,
+    /// Outstanding vector memory reads: loads and atomics (the youngest).
+    vm_read: Slot,
     /// Kinds of operations outstanding per counter.
     kinds: [u16; 3],
 }
@@ -241,15 +260,33 @@ impl Pending {
             write: vec![FREE; SREGS + 256],
             lock: vec![FREE; 256],
             lds_store: FREE,
+            vm_store: FREE,
+            vm_read: FREE,
             kinds: [0; 3],
         }
     }
 
+    /// The state at the entry of a called function: the caller's memory
+    /// operations may all still be outstanding (a function waits for them
+    /// first, as LLVM's calling convention has it).
+    fn caller() -> Self {
+        let mut p = Pending::new();
+        let all = Slot {
+            age: [0; 3],
+            by: CALLER,
+            either: false,
+        };
+        p.write.fill(all);
+        p.kinds = [kind::VMEM, kind::EXPORT, kind::SMEM | kind::LDS];
+        p
+    }
+
     fn slots_mut(&mut self) -> impl Iterator<Item = &mut Slot> {
-        self.write
-            .iter_mut()
-            .chain(self.lock.iter_mut())
-            .chain(std::iter::once(&mut self.lds_store))
+        self.write.iter_mut().chain(self.lock.iter_mut()).chain([
+            &mut self.lds_store,
+            &mut self.vm_store,
+            &mut self.vm_read,
+        ])
     }
 
     /// Applies a wait: everything provably done on each counter retires.
@@ -315,7 +352,7 @@ impl Pending {
     }
 
     fn join(&mut self, o: &Pending) -> bool {
-        let before = (self.kinds, self.lds_store);
+        let before = (self.kinds, self.lds_store, self.vm_store, self.vm_read);
         let mut changed = false;
         let merge = |a: &mut Slot, b: &Slot, changed: &mut bool| {
             if !b.pending() {
@@ -345,10 +382,12 @@ impl Pending {
             merge(a, b, &mut changed);
         }
         merge(&mut self.lds_store, &o.lds_store, &mut changed);
+        merge(&mut self.vm_store, &o.vm_store, &mut changed);
+        merge(&mut self.vm_read, &o.vm_read, &mut changed);
         for c in 0..3 {
             self.kinds[c] |= o.kinds[c];
         }
-        changed || before != (self.kinds, self.lds_store)
+        changed || before != (self.kinds, self.lds_store, self.vm_store, self.vm_read)
     }
 }
 
@@ -383,7 +422,14 @@ fn waitcnts(g: &Cfg, gen: Gen, d: Dialect, report: &mut Report) {
             transfer(g, ins, p, model, d, out.as_deref_mut());
         }
     };
-    solve(g, Pending::new(), step, |a, b| a.join(b), report);
+    solve(
+        g,
+        Pending::new(),
+        Pending::caller(),
+        step,
+        |a, b| a.join(b),
+        report,
+    );
 }
 
 /// One instruction of the `s_waitcnt` analysis.
@@ -400,20 +446,20 @@ fn transfer(
         p.wait(&w, model);
         return;
     }
-    let by_name = |by: u32| {
-        let src = &g.insns[by as usize];
-        (mnemonic(&src.instr, d), src.pc)
+    let by_name = |by: u32| match g.insns.get(by as usize) {
+        Some(src) => format!("the {} at {:#x}", mnemonic(&src.instr, d), src.pc),
+        None => "a memory operation of the caller".to_string(),
     };
     let mut report = |p: &mut Pending, s: Slot, what: String| {
         let w = p.needed(&s, model);
         if let Some(r) = out.as_deref_mut() {
-            let (name, pc) = by_name(s.by);
             r.add(Finding {
                 kind: Kind::Waitcnt,
                 pc: ins.pc,
                 instr: text(i, d),
                 message: format!(
-                    "{what} while the {name} at {pc:#x} may be outstanding (needs {} before it)",
+                    "{what} while {} may be outstanding (needs {} before it)",
+                    by_name(s.by),
                     wait_text(&w, model)
                 ),
             });
@@ -461,10 +507,27 @@ fn transfer(
             }
         }
     }
-    // LDS writes must be done before other waves pass the barrier.
-    if i.info().name == "s_barrier" && p.lds_store.pending() {
-        let s = p.lds_store;
-        report(p, s, "s_barrier".into());
+    // Memory-model waits (LLVM's memory legalizer, AMDGPUUsage): LDS and
+    // global writes are done before other waves pass a barrier and before a
+    // function returns; an L1 invalidate (acquire) comes after the loads
+    // and atomics before it completed.
+    let name = i.info().name;
+    let ends_function = name == "s_setpc_b64";
+    if name == "s_barrier" || ends_function {
+        for s in [p.lds_store, p.vm_store] {
+            if s.pending() {
+                report(p, s, name.to_string());
+            }
+        }
+    }
+    if ends_function {
+        if let Some(s) = p.write.iter().copied().find(Slot::pending) {
+            report(p, s, "return".to_string());
+        }
+    }
+    if name.starts_with("buffer_wbinvl1") && p.vm_read.pending() {
+        let s = p.vm_read;
+        report(p, s, format!("{} (acquire)", mnemonic(i, d)));
     }
     if !c.any() {
         // An ALU write: the register now holds this instruction's value.
@@ -519,5 +582,11 @@ fn transfer(
     }
     if c.kinds[Counter::Lgkm as usize] & kind::LDS != 0 && a.touches(mem::LDS_W) {
         p.lds_store = fresh(&[Counter::Lgkm]);
+    }
+    if c.on(Counter::Vm) && a.touches(mem::VMEM_W) {
+        p.vm_store = fresh(&[Counter::Vm]);
+    }
+    if c.on(Counter::Vm) && a.touches(mem::VMEM_R) {
+        p.vm_read = fresh(&[Counter::Vm]);
     }
 }

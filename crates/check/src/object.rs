@@ -2,6 +2,7 @@
 //! sections, with every function symbol (kernels and called functions) as
 //! an entry point, and the chip from the header.
 
+use crate::cfg::Entry;
 use crate::finding::Report;
 use crate::lint::{check_code, Options};
 use risa_elf::{Elf, STT_FUNC};
@@ -14,35 +15,42 @@ pub struct CodeUnit<'a> {
     pub section: String,
     /// Its bytes.
     pub code: &'a [u8],
-    /// Offsets of the function symbols in it.
-    pub entries: Vec<u64>,
+    /// The function symbols in it: kernels (a `NAME.kd` descriptor names
+    /// them) and called functions.
+    pub entries: Vec<Entry>,
 }
 
 /// The executable sections of `elf` with their entry points.
 pub fn code_units<'a>(elf: &Elf<'a>) -> Vec<CodeUnit<'a>> {
+    let kernels: std::collections::BTreeSet<&str> = elf
+        .symbols
+        .iter()
+        .filter_map(|s| s.name.strip_suffix(".kd"))
+        .collect();
     elf.sections
         .iter()
         .filter(|s| s.is_exec())
         .map(|s| {
-            let mut entries: Vec<u64> = elf
+            let mut entries: Vec<Entry> = elf
                 .symbols_in(s.index)
                 .into_iter()
                 .filter(|sym| sym.sym_type == STT_FUNC)
                 // Relocatable objects give offsets, linked ones addresses.
-                .map(|sym| {
-                    if elf.kind == 1 {
+                .map(|sym| Entry {
+                    pc: if elf.kind == 1 {
                         sym.value
                     } else {
                         sym.value.wrapping_sub(s.addr)
-                    }
+                    },
+                    function: !kernels.contains(sym.name.as_str()),
                 })
-                .filter(|&off| off < s.data.len() as u64)
+                .filter(|e| e.pc < s.data.len() as u64)
                 .collect();
             if entries.is_empty() {
-                entries.push(0);
+                entries.push(Entry::kernel(0));
             }
-            entries.sort_unstable();
-            entries.dedup();
+            entries.sort_unstable_by_key(|e| (e.pc, e.function));
+            entries.dedup_by_key(|e| e.pc);
             CodeUnit {
                 section: s.name.clone(),
                 code: s.data,
