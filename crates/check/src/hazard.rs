@@ -40,6 +40,9 @@ pub enum Producer {
     SetregTrapsts,
     /// `s_setvskip`.
     Setvskip,
+    /// A member of a soft clause (consecutive SMEM, or consecutive
+    /// VMEM/FLAT instructions).
+    ClauseMember,
     /// A vector memory store of more than 64 bits of data (FLAT x3/x4 and
     /// cmpswap_x2; buffer x3/x4 and cmpswap_x2 whose SOFFSET is not an
     /// SGPR; image stores and atomics of more than two dwords).
@@ -86,6 +89,8 @@ pub enum Consumer {
     SMovrel,
     /// A VALU instruction writes a VGPR that holds the store's data.
     ValuOverwritesData,
+    /// The next memory instruction of the same soft clause.
+    ClauseMember,
 }
 
 /// One wait-state rule.
@@ -264,7 +269,122 @@ pub const RULES: &[Rule] = &[
         consumer: C::SMovrel,
         source: "Vega guide; LLVM checkReadM0Hazards for S_MOVREL* (GFX9)",
     },
+    Rule {
+        name: "xnack-soft-clause",
+        text: "With XNACK on, the memory instructions of a soft clause (consecutive \
+               SMEM, or consecutive VMEM/FLAT) may be replayed: no member may write a \
+               register a member reads, and a store ends a clause that writes registers",
+        waits: [0, 0, 1, 1],
+        producer: P::ClauseMember,
+        consumer: C::ClauseMember,
+        source: "LLVM checkSoftClauseHazards (GCN 1.2+, XNACK enabled; not in the guides' tables)",
+    },
 ];
+
+/// The soft-clause rule (checked by [`Window`] over the whole clause).
+fn clause_rule() -> &'static Rule {
+    RULES
+        .iter()
+        .find(|r| r.producer == P::ClauseMember)
+        .unwrap_or(&RULES[0])
+}
+
+/// Registers as a bit set: scalar codes 0-127, then VGPRs 0-255.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct RegSet([u64; 6]);
+
+impl RegSet {
+    fn add(&mut self, r: &Reg) {
+        let base = if r.file == File::Vector { 128 } else { 0 };
+        for k in r.first..r.first + u16::from(r.count) {
+            let b = base + k as usize;
+            self.0[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    fn meets(&self, o: &RegSet) -> bool {
+        self.0.iter().zip(&o.0).any(|(a, b)| a & b != 0)
+    }
+
+    fn union(&mut self, o: &RegSet) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a |= b;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0 == [0; 6]
+    }
+}
+
+/// The soft clause the last instructions form (XNACK replay hazard).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Clause {
+    /// Members (0: no clause open).
+    len: u8,
+    /// Scalar (SMEM) or vector (VMEM/FLAT) memory.
+    smem: bool,
+    /// PC of the first member.
+    first_pc: u64,
+    defs: RegSet,
+    uses: RegSet,
+}
+
+/// Which clause kind `a` belongs to: Some(true) SMEM, Some(false) VMEM/FLAT.
+fn clause_kind(a: &Access) -> Option<bool> {
+    match a.class {
+        Class::Smem => Some(true),
+        Class::Vmem | Class::Flat => Some(false),
+        _ => None,
+    }
+}
+
+impl Clause {
+    /// Whether adding `a` to the clause breaks the rule.
+    fn breaks(&self, a: &Access) -> bool {
+        if self.len == 0 || clause_kind(a) != Some(self.smem) || self.defs.is_empty() {
+            return false;
+        }
+        if a.touches(mem::VMEM_W | mem::SMEM_W) {
+            return true;
+        }
+        let (mut d, mut u) = (self.defs, self.uses);
+        a.writes.as_slice().iter().for_each(|r| d.add(r));
+        a.reads.as_slice().iter().for_each(|r| u.add(r));
+        d.meets(&u)
+    }
+
+    /// Adds `a` (issued at `pc`), or starts a new clause with it.
+    fn push(&mut self, pc: u64, a: &Access) {
+        let Some(smem) = clause_kind(a) else {
+            *self = Clause::default();
+            return;
+        };
+        if self.len == 0 || self.smem != smem || self.breaks(a) {
+            *self = Clause {
+                smem,
+                first_pc: pc,
+                ..Clause::default()
+            };
+        }
+        self.len = self.len.saturating_add(1);
+        a.writes.as_slice().iter().for_each(|r| self.defs.add(r));
+        a.reads.as_slice().iter().for_each(|r| self.uses.add(r));
+    }
+
+    fn join(&mut self, o: &Clause) -> bool {
+        let before = *self;
+        if self.len == 0 {
+            *self = *o;
+        } else if o.len > 0 && o.smem == self.smem {
+            self.len = self.len.max(o.len);
+            self.first_pc = self.first_pc.min(o.first_pc);
+            self.defs.union(&o.defs);
+            self.uses.union(&o.uses);
+        }
+        *self != before
+    }
+}
 
 /// The most wait states any rule needs: a window need not look further back.
 pub const MAX_WAITS: u32 = 5;
@@ -454,7 +574,7 @@ pub fn check_pair(
 ) {
     for rule in RULES {
         let need = rule.waits(gen);
-        if need <= distance {
+        if need <= distance || rule.producer == P::ClauseMember {
             continue;
         }
         let reg = if rule.producer == P::WideStore {
@@ -507,17 +627,29 @@ pub const WINDOW_CAP: usize = 16;
 #[derive(Debug, Clone, Copy)]
 pub struct Window {
     items: [Option<Entry>; WINDOW_CAP],
+    clause: Clause,
+    /// Check the soft-clause rule (the chip replays memory instructions on
+    /// XNACK).
+    xnack: bool,
 }
 
 impl Default for Window {
     fn default() -> Self {
-        Window {
-            items: [None; WINDOW_CAP],
-        }
+        Window::new(false)
     }
 }
 
 impl Window {
+    /// An empty window; `xnack`: the code runs with XNACK on (the ELF
+    /// header's XNACK setting `on` or `any`), so the soft-clause rule applies.
+    pub fn new(xnack: bool) -> Self {
+        Window {
+            items: [None; WINDOW_CAP],
+            clause: Clause::default(),
+            xnack,
+        }
+    }
+
     /// The remembered instructions.
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.items.iter().flatten()
@@ -529,10 +661,21 @@ impl Window {
         for e in self.entries() {
             check_pair(i.gen, (&e.instr, &e.access, e.pc), e.since, (i, a), out);
         }
+        let rule = clause_rule();
+        if self.xnack && rule.waits(i.gen) > 0 && self.clause.breaks(a) {
+            out(Violation {
+                rule,
+                producer_pc: self.clause.first_pc,
+                needed: rule.waits(i.gen),
+                had: 0,
+                reg: None,
+            });
+        }
     }
 
     /// Records that `i` issued (after [`Window::check`]).
     pub fn push(&mut self, pc: u64, i: &Instr, a: &Access) {
+        self.clause.push(pc, a);
         let w = wait_states(i, a);
         for slot in self.items.iter_mut() {
             if let Some(e) = slot {
@@ -572,7 +715,7 @@ impl Window {
     /// Merges the window of another path into this one (per PC, the fewest
     /// wait states since); returns whether this window changed.
     pub fn join(&mut self, o: &Window) -> bool {
-        let mut changed = false;
+        let mut changed = self.clause.join(&o.clause);
         for e in o.entries() {
             match self.items.iter_mut().flatten().find(|x| x.pc == e.pc) {
                 Some(x) if x.since > e.since => {
@@ -591,7 +734,7 @@ impl Window {
 
     /// Forgets everything (the start of a program: nothing issued before).
     pub fn clear(&mut self) {
-        self.items = [None; WINDOW_CAP];
+        *self = Window::new(self.xnack);
     }
 }
 

@@ -12,7 +12,8 @@
 //!   of a register that may still be written, a write over one (the late
 //!   return would overwrite it), a write of a VGPR an export or (before
 //!   GCN 1.2) a store has not read yet, and an `s_barrier` with LDS writes
-//!   outstanding are reported. After a report the analysis goes on as if
+//!   outstanding are reported. FLAT results are waited for on VM_CNT: a
+//!   FLAT access known to be LDS would be a DS instruction in clang's code. After a report the analysis goes on as if
 //!   the missing wait were there, so one bug gives one finding.
 
 use crate::access::{mem, Class, File, Reg};
@@ -29,6 +30,9 @@ pub struct Options {
     pub kinds: Vec<Kind>,
     /// The syntax of instructions in findings.
     pub dialect: Dialect,
+    /// The code runs with XNACK on (replayable memory instructions: the
+    /// soft-clause hazard applies).
+    pub xnack: bool,
 }
 
 impl Default for Options {
@@ -36,6 +40,7 @@ impl Default for Options {
         Options {
             kinds: vec![Kind::Waitcnt, Kind::Hazard],
             dialect: Dialect::Llvm,
+            xnack: false,
         }
     }
 }
@@ -65,7 +70,7 @@ pub fn check_cfg(g: &Cfg, opts: &Options) -> Report {
         return r;
     };
     if opts.kinds.contains(&Kind::Hazard) {
-        hazards(g, opts.dialect, &mut r);
+        hazards(g, opts.dialect, opts.xnack, &mut r);
     }
     if opts.kinds.contains(&Kind::Waitcnt) {
         waitcnts(g, gen, opts.dialect, &mut r);
@@ -158,7 +163,7 @@ fn succ_is_next(g: &Cfg, b: usize, succ: usize) -> bool {
     g.insns[g.blocks[succ].start].pc == last.pc + 4 * u64::from(last.instr.len)
 }
 
-fn hazards(g: &Cfg, d: Dialect, report: &mut Report) {
+fn hazards(g: &Cfg, d: Dialect, xnack: bool, report: &mut Report) {
     let step = |b: usize, w: &mut Window, mut out: Option<&mut Report>| {
         for ins in g.block_insns(b) {
             if let Some(r) = out.as_deref_mut() {
@@ -181,8 +186,8 @@ fn hazards(g: &Cfg, d: Dialect, report: &mut Report) {
     };
     solve(
         g,
-        Window::default(),
-        Window::default(),
+        Window::new(xnack),
+        Window::new(xnack),
         step,
         |a, b| a.join(b),
         report,
@@ -199,9 +204,6 @@ const NONE: u8 = u8::MAX;
 struct Slot {
     age: [u8; 3],
     by: u32,
-    /// A FLAT load counts on VM_CNT and LGKM_CNT and its data has landed
-    /// when either counter says so (the address was global or LDS memory).
-    either: bool,
 }
 
 /// [`Slot::by`] of what the caller of a function left outstanding.
@@ -210,7 +212,6 @@ const CALLER: u32 = u32::MAX;
 const FREE: Slot = Slot {
     age: [NONE; 3],
     by: 0,
-    either: false,
 };
 
 impl Slot {
@@ -221,9 +222,6 @@ impl Slot {
     /// Retires the slot on counter `c`.
     fn retire(&mut self, c: usize) {
         self.age[c] = NONE;
-        if self.either {
-            self.age = [NONE; 3];
-        }
     }
 }
 
@@ -274,7 +272,6 @@ impl Pending {
         let all = Slot {
             age: [0; 3],
             by: CALLER,
-            either: false,
         };
         p.write.fill(all);
         p.kinds = [kind::VMEM, kind::EXPORT, kind::SMEM | kind::LDS];
@@ -313,11 +310,9 @@ impl Pending {
     /// been for slot `s`: used to report it and to go on as if it were there.
     fn needed(&self, s: &Slot, model: &Model) -> Wait {
         let mut at_most = model.max;
-        // A FLAT load is waited for on VM_CNT (either counter would do).
-        let vm_only = s.either && s.age[Counter::Vm as usize] != NONE;
         for c in Counter::ALL {
             let ci = c as usize;
-            if s.age[ci] != NONE && (!vm_only || c == Counter::Vm) {
+            if s.age[ci] != NONE {
                 at_most[ci] = if in_order(c, self.kinds[ci]) {
                     u32::from(s.age[ci])
                 } else {
@@ -369,10 +364,6 @@ impl Pending {
                     a.by = b.by;
                     *changed = true;
                 }
-            }
-            if a.either && !b.either {
-                a.either = false;
-                *changed = true;
             }
         };
         for (a, b) in self.write.iter_mut().zip(&o.write) {
@@ -556,15 +547,16 @@ fn transfer(
     let data_counters: &[Counter] = match a.class {
         Class::Smem | Class::Ds => &[Counter::Lgkm],
         Class::Vmem => &[Counter::Vm],
-        Class::Flat => &[Counter::Vm, Counter::Lgkm],
+        // FLAT counts on both counters, but its data is taken to come from
+        // global memory, waited for on VM_CNT (as LLVM does for the FLAT
+        // accesses it knows are not LDS: all of clang's).
+        Class::Flat => &[Counter::Vm],
         _ => &[],
     };
     for r in a.writes.as_slice() {
         for (_, idx) in regs(r) {
             p.write[idx] = if returns && !data_counters.is_empty() {
-                let mut s = fresh(data_counters);
-                s.either = a.class == Class::Flat;
-                s
+                fresh(data_counters)
             } else {
                 FREE
             };

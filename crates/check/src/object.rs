@@ -65,6 +65,13 @@ pub fn target_of(elf: &Elf) -> Option<Target> {
     Processor::by_mach(elf.flags & 0xff).map(Target::from)
 }
 
+/// Whether the header's XNACK setting is `on` or `any` (e_flags bits 9:8
+/// of code objects v4+; bit 8 alone, `on`, in v3): LLVM then guards the
+/// soft clauses against replay.
+pub fn xnack_on(elf: &Elf) -> bool {
+    matches!(elf.flags & 0x300, 0x100 | 0x300)
+}
+
 /// Checks every executable section of an amdgcn ELF object; `target`
 /// overrides the chip of the header.
 pub fn check_elf(bytes: &[u8], target: Option<Target>, opts: &Options) -> Result<Report, String> {
@@ -79,9 +86,11 @@ pub fn check_elf(bytes: &[u8], target: Option<Target>, opts: &Options) -> Result
     if units.is_empty() {
         return Err("the ELF file has no executable section".into());
     }
+    let mut opts = opts.clone();
+    opts.xnack |= xnack_on(&elf);
     let mut r = Report::default();
     for u in units {
-        r.merge(check_code(target, u.code, &u.entries, opts));
+        r.merge(check_code(target, u.code, &u.entries, &opts));
     }
     Ok(r)
 }

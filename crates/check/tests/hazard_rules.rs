@@ -95,6 +95,13 @@ const SNIPPETS: &[(&str, &str, &str)] = &[
         "v_interp_p1_f32 v0, v1, attr0.x",
     ),
     ("salu-m0-movrel", "s_mov_b32 m0, 0", "s_movrels_b32 s0, s8"),
+    // The second load overwrites s2, which the first one reads: a replay of
+    // the first would read the new s2.
+    (
+        "xnack-soft-clause",
+        "s_load_dword s4, s[2:3], 0x0",
+        "s_load_dword s2, s[6:7], 0x0",
+    ),
 ];
 
 /// Assembles `src` for `gen` (None: it does not assemble there).
@@ -109,7 +116,8 @@ fn code(gen: Gen, src: &str) -> Option<Vec<u32>> {
 
 /// The rule names the window reports, each with (producer PC, consumer PC).
 fn run(gen: Gen, words: &[u32]) -> Vec<(&'static str, u64, u64)> {
-    let mut w = Window::default();
+    // XNACK on: the soft-clause rule applies.
+    let mut w = Window::new(true);
     let mut out = Vec::new();
     let mut pc = 0;
     while pc < words.len() {
@@ -191,6 +199,9 @@ fn independent_instructions_count_as_wait_states() {
     assert_eq!(run(gen, &code(gen, &short).unwrap()).len(), 1);
     let enough = format!("{base}{three}s_nop 0\nv_readlane_b32 s5, v1, s4\n");
     assert!(run(gen, &code(gen, &enough).unwrap()).is_empty());
+    // Loads of a clause that write nothing the clause reads are fine.
+    let clause = "s_load_dword s4, s[2:3], 0x0\ns_load_dword s5, s[6:7], 0x0\n";
+    assert!(run(gen, &code(gen, clause).unwrap()).is_empty());
     // A different lane-select register is no hazard.
     let other = "v_readfirstlane_b32 s4, v0\nv_readlane_b32 s5, v1, s6\n";
     assert!(run(gen, &code(gen, other).unwrap()).is_empty());
