@@ -29,7 +29,10 @@ use std::path::{Path, PathBuf};
 
 /// Assembles LLVM-syntax text for `chip` into an object and its listing
 /// (offset, text) of the `.text` instructions.
-fn assemble(chip: &'static Processor, text: &str) -> Result<(Vec<u8>, Vec<(u64, String)>), String> {
+/// (offset, text) of each `.text` instruction.
+type Listing = Vec<(u64, String)>;
+
+fn assemble(chip: &'static Processor, text: &str) -> Result<(Vec<u8>, Listing), String> {
     let opts = risa_asm_core::Options {
         semicolon_comments: true,
         slash_comments: true,
