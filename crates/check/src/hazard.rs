@@ -747,16 +747,23 @@ fn may_produce(i: &Instr, a: &Access) -> bool {
         || (a.is_vmem() && a.touches(mem::VMEM_W))
 }
 
-/// The message of a violation at the consumer `i`.
+/// The message of a violation, naming the producer instruction.
+///
+/// ```
+/// use risa_check::hazard::{describe, Violation, RULES};
+/// let v = Violation { rule: &RULES[6], producer_pc: 0x10, needed: 4, had: 1, reg: None };
+/// assert!(describe(&v, "v_readfirstlane_b32").starts_with(
+///     "4 wait states needed after the v_readfirstlane_b32 at 0x10, 1 on the worst path"));
+/// ```
 pub fn describe(v: &Violation, producer: &str) -> String {
-    let what = v.reg.map(|r| format!("{} ", r.name())).unwrap_or_default();
+    let what = v.reg.map(|r| format!("; {}", r.name())).unwrap_or_default();
     format!(
-        "{what}{} at {:#x} needs {} wait state{} before this instruction, {} on the worst path ({})",
-        producer,
-        v.producer_pc,
+        "{} wait state{} needed after the {producer} at {:#x}, {} on the worst path ({}: {}{what})",
         v.needed,
         if v.needed == 1 { "" } else { "s" },
+        v.producer_pc,
         v.had,
         v.rule.name,
+        v.rule.text.split_whitespace().collect::<Vec<_>>().join(" "),
     )
 }
