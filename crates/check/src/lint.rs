@@ -360,7 +360,7 @@ impl Pending {
                 score: [0; 3],
                 by: a.by,
             };
-            for c in 0..3 {
+            for (c, &top_c) in top.iter().enumerate() {
                 let (x, y) = (me.age(a, c), o.age(b, c));
                 let age = match (x, y) {
                     (Some(x), Some(y)) if y < x => {
@@ -376,7 +376,7 @@ impl Pending {
                     }
                     (None, None) => continue,
                 };
-                out.score[c] = top[c] - age;
+                out.score[c] = top_c - age;
             }
             out
         };
