@@ -125,7 +125,7 @@ use Producer as P;
 pub const RULES: &[Rule] = &[
     Rule {
         name: "setreg-getreg",
-        text: "S_SETREG <*> then S_GETREG <same reg>",
+        text: "S_SETREG (any register) then S_GETREG of the same register",
         waits: [2, 2, 2, 2],
         producer: P::Setreg,
         consumer: C::GetregSame,
@@ -133,7 +133,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "setreg-setreg",
-        text: "S_SETREG <*> then S_SETREG <same reg>",
+        text: "S_SETREG (any register) then S_SETREG of the same register",
         waits: [1, 1, 2, 2],
         producer: P::Setreg,
         consumer: C::SetregSame,
@@ -280,6 +280,28 @@ pub const RULES: &[Rule] = &[
         source: "LLVM checkSoftClauseHazards (GCN 1.2+, XNACK enabled; not in the guides' tables)",
     },
 ];
+
+/// The rule table as Markdown (docs/static-checks.md holds it; a test
+/// keeps the two equal).
+pub fn rules_markdown() -> String {
+    let mut s = String::from(
+        "| rule | the guide's words | GCN 1.0 | 1.1 | 1.2 | 1.4 | source |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for r in RULES {
+        let text = r.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let w: Vec<String> = r
+            .waits
+            .iter()
+            .map(|&w| if w == 0 { "-".into() } else { w.to_string() })
+            .collect();
+        s.push_str(&format!(
+            "| `{}` | {text} | {} | {} | {} | {} | {} |\n",
+            r.name, w[0], w[1], w[2], w[3], r.source
+        ));
+    }
+    s
+}
 
 /// The soft-clause rule (checked by [`Window`] over the whole clause).
 fn clause_rule() -> &'static Rule {
