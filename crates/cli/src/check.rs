@@ -2,7 +2,6 @@
 //! GCN code object, assembly source or raw code, like a linter; and the same
 //! checks for `risa asm --check` on what it assembled.
 
-use clap::builder::TypedValueParser as _;
 use risa_check::cfg::Entry;
 use risa_check::lint::{check_code, Options};
 use risa_check::object::check_elf;
@@ -26,8 +25,7 @@ pub(crate) struct CheckArgs {
         value_name = "S",
         default_value = "clrx",
         hide_default_value = true,
-        value_parser = clap::builder::PossibleValuesParser::new(["clrx", "llvm"])
-            .map(|s| if s == "llvm" { Dialect::Llvm } else { Dialect::Clrx })
+        value_parser = crate::cli::dialect_parser()
     )]
     dialect: Dialect,
     /// The checks: waitcnt, hazards (default: both)
