@@ -703,6 +703,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn may_produce_covers_every_producer() {
+        use risa_gcn::random::{all_forms, random_instr, Rng};
+        let mut rng = Rng::new(5);
+        for gen in risa_gcn::ALL_GENS {
+            for (op, enc) in all_forms(gen) {
+                if let Some(i) = random_instr(&mut rng, gen, op, enc) {
+                    let a = crate::access::access(&i);
+                    assert!(producer_mask(&i, &a) == 0 || may_produce(&i, &a));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn class_lists_are_in_declaration_order() {
         for (k, p) in PRODUCERS.iter().enumerate() {
             assert_eq!(*p as usize, k);
@@ -933,6 +947,15 @@ impl Window {
     pub fn clear(&mut self) {
         *self = Window::new(self.xnack);
     }
+}
+
+/// Whether `i` can be the first instruction of any rule.
+pub fn may_produce(i: &Instr, a: &Access) -> bool {
+    a.is_valu()
+        || a.has(fl::HWREG_W)
+        || (a.is_salu() && !a.writes.as_slice().is_empty())
+        || i.info().name == "s_setvskip"
+        || (a.is_vmem() && a.touches(mem::VMEM_W))
 }
 
 /// The message of a violation, naming the producer instruction.
