@@ -59,8 +59,19 @@ impl Default for Options {
 /// assert_eq!((f.pc, f.kind), (4, risa_check::Kind::Hazard));
 /// ```
 pub fn check_code(target: Target, code: &[u8], entries: &[Entry], opts: &Options) -> Report {
+    check_code_noting(target, code, entries, opts).0
+}
+
+/// [`check_code`], with the places the control flow could not be followed
+/// (words that do not decode, branches out of the code) as (PC, reason).
+pub fn check_code_noting(
+    target: Target,
+    code: &[u8],
+    entries: &[Entry],
+    opts: &Options,
+) -> (Report, Vec<(u64, String)>) {
     let g = crate::cfg::build(target, code, entries);
-    check_cfg(&g, opts)
+    (check_cfg(&g, opts), g.notes)
 }
 
 /// Checks a graph.
