@@ -8,6 +8,12 @@
 //! thousand waves is printed once.
 #![warn(missing_docs)]
 
+pub mod access;
+pub mod cfg;
+pub mod counters;
 pub mod finding;
+pub mod hazard;
+pub mod lint;
+pub mod object;
 
 pub use finding::{Finding, Kind, Report};
