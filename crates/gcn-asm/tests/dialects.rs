@@ -292,3 +292,25 @@ fn clrx_rejects_what_clrxasm_rejects() {
         assert!(d.contains(msg) && d.starts_with("d.s:1:"), "{src}: {d}");
     }
 }
+
+#[test]
+fn export_target_comma() {
+    // llvm-mc prints no comma after the target and takes either form
+    // (-mcpu=gfx900: c4001803 00000100); clrxasm requires the comma
+    // ("Expected ',' before argument") and gives the same words with it.
+    let words_of = [0xc400_1803, 0x0000_0100];
+    for src in [
+        "exp mrt0 v0, v1, off, off done vm",
+        "exp mrt0, v0, v1, off, off done vm",
+    ] {
+        assert_eq!(words(Gen::Gcn14, Dialect::Llvm, src), words_of, "{src}");
+    }
+    let clrx = "exp mrt0, v0, v1, off, off done vm";
+    assert_eq!(words(Gen::Gcn14, Dialect::Clrx, clrx), words_of);
+    let d = error(
+        Gen::Gcn14,
+        Dialect::Clrx,
+        "exp mrt0 v0, v1, off, off done vm",
+    );
+    assert!(d.contains("expected ','"), "{d}");
+}

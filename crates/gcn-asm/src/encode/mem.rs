@@ -314,6 +314,12 @@ impl<'a> Build<'a, '_, '_> {
             );
         };
         self.put(Field::Tgt, tgt);
+        if !self.clrx {
+            // llvm-mc writes no comma after the target and accepts one;
+            // clrxasm requires it.
+            self.c.eat(b',');
+            self.first = true;
+        }
         let mut regs = [None; 4];
         let mut texts = [""; 4];
         for k in 0..4 {
