@@ -127,26 +127,36 @@ fn clinfo_lists_the_platform_and_six_devices_without_failures() {
     assert_eq!(out.matches("Device #").count(), 2, "{out}");
 }
 
+/// Builds the C host program `tests/c/NAME.c` with gcc against the ICD
+/// loader into `dir`, or None (saying why) when gcc or the headers are
+/// missing.
+fn build_c(dir: &Path, name: &str) -> Option<PathBuf> {
+    if !have("gcc") || !Path::new("/usr/include/CL/cl.h").exists() {
+        eprintln!("skipped: gcc and ocl-icd-opencl-dev are needed for the C host programs");
+        return None;
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
+    let bin = dir.join(name);
+    let o = Command::new("gcc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .args(["-lOpenCL", "-lpthread"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(bin)
+}
+
 #[test]
 fn c_host_program_runs_on_every_device() {
     let Some(v) = vendors() else { return };
     if !clang_available() {
         return;
     }
-    if !have("gcc") || !Path::new("/usr/include/CL/cl.h").exists() {
-        eprintln!("skipped: gcc and ocl-icd-opencl-dev are needed for the C host program");
+    let Some(bin) = build_c(&v, "host") else {
         return;
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/host.c");
-    let bin = v.join("host");
-    let o = Command::new("gcc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&bin)
-        .arg("-lOpenCL")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
     let o = Command::new(&bin)
         .env("OCL_ICD_VENDORS", &v)
         .output()
@@ -159,6 +169,50 @@ fn c_host_program_runs_on_every_device() {
     );
     assert!(out.contains(" 0 failed"), "{out}");
     assert_eq!(out.matches(": done").count(), 6, "{out}");
+}
+
+/// Splits the output of tests/c/events.c into one block per device,
+/// without the device's name.
+fn device_blocks(out: &str) -> Vec<String> {
+    out.split("device ")
+        .skip(1)
+        .map(|b| b.split_once('\n').map_or("", |x| x.1).to_string())
+        .collect()
+}
+
+#[test]
+fn user_events_in_wait_lists_behave_as_on_pocl() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(bin) = build_c(&v, "events") else {
+        return;
+    };
+    // PoCL through the system's vendor files, risa through its own.
+    let pocl = Command::new(&bin)
+        .arg("Portable Computing Language")
+        .env_remove("OCL_ICD_VENDORS")
+        .output()
+        .unwrap();
+    if !pocl.status.success() {
+        eprintln!("skipped: PoCL (pocl-opencl-icd) is not installed");
+        return;
+    }
+    let want = device_blocks(&String::from_utf8_lossy(&pocl.stdout));
+    let o = Command::new(&bin)
+        .arg("risa")
+        .env("OCL_ICD_VENDORS", &v)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    let got = device_blocks(&out);
+    assert_eq!(got.len(), 6, "{out}");
+    assert_eq!(want.len(), 1);
+    for g in &got {
+        assert_eq!(g, &want[0], "risa:\n{out}");
+    }
 }
 
 #[test]
