@@ -26,4 +26,5 @@ pub mod mem;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod r600_layout;
 pub mod sched;

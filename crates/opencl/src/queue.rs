@@ -897,7 +897,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 let args = kern.args.lock().unwrap();
                 let mut kargs = Vec::with_capacity(args.len());
                 let mut touched = Vec::new();
-                for a in args.iter() {
+                for (i, a) in args.iter().enumerate() {
                     kargs.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
                         ArgValue::Mem(None) => KernelArg::Buffer(0),
                         ArgValue::Mem(Some(r)) => {
@@ -907,7 +907,10 @@ pub unsafe extern "C" fn enqueue_nd_range(
                             KernelArg::Buffer(addr)
                         }
                         ArgValue::Local(s) => KernelArg::Local(*s),
-                        ArgValue::Bytes(b) => KernelArg::Bytes(b.clone()),
+                        ArgValue::Bytes(b) => match kern.descs.as_ref().and_then(|d| d.get(i)) {
+                            Some(d) if d.align > 0 => KernelArg::Aligned(b.clone(), d.align),
+                            _ => KernelArg::Bytes(b.clone()),
+                        },
                     });
                 }
                 let builds = prog.builds.lock().unwrap();

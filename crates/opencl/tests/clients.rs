@@ -227,6 +227,31 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
 }
 
 #[test]
+fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    // PoCL is compared with when the system registers it: its vendor file
+    // goes beside risa's, in a directory of this test's own (the others
+    // count the platforms they see).
+    let both = v.join("with-pocl");
+    std::fs::create_dir_all(&both).unwrap();
+    std::fs::copy(v.join("risa.icd"), both.join("risa.icd")).unwrap();
+    let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
+    if pocl.exists() {
+        std::fs::copy(pocl, both.join("pocl.icd")).unwrap();
+    } else {
+        eprintln!(
+            "PoCL is not installed: by-value arguments are checked against the values passed only"
+        );
+    }
+    let out = pytest(py, &both, "test_by_value.py", &[]);
+    assert!(out.contains("12 passed"), "{out}");
+}
+
+#[test]
 fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
     let Some(v) = vendors() else { return };
     if !clang_available() {
