@@ -54,7 +54,9 @@ pub struct Dispatch {
     /// 9.2 INDEX_GPR; Mesa's r600 back end shifts byte offsets right by 2 for
     /// both), but clang-14 passes the raw byte pointer to atomics, so on a
     /// real Cayman its atomics land at four times the intended address. Set
-    /// this to run clang-14's atomics where the source meant them.
+    /// this to run clang-14's atomics where the source meant them (the
+    /// loader sets [`Kernel::byte_addressed_atomics`] for objects LLVM
+    /// made, which has the same effect).
     pub atomics_byte_addressed: bool,
     /// Write an execution trace here ([`crate::trace`]); work-groups then
     /// run one after another on one thread, so the trace is deterministic.
@@ -210,7 +212,7 @@ pub fn run_with_gds(
         loop_consts: [0; 32],
         bool_consts: 0,
         waves_in_group: nwaves,
-        atomics_byte_addressed: d.atomics_byte_addressed,
+        atomics_byte_addressed: d.atomics_byte_addressed || kernel.byte_addressed_atomics,
         gds,
         resources: &d.resources,
         sync: &sync,
