@@ -279,3 +279,60 @@ fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
         .unwrap_or(0);
     assert!(passed >= 250, "{out}");
 }
+
+/// CLSmith's host driver, cl_launcher, from the oracles folder
+/// (`../shared/oracles/build.sh clsmith`), or None (saying so).
+fn cl_launcher() -> Option<PathBuf> {
+    let dir = std::env::var_os("ORACLES")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/risa-oracles")))?;
+    let bin = dir.join("bin/cl_launcher");
+    if !bin.is_file() {
+        eprintln!("skipped: {} is not built", bin.display());
+        return None;
+    }
+    Some(bin)
+}
+
+#[test]
+fn cl_launcher_runs_a_clsmith_shaped_kernel_on_every_device_as_on_pocl() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(launcher) = cl_launcher() else {
+        return;
+    };
+    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clsmith/launcher.cl");
+    let run = |platform: &str, env: &[(&str, &std::ffi::OsStr)]| {
+        let mut c = Command::new(&launcher);
+        c.arg("-f").arg(&kernel).args(["-p", platform, "-d", "0"]);
+        c.env_remove("OCL_ICD_VENDORS").envs(env.iter().copied());
+        c.output().unwrap()
+    };
+    // PoCL through the system's vendor files: the reference.
+    let pocl = run("0", &[]);
+    let want = String::from_utf8_lossy(&pocl.stdout).into_owned();
+    if !pocl.status.success() || !want.starts_with("0x") {
+        eprintln!("skipped: PoCL (pocl-opencl-icd) is not installed");
+        return;
+    }
+    let values = want.trim().split(',').filter(|v| !v.is_empty()).count();
+    assert_eq!(values, 128, "{want}");
+    for chip in ["cayman", "tahiti", "hawaii", "fiji", "gfx900", "gfx906"] {
+        let o = run(
+            "0",
+            &[
+                ("OCL_ICD_VENDORS", v.as_os_str()),
+                ("RISA_OPENCL_DEVICES", chip.as_ref()),
+            ],
+        );
+        let got = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{chip}: {got}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(got, want, "{chip}");
+    }
+}
