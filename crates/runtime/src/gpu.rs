@@ -247,7 +247,8 @@ impl Device {
         self.mem.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Allocates `len` zeroed bytes; None when the address space is full.
+    /// Allocates `len` zeroed bytes (in whole dwords, see
+    /// [`DeviceMemory::try_alloc`]); None when the address space is full.
     pub fn alloc(&self, len: u64) -> Option<u64> {
         self.mem_mut().try_alloc(len)
     }
