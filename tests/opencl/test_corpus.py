@@ -136,8 +136,7 @@ def test_corpus_kernel_matches_risa_run(dev, src, monkeypatch):
                 continue
             faulted, got = run_icd(ctx, q, k, args)
             cli_faulted, want = run_cli(obj, k.function_name, args, tmp)
-            # A guest fault (e.g. clang-14's r600 atomics, which pass byte
-            # addresses where Cayman takes dword indices) must be one on both.
+            # A guest fault must be one on both sides.
             assert faulted == cli_faulted, f"{k.function_name}: fault on one side only"
             if faulted:
                 faults += 1

@@ -8,6 +8,10 @@ host driver cl_launcher (the reference), compiles it with clang for every target
 checksums. Prints one TSV row per (kernel, target) on stdout, no header, so that
 the outputs of many shards `cat` together; `summary.py` counts them.
 
+With `--via-icd` the targets run through risa's OpenCL platform instead: the same
+cl_launcher, pointed at the risa ICD (OCL_ICD_VENDORS, one device per run through
+RISA_OPENCL_DEVICES), builds the kernel with the ICD's compiler and runs it there.
+
 Columns: seed mode chip toolchain outcome seconds detail
 (see docs/clsmith.md for the outcomes). Every external step runs under a time
 limit in its own process group, killed whole when the limit passes.
@@ -18,6 +22,7 @@ Needs only the Python standard library; the tools come from ORACLES
 """
 
 import argparse
+import atexit
 import os
 import re
 import shutil
@@ -46,6 +51,10 @@ MODES = {
     "atomics": ["--atomics", "--atomic_reductions"],
     "itc": ["--inter_thread_comm"],
 }
+
+# Chips the ICD builds with clang-14 whatever is installed (crates/opencl compiler.rs:
+# libclc for Cayman; GCN 1.0 and Hawaii have no clang-19 + ROCm build there).
+ICD_CLANG14_ONLY = ("cayman", "tahiti", "hawaii")
 
 # Chip families of the campaign; the clang-14 build is tried on GCN too.
 DEFAULT_TARGETS = ("cayman:clang14,tahiti:clang19,tahiti:clang14,fiji:clang19,fiji:clang14,"
@@ -156,6 +165,12 @@ class Campaign:
         self.include = ORACLES / "include"
         self.clc = dpkg_dir("libclc-14", "amdgcn--amdhsa.bc")
         self.rocm = dpkg_dir("rocm-device-libs", "ockl.bc")
+        self.icd_dir = None
+        if a.via_icd:
+            # a vendors folder holding risa's ICD alone: platform 0 is risa
+            self.icd_dir = Path(tempfile.mkdtemp(prefix="risa-icd-"))
+            (self.icd_dir / "risa.icd").write_text(f"{a.icd}\n")
+            atexit.register(shutil.rmtree, self.icd_dir, True)
         self.targets = []
         for t in a.targets.split(","):
             chip, tc = t.split(":")
@@ -200,8 +215,33 @@ class Campaign:
             return None, ("pocl-fail", f"exit {rc}, {len(vals)} values: {one_line(err)}")
         return [int(v, 16) for v in vals], None
 
+    def run_target_icd(self, k, chip, tc, ref, work):
+        """(outcome, seconds, detail) of one target through risa's OpenCL platform:
+        cl_launcher builds and runs the kernel on the one risa device left visible."""
+        if tc == "clang19" and chip in ICD_CLANG14_ONLY:
+            return "icd-no-toolchain", 0.0, f"the ICD builds {chip} with clang-14 only"
+        env = dict(os.environ, OCL_ICD_VENDORS=str(self.icd_dir), RISA_OPENCL_DEVICES=chip,
+                   RISA_OPENCL_THREADS="1")
+        if tc == "clang14":
+            env["RISA_OPENCL_COMPILER"] = "clang-14"
+        cmd = [str(ORACLES / "bin/cl_launcher"), "-f", str(k.path), "-p", "0", "-d", "0",
+               "-i", str(self.include), *k.launcher_flags]
+        rc, out, err, secs = run_limited(cmd, self.a.risa_timeout, cwd=work, env=env)
+        if rc is None:
+            return "risa-timeout", secs, f"> {self.a.risa_timeout} s"
+        if "Error building program" in err:
+            return "clang-fail", 0.0, one_line(err)
+        if "risa OpenCL:" in err:
+            return "risa-fault", secs, one_line(err[err.index("risa OpenCL:"):])
+        vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
+        if rc != 0 or len(vals) != k.items:
+            return "risa-error", secs, f"exit {rc}, {len(vals)} values: {one_line(err)}"
+        return compare(ref, [int(v, 16) for v in vals], k.items, secs)
+
     def run_target(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target."""
+        if self.a.via_icd:
+            return self.run_target_icd(k, chip, tc, ref, work)
         obj = work / f"{chip}-{tc}.o"
         if tc == "clang14" and chip != "cayman" and k.gcn14_crash and not self.a.every_build:
             return "clang-skip", 0.0, f"clang-14 crashed selecting instructions for {k.gcn14_crash}"
@@ -236,11 +276,7 @@ class Campaign:
             return "risa-error", secs, one_line(err)
         data = (out / "arg0.bin").read_bytes()
         got = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
-        bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
-        if not bad:
-            return "match", secs, ""
-        i = bad[0]
-        return "mismatch", secs, f"{len(bad)}/{k.items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
+        return compare(ref, got, k.items, secs)
 
     def kernel(self, seed, mode):
         """Generates, references and runs one kernel; yields TSV rows."""
@@ -266,6 +302,15 @@ class Campaign:
                     continue
                 outcome, secs, detail = self.run_target(k, chip, tc, ref, work)
                 yield (seed, mode, chip, tc, outcome, secs, detail)
+
+
+def compare(ref, got, items, secs):
+    """The outcome of comparing risa's checksums with PoCL's."""
+    bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
+    if not bad:
+        return "match", secs, ""
+    i = bad[0]
+    return "mismatch", secs, f"{len(bad)}/{items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
 
 
 def seed_range(text):
@@ -299,6 +344,11 @@ def main():
     p.add_argument("--every-build", action="store_true",
                    help="try clang-14 on every GCN chip even after it crashed in instruction "
                         "selection on one (by default the rest are `clang-skip`)")
+    p.add_argument("--via-icd", action="store_true",
+                   help="run the targets through risa's OpenCL platform with cl_launcher "
+                        "(the ICD compiles) instead of clang + `risa run`")
+    p.add_argument("--icd", default=str(REPO / "target/release/librisa_opencl.so"),
+                   help="risa's ICD for --via-icd (default: this checkout's release build)")
     p.add_argument("--platform", type=int, default=0, help="PoCL's OpenCL platform index")
     p.add_argument("--device", type=int, default=0, help="PoCL's device index")
     p.add_argument("--gen-timeout", type=float, default=30)
@@ -312,7 +362,9 @@ def main():
     for m in modes:
         if m not in MODES:
             p.error(f"unknown mode {m!r}; modes: {', '.join(MODES)}")
-    if not Path(a.risa).exists():
+    if a.via_icd and not Path(a.icd).exists():
+        p.error(f"no risa ICD at {a.icd} (cargo build --release -p risa-opencl)")
+    if not a.via_icd and not Path(a.risa).exists():
         p.error(f"no risa binary at {a.risa} (cargo build --release -p risa-cli)")
     c = Campaign(a)
     k, n = a.shard

@@ -25,6 +25,12 @@ pub enum Arg {
     /// `__local` pointer: the runtime allocates this many bytes of LDS after
     /// the static LDS and passes the buffer's LDS byte address.
     Local(u32),
+    /// Any by-value argument as bytes (a `char`, a `short`, a vector, a
+    /// struct) with its alignment: LLVM's r600 back end lays the explicit
+    /// arguments out as the data layout does, each at its ABI alignment
+    /// counted from the first explicit argument, a `char` in one byte
+    /// (ABI-NOTES).
+    Bytes(Vec<u8>, u32),
 }
 
 /// Grid shape and limits of a dispatch.
@@ -48,7 +54,9 @@ pub struct Dispatch {
     /// 9.2 INDEX_GPR; Mesa's r600 back end shifts byte offsets right by 2 for
     /// both), but clang-14 passes the raw byte pointer to atomics, so on a
     /// real Cayman its atomics land at four times the intended address. Set
-    /// this to run clang-14's atomics where the source meant them.
+    /// this to run clang-14's atomics where the source meant them (the
+    /// loader sets [`Kernel::byte_addressed_atomics`] for objects LLVM
+    /// made, which has the same effect).
     pub atomics_byte_addressed: bool,
     /// Write an execution trace here ([`crate::trace`]); work-groups then
     /// run one after another on one thread, so the trace is deterministic.
@@ -95,6 +103,9 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
     }
     let mut lds_top = k.lds_bytes;
     for a in args {
+        if matches!(a, Arg::U32(_) | Arg::Ptr(_) | Arg::F32(_) | Arg::Local(_)) {
+            pad_to(&mut b, 4);
+        }
         match a {
             Arg::U32(v) | Arg::Ptr(v) => b.extend_from_slice(&v.to_le_bytes()),
             Arg::F32(v) => b.extend_from_slice(&v.to_bits().to_le_bytes()),
@@ -102,10 +113,12 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
                 // Natural alignment counts from the first explicit argument
                 // (dword 9), not from the start of the buffer: LLVM's r600
                 // back end puts a `long` after one pointer at KC0[2].W.
-                while !(b.len() - EXPLICIT_START).is_multiple_of(8) {
-                    b.push(0);
-                }
+                pad_to(&mut b, 8);
                 b.extend_from_slice(&v.to_le_bytes());
+            }
+            Arg::Bytes(v, align) => {
+                pad_to(&mut b, (*align).max(1) as usize);
+                b.extend_from_slice(v);
             }
             Arg::Local(n) => {
                 lds_top = lds_top.next_multiple_of(4);
@@ -116,6 +129,8 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
             }
         }
     }
+    // libclc's implicit block starts at the next dword.
+    pad_to(&mut b, 4);
     for v in [d.work_dim, d.offset[0], d.offset[1], d.offset[2]] {
         b.extend_from_slice(&v.to_le_bytes());
     }
@@ -131,6 +146,14 @@ pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u3
 
 /// Byte offset of the first explicit argument in constant buffer 0.
 const EXPLICIT_START: usize = 36;
+
+/// Pads the constant buffer so that the next argument is `align`-aligned
+/// counting from the first explicit argument.
+fn pad_to(b: &mut Vec<u8>, align: usize) {
+    while !(b.len() - EXPLICIT_START).is_multiple_of(align) {
+        b.push(0);
+    }
+}
 
 /// Largest LDS a work-group may use (32 KiB on Cayman).
 pub const LDS_LIMIT: u32 = 32 * 1024;
@@ -189,7 +212,7 @@ pub fn run_with_gds(
         loop_consts: [0; 32],
         bool_consts: 0,
         waves_in_group: nwaves,
-        atomics_byte_addressed: d.atomics_byte_addressed,
+        atomics_byte_addressed: d.atomics_byte_addressed || kernel.byte_addressed_atomics,
         gds,
         resources: &d.resources,
         sync: &sync,

@@ -51,6 +51,14 @@ pub struct Kernel {
     pub lds_bytes: u32,
     /// The raw (register, value) pairs of this kernel.
     pub config: Vec<(u32, u32)>,
+    /// RAT atomics take INDEX_GPR as a byte address (see
+    /// [`crate::Dispatch::atomics_byte_addressed`]): set for objects LLVM's
+    /// r600 back end made (their `.comment` names clang or LLVM), whose
+    /// atomics pass the byte pointer where the guide reads a dword index
+    /// (stores are shifted right by 2 first, atomics are not); the
+    /// compiler's convention is what those programs mean, so it is what
+    /// they run with. Objects from other producers keep the guide's reading.
+    pub byte_addressed_atomics: bool,
 }
 
 impl Kernel {
@@ -66,6 +74,7 @@ impl Kernel {
             stack_size: 0,
             lds_bytes: 0,
             config: Vec::new(),
+            byte_addressed_atomics: false,
         }
     }
 }
@@ -141,6 +150,10 @@ pub fn load(elf_bytes: &[u8]) -> Result<Vec<Kernel>, LoadError> {
             ks.len()
         ));
     }
+    let llvm = elf.section_by_name(".comment").is_some_and(|c| {
+        let t = String::from_utf8_lossy(c.data);
+        t.contains("clang version") || t.contains("LLVM")
+    });
     let mut out = Vec::new();
     for (n, k) in ks.iter().enumerate() {
         let config = cfg[n * per..(n + 1) * per].to_vec();
@@ -168,6 +181,7 @@ pub fn load(elf_bytes: &[u8]) -> Result<Vec<Kernel>, LoadError> {
             stack_size,
             lds_bytes: lds,
             config,
+            byte_addressed_atomics: llvm,
         });
     }
     Ok(out)

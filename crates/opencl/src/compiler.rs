@@ -135,7 +135,7 @@ pub type Header = (String, String);
 /// unresolved until clLinkProgram builds the sources together): the log, or
 /// the log of a failed check.
 pub fn check(isa: Isa, source: &str, headers: &[Header], options: &str) -> Result<String, String> {
-    run(isa, source, headers, options, true).map(|(_, log)| log)
+    run(isa, source, headers, options, Mode::Check).map(|(_, log)| log)
 }
 
 /// Compiles OpenCL C `source` for `isa`, with `headers` beside it: the
@@ -146,7 +146,30 @@ pub fn compile(
     headers: &[Header],
     options: &str,
 ) -> Result<(Vec<u8>, String), String> {
-    run(isa, source, headers, options, false)
+    run(isa, source, headers, options, Mode::Object)
+}
+
+/// The LLVM IR (text) of `source` for `isa`, where the kernels' argument
+/// types are (r600 objects carry no argument metadata).
+pub fn llvm_ir(
+    isa: Isa,
+    source: &str,
+    headers: &[Header],
+    options: &str,
+) -> Result<String, String> {
+    run(isa, source, headers, options, Mode::Ir)
+        .map(|(text, _)| String::from_utf8_lossy(&text).into_owned())
+}
+
+/// What a compiler run makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Nothing: the source is checked.
+    Check,
+    /// An object.
+    Object,
+    /// LLVM IR text.
+    Ir,
 }
 
 fn run(
@@ -154,7 +177,7 @@ fn run(
     source: &str,
     headers: &[Header],
     options: &str,
-    syntax_only: bool,
+    mode: Mode,
 ) -> Result<(Vec<u8>, String), String> {
     let mut log = String::new();
     let opts = clang_options(options, &mut log);
@@ -187,8 +210,14 @@ fn run(
             std::fs::write(&h, text).map_err(|e| format!("cannot write {}: {e}", h.display()))?;
         }
         let mut cmd = command(isa, &opts, &src, &out)?;
-        if syntax_only {
-            cmd.arg("-fsyntax-only");
+        match mode {
+            Mode::Check => {
+                cmd.arg("-fsyntax-only");
+            }
+            Mode::Ir => {
+                cmd.args(["-S", "-emit-llvm"]);
+            }
+            Mode::Object => {}
         }
         let o = cmd
             .output()
@@ -197,7 +226,7 @@ fn run(
         if !o.status.success() {
             return Err(std::mem::take(&mut log));
         }
-        if syntax_only {
+        if mode == Mode::Check {
             return Ok((Vec::new(), std::mem::take(&mut log)));
         }
         let bytes =
@@ -213,3 +242,8 @@ static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 /// The marker between an r600 object and the GCN object whose metadata
 /// describes its kernels' arguments, in risa's Cayman program binaries.
 pub const ARG_INFO_MARKER: &[u8] = b"\0RISA-ARG-INFO\0\0";
+
+/// The marker before the ABI alignments of a Cayman program's kernel
+/// arguments (lines `KERNEL A,B,...`), after the GCN object, in risa's
+/// Cayman program binaries.
+pub const ARG_ALIGN_MARKER: &[u8] = b"\0RISA-ARG-ALIGN\0";

@@ -5,7 +5,9 @@
 //! null, which the loader reports as CL_INVALID_OPERATION or a missing
 //! function.
 
-use crate::{context as ctx, kernel as k, mem as m, platform as p, program as pr, queue as q};
+use crate::{
+    context as ctx, event as ev, kernel as k, mem as m, platform as p, program as pr, queue as q,
+};
 use opencl_sys::cl_icd::_cl_icd_dispatch;
 use opencl_sys::*;
 use std::ffi::{c_char, c_void, CStr};
@@ -71,15 +73,15 @@ fn build() -> Table {
     t.clGetKernelInfo = Some(k::get_kernel_info);
     t.clGetKernelArgInfo = Some(k::get_kernel_arg_info);
     t.clGetKernelWorkGroupInfo = Some(k::get_kernel_work_group_info);
-    t.clWaitForEvents = Some(q::wait_for_events);
-    t.clGetEventInfo = Some(q::get_event_info);
-    t.clRetainEvent = Some(q::retain_event);
-    t.clReleaseEvent = Some(q::release_event);
-    t.clGetEventProfilingInfo = Some(q::get_event_profiling_info);
-    t.clCreateUserEvent = Some(q::create_user_event);
-    t.clSetUserEventStatus = Some(q::set_user_event_status);
-    t.clSetEventCallback = Some(q::set_event_callback);
-    t.clFlush = Some(q::finish);
+    t.clWaitForEvents = Some(ev::wait_for_events);
+    t.clGetEventInfo = Some(ev::get_event_info);
+    t.clRetainEvent = Some(ev::retain_event);
+    t.clReleaseEvent = Some(ev::release_event);
+    t.clGetEventProfilingInfo = Some(ev::get_event_profiling_info);
+    t.clCreateUserEvent = Some(ev::create_user_event);
+    t.clSetUserEventStatus = Some(ev::set_user_event_status);
+    t.clSetEventCallback = Some(ev::set_event_callback);
+    t.clFlush = Some(q::flush);
     t.clFinish = Some(q::finish);
     t.clEnqueueReadBuffer = Some(q::enqueue_read_buffer);
     t.clEnqueueWriteBuffer = Some(q::enqueue_write_buffer);

@@ -18,6 +18,7 @@
 pub mod compiler;
 pub mod context;
 pub mod dispatch;
+pub mod event;
 pub mod handle;
 pub mod info;
 pub mod kernel;
@@ -25,3 +26,5 @@ pub mod mem;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod r600_layout;
+pub mod sched;

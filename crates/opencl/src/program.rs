@@ -2,7 +2,7 @@
 //! objects `risa run` takes (clCreateProgramWithBinary), loaded as modules
 //! on the context's device memory.
 
-use crate::compiler::{check, compile, Header, ARG_INFO_MARKER};
+use crate::compiler::{check, compile, llvm_ir, Header, ARG_ALIGN_MARKER, ARG_INFO_MARKER};
 use crate::context::{context, devices_of, Context};
 use crate::handle::{self, Kind, Ref};
 use crate::info::{answer, guard, guard_obj, query, slice, Info};
@@ -24,6 +24,9 @@ pub struct ArgDesc {
     pub kind: ArgKind,
     /// Bytes of a by-value argument.
     pub size: u32,
+    /// Its ABI alignment where the device needs it and the natural one of
+    /// its size may be wrong (a struct on Cayman); 0 otherwise.
+    pub align: u32,
 }
 
 /// A program's build for one device.
@@ -88,6 +91,7 @@ fn descs(args: &[ArgInfo]) -> Vec<ArgDesc> {
             type_name: a.type_name.clone(),
             kind: a.kind.clone(),
             size: a.size,
+            align: 0,
         })
         .collect()
 }
@@ -95,12 +99,10 @@ fn descs(args: &[ArgInfo]) -> Vec<ArgDesc> {
 /// Loads an object (with its argument information) on the device of `b`.
 fn load(rt: &risa_runtime::gpu::Device, b: &mut Build) -> Result<(), String> {
     let bin = b.binary.as_deref().unwrap_or(&[]);
-    let (obj_bytes, meta) = match bin
-        .windows(ARG_INFO_MARKER.len())
-        .position(|w| w == ARG_INFO_MARKER)
-    {
-        Some(i) => (&bin[..i], Some(&bin[i + ARG_INFO_MARKER.len()..])),
-        None => (bin, None),
+    let (obj_bytes, meta) = split_at_marker(bin, ARG_INFO_MARKER);
+    let (meta, aligns) = match meta.map(|m| split_at_marker(m, ARG_ALIGN_MARKER)) {
+        Some((m, a)) => (Some(m), a.map(parse_aligns).unwrap_or_default()),
+        None => (None, Vec::new()),
     };
     let obj = Object::parse(obj_bytes)?;
     let isa = device(b.device).unwrap().isa;
@@ -119,7 +121,13 @@ fn load(rt: &risa_runtime::gpu::Device, b: &mut Build) -> Result<(), String> {
             .iter()
             .map(|k| {
                 let ex: Vec<ArgInfo> = k.args.iter().filter(|a| a.is_explicit()).cloned().collect();
-                (k.name.clone(), descs(&ex))
+                let mut d = descs(&ex);
+                if let Some((_, al)) = aligns.iter().find(|(n, _)| *n == k.name) {
+                    for (a, &al) in d.iter_mut().zip(al) {
+                        a.align = al;
+                    }
+                }
+                (k.name.clone(), d)
             })
             .collect(),
         _ => Vec::new(),
@@ -138,6 +146,54 @@ fn load(rt: &risa_runtime::gpu::Device, b: &mut Build) -> Result<(), String> {
         .collect();
     b.module = Some(Arc::new(m));
     Ok(())
+}
+
+/// `bytes` before and after the first `marker` (None: no marker).
+fn split_at_marker<'a>(bytes: &'a [u8], marker: &[u8]) -> (&'a [u8], Option<&'a [u8]>) {
+    match bytes.windows(marker.len()).position(|w| w == marker) {
+        Some(i) => (&bytes[..i], Some(&bytes[i + marker.len()..])),
+        None => (bytes, None),
+    }
+}
+
+/// The kernel argument alignments of a Cayman program binary (lines
+/// `KERNEL A,B,...`); what does not parse is left out (natural alignment).
+fn parse_aligns(text: &[u8]) -> Vec<(String, Vec<u32>)> {
+    String::from_utf8_lossy(text)
+        .lines()
+        .filter_map(|l| {
+            let (name, list) = l.split_once(' ')?;
+            let al = list
+                .split(',')
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?;
+            Some((name.to_string(), al))
+        })
+        .collect()
+}
+
+/// The r600 ABI alignments of the kernels' arguments in `src` as lines for
+/// a Cayman program binary, when some argument may need one that is not
+/// the natural alignment of its size (a struct or union by value); empty
+/// otherwise, or when the IR cannot be had.
+fn cayman_aligns(src: &str, headers: &[Header], options: &str) -> String {
+    let mentions = |t: &str| t.contains("struct") || t.contains("union");
+    if !mentions(src) && !headers.iter().any(|(_, h)| mentions(h)) {
+        return String::new();
+    }
+    let Ok(ir) = llvm_ir(Isa::Cayman, src, headers, options) else {
+        return String::new();
+    };
+    match crate::r600_layout::kernel_arg_aligns(&ir) {
+        Ok(ks) => ks
+            .iter()
+            .map(|(n, al)| {
+                let al: Vec<String> = al.iter().map(u32::to_string).collect();
+                format!("{n} {}\n", al.join(","))
+            })
+            .collect(),
+        Err(_) => String::new(),
+    }
 }
 
 fn new_program(
@@ -291,6 +347,12 @@ fn build_one(
                     if let Ok((meta, _)) = compile(gcn, src, headers, options) {
                         obj.extend_from_slice(ARG_INFO_MARKER);
                         obj.extend_from_slice(&meta);
+                        // A struct's alignment is only in the r600 IR.
+                        let al = cayman_aligns(src, headers, options);
+                        if !al.is_empty() {
+                            obj.extend_from_slice(ARG_ALIGN_MARKER);
+                            obj.extend_from_slice(al.as_bytes());
+                        }
                     }
                 }
                 b.binary = Some(obj);

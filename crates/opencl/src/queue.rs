@@ -1,21 +1,25 @@
-//! Command queues and events. Commands run when they are enqueued (in
-//! order, so an out-of-order queue is accepted and behaves in order); each
-//! event records the emulation's times for profiling. A guest fault makes
-//! the event's status negative and prints risa's fault report on stderr.
+//! Command queues and the commands enqueued in them. Each command is
+//! checked and its arguments captured when it is enqueued; it then runs at
+//! once or, when it must wait for an event, later ([`crate::sched`]).
+//! Queues run in order (an out-of-order queue is accepted and behaves in
+//! order); each event records the emulation's times for profiling. A guest
+//! fault makes the event's status negative and prints risa's fault report
+//! on stderr.
 
 use crate::context::{context, has_device, Context};
+use crate::event::event;
 use crate::handle::{self, Kind, Ref};
 use crate::info::{guard, guard_obj, query, slice, Info};
 use crate::kernel::{kernel, ArgValue};
 use crate::mem::{mem, Mapping, Mem};
 use crate::platform::{device, MAX_WORK_GROUP};
 use crate::program::program;
+use crate::sched::{self, Job};
 use opencl_sys::*;
 use risa_runtime::gpu::{KernelArg, LaunchError};
 use risa_runtime::LaunchConfig;
 use std::ffi::c_void;
-use std::sync::{Condvar, Mutex, OnceLock};
-use std::time::Instant;
+use std::ops::Deref;
 
 /// A command queue.
 pub struct Queue {
@@ -32,46 +36,9 @@ unsafe impl handle::Object for Queue {
     const KIND: Kind = Kind::Queue;
 }
 
-type Callback = (
-    unsafe extern "C" fn(cl_event, cl_int, *mut c_void),
-    cl_int,
-    usize,
-);
-
-/// An event.
-pub struct Event {
-    /// Its context.
-    pub ctx: Ref<c_void>,
-    /// Its queue (null for user events).
-    pub queue: usize,
-    /// CL_COMMAND_*.
-    pub command: cl_command_type,
-    /// CL_QUEUED .. CL_COMPLETE, or a negative error.
-    pub status: Mutex<cl_int>,
-    /// Signalled when a user event's status is set.
-    changed: Condvar,
-    /// Queued, submitted, started, ended (ns).
-    pub times: [u64; 4],
-    callbacks: Mutex<Vec<Callback>>,
-}
-
-// SAFETY: the only type of Kind::Event handles.
-unsafe impl handle::Object for Event {
-    const KIND: Kind = Kind::Event;
-}
-
-fn now_ns() -> u64 {
-    static T0: OnceLock<Instant> = OnceLock::new();
-    T0.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
-}
-
 /// The queue behind a handle.
 pub fn queue<'a>(q: cl_command_queue) -> Option<&'a Queue> {
     handle::get::<Queue, _>(q)
-}
-
-fn event<'a>(e: cl_event) -> Option<&'a Event> {
-    handle::get::<Event, _>(e)
 }
 
 /// clCreateCommandQueue.
@@ -141,9 +108,21 @@ pub unsafe extern "C" fn set_queue_property(
     queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_INVALID_OPERATION)
 }
 
-/// clFlush / clFinish: every command has already run.
-pub unsafe extern "C" fn finish(q: cl_command_queue) -> cl_int {
+/// clFlush: commands run when they can, nothing to flush.
+pub unsafe extern "C" fn flush(q: cl_command_queue) -> cl_int {
     queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_SUCCESS)
+}
+
+/// clFinish: waits for the commands still waiting for events (they run
+/// in the threads that set those events).
+pub unsafe extern "C" fn finish(q: cl_command_queue) -> cl_int {
+    guard(|| {
+        if queue(q).is_none() {
+            return CL_INVALID_COMMAND_QUEUE;
+        }
+        sched::finish(q);
+        CL_SUCCESS
+    })
 }
 
 /// Checks an event wait list.
@@ -157,22 +136,21 @@ fn check_wait(ctx: cl_context, n: cl_uint, list: *const cl_event) -> Result<(), 
         if ev.ctx.ptr() != ctx {
             return Err(CL_INVALID_CONTEXT);
         }
-        if *ev.status.lock().unwrap() < 0 {
-            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        }
     }
     Ok(())
 }
 
-/// Runs one command: checks the queue and wait list, runs `f` (which
-/// returns the command's status), makes the event.
+/// Enqueues one command: checks the queue and wait list, runs `f` (which
+/// checks the command's arguments and returns its work), and hands the work
+/// to the scheduler; with `blocking`, returns when it has ended.
 unsafe fn command(
     q: cl_command_queue,
     ty: cl_command_type,
     n: cl_uint,
     wait: *const cl_event,
     out: *mut cl_event,
-    f: impl FnOnce(&Queue, &Context) -> Result<cl_int, cl_int>,
+    blocking: bool,
+    f: impl FnOnce(&Queue, &Context) -> Result<Job, cl_int>,
 ) -> cl_int {
     guard(|| {
         let Some(qu) = queue(q) else {
@@ -184,36 +162,41 @@ unsafe fn command(
         if let Err(e) = check_wait(qu.ctx.ptr(), n, wait) {
             return e;
         }
-        let queued = now_ns();
-        let start = now_ns();
-        let status = match f(qu, ctx) {
-            Ok(s) => s,
+        let job = match f(qu, ctx) {
+            Ok(j) => j,
             Err(e) => return e,
         };
-        let end = now_ns();
-        if !out.is_null() {
-            let e: cl_event = handle::create(Event {
-                ctx: Ref::new::<Context>(qu.ctx.ptr()),
-                queue: q as usize,
-                command: ty,
-                status: Mutex::new(status),
-                changed: Condvar::new(),
-                times: [queued, queued, start, end],
-                callbacks: Mutex::new(Vec::new()),
-            });
-            // SAFETY: caller's pointer.
-            unsafe { *out = e };
-        }
-        CL_SUCCESS
+        // SAFETY: n entries (checked above).
+        let list = unsafe { slice(wait, n as usize) };
+        sched::submit(q, qu.ctx.ptr(), ty, list, out, blocking, job)
     })
 }
 
-fn buffer_range<'a>(
-    ctx: &Context,
-    m: cl_mem,
-    offset: usize,
-    size: usize,
-) -> Result<&'a Mem, cl_int> {
+/// The work of a command.
+fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
+    Box::new(f)
+}
+
+/// A command that does nothing (markers, barriers).
+fn nothing() -> Job {
+    job(|| Ok(CL_COMPLETE))
+}
+
+/// A buffer a command names, kept alive until the command has run.
+struct Held {
+    _hold: Ref<c_void>,
+    mem: &'static Mem,
+}
+
+impl Deref for Held {
+    type Target = Mem;
+    fn deref(&self) -> &Mem {
+        self.mem
+    }
+}
+
+/// Buffer `m` of context `ctx` when `offset..offset+size` lies in it.
+fn buffer_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
     let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
     if context(b.ctx.ptr()).is_none_or(|c| !std::ptr::eq(c, ctx)) {
         return Err(CL_INVALID_CONTEXT);
@@ -221,7 +204,10 @@ fn buffer_range<'a>(
     if offset.checked_add(size).is_none_or(|e| e > b.size) {
         return Err(CL_INVALID_VALUE);
     }
-    Ok(b)
+    Ok(Held {
+        _hold: Ref::new::<Mem>(m),
+        mem: b,
+    })
 }
 
 /// Moves `len` bytes between device address `addr` of `b` and the host's
@@ -254,6 +240,7 @@ unsafe fn buffer_io(
     offset: usize,
     size: usize,
     ptr: *mut c_void,
+    blocking: cl_bool,
     n: cl_uint,
     wait: *const cl_event,
     ev: *mut cl_event,
@@ -265,16 +252,20 @@ unsafe fn buffer_io(
     };
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, ty, n, wait, ev, |_, ctx| {
+        command(q, ty, n, wait, ev, blocking != 0, |_, ctx| {
             let b = buffer_range(ctx, m, offset, size)?;
             if ptr.is_null() || size == 0 {
                 return Err(CL_INVALID_VALUE);
             }
-            transfer(b, b.addr + offset as u64, ptr.cast(), size, read)?;
-            if !read {
-                b.sync_to_host(offset, size);
-            }
-            Ok(CL_COMPLETE)
+            Ok(job(move || {
+                // SAFETY: `ptr` holds `size` bytes until the command ends
+                // (the enqueue's contract).
+                transfer(&b, b.addr + offset as u64, ptr.cast(), size, read)?;
+                if !read {
+                    b.sync_to_host(offset, size);
+                }
+                Ok(CL_COMPLETE)
+            }))
         })
     }
 }
@@ -283,7 +274,7 @@ unsafe fn buffer_io(
 pub unsafe extern "C" fn enqueue_read_buffer(
     q: cl_command_queue,
     m: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     offset: usize,
     size: usize,
     ptr: *mut c_void,
@@ -292,14 +283,14 @@ pub unsafe extern "C" fn enqueue_read_buffer(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers.
-    unsafe { buffer_io(q, m, true, offset, size, ptr, n, wait, ev) }
+    unsafe { buffer_io(q, m, true, offset, size, ptr, blocking, n, wait, ev) }
 }
 
 /// clEnqueueWriteBuffer.
 pub unsafe extern "C" fn enqueue_write_buffer(
     q: cl_command_queue,
     m: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     offset: usize,
     size: usize,
     ptr: *const c_void,
@@ -308,7 +299,20 @@ pub unsafe extern "C" fn enqueue_write_buffer(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers; a write only reads `ptr`.
-    unsafe { buffer_io(q, m, false, offset, size, ptr as *mut c_void, n, wait, ev) }
+    unsafe {
+        buffer_io(
+            q,
+            m,
+            false,
+            offset,
+            size,
+            ptr as *mut c_void,
+            blocking,
+            n,
+            wait,
+            ev,
+        )
+    }
 }
 
 /// clEnqueueCopyBuffer.
@@ -325,7 +329,7 @@ pub unsafe extern "C" fn enqueue_copy_buffer(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_COPY_BUFFER, n, wait, ev, |_, ctx| {
+        command(q, CL_COMMAND_COPY_BUFFER, n, wait, ev, false, |_, ctx| {
             let s = buffer_range(ctx, src, so, size)?;
             let d = buffer_range(ctx, dst, d_o, size)?;
             if size == 0 {
@@ -335,11 +339,13 @@ pub unsafe extern "C" fn enqueue_copy_buffer(
             if sa < da + size as u64 && da < sa + size as u64 {
                 return Err(CL_MEM_COPY_OVERLAP);
             }
-            let mut tmp = vec![0u8; size];
-            s.rt.read(sa, &mut tmp).map_err(|_| CL_INVALID_VALUE)?;
-            d.rt.write(da, &tmp).map_err(|_| CL_INVALID_VALUE)?;
-            d.sync_to_host(d_o, size);
-            Ok(CL_COMPLETE)
+            Ok(job(move || {
+                let mut tmp = vec![0u8; size];
+                s.rt.read(sa, &mut tmp).map_err(|_| CL_INVALID_VALUE)?;
+                d.rt.write(da, &tmp).map_err(|_| CL_INVALID_VALUE)?;
+                d.sync_to_host(d_o, size);
+                Ok(CL_COMPLETE)
+            }))
         })
     }
 }
@@ -358,7 +364,7 @@ pub unsafe extern "C" fn enqueue_fill_buffer(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_FILL_BUFFER, n, wait, ev, |_, ctx| {
+        command(q, CL_COMMAND_FILL_BUFFER, n, wait, ev, false, |_, ctx| {
             let b = buffer_range(ctx, m, offset, size)?;
             if pattern.is_null() || !matches!(psize, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
                 return Err(CL_INVALID_VALUE);
@@ -368,10 +374,12 @@ pub unsafe extern "C" fn enqueue_fill_buffer(
             }
             let p = std::slice::from_raw_parts(pattern.cast::<u8>(), psize);
             let data: Vec<u8> = p.iter().copied().cycle().take(size).collect();
-            b.rt.write(b.addr + offset as u64, &data)
-                .map_err(|_| CL_INVALID_VALUE)?;
-            b.sync_to_host(offset, size);
-            Ok(CL_COMPLETE)
+            Ok(job(move || {
+                b.rt.write(b.addr + offset as u64, &data)
+                    .map_err(|_| CL_INVALID_VALUE)?;
+                b.sync_to_host(offset, size);
+                Ok(CL_COMPLETE)
+            }))
         })
     }
 }
@@ -424,6 +432,7 @@ unsafe fn rect_io(
     region: *const usize,
     pitches: [usize; 4],
     ptr: *mut c_void,
+    blocking: cl_bool,
     n: cl_uint,
     wait: *const cl_event,
     ev: *mut cl_event,
@@ -435,26 +444,30 @@ unsafe fn rect_io(
     };
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, ty, n, wait, ev, |_, ctx| {
+        command(q, ty, n, wait, ev, blocking != 0, |_, ctx| {
             let rows = rect_rows(triple(region)?, triple(bo)?, triple(ho)?, pitches)?;
             if ptr.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
             let end = rows.iter().map(|r| r.0 + r.2).max().unwrap_or(0);
             let b = buffer_range(ctx, m, 0, end)?;
-            for (boff, hoff, len) in rows {
-                transfer(
-                    b,
-                    b.addr + boff as u64,
-                    ptr.cast::<u8>().add(hoff),
-                    len,
-                    read,
-                )?;
-            }
-            if !read {
-                b.sync_all_to_host();
-            }
-            Ok(CL_COMPLETE)
+            Ok(job(move || {
+                for (boff, hoff, len) in rows {
+                    // SAFETY: the host rectangle stays valid until the
+                    // command ends (the enqueue's contract).
+                    transfer(
+                        &b,
+                        b.addr + boff as u64,
+                        ptr.cast::<u8>().add(hoff),
+                        len,
+                        read,
+                    )?;
+                }
+                if !read {
+                    b.sync_all_to_host();
+                }
+                Ok(CL_COMPLETE)
+            }))
         })
     }
 }
@@ -463,7 +476,7 @@ unsafe fn rect_io(
 pub unsafe extern "C" fn enqueue_read_buffer_rect(
     q: cl_command_queue,
     m: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     bo: *const usize,
     ho: *const usize,
     region: *const usize,
@@ -487,6 +500,7 @@ pub unsafe extern "C" fn enqueue_read_buffer_rect(
             region,
             [brp, bsp, hrp, hsp],
             ptr,
+            blocking,
             n,
             wait,
             ev,
@@ -498,7 +512,7 @@ pub unsafe extern "C" fn enqueue_read_buffer_rect(
 pub unsafe extern "C" fn enqueue_write_buffer_rect(
     q: cl_command_queue,
     m: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     bo: *const usize,
     ho: *const usize,
     region: *const usize,
@@ -522,6 +536,7 @@ pub unsafe extern "C" fn enqueue_write_buffer_rect(
             region,
             [brp, bsp, hrp, hsp],
             ptr as *mut c_void,
+            blocking,
             n,
             wait,
             ev,
@@ -547,31 +562,41 @@ pub unsafe extern "C" fn enqueue_copy_buffer_rect(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_COPY_BUFFER_RECT, n, wait, ev, |_, ctx| {
-            let rows = rect_rows(
-                triple(region)?,
-                triple(so)?,
-                triple(d_o)?,
-                [srp, ssp, drp, dsp],
-            )?;
-            let s_end = rows.iter().map(|r| r.0 + r.2).max().unwrap_or(0);
-            let d_end = rows.iter().map(|r| r.1 + r.2).max().unwrap_or(0);
-            let s = buffer_range(ctx, src, 0, s_end)?;
-            let d = buffer_range(ctx, dst, 0, d_end)?;
-            let mut tmp = Vec::new();
-            for &(a, _, len) in &rows {
-                let mut row = vec![0u8; len];
-                s.rt.read(s.addr + a as u64, &mut row)
-                    .map_err(|_| CL_INVALID_VALUE)?;
-                tmp.push(row);
-            }
-            for (&(_, b, _), row) in rows.iter().zip(tmp) {
-                d.rt.write(d.addr + b as u64, &row)
-                    .map_err(|_| CL_INVALID_VALUE)?;
-            }
-            d.sync_all_to_host();
-            Ok(CL_COMPLETE)
-        })
+        command(
+            q,
+            CL_COMMAND_COPY_BUFFER_RECT,
+            n,
+            wait,
+            ev,
+            false,
+            |_, ctx| {
+                let rows = rect_rows(
+                    triple(region)?,
+                    triple(so)?,
+                    triple(d_o)?,
+                    [srp, ssp, drp, dsp],
+                )?;
+                let s_end = rows.iter().map(|r| r.0 + r.2).max().unwrap_or(0);
+                let d_end = rows.iter().map(|r| r.1 + r.2).max().unwrap_or(0);
+                let s = buffer_range(ctx, src, 0, s_end)?;
+                let d = buffer_range(ctx, dst, 0, d_end)?;
+                Ok(job(move || {
+                    let mut tmp = Vec::new();
+                    for &(a, _, len) in &rows {
+                        let mut row = vec![0u8; len];
+                        s.rt.read(s.addr + a as u64, &mut row)
+                            .map_err(|_| CL_INVALID_VALUE)?;
+                        tmp.push(row);
+                    }
+                    for (&(_, b, _), row) in rows.iter().zip(tmp) {
+                        d.rt.write(d.addr + b as u64, &row)
+                            .map_err(|_| CL_INVALID_VALUE)?;
+                    }
+                    d.sync_all_to_host();
+                    Ok(CL_COMPLETE)
+                }))
+            },
+        )
     }
 }
 
@@ -579,7 +604,7 @@ pub unsafe extern "C" fn enqueue_copy_buffer_rect(
 pub unsafe extern "C" fn enqueue_map_buffer(
     q: cl_command_queue,
     m: cl_mem,
-    _blocking: cl_bool,
+    blocking: cl_bool,
     flags: cl_map_flags,
     offset: usize,
     size: usize,
@@ -591,39 +616,49 @@ pub unsafe extern "C" fn enqueue_map_buffer(
     let mut out = 0usize;
     // SAFETY: forwarded pointers.
     let e = unsafe {
-        command(q, CL_COMMAND_MAP_BUFFER, n, wait, ev, |_, ctx| {
-            let b = buffer_range(ctx, m, offset, size)?;
-            if size == 0
-                || flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
-            {
-                return Err(CL_INVALID_VALUE);
-            }
-            let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
-            let map = if b.host_ptr != 0 {
-                b.sync_to_host(offset, size);
-                Mapping {
-                    ptr: b.host_ptr + offset,
+        command(
+            q,
+            CL_COMMAND_MAP_BUFFER,
+            n,
+            wait,
+            ev,
+            blocking != 0,
+            |_, ctx| {
+                let b = buffer_range(ctx, m, offset, size)?;
+                if size == 0
+                    || flags & !(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
+                {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
+                // The pointer is known now; the bytes arrive when the
+                // command runs.
+                let copy = (b.host_ptr == 0).then(|| vec![0u8; size]);
+                let ptr = match &copy {
+                    Some(c) => c.as_ptr() as usize,
+                    None => b.host_ptr + offset,
+                };
+                out = ptr;
+                b.maps.lock().unwrap().push(Mapping {
+                    ptr,
                     offset,
                     size,
-                    copy: None,
+                    copy,
                     write,
-                }
-            } else {
-                let mut copy = vec![0u8; size];
-                b.rt.read(b.addr + offset as u64, &mut copy)
-                    .map_err(|_| CL_INVALID_VALUE)?;
-                Mapping {
-                    ptr: copy.as_ptr() as usize,
-                    offset,
-                    size,
-                    copy: Some(copy),
-                    write,
-                }
-            };
-            out = map.ptr;
-            b.maps.lock().unwrap().push(map);
-            Ok(CL_COMPLETE)
-        })
+                });
+                Ok(job(move || {
+                    let mut maps = b.maps.lock().unwrap();
+                    match maps.iter_mut().find(|x| x.ptr == ptr) {
+                        Some(Mapping { copy: Some(c), .. }) => {
+                            b.rt.read(b.addr + offset as u64, c)
+                                .map_err(|_| CL_INVALID_VALUE)?
+                        }
+                        _ => b.sync_to_host(offset, size),
+                    }
+                    Ok(CL_COMPLETE)
+                }))
+            },
+        )
     };
     // SAFETY: caller's pointer.
     unsafe { crate::info::set_err(err, e) };
@@ -645,24 +680,40 @@ pub unsafe extern "C" fn enqueue_unmap(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_UNMAP_MEM_OBJECT, n, wait, ev, |_, ctx| {
-            let b = buffer_range(ctx, m, 0, 0)?;
-            let mut maps = b.maps.lock().unwrap();
-            let i = maps
-                .iter()
-                .position(|x| x.ptr == ptr as usize)
-                .ok_or(CL_INVALID_VALUE)?;
-            let map = maps.remove(i);
-            if map.write {
-                let data = match &map.copy {
-                    Some(c) => c.clone(),
-                    None => std::slice::from_raw_parts(map.ptr as *const u8, map.size).to_vec(),
-                };
-                b.rt.write(b.addr + map.offset as u64, &data)
-                    .map_err(|_| CL_INVALID_VALUE)?;
-            }
-            Ok(CL_COMPLETE)
-        })
+        command(
+            q,
+            CL_COMMAND_UNMAP_MEM_OBJECT,
+            n,
+            wait,
+            ev,
+            false,
+            |_, ctx| {
+                let b = buffer_range(ctx, m, 0, 0)?;
+                if !b.maps.lock().unwrap().iter().any(|x| x.ptr == ptr as usize) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                Ok(job(move || {
+                    let mut maps = b.maps.lock().unwrap();
+                    let i = maps
+                        .iter()
+                        .position(|x| x.ptr == ptr as usize)
+                        .ok_or(CL_INVALID_VALUE)?;
+                    let map = maps.remove(i);
+                    if map.write {
+                        let data = match &map.copy {
+                            Some(c) => c.clone(),
+                            // SAFETY: the USE_HOST_PTR memory, `size` bytes.
+                            None => {
+                                std::slice::from_raw_parts(map.ptr as *const u8, map.size).to_vec()
+                            }
+                        };
+                        b.rt.write(b.addr + map.offset as u64, &data)
+                            .map_err(|_| CL_INVALID_VALUE)?;
+                    }
+                    Ok(CL_COMPLETE)
+                }))
+            },
+        )
     }
 }
 
@@ -678,16 +729,24 @@ pub unsafe extern "C" fn enqueue_migrate(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, n, wait, ev, |_, _| {
-            let list = slice(objs, num as usize);
-            if list.is_empty() {
-                return Err(CL_INVALID_VALUE);
-            }
-            if list.iter().any(|&m| mem(m).is_none()) {
-                return Err(CL_INVALID_MEM_OBJECT);
-            }
-            Ok(CL_COMPLETE)
-        })
+        command(
+            q,
+            CL_COMMAND_MIGRATE_MEM_OBJECTS,
+            n,
+            wait,
+            ev,
+            false,
+            |_, _| {
+                let list = slice(objs, num as usize);
+                if list.is_empty() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                if list.iter().any(|&m| mem(m).is_none()) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                Ok(nothing())
+            },
+        )
     }
 }
 
@@ -699,7 +758,11 @@ pub unsafe extern "C" fn enqueue_marker_with_wait_list(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers.
-    unsafe { command(q, CL_COMMAND_MARKER, n, wait, ev, |_, _| Ok(CL_COMPLETE)) }
+    unsafe {
+        command(q, CL_COMMAND_MARKER, n, wait, ev, false, |_, _| {
+            Ok(nothing())
+        })
+    }
 }
 
 /// clEnqueueBarrierWithWaitList.
@@ -710,7 +773,11 @@ pub unsafe extern "C" fn enqueue_barrier_with_wait_list(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers.
-    unsafe { command(q, CL_COMMAND_BARRIER, n, wait, ev, |_, _| Ok(CL_COMPLETE)) }
+    unsafe {
+        command(q, CL_COMMAND_BARRIER, n, wait, ev, false, |_, _| {
+            Ok(nothing())
+        })
+    }
 }
 
 /// clEnqueueMarker (OpenCL 1.1).
@@ -745,7 +812,8 @@ pub unsafe extern "C" fn enqueue_wait_for_events(
             n,
             list,
             std::ptr::null_mut(),
-            |_, _| Ok(CL_COMPLETE),
+            false,
+            |_, _| Ok(nothing()),
         )
     }
 }
@@ -778,100 +846,125 @@ pub unsafe extern "C" fn enqueue_nd_range(
 ) -> cl_int {
     // SAFETY: forwarded pointers.
     unsafe {
-        command(q, CL_COMMAND_NDRANGE_KERNEL, n, wait, ev, |qu, ctx| {
-            let kern = kernel(k).ok_or(CL_INVALID_KERNEL)?;
-            let prog = program(kern.prog.ptr()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-            if prog.ctx.ptr() != qu.ctx.ptr() {
-                return Err(CL_INVALID_CONTEXT);
-            }
-            if !(1..=3).contains(&dims) {
-                return Err(CL_INVALID_WORK_DIMENSION);
-            }
-            if global.is_null() {
-                return Err(CL_INVALID_GLOBAL_WORK_SIZE);
-            }
-            let d = dims as usize;
-            let g = slice(global, d).to_vec();
-            if g.iter().any(|&x| x == 0 || x > u32::MAX as usize) {
-                return Err(CL_INVALID_GLOBAL_WORK_SIZE);
-            }
-            let off = if offset.is_null() {
-                vec![0; d]
-            } else {
-                slice(offset, d).to_vec()
-            };
-            if off.iter().zip(&g).any(|(o, g)| o.checked_add(*g).is_none()) {
-                return Err(CL_INVALID_GLOBAL_OFFSET);
-            }
-            let l = if local.is_null() {
-                pick_local(&g)
-            } else {
-                let l = slice(local, d).to_vec();
-                if l.contains(&0) || l.iter().product::<usize>() > MAX_WORK_GROUP {
-                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+        command(
+            q,
+            CL_COMMAND_NDRANGE_KERNEL,
+            n,
+            wait,
+            ev,
+            false,
+            |qu, ctx| {
+                let kern = kernel(k).ok_or(CL_INVALID_KERNEL)?;
+                let prog = program(kern.prog.ptr()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                if prog.ctx.ptr() != qu.ctx.ptr() {
+                    return Err(CL_INVALID_CONTEXT);
                 }
-                if l.iter().any(|&x| x > MAX_WORK_GROUP) {
-                    return Err(CL_INVALID_WORK_ITEM_SIZE);
+                if !(1..=3).contains(&dims) {
+                    return Err(CL_INVALID_WORK_DIMENSION);
                 }
-                if g.iter().zip(&l).any(|(g, l)| g % l != 0) {
-                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                if global.is_null() {
+                    return Err(CL_INVALID_GLOBAL_WORK_SIZE);
                 }
-                l
-            };
-            // The arguments.
-            let args = kern.args.lock().unwrap();
-            let mut kargs = Vec::with_capacity(args.len());
-            let mut touched = Vec::new();
-            for a in args.iter() {
-                kargs.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
-                    ArgValue::Mem(None) => KernelArg::Buffer(0),
-                    ArgValue::Mem(Some(r)) => {
-                        let b = mem(r.ptr()).ok_or(CL_INVALID_MEM_OBJECT)?;
-                        touched.push(b);
-                        KernelArg::Buffer(b.addr)
+                let d = dims as usize;
+                let g = slice(global, d).to_vec();
+                if g.iter().any(|&x| x == 0 || x > u32::MAX as usize) {
+                    return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+                }
+                let off = if offset.is_null() {
+                    vec![0; d]
+                } else {
+                    slice(offset, d).to_vec()
+                };
+                if off.iter().zip(&g).any(|(o, g)| o.checked_add(*g).is_none()) {
+                    return Err(CL_INVALID_GLOBAL_OFFSET);
+                }
+                let l = if local.is_null() {
+                    pick_local(&g)
+                } else {
+                    let l = slice(local, d).to_vec();
+                    if l.contains(&0) || l.iter().product::<usize>() > MAX_WORK_GROUP {
+                        return Err(CL_INVALID_WORK_GROUP_SIZE);
                     }
-                    ArgValue::Local(s) => KernelArg::Local(*s),
-                    ArgValue::Bytes(b) => KernelArg::Bytes(b.clone()),
-                });
-            }
-            let builds = prog.builds.lock().unwrap();
-            let b = builds
-                .iter()
-                .find(|b| b.device == qu.device && b.status == CL_BUILD_SUCCESS)
-                .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-            let module = b.module.as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-            let ki = module
-                .kernel(Some(&kern.name))
-                .map_err(|_| CL_INVALID_KERNEL)?;
-            let pad = |v: &[usize], fill: usize| -> [usize; 3] {
-                std::array::from_fn(|i| v.get(i).copied().unwrap_or(fill))
-            };
-            let mut cfg = LaunchConfig::new(pad(&g, 1).map(|x| x as u32), dims);
-            cfg.block = pad(&l, 1).map(|x| x as u32);
-            cfg.offset = pad(&off, 0).map(|x| x as u64);
-            // Read per launch: a host may set it between launches.
-            if let Some(t) = std::env::var("RISA_OPENCL_THREADS")
-                .ok()
-                .and_then(|v| v.parse().ok())
-            {
-                cfg.threads = t;
-            }
-            let r = ctx.rt.launch(module, ki, &kargs, &cfg);
-            for t in &touched {
-                t.sync_all_to_host();
-            }
-            match r {
-                Ok(_) => Ok(CL_COMPLETE),
-                Err(LaunchError::Args(m)) => {
-                    eprintln!("risa OpenCL: kernel {}: {m}", kern.name);
-                    Err(CL_INVALID_KERNEL_ARGS)
+                    if l.iter().any(|&x| x > MAX_WORK_GROUP) {
+                        return Err(CL_INVALID_WORK_ITEM_SIZE);
+                    }
+                    if g.iter().zip(&l).any(|(g, l)| g % l != 0) {
+                        return Err(CL_INVALID_WORK_GROUP_SIZE);
+                    }
+                    l
+                };
+                // The arguments.
+                let args = kern.args.lock().unwrap();
+                let mut kargs = Vec::with_capacity(args.len());
+                let mut touched = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    kargs.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
+                        ArgValue::Mem(None) => KernelArg::Buffer(0),
+                        ArgValue::Mem(Some(r)) => {
+                            let b = buffer_range(ctx, r.ptr(), 0, 0)?;
+                            let addr = b.addr;
+                            touched.push(b);
+                            KernelArg::Buffer(addr)
+                        }
+                        ArgValue::Local(s) => KernelArg::Local(*s),
+                        ArgValue::Bytes(b) => match kern.descs.as_ref().and_then(|d| d.get(i)) {
+                            Some(d) if d.align > 0 => KernelArg::Aligned(b.clone(), d.align),
+                            _ => KernelArg::Bytes(b.clone()),
+                        },
+                    });
                 }
-                Err(LaunchError::Fault(f, _)) => {
-                    eprintln!("risa OpenCL: {f}");
-                    Ok(CL_OUT_OF_RESOURCES)
+                let builds = prog.builds.lock().unwrap();
+                let b = builds
+                    .iter()
+                    .find(|b| b.device == qu.device && b.status == CL_BUILD_SUCCESS)
+                    .ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                let module = b.module.as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                let ki = module
+                    .kernel(Some(&kern.name))
+                    .map_err(|_| CL_INVALID_KERNEL)?;
+                let pad = |v: &[usize], fill: usize| -> [usize; 3] {
+                    std::array::from_fn(|i| v.get(i).copied().unwrap_or(fill))
+                };
+                let mut cfg = LaunchConfig::new(pad(&g, 1).map(|x| x as u32), dims);
+                cfg.block = pad(&l, 1).map(|x| x as u32);
+                cfg.offset = pad(&off, 0).map(|x| x as u64);
+                // Read per launch: a host may set it between launches.
+                if let Some(t) = std::env::var("RISA_OPENCL_THREADS")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                {
+                    cfg.threads = t;
                 }
-            }
-        })
+                let module = module.clone();
+                let rt = ctx.rt.clone();
+                let name = kern.name.clone();
+                drop(builds);
+                drop(args);
+                Ok(job(move || {
+                    let r = rt.launch(&module, ki, &kargs, &cfg);
+                    for t in &touched {
+                        t.sync_all_to_host();
+                    }
+                    launched(&name, r)
+                }))
+            },
+        )
+    }
+}
+
+/// A launch's outcome as the event's status: a guest fault is an error on
+/// the event (CL_OUT_OF_RESOURCES) with risa's report on stderr.
+fn launched<T>(name: &str, r: Result<T, LaunchError>) -> Result<cl_int, cl_int> {
+    match r {
+        Ok(_) => Ok(CL_COMPLETE),
+        Err(LaunchError::Args(m)) => {
+            eprintln!("risa OpenCL: kernel {name}: {m}");
+            Err(CL_INVALID_KERNEL_ARGS)
+        }
+        Err(LaunchError::Fault(f, _)) => {
+            eprintln!("risa OpenCL: {f}");
+            Ok(CL_OUT_OF_RESOURCES)
+        }
     }
 }
 
@@ -902,180 +995,4 @@ pub unsafe extern "C" fn enqueue_native_kernel(
     _ev: *mut cl_event,
 ) -> cl_int {
     queue(q).map_or(CL_INVALID_COMMAND_QUEUE, |_| CL_INVALID_OPERATION)
-}
-
-/// clWaitForEvents.
-pub unsafe extern "C" fn wait_for_events(n: cl_uint, list: *const cl_event) -> cl_int {
-    guard(|| {
-        if n == 0 || list.is_null() {
-            return CL_INVALID_VALUE;
-        }
-        // SAFETY: n entries.
-        let evs = unsafe { slice(list, n as usize) };
-        let mut ctx = None;
-        for &e in evs {
-            let Some(ev) = event(e) else {
-                return CL_INVALID_EVENT;
-            };
-            if *ctx.get_or_insert(ev.ctx.ptr()) != ev.ctx.ptr() {
-                return CL_INVALID_CONTEXT;
-            }
-        }
-        // Commands complete when enqueued; user events wait for their status.
-        let mut failed = false;
-        for &e in evs {
-            let ev = event(e).unwrap();
-            let mut st = ev.status.lock().unwrap();
-            while *st > CL_COMPLETE {
-                st = ev.changed.wait(st).unwrap();
-            }
-            failed |= *st < 0;
-        }
-        if failed {
-            CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
-        } else {
-            CL_SUCCESS
-        }
-    })
-}
-
-/// clGetEventInfo.
-pub unsafe extern "C" fn get_event_info(
-    e: cl_event,
-    name: cl_event_info,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    // SAFETY: caller's buffers.
-    unsafe {
-        query(size, value, size_ret, || {
-            let ev = event(e).ok_or(CL_INVALID_EVENT)?;
-            match name {
-                CL_EVENT_COMMAND_QUEUE => Ok(Info::Ptr(ev.queue)),
-                CL_EVENT_CONTEXT => Ok(Info::Ptr(ev.ctx.ptr() as usize)),
-                CL_EVENT_COMMAND_TYPE => Ok(Info::U32(ev.command)),
-                CL_EVENT_COMMAND_EXECUTION_STATUS => Ok(Info::I32(*ev.status.lock().unwrap())),
-                CL_EVENT_REFERENCE_COUNT => Ok(Info::U32(handle::refs::<Event, _>(e))),
-                _ => Err(CL_INVALID_VALUE),
-            }
-        })
-    }
-}
-
-/// clGetEventProfilingInfo.
-pub unsafe extern "C" fn get_event_profiling_info(
-    e: cl_event,
-    name: cl_profiling_info,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    // SAFETY: caller's buffers.
-    unsafe {
-        query(size, value, size_ret, || {
-            let ev = event(e).ok_or(CL_INVALID_EVENT)?;
-            let profiled = queue(ev.queue as cl_command_queue)
-                .is_some_and(|q| q.props & CL_QUEUE_PROFILING_ENABLE != 0);
-            if ev.queue == 0 || !profiled {
-                return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
-            }
-            match name {
-            CL_PROFILING_COMMAND_QUEUED => Ok(Info::U64(ev.times[0])),
-            CL_PROFILING_COMMAND_SUBMIT => Ok(Info::U64(ev.times[1])),
-            CL_PROFILING_COMMAND_START => Ok(Info::U64(ev.times[2])),
-            CL_PROFILING_COMMAND_END | 0x1284 /* CL_PROFILING_COMMAND_COMPLETE */ => Ok(Info::U64(ev.times[3])),
-            _ => Err(CL_INVALID_VALUE),
-        }
-        })
-    }
-}
-
-crate::handle::retain_release!(
-    retain_event,
-    release_event,
-    cl_event,
-    Event,
-    CL_INVALID_EVENT
-);
-
-/// clCreateUserEvent.
-pub unsafe extern "C" fn create_user_event(c: cl_context, err: *mut cl_int) -> cl_event {
-    // SAFETY: errcode pointer from the caller.
-    unsafe {
-        guard_obj(err, || {
-            context(c).ok_or(CL_INVALID_CONTEXT)?;
-            let t = now_ns();
-            Ok(handle::create(Event {
-                ctx: Ref::new::<Context>(c),
-                queue: 0,
-                command: CL_COMMAND_USER,
-                status: Mutex::new(CL_SUBMITTED),
-                changed: Condvar::new(),
-                times: [t; 4],
-                callbacks: Mutex::new(Vec::new()),
-            }))
-        })
-    }
-}
-
-fn fire(e: cl_event, ev: &Event) {
-    let st = *ev.status.lock().unwrap();
-    let mut cbs = ev.callbacks.lock().unwrap();
-    let (now, later): (Vec<Callback>, Vec<Callback>) = cbs.drain(..).partition(|c| st <= c.1);
-    *cbs = later;
-    drop(cbs);
-    for (f, _, ud) in now {
-        let s = if st < 0 { st } else { CL_COMPLETE.min(st) };
-        // SAFETY: the application's callback.
-        unsafe { f(e, s, ud as *mut c_void) };
-    }
-}
-
-/// clSetUserEventStatus.
-pub unsafe extern "C" fn set_user_event_status(e: cl_event, status: cl_int) -> cl_int {
-    guard(|| {
-        let Some(ev) = event(e) else {
-            return CL_INVALID_EVENT;
-        };
-        if ev.command != CL_COMMAND_USER {
-            return CL_INVALID_EVENT;
-        }
-        if status > CL_COMPLETE {
-            return CL_INVALID_VALUE;
-        }
-        {
-            let mut s = ev.status.lock().unwrap();
-            if *s <= CL_COMPLETE {
-                return CL_INVALID_OPERATION;
-            }
-            *s = status;
-        }
-        ev.changed.notify_all();
-        fire(e, ev);
-        CL_SUCCESS
-    })
-}
-
-/// clSetEventCallback.
-pub unsafe extern "C" fn set_event_callback(
-    e: cl_event,
-    ty: cl_int,
-    f: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
-    ud: *mut c_void,
-) -> cl_int {
-    guard(|| {
-        let Some(ev) = event(e) else {
-            return CL_INVALID_EVENT;
-        };
-        let Some(f) = f else {
-            return CL_INVALID_VALUE;
-        };
-        if !matches!(ty, CL_COMPLETE | CL_RUNNING | CL_SUBMITTED) {
-            return CL_INVALID_VALUE;
-        }
-        ev.callbacks.lock().unwrap().push((f, ty, ud as usize));
-        fire(e, ev);
-        CL_SUCCESS
-    })
 }

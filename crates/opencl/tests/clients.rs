@@ -127,26 +127,36 @@ fn clinfo_lists_the_platform_and_six_devices_without_failures() {
     assert_eq!(out.matches("Device #").count(), 2, "{out}");
 }
 
+/// Builds the C host program `tests/c/NAME.c` with gcc against the ICD
+/// loader into `dir`, or None (saying why) when gcc or the headers are
+/// missing.
+fn build_c(dir: &Path, name: &str) -> Option<PathBuf> {
+    if !have("gcc") || !Path::new("/usr/include/CL/cl.h").exists() {
+        eprintln!("skipped: gcc and ocl-icd-opencl-dev are needed for the C host programs");
+        return None;
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
+    let bin = dir.join(name);
+    let o = Command::new("gcc")
+        .arg(&src)
+        .arg("-o")
+        .arg(&bin)
+        .args(["-lOpenCL", "-lpthread"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(bin)
+}
+
 #[test]
 fn c_host_program_runs_on_every_device() {
     let Some(v) = vendors() else { return };
     if !clang_available() {
         return;
     }
-    if !have("gcc") || !Path::new("/usr/include/CL/cl.h").exists() {
-        eprintln!("skipped: gcc and ocl-icd-opencl-dev are needed for the C host program");
+    let Some(bin) = build_c(&v, "host") else {
         return;
-    }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/host.c");
-    let bin = v.join("host");
-    let o = Command::new("gcc")
-        .arg(&src)
-        .arg("-o")
-        .arg(&bin)
-        .arg("-lOpenCL")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
     let o = Command::new(&bin)
         .env("OCL_ICD_VENDORS", &v)
         .output()
@@ -161,6 +171,50 @@ fn c_host_program_runs_on_every_device() {
     assert_eq!(out.matches(": done").count(), 6, "{out}");
 }
 
+/// Splits the output of tests/c/events.c into one block per device,
+/// without the device's name.
+fn device_blocks(out: &str) -> Vec<String> {
+    out.split("device ")
+        .skip(1)
+        .map(|b| b.split_once('\n').map_or("", |x| x.1).to_string())
+        .collect()
+}
+
+#[test]
+fn user_events_in_wait_lists_behave_as_on_pocl() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(bin) = build_c(&v, "events") else {
+        return;
+    };
+    // PoCL through the system's vendor files, risa through its own.
+    let pocl = Command::new(&bin)
+        .arg("Portable Computing Language")
+        .env_remove("OCL_ICD_VENDORS")
+        .output()
+        .unwrap();
+    if !pocl.status.success() {
+        eprintln!("skipped: PoCL (pocl-opencl-icd) is not installed");
+        return;
+    }
+    let want = device_blocks(&String::from_utf8_lossy(&pocl.stdout));
+    let o = Command::new(&bin)
+        .arg("risa")
+        .env("OCL_ICD_VENDORS", &v)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    let got = device_blocks(&out);
+    assert_eq!(got.len(), 6, "{out}");
+    assert_eq!(want.len(), 1);
+    for g in &got {
+        assert_eq!(g, &want[0], "risa:\n{out}");
+    }
+}
+
 #[test]
 fn pyopencl_suite_matches_numpy_on_every_device() {
     let Some(v) = vendors() else { return };
@@ -170,6 +224,31 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
     let Some(py) = pyopencl() else { return };
     let out = pytest(py, &v, "test_pyopencl.py", &[]);
     assert!(out.contains("30 passed"), "{out}");
+}
+
+#[test]
+fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    // PoCL is compared with when the system registers it: its vendor file
+    // goes beside risa's, in a directory of this test's own (the others
+    // count the platforms they see).
+    let both = v.join("with-pocl");
+    std::fs::create_dir_all(&both).unwrap();
+    std::fs::copy(v.join("risa.icd"), both.join("risa.icd")).unwrap();
+    let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
+    if pocl.exists() {
+        std::fs::copy(pocl, both.join("pocl.icd")).unwrap();
+    } else {
+        eprintln!(
+            "PoCL is not installed: by-value arguments are checked against the values passed only"
+        );
+    }
+    let out = pytest(py, &both, "test_by_value.py", &[]);
+    assert!(out.contains("12 passed"), "{out}");
 }
 
 #[test]
@@ -199,4 +278,61 @@ fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
         })
         .unwrap_or(0);
     assert!(passed >= 250, "{out}");
+}
+
+/// CLSmith's host driver, cl_launcher, from the oracles folder
+/// (`../shared/oracles/build.sh clsmith`), or None (saying so).
+fn cl_launcher() -> Option<PathBuf> {
+    let dir = std::env::var_os("ORACLES")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/risa-oracles")))?;
+    let bin = dir.join("bin/cl_launcher");
+    if !bin.is_file() {
+        eprintln!("skipped: {} is not built", bin.display());
+        return None;
+    }
+    Some(bin)
+}
+
+#[test]
+fn cl_launcher_runs_a_clsmith_shaped_kernel_on_every_device_as_on_pocl() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(launcher) = cl_launcher() else {
+        return;
+    };
+    let kernel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clsmith/launcher.cl");
+    let run = |platform: &str, env: &[(&str, &std::ffi::OsStr)]| {
+        let mut c = Command::new(&launcher);
+        c.arg("-f").arg(&kernel).args(["-p", platform, "-d", "0"]);
+        c.env_remove("OCL_ICD_VENDORS").envs(env.iter().copied());
+        c.output().unwrap()
+    };
+    // PoCL through the system's vendor files: the reference.
+    let pocl = run("0", &[]);
+    let want = String::from_utf8_lossy(&pocl.stdout).into_owned();
+    if !pocl.status.success() || !want.starts_with("0x") {
+        eprintln!("skipped: PoCL (pocl-opencl-icd) is not installed");
+        return;
+    }
+    let values = want.trim().split(',').filter(|v| !v.is_empty()).count();
+    assert_eq!(values, 128, "{want}");
+    for chip in ["cayman", "tahiti", "hawaii", "fiji", "gfx900", "gfx906"] {
+        let o = run(
+            "0",
+            &[
+                ("OCL_ICD_VENDORS", v.as_os_str()),
+                ("RISA_OPENCL_DEVICES", chip.as_ref()),
+            ],
+        );
+        let got = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{chip}: {got}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(got, want, "{chip}");
+    }
 }

@@ -18,10 +18,16 @@ struct Alloc {
 }
 
 impl Alloc {
-    /// Whether the `len` bytes at `addr` lie inside this allocation.
+    /// Whether the `len` bytes at `addr` lie inside this allocation's
+    /// dwords. Device memory is dword-granular: the bytes after `len` in
+    /// the last dword are there (r600 stores a byte or a short as a
+    /// read-modify-write of its whole dword, MEM_RAT MSKOR, so the last
+    /// byte of a buffer whose size is not a multiple of 4 must not fault);
+    /// the host still reads `len` bytes back ([`DeviceMemory::read_alloc`]).
     #[inline(always)]
     fn holds(&self, addr: u64, len: u64) -> bool {
-        addr >= self.base && addr - self.base <= self.len && self.len - (addr - self.base) >= len
+        let span = 4 * self.words.len() as u64;
+        addr >= self.base && addr - self.base <= span && span - (addr - self.base) >= len
     }
 }
 
@@ -63,7 +69,8 @@ impl DeviceMemory {
     /// Allocates `len` bytes (zeroed), aligned to 4 KiB, with at least
     /// [`GUARD`] unmapped bytes after it; returns the device address, or None
     /// when the address space has no room. Freed space is reused (first fit),
-    /// so a long-lived device does not run out of addresses.
+    /// so a long-lived device does not run out of addresses. Accesses may
+    /// reach the end of the last dword (see [`Alloc::holds`]).
     pub fn try_alloc(&mut self, len: u64) -> Option<u64> {
         let need = len.checked_add(GUARD)?;
         let mut base = self.start;

@@ -135,8 +135,13 @@ fn entry(image: &[u8], base: u64, prog: &Program, k: &GcnKernel) -> Result<Entry
 pub enum KernelArg {
     /// A pointer to device memory (a buffer, or an image object).
     Buffer(u64),
-    /// A by-value argument: its bytes.
+    /// A by-value argument: its bytes (on Cayman placed at the natural
+    /// alignment of its size, right for scalars and vectors).
     Bytes(Vec<u8>),
+    /// A by-value argument whose ABI alignment the caller knows (a struct:
+    /// Cayman places it at that alignment; GCN at the offset its metadata
+    /// gives, as for `Bytes`).
+    Aligned(Vec<u8>, u32),
     /// A `__local` pointer with this many bytes of dynamic LDS.
     Local(u32),
 }
@@ -227,7 +232,9 @@ pub fn prepare(
                 put(&mut ka, at, &(off as u32).to_le_bytes());
                 lds_end = off + u64::from(*n);
             }
-            KernelArg::Bytes(b) => put(&mut ka, at, &b[..b.len().min(a.size as usize)]),
+            KernelArg::Bytes(b) | KernelArg::Aligned(b, _) => {
+                put(&mut ka, at, &b[..b.len().min(a.size as usize)])
+            }
         }
     }
     if lds_end > 64 * 1024 {

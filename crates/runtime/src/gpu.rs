@@ -247,7 +247,8 @@ impl Device {
         self.mem.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Allocates `len` zeroed bytes; None when the address space is full.
+    /// Allocates `len` zeroed bytes (in whole dwords, see
+    /// [`DeviceMemory::try_alloc`]); None when the address space is full.
     pub fn alloc(&self, len: u64) -> Option<u64> {
         self.mem_mut().try_alloc(len)
     }
@@ -404,20 +405,17 @@ impl Device {
                     LaunchError::Args(format!("argument {i}: {p:#x} is not a 32-bit address"))
                 })?),
                 KernelArg::Local(n) => Arg::Local(*n),
-                KernelArg::Bytes(b) if b.len() <= 4 => {
-                    let mut w = [0u8; 4];
-                    w[..b.len()].copy_from_slice(b);
-                    Arg::U32(u32::from_le_bytes(w))
+                KernelArg::Bytes(b) if b.len() == 4 => {
+                    Arg::U32(u32::from_le_bytes(b[..].try_into().unwrap()))
                 }
                 KernelArg::Bytes(b) if b.len() == 8 => {
                     Arg::U64(u64::from_le_bytes(b[..].try_into().unwrap()))
                 }
-                KernelArg::Bytes(b) => {
-                    return Err(LaunchError::Args(format!(
-                        "argument {i}: a {}-byte value (risa's Cayman launches take 1-4 and 8-byte scalars)",
-                        b.len()
-                    )))
-                }
+                // A char, short or vector: aligned to the largest power of
+                // two that divides its size (a 3-vector is passed in 4
+                // elements' bytes).
+                KernelArg::Bytes(b) => Arg::Bytes(b.clone(), 1 << b.len().trailing_zeros().min(7)),
+                KernelArg::Aligned(b, align) => Arg::Bytes(b.clone(), *align),
             });
         }
         let mut d = Dispatch::linear(1, 64);
