@@ -9,5 +9,6 @@
 #![warn(missing_docs)]
 
 pub mod finding;
+pub mod run;
 
 pub use finding::{Finding, Kind, Report};

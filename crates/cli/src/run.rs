@@ -49,6 +49,15 @@ pub(crate) struct RunArgs {
     /// f64 i64 u64 hex)
     #[arg(long, value_name = "I[:TYPE]", value_parser = parse_print)]
     pub(crate) print: Vec<(usize, String)>,
+    /// Run-time checks (GCN): waitcnt (a register read before its load
+    /// landed), hazards, races (LDS between waves without s_barrier; add
+    /// races-global for global memory), uninit (reads of never-written
+    /// registers and LDS), or all; findings go to stderr once per PC and kind
+    #[arg(long, value_name = "LIST", value_parser = risa_check::run::Options::parse)]
+    pub(crate) check: Option<risa_check::run::Options>,
+    /// With --check: exit with status 4 when there is any finding
+    #[arg(long, requires = "check")]
+    pub(crate) check_error: bool,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -240,8 +249,30 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             }
         }));
     }
+    let session = match &a.check {
+        Some(opts) => {
+            let s = risa_runtime::check::attach(&module, kernel, opts.clone(), &mut cfg);
+            if s.is_none() {
+                risa_runtime::check::cayman_note();
+            }
+            s
+        }
+        None => None,
+    };
     let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
+    let found = session.as_ref().map_or(false, |s| {
+        let r = s.report();
+        eprint!("{}", r.render(&a.file));
+        !r.is_empty()
+    });
+    let checked = |code: u8| {
+        if found && a.check_error && code == 0 {
+            4
+        } else {
+            code
+        }
+    };
     let buffers: Vec<(usize, Vec<u8>)> = placed
         .iter()
         .map(|&(i, addr, len)| {
@@ -261,7 +292,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             if a.stats {
                 print_stats(&res);
             }
-            Ok(0)
+            Ok(checked(0))
         }
         Err(LaunchError::Fault(report, res)) => {
             eprintln!("risa run: {report}");
