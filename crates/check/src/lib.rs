@@ -8,6 +8,8 @@
 //! thousand waves is printed once.
 #![warn(missing_docs)]
 
+pub mod access;
+pub mod counters;
 pub mod finding;
 pub mod run;
 
