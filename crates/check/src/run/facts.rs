@@ -1,15 +1,16 @@
 //! What each pre-decoded op reads and writes, in the terms the run-time
 //! checkers need: VGPR and SGPR sets, and which memory counter it uses.
 //!
-//! This is the minimum the run-time checkers need, built from the emulator's
-//! decoded [`Op`]s once per program; the static checker's def/use model
-//! (`access.rs`, branch `check-static`) was not yet available when this was
-//! written. Where the register set depends on run-time values (`v_movrel*`,
-//! `s_movrel*`) nothing is recorded, so those reads are not checked.
+//! Built once per program from the static def/use model ([`crate::access`])
+//! and the counter model ([`crate::counters`]), as bit sets the checkers
+//! test in a few instructions per op. Where the register set depends on
+//! run-time values (`v_movrel*`, `s_movrel*`) nothing is recorded, so those
+//! reads are not checked.
 
-use risa_gcn::table::{flag, Family, Role, Ty};
-use risa_gcn::{Enc, Field, Gen};
-use risa_gcn_emu::program::{scalar_src, Op, Src};
+use crate::access::{access, fl, mem, Class, File, Use};
+use crate::counters::{self, kind, Counter as C};
+use risa_gcn::Enc;
+use risa_gcn_emu::program::Op;
 use risa_gcn_emu::Program;
 
 /// SGPR operand code of VCC_LO.
@@ -60,6 +61,8 @@ pub struct Facts {
     pub vw_set: [u64; 4],
     /// SGPRs (operand codes 0-127) read.
     pub sr: u128,
+    /// SGPRs read as a memory address, resource or offset.
+    pub sr_addr: u128,
     /// SGPRs written.
     pub sw: u128,
     /// The counter the op increments.
@@ -81,6 +84,7 @@ impl Facts {
             vr_set: [0; 4],
             vw_set: [0; 4],
             sr: 0,
+            sr_addr: 0,
             sw: 0,
             counter: Counter::None,
             wait: None,
@@ -119,17 +123,6 @@ impl Facts {
         self.sw |= sgpr_bits(code, n);
     }
 
-    /// A resolved source: registers are read, constants are not.
-    fn read_src(&mut self, s: Src, n: u32, lanes: Lanes) {
-        match s {
-            Src::V(r) if r < 256 => self.read_v(u32::from(r), n, lanes),
-            Src::S(c) => self.read_s(u32::from(c), n),
-            Src::Vccz => self.read_s(u32::from(VCC), 2),
-            Src::Execz => self.read_s(u32::from(EXEC), 2),
-            _ => {}
-        }
-    }
-
     /// Whether the op reads or writes any VGPR in `set`.
     #[inline(always)]
     pub fn touches_v(&self, set: &[u64; 4]) -> bool {
@@ -153,293 +146,67 @@ pub fn of_program(prog: &Program) -> Vec<Facts> {
     prog.ops.iter().map(|op| of_op(prog, op)).collect()
 }
 
-/// `s_waitcnt`'s SIMM16 as (vmcnt, lgkmcnt) in `gen` (AMD's ISA guides:
-/// VM_CNT bits 3:0, on GCN 1.4 also 15:14 as its bits 5:4; LGKM_CNT 11:8).
-pub fn waitcnt_fields(gen: Gen, simm16: u32) -> (u32, u32) {
-    let mut vm = simm16 & 0xf;
-    if gen.info().vmcnt_max > 15 {
-        vm |= (simm16 >> 14 & 3) << 4;
-    }
-    (vm, simm16 >> 8 & 0xf)
-}
-
-/// The largest value LGKM_CNT holds on GCN 1.0-1.4 (4 bits).
-pub const LGKM_MAX: u32 = 15;
-
 fn of_op(prog: &Program, op: &Op) -> Facts {
     let mut f = Facts::empty();
     let i = &op.instr;
     if op.instr.op == 0 && i.enc == Enc::Sopp && risa_gcn::decode(i.gen, &[i.raw as u32]).is_err() {
+        // A word that did not decode: it faults when run.
         return f;
     }
-    let info = i.info();
-    let gen = prog.gen;
-    let width = |r: Role| info.operand(r).map_or(1, |o| o.ty.data_dwords(gen));
-    let lit = i.lit.unwrap_or(0);
-    let src = |code: u32, ty: Ty| scalar_src(gen, code, ty, lit).unwrap_or(Src::None);
-    let name = info.name;
-    match i.enc {
-        Enc::Sop1 | Enc::Sop2 | Enc::Sopc | Enc::Sopk => {
-            if name.starts_with("s_movrel") || name.contains("gpr_idx") {
-                return f;
-            }
-            for o in info.sig {
-                match o.role {
-                    Role::A => f.read_src(op.src[0], o.ty.dwords(), Lanes::Exec),
-                    Role::B if o.ty != Ty::Gpridx && info.family != Family::Sopk => {
-                        f.read_src(op.src[1], o.ty.dwords(), Lanes::Exec)
-                    }
-                    Role::D => {
-                        let d = i.field(Field::Sdst);
-                        // SOPK forms that read SDST (compares, add/mul, cmov).
-                        if info.family == Family::Sopk
-                            && ["s_cmpk", "s_addk", "s_mulk", "s_cmovk"]
-                                .iter()
-                                .any(|p| name.starts_with(p))
-                        {
-                            f.read_s(d, o.ty.dwords());
-                        }
-                        if !name.starts_with("s_cmpk") {
-                            f.write_s(d, o.ty.dwords());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            if name.contains("saveexec") {
-                f.read_s(u32::from(EXEC), 2);
-                f.write_s(u32::from(EXEC), 2);
-            }
-        }
-        Enc::Sopp => match name {
-            "s_waitcnt" => f.wait = Some(waitcnt_fields(gen, op.lit)),
-            "s_barrier" => f.barrier = true,
-            "s_cbranch_vccz" | "s_cbranch_vccnz" => f.read_s(u32::from(VCC), 2),
-            "s_cbranch_execz" | "s_cbranch_execnz" => f.read_s(u32::from(EXEC), 2),
-            "s_sendmsg" | "s_sendmsghalt" => {
-                f.read_s(u32::from(M0), 1);
-                f.counter = Counter::LgkmInOrder;
-            }
-            _ => {}
-        },
-        Enc::Smrd | Enc::Smem => {
-            f.counter = Counter::LgkmAny;
-            if info.operand(Role::A).is_some() {
-                f.read_s(u32::from(op.sd), width(Role::A));
-            }
-            f.read_src(op.src[1], 1, Lanes::Exec);
-            if info.operand(Role::D).is_some() {
-                let d = i.field(Field::Sdst);
-                if info.has(flag::STORE) {
-                    f.read_s(d, width(Role::D));
-                } else {
-                    f.write_s(d, width(Role::D));
-                }
-            }
-        }
-        Enc::Vop1 | Enc::Vop2 | Enc::Vopc | Enc::Vop3 | Enc::Vop3b | Enc::Vop3p => {
-            valu(&mut f, op, &src)
-        }
-        Enc::Vop1Sdwa
-        | Enc::Vop2Sdwa
-        | Enc::VopcSdwa
-        | Enc::Vop1Dpp
-        | Enc::Vop2Dpp
-        | Enc::VopcDpp => valu_ext(&mut f, op, &src),
-        Enc::Ds => {
-            let gds = i.field(Field::Gds) != 0;
-            f.counter = Counter::LgkmInOrder;
-            f.lds = !gds;
-            if gds || !gen.has(risa_gcn::Feature::Gfx9Insts) {
-                f.read_s(u32::from(M0), 1);
-            }
-            for o in info.sig {
-                let n = o.ty.data_dwords(gen);
-                match o.role {
-                    Role::A => f.read_v(i.field(Field::Addr), 1, Lanes::Exec),
-                    Role::B => f.read_v(i.field(Field::Data0), n, Lanes::Exec),
-                    Role::C => f.read_v(i.field(Field::Data1), n, Lanes::Exec),
-                    Role::D => f.write_v(i.field(Field::Vdst), n),
-                    _ => {}
-                }
-            }
-        }
-        Enc::Mubuf | Enc::Mtbuf => {
-            f.counter = Counter::Vm;
-            let (offen, idxen, addr64) = (
-                i.field(Field::Offen),
-                i.field(Field::Idxen),
-                i.field(Field::Addr64),
-            );
-            let na = if addr64 != 0 { 2 } else { offen + idxen };
-            f.read_v(i.field(Field::Vaddr), na, Lanes::Exec);
-            f.read_s(i.field(Field::Srsrc) * 4, 4);
-            f.read_src(op.src[1], 1, Lanes::Exec);
-            vmem_data(&mut f, op, i.field(Field::Vdata), width(Role::V), gen);
-        }
-        Enc::Flat => {
-            f.counter = Counter::Vm;
-            let saddr = op.sd != u16::MAX;
-            let na = match info.family {
-                Family::Scratch if saddr => 0,
-                _ if saddr => 1,
-                _ => width(Role::A),
-            };
-            f.read_v(i.field(Field::Addr), na, Lanes::Exec);
-            if saddr {
-                let n = if info.family == Family::Scratch { 1 } else { 2 };
-                f.read_s(u32::from(op.sd), n);
-            }
-            if let Some(o) = info.operand(Role::B).or(info.operand(Role::V)) {
-                f.read_v(i.field(Field::Data0), o.ty.data_dwords(gen), Lanes::Exec);
-            }
-            if info.operand(Role::D).is_some() {
-                let tfe = i.field(Field::Tfe);
-                f.write_v(i.field(Field::Vdst), width(Role::D) + tfe);
-            }
-        }
-        Enc::Mimg => {
-            f.counter = Counter::Vm;
-            f.read_v(i.field(Field::Vaddr), 1, Lanes::Exec);
-            let r128 = risa_gcn::layout::has(i.enc, gen, Field::R128) && i.field(Field::R128) != 0;
-            f.read_s(i.field(Field::Srsrc) * 4, if r128 { 4 } else { 8 });
-            if info.has(flag::SAMPLER) {
-                f.read_s(i.field(Field::Ssamp) * 4, 4);
-            }
-            let n = if info.has(flag::GATHER4) {
-                4
-            } else {
-                i.field(Field::Dmask).count_ones().max(1)
-            };
-            let v = i.field(Field::Vdata);
-            if info.has(flag::STORE) || info.has(flag::ATOMIC) {
-                f.read_v(v, n, Lanes::Exec);
-            }
-            if !info.has(flag::STORE) && (!info.has(flag::ATOMIC) || i.field(Field::Glc) != 0) {
-                f.write_v(v, n + i.field(Field::Tfe));
-            }
-        }
-        _ => {}
+    let a = access(i);
+    if a.has(fl::INDEXED) {
+        // The registers depend on M0 at run time: not checked.
+        return f;
     }
-    f
-}
-
-/// MUBUF/MTBUF VDATA: stores and atomics read it; loads and returning
-/// atomics write it (a compare-swap returns half of what it reads).
-fn vmem_data(f: &mut Facts, op: &Op, v: u32, n: u32, gen: Gen) {
-    let i = &op.instr;
-    let info = i.info();
-    let _ = gen;
-    if info.has(flag::STORE) || info.has(flag::ATOMIC) {
-        f.read_v(v, n, Lanes::Exec);
-    }
-    if i.field(Field::Lds) != 0 || info.has(flag::STORE) {
-        return;
-    }
-    if info.has(flag::ATOMIC) {
-        if i.field(Field::Glc) != 0 {
-            let back = if info.name.contains("cmpswap") {
-                n / 2
-            } else {
-                n
-            };
-            f.write_v(v, back.max(1));
-        }
-        return;
-    }
-    f.write_v(v, n + i.field(Field::Tfe));
-}
-
-/// VOP1/VOP2/VOPC/VOP3/VOP3P: operands from the encoding's fields.
-fn valu(f: &mut Facts, op: &Op, src: &dyn Fn(u32, Ty) -> Src) {
-    let i = &op.instr;
-    let info = i.info();
-    let vop3 = matches!(i.enc, Enc::Vop3 | Enc::Vop3b | Enc::Vop3p);
-    let name = info.name;
-    let lanes_a = match name {
+    let name = i.info().name;
+    let lanes = match name {
         "v_readfirstlane_b32" => Lanes::First,
         "v_readlane_b32" => Lanes::Any,
+        _ if a.has(fl::DPP) => Lanes::Any,
         _ => Lanes::Exec,
     };
-    if name.starts_with("v_movrel") {
-        return;
-    }
-    for o in info.sig {
-        let n = o.ty.dwords();
-        match o.role {
-            Role::A => f.read_src(src(i.field(Field::Src0), o.ty), n, lanes_a),
-            Role::B if vop3 => f.read_src(src(i.field(Field::Src1), o.ty), n, Lanes::Exec),
-            Role::B if o.sgpr => f.read_src(src(i.field(Field::Vsrc1), o.ty), n, Lanes::Exec),
-            Role::B => f.read_v(i.field(Field::Vsrc1), n, Lanes::Exec),
-            Role::C => f.read_src(src(i.field(Field::Src2), o.ty), n, Lanes::Exec),
-            Role::SC if vop3 => f.read_src(src(i.field(Field::Src2), o.ty), 2, Lanes::Exec),
-            Role::SC => f.read_s(u32::from(VCC), 2),
-            Role::D if o.sgpr => f.write_s(i.field(Field::Vdst), n),
-            Role::D => f.write_v(i.field(Field::Vdst), n),
-            Role::SD if vop3 => f.write_s(i.field(Field::Sdst3), 2),
-            Role::SD => f.write_s(u32::from(VCC), 2),
-            _ => {}
-        }
-    }
-    if info.family == Family::Vopc {
-        if vop3 {
-            f.write_s(i.field(Field::Vdst), 2);
-        } else {
-            f.write_s(u32::from(VCC), 2);
-        }
-    }
-    if info.has(flag::CMPX) {
-        f.write_s(u32::from(EXEC), 2);
-    }
-    if info.has(flag::TIED) {
-        if let Some(o) = info.operand(Role::D) {
-            f.read_v(i.field(Field::Vdst), o.ty.dwords(), Lanes::Exec);
-        }
-    }
-    if let Some((code, n)) = info.implicit_read() {
-        f.read_s(code, n);
-    }
-    if name == "v_writelane_b32" {
-        f.vw_all = true;
-    }
-    // Every vector op reads EXEC.
-    f.read_s(u32::from(EXEC), 2);
-}
-
-/// SDWA and DPP forms: the real operands (the emulator runs them on temporaries).
-fn valu_ext(f: &mut Facts, op: &Op, src: &dyn Fn(u32, Ty) -> Src) {
-    let i = &op.instr;
-    let info = i.info();
-    let sdwa = matches!(i.enc, Enc::Vop1Sdwa | Enc::Vop2Sdwa | Enc::VopcSdwa);
-    let a_lanes = if sdwa { Lanes::Exec } else { Lanes::Any };
-    for o in info.sig {
-        let n = o.ty.dwords();
-        match o.role {
-            Role::A if sdwa && i.field(Field::S0) != 0 => {
-                f.read_src(src(i.field(Field::Src0), Ty::B32), 1, Lanes::Exec)
+    for r in a.reads.as_slice() {
+        let (first, n) = (u32::from(r.first), u32::from(r.count));
+        match r.file {
+            File::Vector => f.read_v(first, n, lanes),
+            File::Scalar => {
+                f.read_s(first, n);
+                if r.how == Use::Addr {
+                    f.sr_addr |= sgpr_bits(first, n);
+                }
             }
-            Role::A => f.read_v(i.field(Field::Src0), n, a_lanes),
-            Role::B if sdwa && i.field(Field::S1) != 0 => {
-                f.read_src(src(i.field(Field::Vsrc1), Ty::B32), 1, Lanes::Exec)
-            }
-            Role::B => f.read_v(i.field(Field::Vsrc1), n, Lanes::Exec),
-            Role::SC => f.read_s(u32::from(VCC), 2),
-            Role::D => f.write_v(i.field(Field::Vdst), n),
-            Role::SD => f.write_s(u32::from(VCC), 2),
-            _ => {}
         }
     }
-    if info.family == Family::Vopc {
-        if sdwa && i.field(Field::SdwaSd) != 0 {
-            f.write_s(i.field(Field::SdwaSdst), 2);
-        } else {
-            f.write_s(u32::from(VCC), 2);
+    if a.has(fl::VCCZ_R) {
+        f.read_s(u32::from(VCC), 2);
+    }
+    if a.has(fl::EXECZ_R) {
+        f.read_s(u32::from(EXEC), 2);
+    }
+    for r in a.writes.as_slice() {
+        let (first, n) = (u32::from(r.first), u32::from(r.count));
+        match r.file {
+            File::Vector => f.write_v(first, n),
+            File::Scalar => f.write_s(first, n),
         }
     }
-    if info.has(flag::TIED) {
-        if let Some(o) = info.operand(Role::D) {
-            f.read_v(i.field(Field::Vdst), o.ty.dwords(), Lanes::Exec);
-        }
-    }
-    f.read_s(u32::from(EXEC), 2);
+    f.vw_all = name == "v_writelane_b32";
+    f.wait = counters::waitcnt_of(i, &a).map(|w| (w.of(C::Vm), w.of(C::Lgkm)));
+    f.barrier = name == "s_barrier";
+    f.lds = a.touches(mem::LDS_R | mem::LDS_W) && a.class == Class::Ds;
+    let c = counters::counts(i, &a);
+    f.counter = if c.on(C::Vm) {
+        // FLAT counts on LGKM_CNT too (it may reach LDS); its results are
+        // modelled as landing with VM_CNT, which clang waits for on
+        // global pointers.
+        Counter::Vm
+    } else if c.kinds[C::Lgkm as usize] & kind::SMEM != 0 {
+        Counter::LgkmAny
+    } else if c.on(C::Lgkm) {
+        Counter::LgkmInOrder
+    } else {
+        Counter::None
+    };
+    let _ = prog;
+    f
 }

@@ -7,8 +7,12 @@
 //! SGPRs, the work-item ids in v0-v2, EXEC) start written ([`WaveInputs`]).
 //! A VGPR read checks the lanes EXEC enables (`v_readfirstlane_b32`: the
 //! first of them; `v_readlane_b32` and DPP sources, whose lanes are chosen
-//! at run time, are not checked). Only SGPRs, VCC and M0 are tracked (not
-//! FLAT_SCRATCH, XNACK_MASK, trap registers, SCC).
+//! at run time, are not checked). SGPRs are checked where a memory
+//! instruction reads them as an address, resource or offset: clang's code
+//! reads undefined SGPRs in scalar ALU ops whose results do not matter (the
+//! scratch wave offset of a kernel that has none, the high half of an
+//! undefined lane mask), and without tracking values through those ops a
+//! finding there would be noise.
 
 use super::facts::{sgpr_bits, Facts, Lanes, M0, VCC};
 use super::waitcnt::bits;
@@ -83,7 +87,7 @@ impl Uninit {
                 }
             }
         }
-        let unset = f.sr & self.tracked & !self.s[id];
+        let unset = f.sr_addr & self.tracked & !self.s[id];
         if let Some(r) = bits(unset).next() {
             let m = format!(
                 "wave {} reads {}, which nothing wrote",

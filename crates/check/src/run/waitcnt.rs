@@ -19,8 +19,9 @@
 //! anything but a later op of the same in-order counter, is a finding naming
 //! the op that owns the register.
 
-use super::facts::{Counter, Facts, LGKM_MAX};
+use super::facts::{Counter, Facts};
 use super::{text, Hits};
+use crate::counters;
 use crate::Kind;
 use risa_gcn_emu::program::Op;
 use risa_gcn_emu::wave::Lanes;
@@ -239,7 +240,8 @@ impl Waitcnt {
             e.s.push((r, w.s[r as usize]));
             w.s[r as usize] = old;
         }
-        let vm_max = p.gen.info().vmcnt_max as usize;
+        let max = counters::model(p.gen).max;
+        let (vm_max, lgkm_max) = (max[0] as usize, max[2] as usize);
         match f.counter {
             Counter::Vm => {
                 st.vm.push_back(e);
@@ -250,8 +252,8 @@ impl Waitcnt {
             }
             _ => {
                 st.lgkm.push_back(e);
-                if st.lgkm.len() > LGKM_MAX as usize {
-                    Self::land_lgkm(st, w, st.lgkm.len() - LGKM_MAX as usize);
+                if st.lgkm.len() > lgkm_max {
+                    Self::land_lgkm(st, w, st.lgkm.len() - lgkm_max);
                 }
             }
         }
