@@ -13,8 +13,10 @@
 //!   waits for a given one;
 //! - FLAT counts on both VM_CNT and LGKM_CNT (its address may be LDS);
 //! - EXP_CNT counts exports and GDS instructions until their data VGPRs are
-//!   read, and before GCN 1.2 also vector memory stores (their data VGPRs
-//!   may not be overwritten until it decrements);
+//!   read, and on GCN 1.0 also vector memory stores (their data VGPRs may
+//!   not be overwritten until it decrements; LLVM's
+//!   `vmemWriteNeedsExpWaitcnt` is SI only, and clang's GCN 1.1 code
+//!   overwrites store data without waiting);
 //! - widths: VM_CNT 4 bits (6 on GCN 1.4, SIMM16 bits 15:14 above 3:0),
 //!   EXP_CNT 3 bits (6:4), LGKM_CNT 4 bits (11:8).
 
@@ -26,7 +28,7 @@ use risa_gcn::{Gen, Instr};
 pub enum Counter {
     /// Vector memory.
     Vm = 0,
-    /// Exports (and data reads of GDS and, before GCN 1.2, of VMEM stores).
+    /// Exports (and data reads of GDS and, on GCN 1.0, of VMEM stores).
     Exp = 1,
     /// LDS, GDS, constant (scalar) memory and messages.
     Lgkm = 2,
@@ -65,7 +67,7 @@ pub mod kind {
     pub const EXPORT: u16 = 1 << 6;
     /// GDS data VGPRs (EXP_CNT).
     pub const GDS_DATA: u16 = 1 << 7;
-    /// Data VGPRs of a vector memory store (EXP_CNT, before GCN 1.2).
+    /// Data VGPRs of a vector memory store (EXP_CNT, GCN 1.0).
     pub const STORE_DATA: u16 = 1 << 8;
 }
 
@@ -74,7 +76,7 @@ pub mod kind {
 pub struct Model {
     /// The largest value of each counter, in [`Counter`] order.
     pub max: [u32; 3],
-    /// VMEM stores hold their data VGPRs on EXP_CNT (GCN 1.0 and 1.1).
+    /// VMEM stores hold their data VGPRs on EXP_CNT (GCN 1.0).
     pub store_data_on_expcnt: bool,
 }
 
@@ -87,7 +89,7 @@ const MODELS: [Model; 4] = [
     },
     Model {
         max: [Gen::Gcn11.info().vmcnt_max, 7, 15],
-        store_data_on_expcnt: true,
+        store_data_on_expcnt: false,
     },
     Model {
         max: [Gen::Gcn12.info().vmcnt_max, 7, 15],

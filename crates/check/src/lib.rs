@@ -9,8 +9,12 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod cfg;
 pub mod counters;
 pub mod finding;
+pub mod hazard;
+pub mod lint;
+pub mod object;
 pub mod run;
 
 pub use finding::{Finding, Kind, Report};

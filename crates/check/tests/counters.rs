@@ -58,9 +58,9 @@ fn every_memory_row_counts_on_its_counter() {
             if a.class == Class::Flat {
                 assert_eq!(c.on(Counter::Lgkm), name.starts_with("flat_"), "{name}");
             }
-            // Before GCN 1.2 a store holds its data VGPRs on EXP_CNT.
+            // On GCN 1.0 a store holds its data VGPRs on EXP_CNT.
             if a.is_vmem() && a.touches(mem::VMEM_W) && !a.touches(mem::CACHE) {
-                assert_eq!(c.on(Counter::Exp), gen < Gen::Gcn12, "{gen} {name}");
+                assert_eq!(c.on(Counter::Exp), gen == Gen::Gcn10, "{gen} {name}");
             }
         }
     }

@@ -45,13 +45,28 @@ pub(crate) struct AsmArgs {
             .map(|s| s == "llvm")
     )]
     pub(crate) llvm: bool,
+    /// Check what was assembled for missing s_waitcnt and wait states, as
+    /// `risa check` does (LIST: waitcnt,hazards, the default); findings go
+    /// to standard error
+    #[arg(
+        long = "check",
+        value_name = "LIST",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "waitcnt,hazards"
+    )]
+    pub(crate) check: Option<String>,
+    /// With --check: exit with status 4 when there is any finding
+    #[arg(long, requires = "check")]
+    pub(crate) check_error: bool,
     /// The source file, or - for standard input
     #[arg(value_name = "FILE|-")]
     pub(crate) input: String,
 }
 
-/// Runs the command; `Ok(false)` when the source had errors (already printed).
-pub fn run(a: &AsmArgs) -> Result<bool, String> {
+/// Runs the command; the exit status: 1 when the source had errors
+/// (already printed), 4 for `--check` findings with `--check-error`.
+pub fn run(a: &AsmArgs) -> Result<u8, String> {
     let gen = match &a.arch {
         Some(n) => Some(risa_gcn_asm::backend::arch_of(n)?),
         None => None,
@@ -96,11 +111,23 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
             "risa asm: {n} error{} in {name}",
             if n == 1 { "" } else { "s" }
         );
-        return Ok(false);
+        return Ok(crate::cli::EXIT_INPUT);
     }
     if a.listing {
         print!("{}", res.listing_text());
     }
+    let checked = match &a.check {
+        Some(list) => {
+            let opts = risa_check::lint::Options {
+                kinds: crate::check::static_kinds(list)?,
+                dialect,
+                xnack: false,
+            };
+            let r = crate::check::check_assembled(&res, &opts)?;
+            crate::check::print_report("risa asm", &name, &r, a.check_error, true)
+        }
+        None => 0,
+    };
     if !a.elf && !res.backend.relocs.is_empty() {
         return Err(format!(
             "{name}: the code has relocations (sym@rel32@lo...): write a code object with --format elf"
@@ -135,7 +162,7 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
             .unwrap_or_default()
     };
     let Some(out) = a.out.as_deref() else {
-        return Ok(true);
+        return Ok(checked);
     };
     if out == "-" {
         std::io::stdout()
@@ -144,5 +171,5 @@ pub fn run(a: &AsmArgs) -> Result<bool, String> {
     } else {
         std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
     }
-    Ok(true)
+    Ok(checked)
 }

@@ -10,6 +10,7 @@
 use clap::{Parser, Subcommand};
 
 use crate::asm::AsmArgs;
+use crate::check::CheckArgs;
 use crate::run::RunArgs;
 use crate::DisasmArgs;
 
@@ -30,7 +31,8 @@ EXIT STATUS:
     0  success
     1  an error in the input (source errors, unreadable or malformed files)
     2  bad usage (unknown command or option, malformed option value)
-    3  the kernel faulted on the emulator (risa run)";
+    3  the kernel faulted on the emulator (risa run)
+    4  findings of risa check, or of asm --check with --check-error";
 
 /// `risa`: assembler, disassembler and emulator for AMD GPU machine code.
 #[derive(Parser)]
@@ -64,6 +66,9 @@ pub(crate) enum Command {
     /// Run a GCN kernel (amdhsa .o/.co) or a Cayman one (r600 .o) on the emulator
     #[command(long_about = RUN_LONG_ABOUT, after_help = RUN_AFTER_HELP)]
     Run(RunArgs),
+    /// Check GCN code for missing s_waitcnt and wait states, without running it
+    #[command(long_about = CHECK_LONG_ABOUT, after_help = CHECK_AFTER_HELP)]
+    Check(CheckArgs),
     /// Register the risa OpenCL platform (ICD) with the OpenCL ICD loader
     #[command(after_help = OPENCL_AFTER_HELP)]
     Opencl {
@@ -150,6 +155,41 @@ EXAMPLES:
     risa run examples/gcn/vadd-gfx900.o --grid 1000 --arg buf:f32:0..1000 \\
         --arg buf:f32:1000..2000 --arg buf:zeros:4000 --arg i32:1000 --print 2 --stats
     risa run k.o --grid 1024 --arg buf:a.bin --arg buf:zeros:4096 --out out/";
+
+const CHECK_LONG_ABOUT: &str = "\
+Check GCN code statically, like a linter: every path of each kernel's and
+function's control-flow graph is followed (branches, loops; a call returns
+with nothing outstanding, an indirect jump ends a path).
+
+  waitcnt  a register read (or overwritten) while a load that writes it may
+           be outstanding: no s_waitcnt covers it on some path, with the
+           generation's counters (vmcnt/expcnt/lgkmcnt widths; SMEM and mixed
+           lgkm kinds return out of order, so only lgkmcnt(0) waits for
+           them); a VGPR overwritten before an export (or, on GCN 1.0, a
+           store) read it; LDS or global writes outstanding at s_barrier or
+           a function's return; an L1 invalidate before the atomic it
+           follows completed
+  hazards  fewer wait states than the ISA guide's table of manually
+           inserted wait states requires (s_nop N counts N+1, every other
+           instruction one), on the worst path
+
+Each finding is printed once per (PC, kind) as file:pc: kind: message, with
+the instruction in the chosen syntax. FILE is an amdhsa code object, an
+assembly source (assembled first; --syntax llvm for clang -S output) or raw
+code with --arch. Cayman programs have no such rules: a note says so.";
+
+const CHECK_AFTER_HELP: &str = "\
+EXAMPLES:
+    risa check k.o
+    risa check --syntax llvm --check=hazards k.s
+    risa check --check-error k.o || echo 'needs waits'
+    risa asm --syntax llvm --format elf --check k.s -o k.o
+
+EXIT STATUS:
+    0  checked (findings are printed, not an error, unless --check-error)
+    1  an error in the input
+    2  bad usage
+    4  findings with --check-error";
 
 /// The help text of `--arch` (shared by `asm` and `disasm`).
 pub(crate) const ARCH_HELP: &str = "\

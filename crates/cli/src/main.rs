@@ -9,6 +9,7 @@ use risa_gcn::{listing, Dialect, Processor};
 
 mod asm;
 mod asm_cayman;
+mod check;
 mod cli;
 mod opencl;
 mod run;
@@ -17,12 +18,10 @@ fn main() -> ExitCode {
     let cli = <cli::Cli as clap::Parser>::parse();
     // Each command gives its exit code, or an error to report as its own.
     let (name, result) = match cli.command {
-        cli::Command::Asm(a) => (
-            "asm",
-            asm(&a).map(|ok| if ok { 0 } else { cli::EXIT_INPUT }),
-        ),
+        cli::Command::Asm(a) => ("asm", asm(&a)),
         cli::Command::Disasm(a) => ("disasm", disasm(&a).map(|()| 0)),
         cli::Command::Run(a) => ("run", run::run(&a)),
+        cli::Command::Check(a) => ("check", check::run(&a)),
         cli::Command::Opencl { action } => ("opencl", opencl::run(&action).map(|()| 0)),
         cli::Command::Completions { shell } => {
             cli::print_completions(shell);
@@ -39,12 +38,16 @@ fn main() -> ExitCode {
 }
 
 /// `risa asm`: Cayman has its own back end; every other arch (and a
-/// source that names its GPU with `.gpu`/`.arch`) is GCN. `Ok(false)`: the
-/// source had errors (already reported).
-fn asm(a: &asm::AsmArgs) -> Result<bool, String> {
+/// source that names its GPU with `.gpu`/`.arch`) is GCN. The exit status
+/// (the source's errors are already reported).
+fn asm(a: &asm::AsmArgs) -> Result<u8, String> {
     match &a.arch {
         Some(arch) if arch.eq_ignore_ascii_case("cayman") => {
-            asm_cayman::asm_cayman(a).map(|()| true)
+            asm_cayman::asm_cayman(a)?;
+            if a.check.is_some() {
+                eprintln!("risa asm: {}", check::CAYMAN_NOTE);
+            }
+            Ok(0)
         }
         _ => asm::run(a),
     }

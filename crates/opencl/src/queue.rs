@@ -856,7 +856,11 @@ pub unsafe extern "C" fn enqueue_nd_range(
             {
                 cfg.threads = t;
             }
+            let checks = risa_runtime::check::attach_from_env(module, ki, &mut cfg);
             let r = ctx.rt.launch(module, ki, &kargs, &cfg);
+            if let Some(c) = checks {
+                eprint!("{}", c.report().render(&kern.name));
+            }
             for t in &touched {
                 t.sync_all_to_host();
             }

@@ -7,7 +7,7 @@
 //! run-time values (`v_movrel*`, `s_movrel*`) nothing is recorded, so those
 //! reads are not checked.
 
-use crate::access::{access, fl, mem, Class, File, Use};
+use crate::access::{access, fl, mem, Access, Class, File, Use};
 use crate::counters::{self, kind, Counter as C};
 use risa_gcn::Enc;
 use risa_gcn_emu::program::Op;
@@ -73,10 +73,12 @@ pub struct Facts {
     pub barrier: bool,
     /// A DS op on LDS (not GDS).
     pub lds: bool,
+    /// The static def/use model of the instruction (the hazard windows take it).
+    pub access: Access,
 }
 
 impl Facts {
-    fn empty() -> Facts {
+    fn empty(access: Access) -> Facts {
         Facts {
             vr: Vec::new(),
             vw: Vec::new(),
@@ -90,6 +92,7 @@ impl Facts {
             wait: None,
             barrier: false,
             lds: false,
+            access,
         }
     }
 
@@ -147,13 +150,13 @@ pub fn of_program(prog: &Program) -> Vec<Facts> {
 }
 
 fn of_op(prog: &Program, op: &Op) -> Facts {
-    let mut f = Facts::empty();
     let i = &op.instr;
+    let a = access(i);
+    let mut f = Facts::empty(a);
     if op.instr.op == 0 && i.enc == Enc::Sopp && risa_gcn::decode(i.gen, &[i.raw as u32]).is_err() {
         // A word that did not decode: it faults when run.
         return f;
     }
-    let a = access(i);
     if a.has(fl::INDEXED) {
         // The registers depend on M0 at run time: not checked.
         return f;

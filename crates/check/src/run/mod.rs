@@ -15,6 +15,7 @@
 //! ```
 
 pub mod facts;
+mod hazards;
 mod races;
 mod uninit;
 mod waitcnt;
@@ -116,6 +117,7 @@ impl Session {
     pub fn observer(&self) -> Box<dyn Observer> {
         Box::new(Checker {
             waitcnt: self.opts.has(Kind::Waitcnt).then(waitcnt::Waitcnt::default),
+            hazards: self.opts.has(Kind::Hazard).then(hazards::Hazards::default),
             uninit: None,
             uninit_inputs: self.opts.has(Kind::Uninit).then_some(self.inputs),
             races: self.opts.has(Kind::Race).then(races::Races::default),
@@ -200,6 +202,7 @@ impl Hits {
 /// The observer: every enabled checker, fed the op's facts.
 struct Checker {
     waitcnt: Option<waitcnt::Waitcnt>,
+    hazards: Option<hazards::Hazards>,
     uninit: Option<uninit::Uninit>,
     uninit_inputs: Option<WaveInputs>,
     races: Option<races::Races>,
@@ -245,6 +248,9 @@ impl Observer for Checker {
         let p = ctx.prog;
         if let Some(c) = self.waitcnt.as_mut() {
             c.before(w, idx, op, f, p, &mut self.hits);
+        }
+        if let Some(h) = self.hazards.as_mut() {
+            h.before(w, idx, op, f, p, &mut self.hits);
         }
         if let Some(u) = self.uninit.as_mut() {
             u.before(w, idx, op, f, &mut self.hits);
@@ -295,6 +301,9 @@ impl Observer for Checker {
         self.waves = waves.len();
         if let Some(c) = self.waitcnt.as_mut() {
             c.group_start(waves.len());
+        }
+        if let Some(h) = self.hazards.as_mut() {
+            h.group_start(waves.len());
         }
         // LDS-sized state is set up at the first wave's start (the context
         // holds the LDS size).
