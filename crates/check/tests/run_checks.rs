@@ -207,3 +207,24 @@ fn run_with_rsrc(gen: Gen, src: &str) -> (Report, u32) {
     );
     run(gen, &full, "hazards", 1, 0)
 }
+
+#[test]
+fn global_race_when_lanes_store_to_one_address() {
+    let src = "
+    v_mov_b32 v4, s0
+    v_mov_b32 v5, s1
+    SPREAD
+    global_store_dword v[4:5], v0, off
+    s_endpgm
+";
+    let bad = src.replace("SPREAD", "");
+    let (r, _) = run(Gen::Gcn14, &bad, "races-global", 1, 0);
+    assert_eq!(kinds_at(&r), vec![(0x8, Kind::Race)], "{}", r.render("t"));
+    // Each work-item its own dword: no race.
+    let good = src.replace(
+        "SPREAD",
+        "v_lshlrev_b32 v6, 2, v0\n v_add_co_u32 v4, vcc, v4, v6\n v_addc_co_u32 v5, vcc, 0, v5, vcc",
+    );
+    let (r, _) = run(Gen::Gcn14, &good, "races-global", 1, 0);
+    assert!(r.is_empty(), "{}", r.render("t"));
+}

@@ -261,7 +261,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
     };
     let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
-    let found = session.as_ref().map_or(false, |s| {
+    let found = session.as_ref().is_some_and(|s| {
         let r = s.report();
         eprint!("{}", r.render(&a.file));
         !r.is_empty()

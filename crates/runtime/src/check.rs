@@ -22,6 +22,10 @@ pub fn attach(
     cfg: &mut LaunchConfig,
 ) -> Option<Arc<Session>> {
     let desc = m.gcn_descriptor(kernel)?;
+    if opts.global_races {
+        // One observer must see every work-group's accesses.
+        cfg.threads = 1;
+    }
     let s = Arc::new(Session::new(opts, crate::gcn_launch::wave_inputs(desc)));
     cfg.observe = Some(s.factory());
     Some(s)

@@ -1545,14 +1545,25 @@ fn corpus_matches_cpu_reference() {
             cfg.offset = c.offset;
             cfg.threads = 2;
             cfg.max_instructions = 10_000_000;
-            // Every run-time check on: clang's code must give no finding,
+            // Every run-time check on (global races too: one thread, so one
+            // observer sees the whole dispatch): clang's code must give no finding,
             // and holding loads back until their s_waitcnt must not change
             // a result.
+            // The 3D `ids` case races on purpose: every (y, z) work-item
+            // writes the slot of its x (its check reads only what does not
+            // depend on which one wrote last); races-global reports it.
+            let deliberate_race = c.file == "ids" && c.grid.len() == 3;
+            let list = if deliberate_race {
+                "all"
+            } else {
+                "all,races-global"
+            };
             let checks = std::sync::Arc::new(Session::new(
-                Options::parse("all").unwrap(),
+                Options::parse(list).unwrap(),
                 risa_runtime::gcn_launch::wave_inputs(&k.desc),
             ));
             cfg.observe = Some(checks.factory());
+            cfg.threads = 1;
             match launch(&obj, k, &c.args, &cfg) {
                 Ok(r) => match (c.check)(&r.buffers) {
                     Ok(()) if checks.report().is_empty() => passed += 1,

@@ -15,12 +15,13 @@
 //! ```
 
 pub mod facts;
+mod global;
 mod hazards;
 mod races;
 mod uninit;
 mod waitcnt;
 
-use crate::{Finding, Kind, Report};
+use crate::{access, Finding, Kind, Report};
 use facts::Facts;
 use risa_gcn::Dialect;
 use risa_gcn_emu::exec::{Observer, WaveEvent};
@@ -34,8 +35,8 @@ use std::sync::{Arc, Mutex};
 pub struct Options {
     /// The kinds checked.
     pub kinds: Vec<Kind>,
-    /// `races-global`: also global-memory races between work-items
-    /// (not implemented yet: accepted and reported as such).
+    /// `races-global`: also global-memory races between work-items (one
+    /// map entry per byte touched; the dispatch runs on one thread).
     pub global_races: bool,
 }
 
@@ -121,6 +122,7 @@ impl Session {
             uninit: None,
             uninit_inputs: self.opts.has(Kind::Uninit).then_some(self.inputs),
             races: self.opts.has(Kind::Race).then(races::Races::default),
+            global: self.opts.global_races.then(global::GlobalRaces::default),
             facts: None,
             shared_facts: self.facts.clone(),
             hits: Hits::default(),
@@ -206,6 +208,7 @@ struct Checker {
     uninit: Option<uninit::Uninit>,
     uninit_inputs: Option<WaveInputs>,
     races: Option<races::Races>,
+    global: Option<global::GlobalRaces>,
     facts: Option<Arc<Vec<Facts>>>,
     shared_facts: Arc<Mutex<Option<Arc<Vec<Facts>>>>>,
     hits: Hits,
@@ -258,6 +261,12 @@ impl Observer for Checker {
         }
         if let Some(r) = self.races.as_mut() {
             r.before(w, idx, op, f, p, &mut self.hits);
+        }
+        let vmem_data = f.access.touches(access::mem::VMEM_R | access::mem::VMEM_W)
+            && !f.access.touches(access::mem::CACHE);
+        if let (Some(g), true) = (self.global.as_mut(), vmem_data) {
+            let epoch = self.races.as_ref().map_or(0, |r| r.epoch(w.id));
+            g.before(w, idx, op, ctx.group, epoch, p, &mut self.hits);
         }
     }
 

@@ -59,6 +59,11 @@ impl Races {
         }
     }
 
+    /// Barriers wave `id` has passed.
+    pub fn epoch(&self, id: u32) -> u16 {
+        self.epoch.get(id as usize).copied().unwrap_or(0)
+    }
+
     /// Checks and records the LDS bytes `op` touches.
     pub fn before(
         &mut self,
