@@ -739,7 +739,7 @@ impl Window {
 }
 
 /// Whether `i` can be the first instruction of any rule.
-fn may_produce(i: &Instr, a: &Access) -> bool {
+pub fn may_produce(i: &Instr, a: &Access) -> bool {
     a.is_valu()
         || a.has(fl::HWREG_W)
         || (a.is_salu() && !a.writes.as_slice().is_empty())

@@ -349,3 +349,58 @@ fn mutants_whose_outputs_change_are_found_at_the_right_pc() {
     );
     assert!(total > 0);
 }
+
+#[test]
+fn run_check_prints_findings_once_per_pc_and_check_error_exits_4() {
+    let tmp = tmpdir("check-cli");
+    let c = cases().into_iter().find(|c| c.name == "lds_scan").unwrap();
+    let (_, obj) = objects(&c.source)
+        .into_iter()
+        .find(|(l, _)| l == "gcn/gfx900")
+        .unwrap();
+    let risa = env!("CARGO_BIN_EXE_risa");
+    let o = Command::new(risa)
+        .args(["disasm", "--hex", obj.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8(o.stdout).unwrap();
+    let m = mutants(&listing, &c.kernel, 63)
+        .into_iter()
+        .find(|m| m.how == How::NoWait && m.want.0 == 0x81)
+        .expect("the s_waitcnt vmcnt(0) before the first ds_write");
+    let (s, mo) = (tmp.join("m.s"), tmp.join("m.o"));
+    std::fs::write(&s, m.lines.join("\n") + "\n").unwrap();
+    let a = Command::new(risa)
+        .args(["asm", "--format", "elf", "-o"])
+        .args([&mo, &s])
+        .status()
+        .unwrap();
+    assert!(a.success());
+    let mut args = run_args(&c, &mo, &tmp.join("out"));
+    args.extend(["--check=waitcnt".into(), "--check-error".into()]);
+    let r = Command::new(risa).args(&args).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(4), "{err}");
+    // One line per (PC, kind), with the count and the instruction below it.
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.ends_with(
+            "m.o:0x84: waitcnt: wave 0 reads v5 while `global_load_dword v5, v[3:4], off` \
+             at 0x6c that writes it is outstanding [16 times]"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().nth(1), Some("    ds_write_b32 v4, v5"));
+    assert_eq!(err.matches(":0x84: waitcnt").count(), 1);
+    // The unmutated object: no finding, exit 0.
+    let mut args = run_args(&c, &obj, &tmp.join("out2"));
+    args.extend(["--check=all".into(), "--check-error".into()]);
+    let r = Command::new(risa).args(&args).output().unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    assert!(
+        r.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -73,8 +73,12 @@ pub struct Facts {
     pub barrier: bool,
     /// A DS op on LDS (not GDS).
     pub lds: bool,
-    /// The static def/use model of the instruction (the hazard windows take it).
+    /// The static def/use model of the instruction (the hazard rules take it).
     pub access: Access,
+    /// Wait states its issue accounts for (`s_nop N`: N+1).
+    pub wait_states: u32,
+    /// It can be the first instruction of a wait-state rule.
+    pub produces: bool,
 }
 
 impl Facts {
@@ -93,6 +97,8 @@ impl Facts {
             barrier: false,
             lds: false,
             access,
+            wait_states: 1,
+            produces: false,
         }
     }
 
@@ -153,6 +159,7 @@ fn of_op(prog: &Program, op: &Op) -> Facts {
     let i = &op.instr;
     let a = access(i);
     let mut f = Facts::empty(a);
+    (f.wait_states, f.produces) = super::hazards::issue_facts(op, &f);
     if op.instr.op == 0 && i.enc == Enc::Sopp && risa_gcn::decode(i.gen, &[i.raw as u32]).is_err() {
         // A word that did not decode: it faults when run.
         return f;

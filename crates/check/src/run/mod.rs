@@ -253,7 +253,7 @@ impl Observer for Checker {
             c.before(w, idx, op, f, p, &mut self.hits);
         }
         if let Some(h) = self.hazards.as_mut() {
-            h.before(w, idx, op, f, p, &mut self.hits);
+            h.before(w, idx, op, facts, p, &mut self.hits);
         }
         if let Some(u) = self.uninit.as_mut() {
             u.before(w, idx, op, f, &mut self.hits);
