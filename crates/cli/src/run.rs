@@ -53,7 +53,7 @@ pub(crate) struct RunArgs {
     /// landed), hazards, races (LDS between waves without s_barrier; add
     /// races-global for global memory), uninit (reads of never-written
     /// registers and LDS), or all; findings go to stderr once per PC and kind
-    #[arg(long, value_name = "LIST", value_parser = risa_check::run::Options::parse)]
+    #[arg(long, value_name = "LIST", value_parser = risa_check::run::Options::parse, conflicts_with = "trace")]
     pub(crate) check: Option<risa_check::run::Options>,
     /// With --check: exit with status 4 when there is any finding
     #[arg(long, requires = "check")]
