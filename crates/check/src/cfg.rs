@@ -11,6 +11,7 @@
 //! instructions of GCN 1.0's stack of masks keep both paths.
 
 use crate::access::{access, fl, Access};
+use crate::hazard::{consumer_mask, producer_mask};
 use risa_gcn::{decode_bytes, Field, Instr, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,6 +24,10 @@ pub struct Insn {
     pub instr: Instr,
     /// What it reads and writes.
     pub access: Access,
+    /// Its wait-state producer classes ([`crate::hazard::producer_mask`]).
+    pub producer_mask: u32,
+    /// Its wait-state consumer classes ([`crate::hazard::consumer_mask`]).
+    pub consumer_mask: u32,
 }
 
 /// Where execution starts.
@@ -156,6 +161,8 @@ pub fn build(target: Target, code: &[u8], entries: &[Entry]) -> Cfg {
                     pc,
                     instr,
                     access: a,
+                    producer_mask: producer_mask(&instr, &a),
+                    consumer_mask: consumer_mask(&instr, &a),
                 },
             );
             let next = pc + 4 * u64::from(instr.len);

@@ -125,7 +125,7 @@ use Producer as P;
 pub const RULES: &[Rule] = &[
     Rule {
         name: "setreg-getreg",
-        text: "S_SETREG <*> then S_GETREG <same reg>",
+        text: "S_SETREG (any register) then S_GETREG of the same register",
         waits: [2, 2, 2, 2],
         producer: P::Setreg,
         consumer: C::GetregSame,
@@ -133,7 +133,7 @@ pub const RULES: &[Rule] = &[
     },
     Rule {
         name: "setreg-setreg",
-        text: "S_SETREG <*> then S_SETREG <same reg>",
+        text: "S_SETREG (any register) then S_SETREG of the same register",
         waits: [1, 1, 2, 2],
         producer: P::Setreg,
         consumer: C::SetregSame,
@@ -281,6 +281,28 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
+/// The rule table as Markdown (docs/static-checks.md holds it; a test
+/// keeps the two equal).
+pub fn rules_markdown() -> String {
+    let mut s = String::from(
+        "| rule | the guide's words | GCN 1.0 | 1.1 | 1.2 | 1.4 | source |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for r in RULES {
+        let text = r.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let w: Vec<String> = r
+            .waits
+            .iter()
+            .map(|&w| if w == 0 { "-".into() } else { w.to_string() })
+            .collect();
+        s.push_str(&format!(
+            "| `{}` | {text} | {} | {} | {} | {} | {} |\n",
+            r.name, w[0], w[1], w[2], w[3], r.source
+        ));
+    }
+    s
+}
+
 /// The soft-clause rule (checked by [`Window`] over the whole clause).
 fn clause_rule() -> &'static Rule {
     RULES
@@ -403,7 +425,7 @@ pub fn wait_states(i: &Instr, a: &Access) -> u32 {
 const VSKIP_BIT: u8 = 28;
 
 /// The register (if any) of `p` that the producer class writes.
-fn produced(rule: &Rule, p: &Access) -> Option<Reg> {
+fn produced(producer: Producer, p: &Access) -> Option<Reg> {
     let valu = p.is_valu();
     let salu = p.is_salu();
     let sgpr = |r: &&Reg| r.file == File::Scalar && r.first < 128;
@@ -415,7 +437,7 @@ fn produced(rule: &Rule, p: &Access) -> Option<Reg> {
         count: 1,
         how: Use::Implicit,
     };
-    match rule.producer {
+    match producer {
         P::ValuWritesSgpr if valu => first(&|r| sgpr(&r)),
         P::ValuWritesVcc if valu => {
             first(&|r| r.covers(File::Scalar, VCC) || r.covers(File::Scalar, VCC + 1))
@@ -572,26 +594,195 @@ pub fn check_pair(
     (ci, c): (&Instr, &Access),
     out: &mut dyn FnMut(Violation),
 ) {
-    for rule in RULES {
+    let masks = (producer_mask(pi, p), consumer_mask(ci, c));
+    check_masked(gen, (pi, p, ppc), distance, (ci, c), masks, out);
+}
+
+/// Every producer class, in declaration order (bit `k` of a producer mask).
+const PRODUCERS: [Producer; 12] = [
+    P::ValuWritesSgpr,
+    P::ValuWritesVcc,
+    P::ValuWritesExec,
+    P::ValuWritesVgpr,
+    P::SaluWritesM0,
+    P::SaluWritesSgpr,
+    P::Setreg,
+    P::SetregVskip,
+    P::SetregTrapsts,
+    P::Setvskip,
+    P::ClauseMember,
+    P::WideStore,
+];
+
+/// Every consumer class (bit `k` of a consumer mask).
+const CONSUMERS: [Consumer; 19] = [
+    C::VmemReadsSgpr,
+    C::SmrdReadsSgpr,
+    C::SbufferReadsSgpr,
+    C::LaneSelect,
+    C::DivFmas,
+    C::ReadsVccz,
+    C::ReadsExecz,
+    C::DppReadsVgpr,
+    C::Dpp,
+    C::GetregSame,
+    C::SetregSame,
+    C::GetregMode,
+    C::AnyVector,
+    C::Rfe,
+    C::GdsOrMessage,
+    C::LdsM0,
+    C::SMovrel,
+    C::ValuOverwritesData,
+    C::ClauseMember,
+];
+
+/// What instruction `pi` produces, per producer class: the register it
+/// writes for the class (`Some(None)`: the class has no register).
+fn produces(producer: Producer, pi: &Instr, p: &Access) -> Option<Option<Reg>> {
+    match producer {
+        P::WideStore => wide_store_data(pi, p).map(Some),
+        P::Setvskip => (p.is_salu() && pi.info().name == "s_setvskip").then_some(None),
+        P::ClauseMember => None,
+        _ => produced(producer, p).map(Some),
+    }
+}
+
+/// The producer classes of an instruction, as bits in [`PRODUCERS`] order.
+pub fn producer_mask(pi: &Instr, p: &Access) -> u32 {
+    PRODUCERS
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| produces(k, pi, p).is_some())
+        .fold(0, |m, (b, _)| m | 1 << b)
+}
+
+/// The consumer classes an instruction may belong to (the cheap part of
+/// [`consumes`]: the class, not the registers), as bits in [`CONSUMERS`] order.
+pub fn consumer_mask(ci: &Instr, c: &Access) -> u32 {
+    let name = ci.info().name;
+    let vector = !matches!(c.class, Class::Salu | Class::Smem);
+    CONSUMERS
+        .iter()
+        .enumerate()
+        .filter(|(_, &k)| match k {
+            C::VmemReadsSgpr => c.is_vmem(),
+            C::SmrdReadsSgpr => c.class == Class::Smem,
+            C::SbufferReadsSgpr => c.class == Class::Smem && name.starts_with("s_buffer_"),
+            C::LaneSelect => c.reads.as_slice().iter().any(|r| r.how == Use::LaneSel),
+            C::DivFmas => name.starts_with("v_div_fmas"),
+            C::ReadsVccz => c.is_valu() && c.has(fl::VCCZ_R),
+            C::ReadsExecz => c.is_valu() && c.has(fl::EXECZ_R),
+            C::DppReadsVgpr | C::Dpp => c.has(fl::DPP),
+            C::GetregSame | C::GetregMode => c.has(fl::HWREG_R),
+            C::SetregSame => c.has(fl::HWREG_W),
+            C::AnyVector => vector,
+            C::Rfe => c.has(fl::RFE),
+            C::GdsOrMessage | C::LdsM0 => c.reads_sreg(M0),
+            C::SMovrel => c.is_salu() && c.has(fl::INDEXED),
+            C::ValuOverwritesData => c.is_valu(),
+            C::ClauseMember => false,
+        })
+        .fold(0, |m, (b, _)| m | 1 << b)
+}
+
+/// The mask bit of a producer class ([`PRODUCERS`] is in declaration order).
+#[inline]
+fn bit_of_producer(k: Producer) -> u32 {
+    1 << k as u32
+}
+
+/// The mask bit of a consumer class ([`CONSUMERS`] is in declaration order).
+#[inline]
+fn bit_of_consumer(k: Consumer) -> u32 {
+    1 << k as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn may_produce_covers_every_producer() {
+        use risa_gcn::random::{all_forms, random_instr, Rng};
+        let mut rng = Rng::new(5);
+        for gen in risa_gcn::ALL_GENS {
+            for (op, enc) in all_forms(gen) {
+                if let Some(i) = random_instr(&mut rng, gen, op, enc) {
+                    let a = crate::access::access(&i);
+                    assert!(producer_mask(&i, &a) == 0 || may_produce(&i, &a));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn class_lists_are_in_declaration_order() {
+        for (k, p) in PRODUCERS.iter().enumerate() {
+            assert_eq!(*p as usize, k);
+        }
+        for (k, c) in CONSUMERS.iter().enumerate() {
+            assert_eq!(*c as usize, k);
+        }
+    }
+}
+
+/// The rules (bits in [`RULES`] order) whose producer class is in `pmask`.
+fn rules_of_producers(pmask: u32) -> u32 {
+    RULES
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| pmask & bit_of_producer(r.producer) != 0)
+        .fold(0, |m, (k, _)| m | 1 << k)
+}
+
+/// The rules whose consumer class is in `cmask`.
+fn rules_of_consumers(cmask: u32) -> u32 {
+    RULES
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| cmask & bit_of_consumer(r.consumer) != 0)
+        .fold(0, |m, (k, _)| m | 1 << k)
+}
+
+/// [`check_pair`] with the two instructions' masks already known.
+fn check_masked(
+    gen: Gen,
+    (pi, p, ppc): (&Instr, &Access, u64),
+    distance: u32,
+    (ci, c): (&Instr, &Access),
+    (pmask, cmask): (u32, u32),
+    out: &mut dyn FnMut(Violation),
+) {
+    check_rules(
+        gen,
+        (pi, p, ppc),
+        distance,
+        (ci, c),
+        rules_of_producers(pmask) & rules_of_consumers(cmask),
+        out,
+    );
+}
+
+/// Checks the rules in `candidates` (bits in [`RULES`] order).
+fn check_rules(
+    gen: Gen,
+    (pi, p, ppc): (&Instr, &Access, u64),
+    distance: u32,
+    (ci, c): (&Instr, &Access),
+    mut candidates: u32,
+    out: &mut dyn FnMut(Violation),
+) {
+    while candidates != 0 {
+        let k = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let rule = &RULES[k];
         let need = rule.waits(gen);
-        if need <= distance || rule.producer == P::ClauseMember {
+        if need <= distance {
             continue;
         }
-        let reg = if rule.producer == P::WideStore {
-            match wide_store_data(pi, p) {
-                Some(r) => Some(r),
-                None => continue,
-            }
-        } else if rule.producer == P::Setvskip {
-            if !(p.is_salu() && pi.info().name == "s_setvskip") {
-                continue;
-            }
-            None
-        } else {
-            match produced(rule, p) {
-                Some(r) => Some(r),
-                None => continue,
-            }
+        let Some(reg) = produces(rule.producer, pi, p) else {
+            continue;
         };
         if let Some(link) = consumes(rule, pi, p, reg, ci, c) {
             out(Violation {
@@ -616,11 +807,13 @@ pub struct Entry {
     pub access: Access,
     /// Wait states issued after it so far.
     pub since: u32,
+    /// The rules it can be the first instruction of (bits in [`RULES`] order).
+    pub rules: u32,
 }
 
 /// Capacity of a [`Window`]: one path holds at most [`MAX_WAITS`] entries;
 /// joins of several paths may hold more.
-pub const WINDOW_CAP: usize = 16;
+pub const WINDOW_CAP: usize = 8;
 
 /// The last issued instructions that can still make a hazard (fewer than
 /// [`MAX_WAITS`] wait states ago), allocation-free.
@@ -658,8 +851,20 @@ impl Window {
     /// Checks instruction `i` (accesses `a`) against the window; calls `out`
     /// for each broken rule.
     pub fn check(&self, i: &Instr, a: &Access, out: &mut dyn FnMut(Violation)) {
-        for e in self.entries() {
-            check_pair(i.gen, (&e.instr, &e.access, e.pc), e.since, (i, a), out);
+        self.check_masked(i, a, consumer_mask(i, a), out)
+    }
+
+    /// [`Window::check`] with the instruction's [`consumer_mask`] known (a
+    /// caller that sees an instruction many times computes it once).
+    pub fn check_masked(&self, i: &Instr, a: &Access, cmask: u32, out: &mut dyn FnMut(Violation)) {
+        if cmask != 0 {
+            let crules = rules_of_consumers(cmask);
+            for e in self.entries() {
+                if e.rules & crules != 0 {
+                    let pair = ((&e.instr, &e.access, e.pc), (i, a));
+                    check_rules(i.gen, pair.0, e.since, pair.1, e.rules & crules, out);
+                }
+            }
         }
         let rule = clause_rule();
         if self.xnack && rule.waits(i.gen) > 0 && self.clause.breaks(a) {
@@ -675,6 +880,11 @@ impl Window {
 
     /// Records that `i` issued (after [`Window::check`]).
     pub fn push(&mut self, pc: u64, i: &Instr, a: &Access) {
+        self.push_masked(pc, i, a, producer_mask(i, a))
+    }
+
+    /// [`Window::push`] with the instruction's [`producer_mask`] known.
+    pub fn push_masked(&mut self, pc: u64, i: &Instr, a: &Access, producer_mask: u32) {
         self.clause.push(pc, a);
         let w = wait_states(i, a);
         for slot in self.items.iter_mut() {
@@ -686,7 +896,7 @@ impl Window {
             }
         }
         // Instructions that produce nothing any rule cares about need no slot.
-        if !may_produce(i, a) {
+        if producer_mask == 0 {
             return;
         }
         self.insert(Entry {
@@ -694,6 +904,7 @@ impl Window {
             instr: *i,
             access: *a,
             since: 0,
+            rules: rules_of_producers(producer_mask),
         });
     }
 

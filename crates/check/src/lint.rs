@@ -59,8 +59,19 @@ impl Default for Options {
 /// assert_eq!((f.pc, f.kind), (4, risa_check::Kind::Hazard));
 /// ```
 pub fn check_code(target: Target, code: &[u8], entries: &[Entry], opts: &Options) -> Report {
+    check_code_noting(target, code, entries, opts).0
+}
+
+/// [`check_code`], with the places the control flow could not be followed
+/// (words that do not decode, branches out of the code) as (PC, reason).
+pub fn check_code_noting(
+    target: Target,
+    code: &[u8],
+    entries: &[Entry],
+    opts: &Options,
+) -> (Report, Vec<(u64, String)>) {
     let g = crate::cfg::build(target, code, entries);
-    check_cfg(&g, opts)
+    (check_cfg(&g, opts), g.notes)
 }
 
 /// Checks a graph.
@@ -167,7 +178,7 @@ fn hazards(g: &Cfg, d: Dialect, xnack: bool, report: &mut Report) {
     let step = |b: usize, w: &mut Window, mut out: Option<&mut Report>| {
         for ins in g.block_insns(b) {
             if let Some(r) = out.as_deref_mut() {
-                w.check(&ins.instr, &ins.access, &mut |v| {
+                w.check_masked(&ins.instr, &ins.access, ins.consumer_mask, &mut |v| {
                     let producer = g
                         .insns
                         .binary_search_by_key(&v.producer_pc, |i| i.pc)
@@ -181,7 +192,7 @@ fn hazards(g: &Cfg, d: Dialect, xnack: bool, report: &mut Report) {
                     });
                 });
             }
-            w.push(ins.pc, &ins.instr, &ins.access);
+            w.push_masked(ins.pc, &ins.instr, &ins.access, ins.producer_mask);
         }
     };
     solve(
@@ -194,15 +205,14 @@ fn hazards(g: &Cfg, d: Dialect, xnack: bool, report: &mut Report) {
     );
 }
 
-/// No operation outstanding on a counter.
-const NONE: u8 = u8::MAX;
-
-/// A register's outstanding write: per counter, how many operations of
-/// that counter issued after the one that writes it ([`NONE`]: not
-/// pending), and which instruction that is.
+/// A register's outstanding write: per counter, the score (issue number on
+/// that counter) of the memory operation that writes it (0: none), and
+/// which instruction that is. Scores make an issue or a wait O(1): an
+/// operation's age is the counter's top score minus its own (LLVM's
+/// SIInsertWaitcnts keeps score brackets the same way).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Slot {
-    age: [u8; 3],
+    score: [u32; 3],
     by: u32,
 }
 
@@ -210,28 +220,17 @@ struct Slot {
 const CALLER: u32 = u32::MAX;
 
 const FREE: Slot = Slot {
-    age: [NONE; 3],
+    score: [0; 3],
     by: 0,
 };
-
-impl Slot {
-    fn pending(&self) -> bool {
-        self.age != [NONE; 3]
-    }
-
-    /// Retires the slot on counter `c`.
-    fn retire(&mut self, c: usize) {
-        self.age[c] = NONE;
-    }
-}
 
 /// The `s_waitcnt` dataflow state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Pending {
     /// Outstanding register writes: SGPR codes 0-127, then VGPRs.
     write: Vec<Slot>,
-    /// VGPRs whose data an export, GDS instruction or (GCN 1.0/1.1) store
-    /// has not read yet (EXP_CNT).
+    /// VGPRs whose data an export, GDS instruction or (GCN 1.0) store has
+    /// not read yet (EXP_CNT).
     lock: Vec<Slot>,
     /// Outstanding LDS writes (the youngest).
     lds_store: Slot,
@@ -241,6 +240,12 @@ struct Pending {
     vm_read: Slot,
     /// Kinds of operations outstanding per counter.
     kinds: [u16; 3],
+    /// Per counter, the score of the youngest operation issued.
+    top: [u32; 3],
+    /// Per counter, operations with scores up to this one are complete.
+    done: [u32; 3],
+    /// The counters' maxima.
+    max: [u32; 3],
 }
 
 const SREGS: usize = 128;
@@ -253,7 +258,7 @@ fn slot_index(file: File, r: u16) -> usize {
 }
 
 impl Pending {
-    fn new() -> Self {
+    fn new(model: &Model) -> Self {
         Pending {
             write: vec![FREE; SREGS + 256],
             lock: vec![FREE; 256],
@@ -261,16 +266,20 @@ impl Pending {
             vm_store: FREE,
             vm_read: FREE,
             kinds: [0; 3],
+            top: [0; 3],
+            done: [0; 3],
+            max: model.max,
         }
     }
 
     /// The state at the entry of a called function: the caller's memory
     /// operations may all still be outstanding (a function waits for them
     /// first, as LLVM's calling convention has it).
-    fn caller() -> Self {
-        let mut p = Pending::new();
+    fn caller(model: &Model) -> Self {
+        let mut p = Pending::new(model);
+        p.top = [1; 3];
         let all = Slot {
-            age: [0; 3],
+            score: [1; 3],
             by: CALLER,
         };
         p.write.fill(all);
@@ -278,109 +287,130 @@ impl Pending {
         p
     }
 
-    fn slots_mut(&mut self) -> impl Iterator<Item = &mut Slot> {
-        self.write.iter_mut().chain(self.lock.iter_mut()).chain([
-            &mut self.lds_store,
-            &mut self.vm_store,
-            &mut self.vm_read,
-        ])
+    /// How many operations of counter `c` issued after the one of slot `s`
+    /// (None: it is complete, or there is none).
+    fn age(&self, s: &Slot, c: usize) -> Option<u32> {
+        let sc = s.score[c];
+        if sc == 0 || sc <= self.done[c] {
+            return None;
+        }
+        let age = self.top[c] - sc;
+        // The counter cannot exceed its maximum (issue waits), so the oldest
+        // operations of an in-order counter have completed.
+        if age >= self.max[c] && in_order(COUNTERS[c], self.kinds[c]) {
+            return None;
+        }
+        Some(age)
+    }
+
+    fn pending(&self, s: &Slot) -> bool {
+        (0..3).any(|c| self.age(s, c).is_some())
     }
 
     /// Applies a wait: everything provably done on each counter retires.
-    fn wait(&mut self, w: &Wait, model: &Model) {
+    fn wait(&mut self, w: &Wait) {
         for c in Counter::ALL {
+            let ci = c as usize;
             let n = w.of(c);
-            if n >= model.max[c as usize] {
+            if n >= self.max[ci] {
                 continue;
             }
-            let ordered = in_order(c, self.kinds[c as usize]);
-            let ci = c as usize;
-            for s in self.slots_mut() {
-                if s.age[ci] != NONE && (n == 0 || (ordered && u32::from(s.age[ci]) >= n)) {
-                    s.retire(ci);
-                }
-            }
             if n == 0 {
+                self.done[ci] = self.top[ci];
                 self.kinds[ci] = 0;
+            } else if in_order(c, self.kinds[ci]) {
+                self.done[ci] = self.done[ci].max(self.top[ci].saturating_sub(n));
             }
         }
     }
 
     /// The wait that a missing `s_waitcnt` before this point would have
     /// been for slot `s`: used to report it and to go on as if it were there.
-    fn needed(&self, s: &Slot, model: &Model) -> Wait {
-        let mut at_most = model.max;
+    fn needed(&self, s: &Slot) -> Wait {
+        let mut at_most = self.max;
         for c in Counter::ALL {
             let ci = c as usize;
-            if s.age[ci] != NONE {
-                at_most[ci] = if in_order(c, self.kinds[ci]) {
-                    u32::from(s.age[ci])
-                } else {
-                    0
-                };
+            if let Some(age) = self.age(s, ci) {
+                at_most[ci] = if in_order(c, self.kinds[ci]) { age } else { 0 };
             }
         }
         Wait { at_most }
     }
 
     /// Issues an instruction that increments the counters in `k`.
-    fn issue(&mut self, k: &counters::Counts, model: &Model) {
+    fn issue(&mut self, k: &counters::Counts) {
         for c in Counter::ALL {
             let ci = c as usize;
-            if !k.on(c) {
-                continue;
+            if k.on(c) {
+                self.top[ci] += 1;
+                self.kinds[ci] |= k.kinds[ci];
             }
-            let ordered = in_order(c, self.kinds[ci] | k.kinds[ci]);
-            let max = model.max[ci];
-            for s in self.slots_mut() {
-                if s.age[ci] != NONE {
-                    s.age[ci] = s.age[ci].saturating_add(1).min(NONE - 1);
-                    // The counter cannot exceed its maximum: issue waits, so
-                    // the oldest of an in-order counter has completed.
-                    if ordered && u32::from(s.age[ci]) >= max {
-                        s.retire(ci);
-                    }
-                }
-            }
-            self.kinds[ci] |= k.kinds[ci];
         }
     }
 
+    /// A slot for an operation just issued on the counters `on`.
+    fn fresh(&self, on: &[Counter], by: u32) -> Slot {
+        let mut s = Slot { score: [0; 3], by };
+        for &c in on {
+            s.score[c as usize] = self.top[c as usize];
+        }
+        s
+    }
+
+    /// Merges the state of another path: per slot and counter the youngest
+    /// age (the worst case), kinds united.
     fn join(&mut self, o: &Pending) -> bool {
-        let before = (self.kinds, self.lds_store, self.vm_store, self.vm_read);
         let mut changed = false;
-        let merge = |a: &mut Slot, b: &Slot, changed: &mut bool| {
-            if !b.pending() {
-                return;
+        let kinds: [u16; 3] = std::array::from_fn(|c| self.kinds[c] | o.kinds[c]);
+        changed |= kinds != self.kinds;
+        let top: [u32; 3] = std::array::from_fn(|c| self.top[c].max(o.top[c]) + 1);
+        // Slot by slot, in place: the ages are read with this state's old
+        // top/done/kinds, which change only at the end.
+        let merge = |me: &Pending, a: &Slot, b: &Slot, changed: &mut bool| {
+            let mut out = Slot {
+                score: [0; 3],
+                by: a.by,
+            };
+            for (c, &top_c) in top.iter().enumerate() {
+                let (x, y) = (me.age(a, c), o.age(b, c));
+                let age = match (x, y) {
+                    (Some(x), Some(y)) if y < x => {
+                        out.by = b.by;
+                        *changed = true;
+                        y
+                    }
+                    (Some(x), _) => x,
+                    (None, Some(y)) => {
+                        out.by = b.by;
+                        *changed = true;
+                        y
+                    }
+                    (None, None) => continue,
+                };
+                out.score[c] = top_c - age;
             }
-            if !a.pending() {
-                *a = *b;
-                *changed = true;
-                return;
-            }
-            for c in 0..3 {
-                if b.age[c] < a.age[c] {
-                    a.age[c] = b.age[c];
-                    a.by = b.by;
-                    *changed = true;
-                }
-            }
+            out
         };
-        for (a, b) in self.write.iter_mut().zip(&o.write) {
-            merge(a, b, &mut changed);
+        for k in 0..self.write.len() {
+            let m = merge(self, &self.write[k], &o.write[k], &mut changed);
+            self.write[k] = m;
         }
-        for (a, b) in self.lock.iter_mut().zip(&o.lock) {
-            merge(a, b, &mut changed);
+        for k in 0..self.lock.len() {
+            let m = merge(self, &self.lock[k], &o.lock[k], &mut changed);
+            self.lock[k] = m;
         }
-        merge(&mut self.lds_store, &o.lds_store, &mut changed);
-        merge(&mut self.vm_store, &o.vm_store, &mut changed);
-        merge(&mut self.vm_read, &o.vm_read, &mut changed);
-        for c in 0..3 {
-            self.kinds[c] |= o.kinds[c];
-        }
-        changed || before != (self.kinds, self.lds_store, self.vm_store, self.vm_read)
+        self.lds_store = merge(self, &self.lds_store, &o.lds_store, &mut changed);
+        self.vm_store = merge(self, &self.vm_store, &o.vm_store, &mut changed);
+        self.vm_read = merge(self, &self.vm_read, &o.vm_read, &mut changed);
+        self.kinds = kinds;
+        self.top = top;
+        self.done = [0; 3];
+        changed
     }
 }
+
+/// The counters by index.
+const COUNTERS: [Counter; 3] = Counter::ALL;
 
 /// The registers of a range, as slot indices.
 fn regs(r: &Reg) -> impl Iterator<Item = (u16, usize)> + '_ {
@@ -415,8 +445,8 @@ fn waitcnts(g: &Cfg, gen: Gen, d: Dialect, report: &mut Report) {
     };
     solve(
         g,
-        Pending::new(),
-        Pending::caller(),
+        Pending::new(model),
+        Pending::caller(model),
         step,
         |a, b| a.join(b),
         report,
@@ -434,7 +464,7 @@ fn transfer(
 ) {
     let (i, a) = (&ins.instr, &ins.access);
     if let Some(w) = counters::waitcnt_of(i, a) {
-        p.wait(&w, model);
+        p.wait(&w);
         return;
     }
     let by_name = |by: u32| match g.insns.get(by as usize) {
@@ -442,7 +472,7 @@ fn transfer(
         None => "a memory operation of the caller".to_string(),
     };
     let mut report = |p: &mut Pending, s: Slot, what: String| {
-        let w = p.needed(&s, model);
+        let w = p.needed(&s);
         if let Some(r) = out.as_deref_mut() {
             r.add(Finding {
                 kind: Kind::Waitcnt,
@@ -455,13 +485,13 @@ fn transfer(
                 ),
             });
         }
-        p.wait(&w, model);
+        p.wait(&w);
     };
     // Reads of registers a memory operation may still be writing.
     for r in a.reads.as_slice() {
         for (k, idx) in regs(r) {
             let s = p.write[idx];
-            if s.pending() {
+            if p.pending(&s) {
                 report(p, s, format!("{} read", reg_name(r.file, k)));
             }
         }
@@ -473,11 +503,12 @@ fn transfer(
     for r in a.writes.as_slice() {
         for (k, idx) in regs(r) {
             let s = p.write[idx];
-            if s.pending() {
+            if p.pending(&s) {
                 let ordered_same = returns
                     && Counter::ALL.iter().all(|&cn| {
                         let ci = cn as usize;
-                        s.age[ci] == NONE || (c.on(cn) && in_order(cn, p.kinds[ci] | c.kinds[ci]))
+                        p.age(&s, ci).is_none()
+                            || (c.on(cn) && in_order(cn, p.kinds[ci] | c.kinds[ci]))
                     });
                 if !ordered_same {
                     report(p, s, format!("{} written", reg_name(r.file, k)));
@@ -485,7 +516,7 @@ fn transfer(
             }
             if r.file == File::Vector {
                 let l = p.lock[k as usize];
-                if l.pending() {
+                if p.pending(&l) {
                     report(
                         p,
                         l,
@@ -506,17 +537,17 @@ fn transfer(
     let ends_function = name == "s_setpc_b64";
     if name == "s_barrier" || ends_function {
         for s in [p.lds_store, p.vm_store] {
-            if s.pending() {
+            if p.pending(&s) {
                 report(p, s, name.to_string());
             }
         }
     }
     if ends_function {
-        if let Some(s) = p.write.iter().copied().find(Slot::pending) {
+        if let Some(s) = p.write.iter().copied().find(|s| p.pending(s)) {
             report(p, s, "return".to_string());
         }
     }
-    if name.starts_with("buffer_wbinvl1") && p.vm_read.pending() {
+    if name.starts_with("buffer_wbinvl1") && p.pending(&p.vm_read) {
         let s = p.vm_read;
         report(p, s, format!("{} (acquire)", mnemonic(i, d)));
     }
@@ -529,17 +560,16 @@ fn transfer(
         }
         return;
     }
-    p.issue(&c, model);
+    p.issue(&c);
     let me = g
         .insns
         .binary_search_by_key(&ins.pc, |x| x.pc)
         .unwrap_or_default() as u32;
-    let fresh = |on: &[Counter]| {
-        let mut s = FREE;
-        s.by = me;
+    let fresh = |p: &Pending, on: &[Counter]| {
+        let mut s = p.fresh(on, me);
         for &cn in on {
-            if c.on(cn) {
-                s.age[cn as usize] = 0;
+            if !c.on(cn) {
+                s.score[cn as usize] = 0;
             }
         }
         s
@@ -556,7 +586,7 @@ fn transfer(
     for r in a.writes.as_slice() {
         for (_, idx) in regs(r) {
             p.write[idx] = if returns && !data_counters.is_empty() {
-                fresh(data_counters)
+                fresh(p, data_counters)
             } else {
                 FREE
             };
@@ -567,18 +597,18 @@ fn transfer(
         for r in a.reads.as_slice() {
             if r.file == File::Vector && r.how == crate::access::Use::Data {
                 for (k, _) in regs(r) {
-                    p.lock[k as usize] = fresh(&[Counter::Exp]);
+                    p.lock[k as usize] = fresh(p, &[Counter::Exp]);
                 }
             }
         }
     }
     if c.kinds[Counter::Lgkm as usize] & kind::LDS != 0 && a.touches(mem::LDS_W) {
-        p.lds_store = fresh(&[Counter::Lgkm]);
+        p.lds_store = fresh(p, &[Counter::Lgkm]);
     }
     if c.on(Counter::Vm) && a.touches(mem::VMEM_W) {
-        p.vm_store = fresh(&[Counter::Vm]);
+        p.vm_store = fresh(p, &[Counter::Vm]);
     }
     if c.on(Counter::Vm) && a.touches(mem::VMEM_R) {
-        p.vm_read = fresh(&[Counter::Vm]);
+        p.vm_read = fresh(p, &[Counter::Vm]);
     }
 }

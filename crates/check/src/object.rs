@@ -4,7 +4,7 @@
 
 use crate::cfg::Entry;
 use crate::finding::Report;
-use crate::lint::{check_code, Options};
+use crate::lint::{check_code_noting, Options};
 use risa_elf::{Elf, STT_FUNC};
 use risa_gcn::{Processor, Target};
 
@@ -75,6 +75,16 @@ pub fn xnack_on(elf: &Elf) -> bool {
 /// Checks every executable section of an amdgcn ELF object; `target`
 /// overrides the chip of the header.
 pub fn check_elf(bytes: &[u8], target: Option<Target>, opts: &Options) -> Result<Report, String> {
+    check_elf_noting(bytes, target, opts).map(|(r, _)| r)
+}
+
+/// [`check_elf`], with the places the control flow could not be followed,
+/// as `section:pc: reason` lines.
+pub fn check_elf_noting(
+    bytes: &[u8],
+    target: Option<Target>,
+    opts: &Options,
+) -> Result<(Report, Vec<String>), String> {
     let elf = Elf::parse(bytes).map_err(|e| e.to_string())?;
     let target = target.or_else(|| target_of(&elf)).ok_or_else(|| {
         format!(
@@ -89,8 +99,14 @@ pub fn check_elf(bytes: &[u8], target: Option<Target>, opts: &Options) -> Result
     let mut opts = opts.clone();
     opts.xnack |= xnack_on(&elf);
     let mut r = Report::default();
+    let mut notes = Vec::new();
     for u in units {
-        r.merge(check_code(target, u.code, &u.entries, &opts));
+        let (rep, n) = check_code_noting(target, u.code, &u.entries, &opts);
+        r.merge(rep);
+        notes.extend(
+            n.into_iter()
+                .map(|(pc, why)| format!("{}:{pc:#x}: {why}", u.section)),
+        );
     }
-    Ok(r)
+    Ok((r, notes))
 }

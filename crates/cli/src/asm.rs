@@ -123,7 +123,7 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
                 dialect,
                 xnack: false,
             };
-            let r = crate::check::check_assembled(&res, &opts)?;
+            let r = crate::check::check_assembled(&res, &opts, &name)?;
             crate::check::print_report("risa asm", &name, &r, a.check_error, true)
         }
         None => 0,

@@ -2,10 +2,9 @@
 //! GCN code object, assembly source or raw code, like a linter; and the same
 //! checks for `risa asm --check` on what it assembled.
 
-use clap::builder::TypedValueParser as _;
 use risa_check::cfg::Entry;
-use risa_check::lint::{check_code, Options};
-use risa_check::object::check_elf;
+use risa_check::lint::{check_code_noting, Options};
+use risa_check::object::check_elf_noting;
 use risa_check::{Kind, Report};
 use risa_gcn::{Dialect, Target};
 
@@ -26,8 +25,7 @@ pub(crate) struct CheckArgs {
         value_name = "S",
         default_value = "clrx",
         hide_default_value = true,
-        value_parser = clap::builder::PossibleValuesParser::new(["clrx", "llvm"])
-            .map(|s| if s == "llvm" { Dialect::Llvm } else { Dialect::Clrx })
+        value_parser = crate::cli::dialect_parser()
     )]
     dialect: Dialect,
     /// The checks: waitcnt, hazards (default: both)
@@ -85,7 +83,10 @@ pub(crate) fn run(a: &CheckArgs) -> Result<u8, String> {
         None => None,
     };
     let report = if risa_elf::is_elf(&bytes) {
-        check_elf(&bytes, target, &opts).map_err(|e| format!("{}: {e}", a.input))?
+        let (r, notes) =
+            check_elf_noting(&bytes, target, &opts).map_err(|e| format!("{}: {e}", a.input))?;
+        warn_notes("risa check", &a.input, &notes);
+        r
     } else if looks_like_source(&a.input, &bytes) {
         let text = String::from_utf8(bytes).map_err(|e| format!("{}: {e}", a.input))?;
         let chip = match a.arch.as_deref() {
@@ -97,10 +98,10 @@ pub(crate) fn run(a: &CheckArgs) -> Result<u8, String> {
         if res.output.has_errors() {
             return Err(format!("{} does not assemble", a.input));
         }
-        check_assembled(&res, &opts)?
+        check_assembled(&res, &opts, &a.input)?
     } else {
         let t = target.ok_or("raw code needs --arch (see risa --help)")?;
-        check_code(t, &bytes, &[Entry::kernel(0)], &opts)
+        check_raw(t, &bytes, &opts, &a.input)
     };
     Ok(print_report(
         "risa check",
@@ -139,14 +140,24 @@ fn assemble(
     risa_gcn_asm::assemble_in(chip, name, text, opts, false, dialect)
 }
 
+/// Prints where the control flow could not be followed (the code after
+/// such a place is not checked).
+fn warn_notes(cmd: &str, file: &str, notes: &[String]) {
+    for n in notes {
+        eprintln!("{cmd}: warning: {file}:{n} (not followed further)");
+    }
+}
+
 /// Checks what the assembler made: its code object when the source
 /// describes kernels, else the `.text` section from its first byte.
 pub(crate) fn check_assembled(
     res: &risa_gcn_asm::Assembled,
     opts: &Options,
+    file: &str,
 ) -> Result<Report, String> {
     if let Ok(obj) = risa_gcn_asm::codeobj::build(res) {
-        if let Ok(r) = check_elf(&obj, None, opts) {
+        if let Ok((r, notes)) = check_elf_noting(&obj, None, opts) {
+            warn_notes("risa check", file, &notes);
             return Ok(r);
         }
     }
@@ -159,7 +170,18 @@ pub(crate) fn check_assembled(
         .section(".text")
         .map(|s| s.data.as_slice())
         .unwrap_or(&[]);
-    Ok(check_code(chip.into(), code, &[Entry::kernel(0)], opts))
+    Ok(check_raw(chip.into(), code, opts, file))
+}
+
+/// Checks raw code from its first byte.
+fn check_raw(target: Target, code: &[u8], opts: &Options, file: &str) -> Report {
+    let (r, notes) = check_code_noting(target, code, &[Entry::kernel(0)], opts);
+    let notes: Vec<String> = notes
+        .into_iter()
+        .map(|(pc, why)| format!("{pc:#x}: {why}"))
+        .collect();
+    warn_notes("risa check", file, &notes);
+    r
 }
 
 /// Prints the findings (standard output, or standard error when `to_stderr`:

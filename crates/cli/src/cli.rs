@@ -191,6 +191,19 @@ EXIT STATUS:
     2  bad usage
     4  findings with --check-error";
 
+/// The value parser of `--syntax clrx|llvm` where it selects a printer
+/// dialect (`disasm`, `check`).
+pub(crate) fn dialect_parser() -> impl clap::builder::TypedValueParser<Value = risa_gcn::Dialect> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["clrx", "llvm"]).map(|s| {
+        if s == "llvm" {
+            risa_gcn::Dialect::Llvm
+        } else {
+            risa_gcn::Dialect::Clrx
+        }
+    })
+}
+
 /// The help text of `--arch` (shared by `asm` and `disasm`).
 pub(crate) const ARCH_HELP: &str = "\
 A chip: gfx600-gfx602, gfx700-gfx705, gfx801-gfx810, gfx900, gfx902, gfx904,

@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
-use clap::builder::TypedValueParser as _;
 use risa_gcn::{listing, Dialect, Processor};
 
 mod asm;
@@ -65,8 +64,7 @@ pub(crate) struct DisasmArgs {
         value_name = "S",
         default_value = "clrx",
         hide_default_value = true,
-        value_parser = clap::builder::PossibleValuesParser::new(["clrx", "llvm"])
-            .map(|s| if s == "llvm" { Dialect::Llvm } else { Dialect::Clrx })
+        value_parser = crate::cli::dialect_parser()
     )]
     dialect: Dialect,
     /// Show each instruction's offset and words

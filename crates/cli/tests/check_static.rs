@@ -100,3 +100,25 @@ fn cayman_and_usage() {
     assert_eq!(code, 1);
     assert!(err.contains("unknown check"), "{err}");
 }
+
+#[test]
+fn raw_code_that_does_not_decode_is_a_warning() {
+    let d = tmpdir("check-static-raw");
+    let f = d.join("g.bin");
+    // v_mov_b32 v0, v1; then a word that is no GCN 1.4 instruction.
+    let words: [u32; 2] = [0x7e00_0301, 0xffff_ffff];
+    std::fs::write(
+        &f,
+        words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let (code, out, err) = risa(&["check", "--arch", "gfx900", f.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("g.bin:0x4: does not decode"), "{err}");
+    let (code, _, err) = risa(&["check", f.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("raw code needs --arch"), "{err}");
+}
