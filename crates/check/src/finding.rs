@@ -98,6 +98,14 @@ impl Report {
             .or_insert((f, 1));
     }
 
+    /// Records `f` as having happened `n` times.
+    pub fn add_times(&mut self, f: Finding, n: u64) {
+        self.entries
+            .entry((f.pc, f.kind))
+            .and_modify(|e| e.1 += n)
+            .or_insert((f, n));
+    }
+
     /// Adds another report's findings and counts to this one.
     pub fn merge(&mut self, o: Report) {
         for (k, (f, n)) in o.entries {

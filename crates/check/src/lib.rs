@@ -15,5 +15,6 @@ pub mod finding;
 pub mod hazard;
 pub mod lint;
 pub mod object;
+pub mod run;
 
 pub use finding::{Finding, Kind, Report};

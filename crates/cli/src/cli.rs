@@ -32,7 +32,7 @@ EXIT STATUS:
     1  an error in the input (source errors, unreadable or malformed files)
     2  bad usage (unknown command or option, malformed option value)
     3  the kernel faulted on the emulator (risa run)
-    4  findings of risa check, or of asm --check with --check-error";
+    4  findings of risa check, asm --check or run --check, with --check-error";
 
 /// `risa`: assembler, disassembler and emulator for AMD GPU machine code.
 #[derive(Parser)]

@@ -51,6 +51,15 @@ pub(crate) struct RunArgs {
     pub(crate) print: Vec<(usize, String)>,
     #[command(flatten)]
     pub(crate) profiling: Box<crate::profile::ProfileArgs>,
+    /// Run-time checks (GCN): waitcnt (a register read before its load
+    /// landed), hazards, races (LDS between waves without s_barrier; add
+    /// races-global for global memory), uninit (reads of never-written
+    /// registers and LDS), or all; findings go to stderr once per PC and kind
+    #[arg(long, value_name = "LIST", value_parser = risa_check::run::Options::parse, conflicts_with = "trace")]
+    pub(crate) check: Option<risa_check::run::Options>,
+    /// With --check: exit with status 4 when there is any finding
+    #[arg(long, requires = "check")]
+    pub(crate) check_error: bool,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -242,11 +251,33 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
             }
         }));
     }
+    let checks = match &a.check {
+        Some(opts) => {
+            let s = risa_runtime::check::attach(&module, kernel, opts.clone(), &mut cfg);
+            if s.is_none() {
+                risa_runtime::check::cayman_note();
+            }
+            s
+        }
+        None => None,
+    };
     let name = &module.kernels[kernel].name;
     let session =
         crate::profile::attach(&a.profiling, a.trace.is_some(), dev.isa(), name, &mut cfg)?;
     let (kargs, placed) = dev.place_args(&a.args)?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
+    let found = checks.as_ref().is_some_and(|s| {
+        let r = s.report();
+        eprint!("{}", r.render(&a.file));
+        !r.is_empty()
+    });
+    let checked = |code: u8| {
+        if found && a.check_error && code == 0 {
+            4
+        } else {
+            code
+        }
+    };
     let buffers: Vec<(usize, Vec<u8>)> = placed
         .iter()
         .map(|&(i, addr, len)| {
@@ -267,7 +298,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
                 print_stats(&res);
             }
             session.map_or(Ok(()), |s| s.finish())?;
-            Ok(0)
+            Ok(checked(0))
         }
         Err(LaunchError::Fault(report, res)) => {
             eprintln!("risa run: {report}");

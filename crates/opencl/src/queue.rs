@@ -935,6 +935,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 {
                     cfg.threads = t;
                 }
+                let checks = risa_runtime::check::attach_from_env(module, ki, &mut cfg);
                 let module = module.clone();
                 let rt = ctx.rt.clone();
                 let name = kern.name.clone();
@@ -942,6 +943,9 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 drop(args);
                 Ok(job(move || {
                     let r = rt.launch(&module, ki, &kargs, &cfg);
+                    if let Some(c) = checks {
+                        eprint!("{}", c.report().render(&name));
+                    }
                     for t in &touched {
                         t.sync_all_to_host();
                     }

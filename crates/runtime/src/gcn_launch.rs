@@ -585,6 +585,39 @@ fn fill_hidden(
     }
 }
 
+/// The registers [`run_one_group`] sets up in every wave before its first
+/// instruction, from the kernel descriptor: the user SGPRs the
+/// kernel_code_properties enable (from s0), the system SGPRs RSRC2 enables
+/// (from USER_SGPR_COUNT), and v0-v2 as RSRC2.TIDIG_COMP_CNT says (the
+/// run-time `uninit` check counts them as written).
+pub fn wave_inputs(desc: &Descriptor) -> risa_check::run::WaveInputs {
+    let p = desc.props;
+    let user: u32 = [
+        (PROP_PRIVATE_BUFFER, 4),
+        (PROP_DISPATCH_PTR, 2),
+        (PROP_QUEUE_PTR, 2),
+        (PROP_KERNARG_PTR, 2),
+        (PROP_DISPATCH_ID, 2),
+        (PROP_FLAT_SCRATCH, 2),
+        (PROP_PRIVATE_SIZE, 1),
+    ]
+    .iter()
+    .filter(|(bit, _)| p & bit != 0)
+    .map(|(_, n)| n)
+    .sum();
+    let first_system = (desc.rsrc2 >> 1) & 0x1f;
+    let system = [7, 8, 9, 10, 0]
+        .iter()
+        .filter(|&&b| desc.rsrc2 >> b & 1 != 0)
+        .count() as u32;
+    let bits =
+        |from: u32, n: u32| -> u128 { (from..(from + n).min(104)).fold(0, |m, r| m | 1 << r) };
+    risa_check::run::WaveInputs {
+        sgprs: bits(0, user) | bits(first_system, system),
+        vgprs: 1 + ((desc.rsrc2 >> 11) & 3).min(2),
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run_one_group(
     s: &Setup,

@@ -123,6 +123,14 @@ impl Module {
         let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
         crate::pick_kernel(&names, name)
     }
+
+    /// Kernel `k`'s descriptor when the module is GCN code.
+    pub(crate) fn gcn_descriptor(&self, k: usize) -> Option<&crate::gcn::Descriptor> {
+        match &self.code {
+            Code::Gcn { obj, .. } => obj.kernels.get(k).map(|k| &k.desc),
+            Code::Cayman(_) => None,
+        }
+    }
 }
 
 /// Counters of one launch, per ISA.

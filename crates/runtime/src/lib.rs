@@ -20,6 +20,7 @@
 
 pub mod args;
 pub mod cayman;
+pub mod check;
 pub mod device;
 pub mod gcn;
 pub mod gcn_launch;

@@ -1,8 +1,9 @@
 //! Runs every kernel of the corpus (tests/kernels/*.cl, compiled by clang-14 +
 //! libclc for tahiti, hawaii, fiji, gfx900 and gfx906 into tests/fixtures/gcn/) on the
 //! emulator with generated inputs, and compares every output with a CPU
-//! reference computed here.
+//! reference computed here, with every run-time check on (no finding allowed).
 
+use risa_check::run::{Options, Session};
 use risa_runtime::args::ArgValue::{self, Buffer, Local, F32, I32, U32};
 use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::{LaunchConfig, RunError};
@@ -1544,9 +1545,32 @@ fn corpus_matches_cpu_reference() {
             cfg.offset = c.offset;
             cfg.threads = 2;
             cfg.max_instructions = 10_000_000;
+            // Every run-time check on (global races too: one thread, so one
+            // observer sees the whole dispatch): clang's code must give no finding,
+            // and holding loads back until their s_waitcnt must not change
+            // a result.
+            // The 3D `ids` case races on purpose: every (y, z) work-item
+            // writes the slot of its x (its check reads only what does not
+            // depend on which one wrote last); races-global reports it.
+            let deliberate_race = c.file == "ids" && c.grid.len() == 3;
+            let list = if deliberate_race {
+                "all"
+            } else {
+                "all,races-global"
+            };
+            let checks = std::sync::Arc::new(Session::new(
+                Options::parse(list).unwrap(),
+                risa_runtime::gcn_launch::wave_inputs(&k.desc),
+            ));
+            cfg.observe = Some(checks.factory());
+            cfg.threads = 1;
             match launch(&obj, k, &c.args, &cfg) {
                 Ok(r) => match (c.check)(&r.buffers) {
-                    Ok(()) => passed += 1,
+                    Ok(()) if checks.report().is_empty() => passed += 1,
+                    Ok(()) => failures.push(format!(
+                        "{label}: --check=all findings:\n{}",
+                        checks.report().render(&label)
+                    )),
                     Err(e) => failures.push(format!("{label}: {e}")),
                 },
                 Err(RunError::Fault(f, _)) => failures.push(format!("{label}: {f}")),

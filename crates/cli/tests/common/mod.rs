@@ -2,6 +2,8 @@
 // Each test program uses its own subset of these.
 #![allow(dead_code)]
 
+pub mod pocl;
+
 use std::path::PathBuf;
 use std::process::Command;
 

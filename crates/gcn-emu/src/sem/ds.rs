@@ -6,7 +6,7 @@ use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
-use crate::program::{Op, Src};
+use crate::program::{Cat, Op, Src};
 use crate::wave::{Wave, M0};
 use risa_gcn::table::OpInfo;
 use risa_gcn::{Field, Gen};
@@ -245,6 +245,77 @@ fn aux_kind(a: u32) -> u32 {
 }
 fn aux_bytes(a: u32) -> u32 {
     (a >> 3) & 0x1f
+}
+
+/// How one lane of a DS instruction touches LDS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LdsAccess {
+    /// The lane.
+    pub lane: usize,
+    /// First byte.
+    pub addr: u32,
+    /// Bytes.
+    pub bytes: u32,
+    /// The lane reads those bytes.
+    pub read: bool,
+    /// The lane writes them.
+    pub write: bool,
+    /// An atomic read-modify-write.
+    pub atomic: bool,
+}
+
+/// The LDS bytes `op` touches in each active lane of `w`, read before it runs
+/// (checkers track them; the address arithmetic is the handlers' own: the
+/// layout of `op.aux` lives here). GDS forms, swizzles and permutes (no LDS
+/// memory) and the rare forms of `ds_misc_mem` yield nothing.
+pub fn lds_footprint(w: &Wave, op: &Op, mut f: impl FnMut(LdsAccess)) {
+    if op.cat != Cat::Lds || op.instr.field(Field::Gds) != 0 || op.aux >> 24 != 0 {
+        return;
+    }
+    let a = op.aux;
+    let kind = aux_kind(a);
+    let bytes = aux_bytes(a);
+    let n = (a >> 19) & 7;
+    let wide = a >> 18 & 1 != 0;
+    let i = op.instr;
+    let e = w.exec();
+    let addr_reg = vreg(op.src[0]);
+    let unit = bytes * if a >> 11 & 1 != 0 { 64 } else { 1 };
+    if kind > 4 || (kind < 4 && bytes == 0) {
+        // Swizzles, permutes, and GWS rows (which have no element size).
+        return;
+    }
+    for l in 0..64 {
+        if e >> l & 1 == 0 {
+            continue;
+        }
+        let base = w.v[addr_reg][l];
+        let mut at = |off: u32, bytes: u32, read: bool, write: bool, atomic: bool| {
+            f(LdsAccess {
+                lane: l,
+                addr: base.wrapping_add(off),
+                bytes,
+                read,
+                write,
+                atomic,
+            })
+        };
+        match kind {
+            0 | 1 => at(
+                i.field(Field::Offset),
+                bytes * n,
+                kind == 0,
+                kind == 1,
+                false,
+            ),
+            2 | 3 => {
+                for o in [Field::Offset0, Field::Offset1] {
+                    at(i.field(o) * unit, bytes, kind == 2, kind == 3, false);
+                }
+            }
+            _ => at(i.field(Field::Offset), 4 << wide as u32, true, true, true),
+        }
+    }
 }
 
 fn ds_op(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {

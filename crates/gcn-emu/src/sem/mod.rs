@@ -31,6 +31,7 @@ mod vop3p;
 
 pub use crate::exec::Handler;
 use crate::fault::FaultKind;
+pub use ds::{lds_footprint, LdsAccess};
 pub(crate) use fork::VSKIP;
 pub(crate) use format::{components, mask};
 pub use half_dst::keeps_high_half;
