@@ -167,7 +167,6 @@ pub fn decode(target: impl Into<Target>, words: &[u32]) -> Result<Instr, DecodeE
     decode_for(target.into(), words)
 }
 
-#[inline]
 fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     let gen = target.gen;
     let w0 = *words.first().ok_or(DecodeError::Empty)?;
