@@ -196,10 +196,12 @@ impl<'a> Cursor<'a> {
         Cursor { src, pos: 0 }
     }
     /// The whole text of the cursor.
+    #[inline]
     pub fn text(&self) -> &'a str {
         self.src
     }
     /// Current byte offset.
+    #[inline]
     pub fn pos(&self) -> usize {
         self.pos
     }
@@ -212,10 +214,12 @@ impl<'a> Cursor<'a> {
         self.pos = p;
     }
     /// Text from the current position to the end.
+    #[inline]
     pub fn rest(&self) -> &'a str {
         &self.src[self.pos..]
     }
     /// Slice of the text between two offsets.
+    #[inline]
     pub fn slice(&self, from: usize, to: usize) -> &'a str {
         let to = to.min(self.src.len());
         let from = from.min(to);
@@ -247,6 +251,7 @@ impl<'a> Cursor<'a> {
         }
     }
     /// True when only white space remains.
+    #[inline]
     pub fn at_end(&mut self) -> bool {
         self.skip_ws();
         self.pos >= self.src.len()
@@ -274,6 +279,7 @@ impl<'a> Cursor<'a> {
         }
     }
     /// Skip white space and read a plain name (`[A-Za-z_.$][A-Za-z0-9_.$]*`).
+    #[inline]
     pub fn ident(&mut self) -> Option<&'a str> {
         self.skip_ws();
         let b = self.src.as_bytes();

@@ -496,7 +496,11 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         } else {
             lname
         };
+        // Flags without a value (`glc`, `offen`, `clamp`) are the most
+        // common modifiers: one look-up instead of the names below first.
+        let plain_flag = if has_colon { None } else { flag_kind(lname) };
         let (kind, value): (M, u32) = match lname {
+            _ if plain_flag.is_some() => (plain_flag.unwrap_or(M::Glc), 1),
             "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
             | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
             | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"

@@ -363,9 +363,10 @@ impl<'a> Lister<'a> {
             let line_start = line.len();
             match r {
                 Ok(i) => {
-                    text.clear();
+                    // The text goes straight into the line (the common
+                    // case); a line printed as data moves it behind `.int`.
                     printer.pc = pc;
-                    let expressible = printer.write_checked(i, text);
+                    let expressible = printer.write_checked(i, &mut line);
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
@@ -395,10 +396,13 @@ impl<'a> Lister<'a> {
                                     plain.write(i, plain_text);
                                     !exact(i, plain_text)
                                 } else {
-                                    !exact(i, text)
+                                    !exact(i, &line[line_start..])
                                 }
                             });
                     if raw {
+                        text.clear();
+                        text.push_str(&line[line_start..]);
+                        line.truncate(line_start);
                         push_int(&mut line, &w[..n]);
                         pad(&mut line, line_start, 48);
                         let _ = write!(line, "{cmt} ");
@@ -412,7 +416,6 @@ impl<'a> Lister<'a> {
                             line.push_str(" (this text does not assemble to these words)");
                         }
                     } else {
-                        line.push_str(text);
                         if let Some(r) = reloc {
                             relocate_literal(&mut line, line_start, w[n - 1], r);
                         }

@@ -18,7 +18,6 @@ use crate::optext::{
 };
 use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, OpInfo, Opnd, Role, Ty};
-use std::io::Write as _;
 
 /// Assembly syntax flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,6 +123,34 @@ fn push_short(out: &mut Vec<u8>, s: &str) {
     for &b in s.as_bytes() {
         out.push(b);
     }
+}
+
+/// A signed number in decimal (`-3`), without `fmt`'s machinery: branch
+/// offsets and `lit()` values are printed per instruction.
+#[inline]
+fn push_i64(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    push_u64(out, v.unsigned_abs());
+}
+
+/// An unsigned number in decimal (any width).
+#[inline]
+fn push_u64(out: &mut Vec<u8>, v: u64) {
+    match u32::try_from(v) {
+        Ok(v) => push_u32(out, v),
+        Err(_) => {
+            push_u64(out, v / 1000);
+            push_padded3(out, (v % 1000) as u32);
+        }
+    }
+}
+
+/// `s` in lower case (CLRX's spelling of the upper-case name tables),
+/// without a temporary `String`.
+fn push_lower(out: &mut Vec<u8>, s: &str) {
+    out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
 }
 
 /// `name` followed by `v` in decimal (`offset:12`).
@@ -642,7 +669,7 @@ impl<'a> Printer<'a> {
             if let Some(code) = inline_code_of(i.gen, v, ty) {
                 out.push_str("lit(");
                 if code <= 208 {
-                    let _ = write!(out, "{}", v as i32);
+                    push_i64(out, i64::from(v as i32));
                 } else {
                     push_hex(out, u64::from(v));
                 }
@@ -778,10 +805,12 @@ impl<'a> Printer<'a> {
                 if let Some(name) = self.label.and_then(|l| l(target)) {
                     out.push_str(name);
                 } else if self.llvm() {
-                    let _ = write!(out, "{off}");
+                    push_i64(out, off);
                 } else {
                     // CLRX branch operands are byte addresses; `.` is this instruction.
-                    let _ = write!(out, ".{:+}", 4 + off * 4);
+                    let rel = 4 + off * 4;
+                    out.push_str(if rel < 0 { ".-" } else { ".+" });
+                    push_u64(out, rel.unsigned_abs());
                 }
             }
             Ty::Waitcnt => self.waitcnt(out, i.gen, v),
@@ -818,12 +847,21 @@ impl<'a> Printer<'a> {
                 if any {
                     out.push_str(sep);
                 }
-                let _ = write!(out, "{n}({val})");
+                out.push_str(n);
+                out.push(b'(');
+                push_u32(out, val);
+                out.push(b')');
                 any = true;
             }
         }
         if !any {
-            let _ = write!(out, "vmcnt({vm_max}){sep}expcnt(7){sep}lgkmcnt(15)");
+            out.push_str("vmcnt(");
+            push_u32(out, vm_max);
+            out.push(b')');
+            out.push_str(sep);
+            out.push_str("expcnt(7)");
+            out.push_str(sep);
+            out.push_str("lgkmcnt(15)");
         }
     }
 
@@ -838,7 +876,7 @@ impl<'a> Printer<'a> {
                     out.push_str("HW_REG_");
                     out.push_str(n);
                 } else {
-                    out.push_str(&n.to_ascii_lowercase());
+                    push_lower(out, n);
                 }
             }
             _ if !self.llvm() => {
@@ -850,7 +888,7 @@ impl<'a> Printer<'a> {
                     &[]
                 };
                 match HWREG_NAMES_CLRX.iter().chain(gcn14).find(|(_, x)| *x == id) {
-                    Some((n, _)) => out.push_str(&n.to_ascii_lowercase()),
+                    Some((n, _)) => push_lower(out, n),
                     None => {
                         out.push(b'@');
                         push_u32(out, id)
@@ -860,7 +898,8 @@ impl<'a> Printer<'a> {
             _ => push_u32(out, id),
         }
         if off != 0 || size != 32 || !self.llvm() {
-            let _ = write!(out, ", {off}, {size}");
+            push_named_u32(out, ", ", off);
+            push_named_u32(out, ", ", size);
         }
         out.push(b')');
     }
@@ -1617,12 +1656,9 @@ impl<'a> Printer<'a> {
                 }
             },
             _ => {
-                let _ = write!(
-                    out,
-                    "attr{}.{}",
-                    attr_field,
-                    ['x', 'y', 'z', 'w'][chan as usize & 3]
-                );
+                push_named_u32(out, "attr", attr_field);
+                out.push(b'.');
+                out.push(b"xyzw"[chan as usize & 3]);
             }
         }
     }
@@ -1749,7 +1785,10 @@ impl<'a> Printer<'a> {
                     out.push(b']');
                 }
             } else {
-                let _ = write!(o.modifier(), "format:[{d},{n}]");
+                let out = o.modifier();
+                push_named_u32(out, "format:[", d);
+                push_named_u32(out, ",", n);
+                out.push(b']');
             }
         }
         o.flag(idxen != 0, "idxen");
@@ -1881,20 +1920,14 @@ impl<'a> Printer<'a> {
         let tgt = i.field(Field::Tgt);
         let out = o.next();
         match tgt {
-            0..=7 => {
-                let _ = write!(out, "mrt{tgt}");
-            }
+            0..=7 => push_named_u32(out, "mrt", tgt),
             8 => out.push_str("mrtz"),
             9 => out.push_str("null"),
-            12..=15 => {
-                let _ = write!(out, "pos{}", tgt - 12);
-            }
-            32..=63 => {
-                let _ = write!(out, "param{}", tgt - 32);
-            }
+            12..=15 => push_named_u32(out, "pos", tgt - 12),
+            32..=63 => push_named_u32(out, "param", tgt - 32),
             _ => {
                 self.lose();
-                let _ = write!(out, "invalid_target_{tgt}");
+                push_named_u32(out, "invalid_target_", tgt);
             }
         }
         let en = i.field(Field::En);

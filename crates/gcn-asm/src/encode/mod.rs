@@ -321,15 +321,26 @@ impl<'a> Build<'a, '_, '_> {
             if v == 0 {
                 return Some(());
             }
+            return self.field_error(f, v, at, what);
+        }
+        if !self.set(f, v) {
+            return self.field_error(f, v, at, what);
+        }
+        Some(())
+    }
+
+    /// The error of [`Build::field`] (out of line: the messages are built
+    /// only when a field is absent or too narrow).
+    #[cold]
+    #[inline(never)]
+    fn field_error(&mut self, f: Field, v: u32, at: &str, what: &str) -> Option<()> {
+        if self.row[f as usize] >> 6 == 0 {
             return self.err(
                 at,
                 format!("{what} is not available in this encoding on {}", self.gen),
             );
         }
-        if !self.set(f, v) {
-            return self.err(at, format!("{what} value {v} does not fit its field"));
-        }
-        Some(())
+        self.err(at, format!("{what} value {v} does not fit its field"))
     }
 
     /// Expects the separator before the next operand and reads it.
