@@ -54,9 +54,8 @@ pub struct Dispatch {
     /// 9.2 INDEX_GPR; Mesa's r600 back end shifts byte offsets right by 2 for
     /// both), but clang-14 passes the raw byte pointer to atomics, so on a
     /// real Cayman its atomics land at four times the intended address. Set
-    /// this to run clang-14's atomics where the source meant them (the
-    /// loader sets [`Kernel::byte_addressed_atomics`] for objects LLVM
-    /// made, which has the same effect).
+    /// this to run clang-14's atomics where the source meant them
+    /// ([`Kernel::made_by_llvm`] tells which objects need it).
     pub atomics_byte_addressed: bool,
     /// Write an execution trace here ([`crate::trace`]); work-groups then
     /// run one after another on one thread, so the trace is deterministic.
@@ -212,7 +211,7 @@ pub fn run_with_gds(
         loop_consts: [0; 32],
         bool_consts: 0,
         waves_in_group: nwaves,
-        atomics_byte_addressed: d.atomics_byte_addressed || kernel.byte_addressed_atomics,
+        atomics_byte_addressed: d.atomics_byte_addressed,
         gds,
         resources: &d.resources,
         sync: &sync,

@@ -51,14 +51,13 @@ pub struct Kernel {
     pub lds_bytes: u32,
     /// The raw (register, value) pairs of this kernel.
     pub config: Vec<(u32, u32)>,
-    /// RAT atomics take INDEX_GPR as a byte address (see
-    /// [`crate::Dispatch::atomics_byte_addressed`]): set for objects LLVM's
-    /// r600 back end made (their `.comment` names clang or LLVM), whose
-    /// atomics pass the byte pointer where the guide reads a dword index
-    /// (stores are shifted right by 2 first, atomics are not); the
-    /// compiler's convention is what those programs mean, so it is what
-    /// they run with. Objects from other producers keep the guide's reading.
-    pub byte_addressed_atomics: bool,
+    /// LLVM's r600 back end made the object (its `.comment` names clang or
+    /// LLVM). Its RAT atomics pass the byte pointer where the guide reads a
+    /// dword index (stores are shifted right by 2 first, atomics are not),
+    /// so a host that wants them to land where the source meant sets
+    /// [`crate::Dispatch::atomics_byte_addressed`] for such kernels; by
+    /// default they run as the hardware reads them.
+    pub made_by_llvm: bool,
 }
 
 impl Kernel {
@@ -74,7 +73,7 @@ impl Kernel {
             stack_size: 0,
             lds_bytes: 0,
             config: Vec::new(),
-            byte_addressed_atomics: false,
+            made_by_llvm: false,
         }
     }
 }
@@ -181,7 +180,7 @@ pub fn load(elf_bytes: &[u8]) -> Result<Vec<Kernel>, LoadError> {
             stack_size,
             lds_bytes: lds,
             config,
-            byte_addressed_atomics: llvm,
+            made_by_llvm: llvm,
         });
     }
     Ok(out)

@@ -415,10 +415,8 @@ fn read_atomic(pool: &Pool, buf: u32, n: usize) -> Vec<u32> {
 
 #[test]
 fn global_atomics() {
-    // The guide's reading of INDEX_GPR, not the one the loader gives
-    // clang's objects (see global_atomics_as_the_source_means).
-    let mut k = kernel("global_atomics", "global_atomics");
-    k.byte_addressed_atomics = false;
+    // The guide's reading of INDEX_GPR (the default).
+    let k = kernel("global_atomics", "global_atomics");
     let n = 300u32;
     let mut l = Layout::new();
     l.add(vec![0; 256]);
@@ -473,19 +471,11 @@ fn global_atomics_where_the_source_means(k: &Kernel, d: &Dispatch) {
 
 #[test]
 fn global_atomics_as_the_source_means() {
-    // clang made the object (.comment), so the loader reads its RAT atomics'
-    // index as the byte address clang passes: they land where the source
-    // meant them, without the dispatch option.
+    // clang made the object (.comment, which the loader reports), and with
+    // the compatibility option its RAT atomics' index is the byte address
+    // clang passes: they land where the source meant them.
     let k = kernel("global_atomics", "global_atomics");
-    assert!(k.byte_addressed_atomics);
-    global_atomics_where_the_source_means(&k, &Dispatch::linear(300, 60));
-}
-
-#[test]
-fn global_atomics_byte_addressed_option() {
-    // the compatibility option does the same for any object
-    let mut k = kernel("global_atomics", "global_atomics");
-    k.byte_addressed_atomics = false;
+    assert!(k.made_by_llvm);
     let mut d = Dispatch::linear(300, 60);
     d.atomics_byte_addressed = true;
     global_atomics_where_the_source_means(&k, &d);
@@ -493,10 +483,8 @@ fn global_atomics_byte_addressed_option() {
 
 #[test]
 fn atomic_cmpxchg() {
-    // The guide's reading of INDEX_GPR, not the one the loader gives
-    // clang's objects (see global_atomics_as_the_source_means).
-    let mut k = kernel("atomic_cmpxchg", "atomic_cmpxchg_k");
-    k.byte_addressed_atomics = false;
+    // The guide's reading of INDEX_GPR (the default).
+    let k = kernel("atomic_cmpxchg", "atomic_cmpxchg_k");
     let n = 128u32;
     let mut l = Layout::new();
     l.add(vec![0; 256]);
@@ -575,8 +563,7 @@ fn lds_arg() {
 
 #[test]
 fn lds_atomics() {
-    let mut k = kernel("lds_atomics", "lds_atomics");
-    k.byte_addressed_atomics = false;
+    let k = kernel("lds_atomics", "lds_atomics");
     let (n, bs) = (512usize, 128usize);
     let mut r = Rng::from_state(31);
     let a: Vec<u32> = (0..n).map(|_| r.next_u32() & 0xfff).collect();

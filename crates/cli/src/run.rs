@@ -60,6 +60,12 @@ pub(crate) struct RunArgs {
     /// With --check: exit with status 4 when there is any finding
     #[arg(long, requires = "check")]
     pub(crate) check_error: bool,
+    /// Cayman: run the RAT atomics of a clang/LLVM-made object at the byte
+    /// address clang-14 passes them (where the source means them) instead
+    /// of as the hardware reads the index (a dword index: four times the
+    /// address)
+    #[arg(long)]
+    pub(crate) llvm_r600_atomics: bool,
 }
 
 fn list<T: std::str::FromStr>(opt: &str, v: &str) -> Result<Vec<T>, String> {
@@ -236,6 +242,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
         cfg.offset = std::array::from_fn(|i| o.get(i).copied().unwrap_or(0));
     }
     cfg.max_instructions = a.max_instructions;
+    cfg.llvm_r600_atomics = a.llvm_r600_atomics;
     if let Some(t) = a.threads {
         cfg.threads = t;
     }

@@ -374,3 +374,37 @@ fn cayman_trace_lists_cf_alu_and_fetch_with_writes() {
         "{text}"
     );
 }
+
+#[test]
+fn cayman_llvm_atomics_run_as_the_hardware_reads_them_unless_asked() {
+    // clang-14 passes r600 atomics a byte address where the hardware reads a
+    // dword index: by default they fault past the pool, with a hint; with
+    // --llvm-r600-atomics they land where the source means them (max of the
+    // work-item ids in arg1[1]; the PoCL corpus case global_atomics checks
+    // every value).
+    let obj = common::repo().join("tests/fixtures/cayman/global_atomics.o");
+    let obj = obj.to_str().unwrap();
+    let args = [
+        "run",
+        obj,
+        "--grid",
+        "256",
+        "--block",
+        "64",
+        "--arg",
+        "buf:zeros:64",
+        "--arg",
+        "buf:zeros:64",
+    ];
+    let (code, _, err) = risa(&args);
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("MEM_RAT") && err.contains("--llvm-r600-atomics"),
+        "{err}"
+    );
+    let mut with = args.to_vec();
+    with.extend(["--llvm-r600-atomics", "--print", "1:u32"]);
+    let (code, out, err) = risa(&with);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("arg1 = [0, 255, 0"), "{out}");
+}

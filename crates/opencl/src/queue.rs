@@ -935,6 +935,8 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 {
                     cfg.threads = t;
                 }
+                // The platform runs programs as their compiler meant them.
+                cfg.llvm_r600_atomics = true;
                 let checks = risa_runtime::check::attach_from_env(module, ki, &mut cfg);
                 let module = module.clone();
                 let rt = ctx.rt.clone();

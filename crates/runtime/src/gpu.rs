@@ -436,6 +436,7 @@ impl Device {
             })?;
         }
         d.max_instructions = cfg.max_instructions;
+        d.atomics_byte_addressed = cfg.llvm_r600_atomics && k.made_by_llvm;
         d.trace = cfg.trace.as_ref().map(|open| TraceSink::new(open()));
         // a traced dispatch runs on one thread
         d.threads = if d.trace.is_some() {
@@ -453,13 +454,24 @@ impl Device {
                 cpu: None,
                 threads: d.threads,
             }),
-            Err(fault) => Err(LaunchError::Fault(
-                Box::new(Fault::Cayman {
-                    kernel: k.name.clone(),
-                    fault,
-                }),
-                None,
-            )),
+            Err(mut fault) => {
+                let atomic = fault.message.starts_with("MEM_RAT")
+                    && !fault.message.starts_with("MEM_RAT STORE");
+                if atomic && k.made_by_llvm && !d.atomics_byte_addressed {
+                    fault.message.push_str(
+                        " (LLVM made this object: its r600 atomics pass a byte address where \
+                         the hardware reads a dword index; --llvm-r600-atomics runs them where \
+                         the source means them)",
+                    );
+                }
+                Err(LaunchError::Fault(
+                    Box::new(Fault::Cayman {
+                        kernel: k.name.clone(),
+                        fault,
+                    }),
+                    None,
+                ))
+            }
         }
     }
 }

@@ -57,6 +57,11 @@ pub struct LaunchConfig {
     pub trace: Option<TraceOpener>,
     /// Watches every instruction of a GCN dispatch (checkers, profilers).
     pub observe: Option<ObserverFactory>,
+    /// Cayman: run the RAT atomics of objects LLVM made with the byte
+    /// address clang-14's r600 back end passes them, where the source means
+    /// them (off: as the hardware reads INDEX_GPR, a dword index, which puts
+    /// them at four times the address; see crates/cayman-emu/README.md).
+    pub llvm_r600_atomics: bool,
 }
 
 /// The default per-wave instruction budget: large enough for real kernels,
@@ -75,6 +80,7 @@ impl LaunchConfig {
             threads: host_threads(),
             trace: None,
             observe: None,
+            llvm_r600_atomics: false,
         }
     }
 }

@@ -63,6 +63,8 @@ pub fn run_args(c: &Case, obj: &Path, out: &Path) -> Vec<String> {
         c.block.clone(),
         "--threads".into(),
         "1".into(),
+        // The corpus objects are clang's: Cayman atomics where they mean them.
+        "--llvm-r600-atomics".into(),
         "--out".into(),
         out.display().to_string(),
     ];
