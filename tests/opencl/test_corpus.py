@@ -5,8 +5,8 @@ For each kernel and device: build the source with pyopencl (the ICD runs the
 compiler), run every kernel on generated inputs (buffers of the argument's
 element type, small non-negative integers or floats in [-4, 4), scalars 64),
 then take the program binary, run the same kernel with the same inputs
-through `risa run` (one thread on both sides, so atomics land in the same
-order), and compare every buffer byte for byte: the ICD's argument passing,
+through `risa run --llvm-r600-atomics` (as the platform runs clang's Cayman
+atomics; one thread on both sides, so atomics land in the same order), and compare every buffer byte for byte: the ICD's argument passing,
 NDRange and buffers must give what the command line gives.
 A kernel a device cannot build (doubles on Cayman) or whose arguments
 `risa run` cannot express (images, structs) is skipped with the reason.
@@ -95,7 +95,9 @@ def run_icd(ctx, q, kernel, args):
 
 def run_cli(obj, name, args, tmp):
     cmd = [RISA, "run", str(obj), "--kernel", name, "--grid", str(N), "--block", str(N),
-           "--threads", "1", "--out", str(tmp / "out")]
+           "--threads", "1", "--out", str(tmp / "out"),
+           # The platform runs clang's Cayman atomics where the source means them.
+           "--llvm-r600-atomics"]
     for i, a in enumerate(args):
         if a[0] == "buf":
             p = tmp / f"in{i}.bin"
