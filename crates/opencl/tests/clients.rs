@@ -227,6 +227,18 @@ fn pyopencl_suite_matches_numpy_on_every_device() {
 }
 
 #[test]
+fn risa_check_reports_an_lds_race_through_the_platform() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    let out = pytest(py, &v, "test_check.py", &[]);
+    // Two cases (with and without the barrier) on each of the five GCN devices.
+    assert!(out.contains("10 passed"), "{out}");
+}
+
+#[test]
 fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
     let Some(v) = vendors() else { return };
     if !clang_available() {
