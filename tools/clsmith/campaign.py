@@ -258,7 +258,21 @@ class Campaign:
         bug = known_bugs.match(chip, tc, k.path, obj)
         if bug:
             return "known-clang-bug", 0.0, bug
-        out = work / f"out-{chip}-{tc}"
+        outcome, secs, detail = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
+        if outcome == "mismatch" and chip != "cayman":
+            # Confirm or rule out a recorded compiler bug by rebuilding without the
+            # transformation that has it: a match then convicts the compiler.
+            for name, flags in known_bugs.CONFIRM:
+                obj2 = work / f"{chip}-{tc}-{len(flags)}.o"
+                cmd = self.compile_cmd(chip, tc, k.path, obj2)
+                rc, _, _, _ = run_limited(cmd[:1] + flags + cmd[1:], self.a.clang_timeout)
+                if rc == 0 and self.run_object(k, ref, obj2, work, f"{chip}-{tc}-c")[0] == "match":
+                    return "known-clang-bug", secs, f"{name}; {detail}"
+        return outcome, secs, detail
+
+    def run_object(self, k, ref, obj, work, tag):
+        """(outcome, seconds, detail) of `risa run` on one built object."""
+        out = work / f"out-{tag}"
         bufs = k.buffers(work)
         # CLSmith's kernel is `entry`; an r600 object also lists the helper
         # functions clang kept as global symbols
