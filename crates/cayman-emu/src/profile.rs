@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 pub struct Count {
     /// Wave-executions (as `--stats` counts them).
     pub waves: u64,
-    /// Lanes in the active mask, summed over the executions.
+    /// Lanes in the active mask (work-items only: a partial wave's lanes
+    /// past the work-group's end never count), summed over the executions.
     pub lanes: u64,
 }
 

@@ -437,7 +437,7 @@ impl Wave {
         if let Some(p) = self.prof.as_mut() {
             let c = &mut p.counts[self.pc as usize];
             c.waves -= 1;
-            c.lanes -= u64::from(self.active.count_ones());
+            c.lanes -= u64::from((self.active & self.valid).count_ones());
         }
         Yield::Blocked
     }
@@ -527,7 +527,8 @@ impl Wave {
             self.tick()?;
             self.stats.cf_instructions += 1;
             if let Some(p) = self.prof.as_mut() {
-                p.counts[pc as usize].add(self.active);
+                // lanes past the work-group's end are not work-items
+                p.counts[pc as usize].add(self.active & self.valid);
             }
             let active_before = self.active;
             if TRACE {
@@ -874,7 +875,7 @@ impl Wave {
             // the groups before ctx.group ran (a faulting group did not)
             let at = p.layout.alu[ctx.clause as usize];
             for c in &mut p.counts[at + first_group..at + ctx.group] {
-                c.add(ctx.exec);
+                c.add(ctx.exec & self.valid);
             }
         }
         let at_barrier = r?;
