@@ -376,7 +376,7 @@ fn cayman_lds_reduce() -> (Profile, risa_cayman_emu::Stats) {
     .unwrap();
     let k = load(&obj).unwrap().remove(0);
     let n = 64 * 8;
-    let mut bytes = u32s((0..n).map(|i| (i % 13) as u32));
+    let mut bytes = u32s((0..n).map(|i| ((i % 13) as f32).to_bits()));
     bytes.resize(4 * n as usize + 32, 0);
     let pool = Pool::from_bytes(&bytes);
     let sink = ProfileSink::new();
