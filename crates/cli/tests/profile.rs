@@ -10,28 +10,17 @@ use common::{repo, risa, tmpdir};
 
 /// `risa run` of the bundled vadd example over 1000 items plus `extra`.
 fn run_vadd(extra: &[&str]) -> (i32, String, String) {
-    let obj = repo().join("examples/gcn/vadd-gfx900.o");
-    let mut args = vec![
-        "run",
-        obj.to_str().unwrap(),
-        "--grid",
-        "1000",
-        "--arg",
-        "buf:f32:0..1000",
-        "--arg",
-        "buf:f32:1000..2000",
-        "--arg",
-        "buf:zeros:4000",
-        "--arg",
-        "i32:1000",
-    ];
-    args.extend_from_slice(extra);
-    risa(&args)
+    run_vadd_object("examples/gcn/vadd-gfx900.o", extra)
 }
 
 /// `risa run` of the Cayman vadd fixture over 1000 items (README's command) plus `extra`.
 fn run_cayman_vadd(extra: &[&str]) -> (i32, String, String) {
-    let obj = repo().join("tests/fixtures/cayman/vadd.o");
+    run_vadd_object("tests/fixtures/cayman/vadd.o", extra)
+}
+
+/// `risa run` of the vadd object `path` (in the repository) over 1000 items plus `extra`.
+fn run_vadd_object(path: &str, extra: &[&str]) -> (i32, String, String) {
+    let obj = repo().join(path);
     let mut args = vec![
         "run",
         obj.to_str().unwrap(),

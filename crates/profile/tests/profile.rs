@@ -328,6 +328,19 @@ fn balanced(page: &str) -> Vec<String> {
     seen
 }
 
+/// The waves of the HTML page's annotated listing, summed.
+fn listed_total(page: &str) -> u64 {
+    let listing = page.split("Annotated listing").nth(1).unwrap();
+    listing
+        .split("<tr><td>")
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row.split("<td>").collect();
+            cells[1].split('<').next().unwrap().parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
 #[test]
 fn html_is_balanced_self_contained_and_adds_up() {
     let c = &cases()[7];
@@ -346,15 +359,7 @@ fn html_is_balanced_self_contained_and_adds_up() {
     );
     assert!(page.contains("lds_scan &lt;gfx900&gt; &amp; co"));
     // The listing's rows add up to the stats.
-    let listing = page.split("Annotated listing").nth(1).unwrap();
-    let sum: u64 = listing
-        .split("<tr><td>")
-        .skip(1)
-        .map(|row| {
-            let cells: Vec<&str> = row.split("<td>").collect();
-            cells[1].split('<').next().unwrap().parse::<u64>().unwrap()
-        })
-        .sum();
+    let sum = listed_total(&page);
     assert_eq!(sum, res.stats.total());
 }
 
@@ -415,14 +420,6 @@ fn cayman_html_is_balanced_and_adds_up() {
     let tags = balanced(&page);
     assert_eq!(tags.iter().filter(|t| *t == "svg").count(), 2);
     assert!(!tags.iter().any(|t| t == "script"));
-    let listing = page.split("Annotated listing").nth(1).unwrap();
-    let sum: u64 = listing
-        .split("<tr><td>")
-        .skip(1)
-        .map(|row| {
-            let cells: Vec<&str> = row.split("<td>").collect();
-            cells[1].split('<').next().unwrap().parse::<u64>().unwrap()
-        })
-        .sum();
+    let sum = listed_total(&page);
     assert_eq!(sum, st.cf_instructions + st.alu_groups + st.fetches);
 }
