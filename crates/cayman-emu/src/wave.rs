@@ -333,6 +333,30 @@ impl Wave {
         }
     }
 
+    /// Counts CF instruction `pc` (profiling; out of line so that the
+    /// unprofiled loop stays as it was).
+    #[cold]
+    #[inline(never)]
+    fn count_cf(&mut self, pc: u32) {
+        if let Some(p) = self.prof.as_mut() {
+            // lanes past the work-group's end are not work-items
+            p.counts[pc as usize].add(self.active & self.valid);
+        }
+    }
+
+    /// Counts the groups of `ctx`'s clause from `first` to `ctx.group` (the
+    /// groups that ran: a faulting group did not).
+    #[cold]
+    #[inline(never)]
+    fn count_groups(&mut self, ctx: &ClauseCtx, first: usize) {
+        if let Some(p) = self.prof.as_mut() {
+            let at = p.layout.alu[ctx.clause as usize];
+            for c in &mut p.counts[at + first..at + ctx.group] {
+                c.add(ctx.exec & self.valid);
+            }
+        }
+    }
+
     /// The active mask.
     pub fn active(&self) -> u64 {
         self.active
@@ -526,9 +550,8 @@ impl Wave {
             })?;
             self.tick()?;
             self.stats.cf_instructions += 1;
-            if let Some(p) = self.prof.as_mut() {
-                // lanes past the work-group's end are not work-items
-                p.counts[pc as usize].add(self.active & self.valid);
+            if self.prof.is_some() {
+                self.count_cf(pc);
             }
             let active_before = self.active;
             if TRACE {
@@ -871,12 +894,8 @@ impl Wave {
             (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
         };
         self.scratch = Some(sc);
-        if let Some(p) = self.prof.as_mut() {
-            // the groups before ctx.group ran (a faulting group did not)
-            let at = p.layout.alu[ctx.clause as usize];
-            for c in &mut p.counts[at + first_group..at + ctx.group] {
-                c.add(ctx.exec & self.valid);
-            }
+        if self.prof.is_some() {
+            self.count_groups(&ctx, first_group);
         }
         let at_barrier = r?;
         if at_barrier {
