@@ -8,7 +8,8 @@
 //!
 //! Run: `cargo bench -p risa-cayman-emu` (criterion, then these figures); `CAYMAN_BENCH=while_loop` runs one
 //! kernel, `CAYMAN_BENCH_THREADS=2` one thread count, `CAYMAN_BENCH_ITEMS=N`
-//! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch).
+//! sets while_loop's work-items (default 16384: 256 groups, ~25 ms a dispatch),
+//! `CAYMAN_BENCH_PROFILE=1` counts for a profile as `risa run --profile` does.
 
 use risa_bench::{Bench, Throughput};
 use risa_cayman_emu::*;
@@ -76,6 +77,10 @@ fn bench(
             continue;
         }
         d.threads = threads;
+        if risa_bench::knob("CAYMAN_BENCH_PROFILE", 0) == 1 {
+            // what `risa run --profile` costs
+            d.profile = Some(ProfileSink::new());
+        }
         let per_run = run(k, d, args, pool).expect("warm-up").alu_groups;
         let d = &*d;
         // CPU time of the whole process: the worker threads do the work.

@@ -6,6 +6,7 @@
 use crate::fault::{Fault, Stats};
 use crate::loader::Kernel;
 use crate::memory::GlobalMemory;
+use crate::profile::{merge, Layout, ProfileSink};
 use crate::trace::{TraceSink, Tracer};
 use crate::wave::{Env, Wave, Yield};
 use std::sync::Arc;
@@ -69,6 +70,10 @@ pub struct Dispatch {
     /// ALLOC_CONSUME work on (guide 9.6 MEM_GDS_WORD1 UAV_ID); their values
     /// after the run are [`Stats::append_consume`]. Default 0.
     pub append_consume: [u32; crate::sync::APPEND_COUNTERS],
+    /// Count, per CF instruction, ALU group and fetch instruction, the
+    /// waves that executed it and their active lanes, into this sink
+    /// ([`crate::profile`]).
+    pub profile: Option<Arc<ProfileSink>>,
 }
 
 impl Dispatch {
@@ -85,6 +90,7 @@ impl Dispatch {
             trace: None,
             resources: crate::resource::Resources::new(),
             append_consume: [0; crate::sync::APPEND_COUNTERS],
+            profile: None,
         }
     }
 }
@@ -222,8 +228,16 @@ pub fn run_with_gds(
         let code = kernel.text.get(kernel.offset as usize..).unwrap_or(&[]);
         Tracer::new(sink.clone(), code, &kernel.program)
     });
+    let layout = d
+        .profile
+        .as_ref()
+        .map(|_| Arc::new(Layout::new(&kernel.program)));
+    let per_wave = PerWave {
+        tracer: &tracer,
+        layout: &layout,
+    };
     if kernel.program.uses_sync {
-        let r = run_resident(&env, d, ng, nwaves, lanes, lds_bytes, &tracer);
+        let r = run_resident(&env, kernel, d, ng, nwaves, lanes, lds_bytes, per_wave);
         if let Some(s) = &d.trace {
             s.flush();
         }
@@ -249,12 +263,22 @@ pub fn run_with_gds(
         },
         |(waves, lds, st), g| {
             let gid = risa_workers::group_id(g, ng);
-            run_group(&env, d, gid, nwaves, lanes, waves, lds, &tracer).map(|s| st.add(&s))
+            run_group(&env, d, gid, nwaves, lanes, waves, lds, per_wave).map(|s| st.add(&s))
         },
         |_, _| {},
     );
     if let Some(s) = &d.trace {
         s.flush();
+    }
+    if let (Some(sink), Some(layout)) = (&d.profile, &layout) {
+        let mut counts = Vec::new();
+        merge(
+            &mut counts,
+            workers
+                .iter()
+                .flat_map(|(w, _, _)| w.iter().map(|w| &w.prof)),
+        );
+        sink.add(kernel, layout, &counts);
     }
     if let Some((_, f)) = fault {
         return Err(f);
@@ -269,6 +293,13 @@ pub fn run_with_gds(
     })
 }
 
+/// What every wave of a dispatch gets attached: the tracer, the profile layout.
+#[derive(Clone, Copy)]
+struct PerWave<'a> {
+    tracer: &'a Option<Arc<Tracer>>,
+    layout: &'a Option<Arc<Layout>>,
+}
+
 /// Set up the waves of work-group `gid`: T0.XYZ = local id, T1.XYZ = group id.
 fn launch(
     d: &Dispatch,
@@ -276,8 +307,9 @@ fn launch(
     nwaves: u32,
     lanes: u64,
     waves: &mut Vec<Wave>,
-    tracer: &Option<Arc<Tracer>>,
+    per_wave: PerWave,
 ) {
+    let tracer = per_wave.tracer;
     while waves.len() < nwaves as usize {
         waves.push(Wave::new(0, gid, 0, 0));
     }
@@ -288,6 +320,9 @@ fn launch(
         wave.reset(valid, gid, w as u32, d.max_instructions);
         if tracer.is_some() {
             wave.set_trace(tracer.clone());
+        }
+        if let Some(layout) = per_wave.layout {
+            wave.set_profile(layout);
         }
         for l in 0..n as usize {
             let t = (first + l as u64) as u32;
@@ -313,10 +348,10 @@ fn run_group(
     lanes: u64,
     waves: &mut Vec<Wave>,
     lds: &mut [u32],
-    tracer: &Option<Arc<Tracer>>,
+    per_wave: PerWave,
 ) -> Result<Stats, Fault> {
     lds.fill(0);
-    launch(d, gid, nwaves, lanes, waves, tracer);
+    launch(d, gid, nwaves, lanes, waves, per_wave);
     let ws = &mut waves[..nwaves as usize];
     loop {
         let mut waiting = 0;
@@ -355,14 +390,16 @@ pub const MAX_RESIDENT_WAVES: u64 = 512;
 /// others; waves at a GROUP_BARRIER go on once every unfinished wave of
 /// their group is there; a round in which no wave moves is a deadlock and
 /// faults at the first waiting wave.
+#[allow(clippy::too_many_arguments)]
 fn run_resident(
     env: &Env,
+    kernel: &Kernel,
     d: &Dispatch,
     ng: [u32; 3],
     nwaves: u32,
     lanes: u64,
     lds_bytes: u32,
-    tracer: &Option<Arc<Tracer>>,
+    per_wave: PerWave,
 ) -> Result<Stats, Fault> {
     let total = ng[0] as u64 * ng[1] as u64 * ng[2] as u64;
     if total * nwaves as u64 > MAX_RESIDENT_WAVES {
@@ -372,16 +409,11 @@ fn run_resident(
             total * nwaves as u64
         )));
     }
-    struct Group {
-        waves: Vec<Wave>,
-        lds: Vec<u32>,
-        at_barrier: Vec<bool>,
-    }
     let mut groups: Vec<Group> = (0..total)
         .map(|g| {
             let gid = risa_workers::group_id(g, ng);
             let mut waves = Vec::new();
-            launch(d, gid, nwaves, lanes, &mut waves, tracer);
+            launch(d, gid, nwaves, lanes, &mut waves, per_wave);
             for (w, wave) in waves.iter_mut().enumerate() {
                 wave.dispatch_index = (g * nwaves as u64) as usize + w;
             }
@@ -392,6 +424,36 @@ fn run_resident(
             }
         })
         .collect();
+    let r = resident_turns(env, &mut groups);
+    if let (Some(sink), Some(layout)) = (&d.profile, per_wave.layout) {
+        let mut counts = Vec::new();
+        merge(
+            &mut counts,
+            groups.iter().flat_map(|g| g.waves.iter().map(|w| &w.prof)),
+        );
+        sink.add(kernel, layout, &counts);
+    }
+    r?;
+    let mut st = Stats::default();
+    for g in &groups {
+        st.workgroups += 1;
+        st.waves += g.waves.len() as u64;
+        for w in &g.waves {
+            st.add(&w.stats);
+        }
+    }
+    Ok(st)
+}
+
+/// The waves of one resident work-group.
+struct Group {
+    waves: Vec<Wave>,
+    lds: Vec<u32>,
+    at_barrier: Vec<bool>,
+}
+
+/// Runs the resident waves in turns until all are done (see [`run_resident`]).
+fn resident_turns(env: &Env, groups: &mut [Group]) -> Result<(), Fault> {
     loop {
         let mut progress = false;
         let mut left = false;
@@ -436,13 +498,5 @@ fn run_resident(
             });
         }
     }
-    let mut st = Stats::default();
-    for g in &groups {
-        st.workgroups += 1;
-        st.waves += g.waves.len() as u64;
-        for w in &g.waves {
-            st.add(&w.stats);
-        }
-    }
-    Ok(st)
+    Ok(())
 }

@@ -7,6 +7,7 @@ use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
 use crate::fmode;
 use crate::memory::GlobalMemory;
+use crate::profile::{Layout, WaveCounts};
 use crate::program::*;
 use crate::trace::Tracer;
 use std::collections::VecDeque;
@@ -169,6 +170,8 @@ pub struct Wave {
     snap: Option<Box<traced::Snapshot>>,
     /// Counters.
     pub stats: Stats,
+    /// Per-instruction counts when the dispatch is profiled.
+    pub(crate) prof: Option<Box<WaveCounts>>,
     /// Work-group id (for faults).
     pub workgroup: [u32; 3],
     /// Wave index in the work-group.
@@ -259,6 +262,7 @@ impl Wave {
             trace: None,
             snap: None,
             stats: Stats::default(),
+            prof: None,
             workgroup,
             index,
             budget,
@@ -316,6 +320,43 @@ impl Wave {
     pub fn gpr(&self, r: usize, c: usize) -> &Lanes {
         &self.rows[gi(r & 127, c & 3)]
     }
+    /// Counts what this wave executes under `layout` from now on (kept
+    /// across [`Wave::reset`]); a wave already counting under the same
+    /// layout keeps its counts.
+    pub fn set_profile(&mut self, layout: &Arc<Layout>) {
+        if !self
+            .prof
+            .as_ref()
+            .is_some_and(|p| Arc::ptr_eq(&p.layout, layout))
+        {
+            self.prof = Some(Box::new(WaveCounts::new(layout.clone())));
+        }
+    }
+
+    /// Counts CF instruction `pc` (profiling; out of line so that the
+    /// unprofiled loop stays as it was).
+    #[cold]
+    #[inline(never)]
+    fn count_cf(&mut self, pc: u32) {
+        if let Some(p) = self.prof.as_mut() {
+            // lanes past the work-group's end are not work-items
+            p.counts[pc as usize].add(self.active & self.valid);
+        }
+    }
+
+    /// Counts the groups of `ctx`'s clause from `first` to `ctx.group` (the
+    /// groups that ran: a faulting group did not).
+    #[cold]
+    #[inline(never)]
+    fn count_groups(&mut self, ctx: &ClauseCtx, first: usize) {
+        if let Some(p) = self.prof.as_mut() {
+            let at = p.layout.alu[ctx.clause as usize];
+            for c in &mut p.counts[at + first..at + ctx.group] {
+                c.add(ctx.exec & self.valid);
+            }
+        }
+    }
+
     /// The active mask.
     pub fn active(&self) -> u64 {
         self.active
@@ -417,6 +458,11 @@ impl Wave {
     fn wait(&mut self) -> Yield {
         self.budget += 1;
         self.stats.cf_instructions -= 1;
+        if let Some(p) = self.prof.as_mut() {
+            let c = &mut p.counts[self.pc as usize];
+            c.waves -= 1;
+            c.lanes -= u64::from((self.active & self.valid).count_ones());
+        }
         Yield::Blocked
     }
 
@@ -504,6 +550,9 @@ impl Wave {
             })?;
             self.tick()?;
             self.stats.cf_instructions += 1;
+            if self.prof.is_some() {
+                self.count_cf(pc);
+            }
             let active_before = self.active;
             if TRACE {
                 self.trace_cf(pc);
@@ -835,6 +884,7 @@ impl Wave {
             // guide 4.13.2: cleared at the beginning of each ALU clause
             self.flags = [0; LANES];
         }
+        let first_group = ctx.group;
         // tracing and the exception flags each select a separately compiled
         // clause loop, so the common one carries neither
         let r = match (self.trace.is_some(), clause.flags) {
@@ -844,6 +894,9 @@ impl Wave {
             (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
         };
         self.scratch = Some(sc);
+        if self.prof.is_some() {
+            self.count_groups(&ctx, first_group);
+        }
         let at_barrier = r?;
         if at_barrier {
             self.resume = Some(ctx);

@@ -1,5 +1,7 @@
 //! `risa run --profile`, `--profile-html FILE` and `--timeline FILE`: attach a
-//! [`risa_profile::Profiler`] to the launch and write what it gathered.
+//! [`risa_profile::Profiler`] to a GCN launch (or a
+//! [`risa_cayman_emu::ProfileSink`] to a Cayman one) and write what it
+//! gathered.
 
 use risa_gcn_emu::exec::{Observer, WaveEvent};
 use risa_gcn_emu::program::Op;
@@ -13,9 +15,10 @@ use std::sync::Arc;
 /// The profiling options of `risa run`.
 #[derive(clap::Args, Default)]
 pub(crate) struct ProfileArgs {
-    /// Print a profile after the run (GCN): per-instruction counts (waves
-    /// that issued it, active lanes under EXEC) on the disassembly, hottest
-    /// first, and the instruction mix by class (see docs/profile.md)
+    /// Print a profile after the run: per-instruction counts (waves that
+    /// issued it, active lanes under EXEC / the active mask; Cayman: per CF
+    /// instruction, ALU group and fetch instruction) on the disassembly,
+    /// hottest first, and the instruction mix by class (see docs/profile.md)
     #[arg(long)]
     pub(crate) profile: bool,
     /// Write the profile as one self-contained HTML page (annotated code,
@@ -25,7 +28,8 @@ pub(crate) struct ProfileArgs {
     /// Hottest instructions listed before the annotated code
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) profile_top: usize,
-    /// Write a Chrome trace-event / Perfetto timeline of the dispatch (GCN):
+    /// Write a Chrome trace-event / Perfetto timeline of the dispatch (GCN
+    /// only):
     /// one track per wave, one process per work-group, runs of instruction
     /// classes in issue order; time unit = one issued instruction
     #[arg(long, value_name = "FILE.json")]
@@ -35,7 +39,7 @@ pub(crate) struct ProfileArgs {
 /// A profiled launch in progress.
 pub(crate) struct Session<'a> {
     args: &'a ProfileArgs,
-    profiler: Profiler,
+    source: Source,
     title: String,
     kernel: String,
     chip: String,
@@ -53,9 +57,10 @@ pub(crate) fn attach<'a>(
     if !args.profile && args.profile_html.is_none() && args.timeline.is_none() {
         return Ok(None);
     }
-    if isa == Isa::Cayman {
+    if isa == Isa::Cayman && args.timeline.is_some() {
         return Err(
-            "--profile, --profile-html and --timeline profile GCN kernels; Cayman is not supported yet"
+            "--timeline records GCN dispatches only; for Cayman kernels use --profile or \
+             --profile-html"
                 .into(),
         );
     }
@@ -65,21 +70,30 @@ pub(crate) fn attach<'a>(
             "--profile, --profile-html and --timeline cannot be combined with --trace".into(),
         );
     }
-    let profiler = Profiler::new(
-        risa_gcn::Dialect::Clrx,
-        args.timeline.as_ref().map(|_| Limits::default()),
-    );
-    let p = profiler.clone();
-    cfg.observe = Some(match cfg.observe.take() {
-        None => Arc::new(move || p.recorder()),
-        // Another tool (e.g. a checker) watches too: both see every op.
-        Some(other) => Arc::new(move || Box::new(Both(other(), p.recorder())) as Box<dyn Observer>),
-    });
+    let source = if isa == Isa::Cayman {
+        let sink = risa_cayman_emu::ProfileSink::new();
+        cfg.cayman_profile = Some(sink.clone());
+        Source::Cayman(sink)
+    } else {
+        let profiler = Profiler::new(
+            risa_gcn::Dialect::Clrx,
+            args.timeline.as_ref().map(|_| Limits::default()),
+        );
+        let p = profiler.clone();
+        cfg.observe = Some(match cfg.observe.take() {
+            None => Arc::new(move || p.recorder()),
+            // Another tool (e.g. a checker) watches too: both see every op.
+            Some(other) => {
+                Arc::new(move || Box::new(Both(other(), p.recorder())) as Box<dyn Observer>)
+            }
+        });
+        Source::Gcn(profiler)
+    };
     let grid = cfg.grid.map(|g| g.to_string()).join("x");
     let block = cfg.block.map(|g| g.to_string()).join("x");
     Ok(Some(Session {
         args,
-        profiler,
+        source,
         title: format!("{kernel} on {isa}, grid {grid}, work-group {block}"),
         kernel: kernel.to_string(),
         chip: isa.to_string(),
@@ -90,7 +104,17 @@ impl Session<'_> {
     /// Prints and writes what was asked for, once the launch is over (also
     /// after a fault: the profile then covers what ran).
     pub(crate) fn finish(self) -> Result<(), String> {
-        let prof = self.profiler.finish();
+        let prof = match &self.source {
+            Source::Gcn(p) => p.finish(),
+            Source::Cayman(sink) => match sink.take() {
+                Some(c) => risa_profile::cayman::profile(&c),
+                None => risa_profile::Profile {
+                    listing: None,
+                    counts: Vec::new(),
+                    timeline: None,
+                },
+            },
+        };
         if self.args.profile {
             print!(
                 "{}",
@@ -104,7 +128,10 @@ impl Session<'_> {
             eprintln!("risa run: profile written to {}", path.display());
         }
         if let (Some(path), Some(t)) = (&self.args.timeline, &prof.timeline) {
-            let empty = risa_profile::Listing { lines: Vec::new() };
+            let empty = risa_profile::Listing {
+                lines: Vec::new(),
+                classes: &[],
+            };
             let listing = prof.listing.as_deref().unwrap_or(&empty);
             let about = [("kernel", self.kernel.clone()), ("chip", self.chip.clone())];
             let f = std::fs::File::create(path)
@@ -132,6 +159,14 @@ impl Session<'_> {
         }
         Ok(())
     }
+}
+
+/// Where a launch's counts come from.
+enum Source {
+    /// The GCN observers' profiler.
+    Gcn(Profiler),
+    /// The Cayman emulator's counters.
+    Cayman(Arc<risa_cayman_emu::ProfileSink>),
 }
 
 /// Two observers of one worker thread, called in order.

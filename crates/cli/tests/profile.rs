@@ -10,7 +10,17 @@ use common::{repo, risa, tmpdir};
 
 /// `risa run` of the bundled vadd example over 1000 items plus `extra`.
 fn run_vadd(extra: &[&str]) -> (i32, String, String) {
-    let obj = repo().join("examples/gcn/vadd-gfx900.o");
+    run_vadd_object("examples/gcn/vadd-gfx900.o", extra)
+}
+
+/// `risa run` of the Cayman vadd fixture over 1000 items (README's command) plus `extra`.
+fn run_cayman_vadd(extra: &[&str]) -> (i32, String, String) {
+    run_vadd_object("tests/fixtures/cayman/vadd.o", extra)
+}
+
+/// `risa run` of the vadd object `path` (in the repository) over 1000 items plus `extra`.
+fn run_vadd_object(path: &str, extra: &[&str]) -> (i32, String, String) {
+    let obj = repo().join(path);
     let mut args = vec![
         "run",
         obj.to_str().unwrap(),
@@ -96,24 +106,12 @@ fn profiling_options_refuse_what_they_cannot_do() {
     let (code, _, err) = run_vadd(&["--profile", "--trace", d.join("t").to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot be combined with --trace"), "{err}");
-    let cay = repo().join("tests/fixtures/cayman/vadd.o");
-    let (code, _, err) = risa(&[
-        "run",
-        cay.to_str().unwrap(),
-        "--grid",
-        "8",
-        "--arg",
-        "buf:f32:0..8",
-        "--arg",
-        "buf:f32:0..8",
-        "--arg",
-        "buf:zeros:32",
-        "--arg",
-        "i32:8",
-        "--profile",
-    ]);
+    let (code, _, err) = run_cayman_vadd(&["--profile", "--timeline", "t.json"]);
     assert_eq!(code, 1);
-    assert!(err.contains("Cayman is not supported"), "{err}");
+    assert!(
+        err.contains("--timeline records GCN dispatches only"),
+        "{err}"
+    );
     let (code, _, err) = run_vadd(&["--profile-html", "/nonexistent-dir/p.html"]);
     assert_eq!(code, 1);
     assert!(
@@ -217,4 +215,78 @@ fn html_report_renders_in_chromium() {
     // The heat bars (CSS) and the valu bar of the mix chart (SVG) are drawn.
     assert!(count([0xd6, 0x27, 0x28]) > 1000, "no heat bars");
     assert!(count([0x59, 0xa1, 0x4f]) > 1000, "no valu bar in the chart");
+}
+
+/// The listed counts (second column of the rows with a percentage) of the
+/// text profile's section after `heading`.
+fn listed_waves(out: &str, heading: &str) -> Vec<u64> {
+    out.split(heading)
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1) // the rest of the heading's line
+        .take_while(|l| !l.is_empty())
+        .filter(|l| {
+            l.split_whitespace()
+                .next()
+                .is_some_and(|p| p.ends_with('%'))
+        })
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap())
+        .collect()
+}
+
+#[test]
+fn cayman_text_profile_adds_up_to_stats() {
+    let page = tmpdir("cayman-profile").join("vadd.html");
+    let (code, out, err) = run_cayman_vadd(&[
+        "--profile",
+        "--stats",
+        "--profile-top",
+        "3",
+        "--profile-html",
+        page.to_str().unwrap(),
+        "--print",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("# risa profile: vadd on cayman, grid 1000x1x1, work-group 64x1x1"),
+        "{out}"
+    );
+    // --stats: "instructions: 128 CF, 160 ALU groups (224 ALU slots), 32 fetches, 16 RAT, ..."
+    let line = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("instructions:"))
+        .unwrap_or_else(|| panic!("no instructions line in {err}"));
+    let num = |what: &str| -> u64 {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words
+            .iter()
+            .position(|w| w.trim_end_matches(',') == what)
+            .unwrap();
+        words[i - 1].parse().unwrap()
+    };
+    let (cf, groups, fetches, rat) = (num("CF"), num("ALU"), num("fetches"), num("RAT"));
+    let listing = listed_waves(&out, "Annotated listing");
+    assert_eq!(listing.iter().sum::<u64>(), cf + groups + fetches, "{out}");
+    assert_eq!(listed_waves(&out, "Hottest instructions").len(), 3);
+    // the mix: cf + rat/exp = CF instructions, alu = ALU groups, fetch = fetches
+    let mix = |class: &str| -> u64 {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(class))
+            .map_or(0, |l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+    };
+    assert_eq!(mix("cf") + mix("rat/exp"), cf);
+    assert_eq!(mix("rat/exp"), rat);
+    assert_eq!(mix("alu") + mix("lds"), groups);
+    assert_eq!(mix("fetch"), fetches);
+    // each line is the disassembler's: CF 00 and the first VFETCH
+    assert!(out.contains("0x0000  00 ALU_PUSH_BEFORE"), "{out}");
+    assert!(out.contains("VFETCH"), "{out}");
+    // the HTML page of the same run lists the same total
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&format!(
+        "<p>{} wave-instructions issued",
+        cf + groups + fetches
+    )));
 }

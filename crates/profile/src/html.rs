@@ -5,7 +5,6 @@
 use crate::recorder::Profile;
 use crate::report::{lanes_per_wave, shown, Summary};
 use crate::svg::{bars, colour, escape};
-use risa_gcn_emu::program::Cat;
 use std::fmt::Write;
 
 /// Mnemonics shown in the mnemonic chart.
@@ -44,11 +43,10 @@ pub fn page(p: &Profile, title: &str, hot: usize) -> String {
         s.lanes as f64 / s.total.max(1) as f64
     );
     let cats: Vec<(String, &str, u64)> = s
-        .by_cat
+        .by_class
         .iter()
-        .enumerate()
         .filter(|(_, c)| c.waves > 0)
-        .map(|(k, c)| (Cat::NAMES[k].to_string(), Cat::NAMES[k], c.waves))
+        .map(|&(k, c)| (k.to_string(), k, c.waves))
         .collect();
     let mnems: Vec<(String, &str, u64)> = s
         .by_mnemonic
@@ -58,8 +56,8 @@ pub fn page(p: &Profile, title: &str, hot: usize) -> String {
             let cat = listing
                 .lines
                 .iter()
-                .find(|l| l.mnemonic == m)
-                .map_or("", |l| Cat::NAMES[l.cat as usize]);
+                .find(|l| l.mnemonics.contains(&m))
+                .map_or("", |l| l.mix);
             (m.to_string(), cat, n)
         })
         .collect();
@@ -77,8 +75,8 @@ pub fn page(p: &Profile, title: &str, hot: usize) -> String {
         let l = &listing.lines[i];
         let cls = format!(
             "<span class=\"cls\" style=\"background:{}\" title=\"{}\"></span>",
-            colour(Cat::NAMES[l.cat as usize]),
-            Cat::NAMES[l.cat as usize]
+            colour(l.mix),
+            l.mix
         );
         if c.waves == 0 {
             let _ = writeln!(

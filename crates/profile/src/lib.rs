@@ -1,4 +1,5 @@
-//! Profiles and timelines of GCN dispatches on the emulator (`risa run
+//! Profiles and timelines of GCN dispatches (and profiles of Cayman ones,
+//! see [`cayman`]) on the emulator (`risa run
 //! --profile`, `--profile-html`, `--timeline`).
 //!
 //! A [`Profiler`] hands out one [`Recorder`] (a
@@ -10,6 +11,7 @@
 //! self-contained page.
 #![warn(missing_docs)]
 
+pub mod cayman;
 pub mod html;
 pub mod listing;
 pub mod recorder;

@@ -1,5 +1,6 @@
-//! The disassembly a profile is shown on: one line per op of the program,
-//! in the order of [`Program::ops`], so an op index picks its line.
+//! The disassembly a profile is shown on: one line per counted unit of the
+//! program (for GCN one per op, in the order of [`Program::ops`], so an op
+//! index picks its line; for Cayman see [`crate::cayman`]).
 
 use risa_gcn::{Dialect, Enc};
 use risa_gcn_emu::program::{Cat, Op};
@@ -35,12 +36,13 @@ pub struct Line {
     pub offset: u32,
     /// The instruction as the disassembler prints it.
     pub text: String,
-    /// Its mnemonic (the dialect's spelling).
-    pub mnemonic: &'static str,
-    /// Its `--stats` category.
-    pub cat: Cat,
-    /// Its timeline class.
-    pub class: Class,
+    /// Its mnemonics (the dialect's spelling): one for a GCN instruction,
+    /// one per slot for a Cayman ALU group.
+    pub mnemonics: Vec<&'static str>,
+    /// Its class in the instruction mix (one of [`Listing::classes`]).
+    pub mix: &'static str,
+    /// Its timeline class (GCN only).
+    pub class: Option<Class>,
     /// The byte offset a branch goes to, when it has one.
     pub target: Option<u32>,
 }
@@ -50,6 +52,8 @@ pub struct Line {
 pub struct Listing {
     /// One line per op.
     pub lines: Vec<Line>,
+    /// The instruction-mix classes, in the order reports show them.
+    pub classes: &'static [&'static str],
 }
 
 impl Listing {
@@ -74,14 +78,17 @@ impl Listing {
                 Line {
                     offset: op.offset,
                     text: text(prog, op, dialect),
-                    mnemonic,
-                    cat: op.cat,
-                    class,
+                    mnemonics: vec![mnemonic],
+                    mix: Cat::NAMES[op.cat as usize],
+                    class: Some(class),
                     target: prog.ops.get(op.target as usize).map(|t| t.offset),
                 }
             })
             .collect();
-        Listing { lines }
+        Listing {
+            lines,
+            classes: &Cat::NAMES,
+        }
     }
 }
 

@@ -125,7 +125,9 @@ impl Observer for Recorder {
         c.waves += 1;
         c.lanes += u64::from(w.exec().count_ones());
         if let (Some(t), Some(l)) = (self.tracker.as_mut(), self.listing.as_ref()) {
-            t.issue(w.id as usize, idx, l.lines[idx].class);
+            if let Some(class) = l.lines[idx].class {
+                t.issue(w.id as usize, idx, class);
+            }
         }
     }
 

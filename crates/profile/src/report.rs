@@ -4,7 +4,6 @@
 
 use crate::recorder::{OpCount, Profile};
 use crate::Listing;
-use risa_gcn_emu::program::{Cat, CAT_COUNT};
 use std::fmt::Write;
 
 /// Totals and orderings of a profile, shared by the text and HTML reports.
@@ -14,9 +13,11 @@ pub struct Summary {
     pub total: u64,
     /// Active lanes summed over every issue.
     pub lanes: u64,
-    /// Wave-instructions and active lanes per `--stats` category.
-    pub by_cat: [OpCount; CAT_COUNT],
-    /// Wave-instructions per mnemonic, most first.
+    /// Wave-instructions and active lanes per mix class, in
+    /// [`Listing::classes`] order.
+    pub by_class: Vec<(&'static str, OpCount)>,
+    /// Wave-instructions per mnemonic, most first (a Cayman ALU group
+    /// counts once under each of its slots' mnemonics).
     pub by_mnemonic: Vec<(&'static str, u64)>,
     /// Op indices of every executed instruction, most issued first (ties in
     /// address order).
@@ -31,7 +32,7 @@ impl Summary {
         let mut s = Summary {
             total: 0,
             lanes: 0,
-            by_cat: [OpCount::default(); CAT_COUNT],
+            by_class: Vec::new(),
             by_mnemonic: Vec::new(),
             hot: Vec::new(),
             range: None,
@@ -39,6 +40,11 @@ impl Summary {
         let Some(listing) = &p.listing else {
             return s;
         };
+        s.by_class = listing
+            .classes
+            .iter()
+            .map(|&k| (k, OpCount::default()))
+            .collect();
         let mut mnem: Vec<(&'static str, u64)> = Vec::new();
         for (i, (c, l)) in p.counts.iter().zip(&listing.lines).enumerate() {
             if c.waves == 0 {
@@ -46,12 +52,15 @@ impl Summary {
             }
             s.total += c.waves;
             s.lanes += c.lanes;
-            let k = &mut s.by_cat[l.cat as usize];
-            k.waves += c.waves;
-            k.lanes += c.lanes;
-            match mnem.iter_mut().find(|(m, _)| *m == l.mnemonic) {
-                Some((_, n)) => *n += c.waves,
-                None => mnem.push((l.mnemonic, c.waves)),
+            if let Some((_, k)) = s.by_class.iter_mut().find(|(k, _)| *k == l.mix) {
+                k.waves += c.waves;
+                k.lanes += c.lanes;
+            }
+            for &m in &l.mnemonics {
+                match mnem.iter_mut().find(|(n, _)| *n == m) {
+                    Some((_, n)) => *n += c.waves,
+                    None => mnem.push((m, c.waves)),
+                }
             }
             s.hot.push(i);
             s.range = Some((s.range.map_or(i, |r| r.0), i));
@@ -134,13 +143,13 @@ pub fn text(p: &Profile, title: &str, hot: usize) -> String {
         "\nInstruction mix\n{:<8} {:>12} {:>8} {:>7}",
         "class", "waves", "percent", "lanes/w"
     );
-    for (k, c) in s.by_cat.iter().enumerate() {
+    for (k, c) in &s.by_class {
         if c.waves > 0 {
             let pct = s.pct(c.waves);
             let _ = writeln!(
                 o,
                 "{:<8} {:>12} {:>7.2}% {:>7.1}  {}",
-                Cat::NAMES[k],
+                k,
                 c.waves,
                 pct,
                 lanes_per_wave(c),

@@ -28,6 +28,11 @@ pub fn colour(class: &str) -> &'static str {
         "valu" => "#59a14f",
         "vmem" => "#b07aa1",
         "lds" => "#edc948",
+        // Cayman's classes (see crate::cayman)
+        "cf" => "#f28e2b",
+        "alu" => "#59a14f",
+        "fetch" => "#b07aa1",
+        "rat/exp" => "#76b7b2",
         _ => "#9c9c9c",
     }
 }

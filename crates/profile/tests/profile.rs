@@ -94,7 +94,7 @@ fn counts_add_up_to_the_stats() {
             let s = Summary::new(&p);
             let at = format!("{} on {} ({threads} threads)", c.name, c.chip);
             assert_eq!(s.total, res.stats.total(), "{at}");
-            let by_cat: Vec<u64> = s.by_cat.iter().map(|k| k.waves).collect();
+            let by_cat: Vec<u64> = s.by_class.iter().map(|(_, k)| k.waves).collect();
             assert_eq!(by_cat, res.stats.instructions.to_vec(), "{at}");
             // s_endpgm issues once per wave, with every lane of the wave's
             // part of the grid active.
@@ -328,6 +328,19 @@ fn balanced(page: &str) -> Vec<String> {
     seen
 }
 
+/// The waves of the HTML page's annotated listing, summed.
+fn listed_total(page: &str) -> u64 {
+    let listing = page.split("Annotated listing").nth(1).unwrap();
+    listing
+        .split("<tr><td>")
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<&str> = row.split("<td>").collect();
+            cells[1].split('<').next().unwrap().parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
 #[test]
 fn html_is_balanced_self_contained_and_adds_up() {
     let c = &cases()[7];
@@ -346,15 +359,7 @@ fn html_is_balanced_self_contained_and_adds_up() {
     );
     assert!(page.contains("lds_scan &lt;gfx900&gt; &amp; co"));
     // The listing's rows add up to the stats.
-    let listing = page.split("Annotated listing").nth(1).unwrap();
-    let sum: u64 = listing
-        .split("<tr><td>")
-        .skip(1)
-        .map(|row| {
-            let cells: Vec<&str> = row.split("<td>").collect();
-            cells[1].split('<').next().unwrap().parse::<u64>().unwrap()
-        })
-        .sum();
+    let sum = listed_total(&page);
     assert_eq!(sum, res.stats.total());
 }
 
@@ -363,4 +368,58 @@ fn an_empty_profile_says_so() {
     let p = Profiler::new(Dialect::Llvm, None).finish();
     assert!(report::text(&p, "x", 5).contains("no instruction was issued"));
     balanced(&html::page(&p, "x", 5));
+}
+
+/// A Cayman profile of `lds_reduce` (8 work-groups on 2 threads) with the
+/// dispatch's stats.
+fn cayman_lds_reduce() -> (Profile, risa_cayman_emu::Stats) {
+    use risa_cayman_emu::{load, run, Arg, Dispatch, Pool, ProfileSink};
+    let obj = std::fs::read(format!(
+        "{}/../../tests/fixtures/cayman/lds_reduce.o",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let k = load(&obj).unwrap().remove(0);
+    let n = 64 * 8;
+    let mut bytes = u32s((0..n).map(|i| ((i % 13) as f32).to_bits()));
+    bytes.resize(4 * n as usize + 32, 0);
+    let pool = Pool::from_bytes(&bytes);
+    let sink = ProfileSink::new();
+    let mut d = Dispatch::linear(n, 64);
+    d.threads = 2;
+    d.profile = Some(sink.clone());
+    let st = run(&k, &d, &[Arg::Ptr(0), Arg::Ptr(4 * n)], &pool).unwrap();
+    (risa_profile::cayman::profile(&sink.take().unwrap()), st)
+}
+
+#[test]
+fn cayman_mix_adds_up_to_the_stats() {
+    let (p, st) = cayman_lds_reduce();
+    let s = Summary::new(&p);
+    let class = |name: &str| s.by_class.iter().find(|(k, _)| *k == name).unwrap().1.waves;
+    assert_eq!(s.total, st.cf_instructions + st.alu_groups + st.fetches);
+    assert_eq!(class("cf") + class("rat/exp"), st.cf_instructions);
+    assert_eq!(class("rat/exp"), st.rat_ops);
+    assert_eq!(class("alu") + class("lds"), st.alu_groups);
+    assert_eq!(class("fetch"), st.fetches);
+    assert!(class("lds") > 0);
+    // the listing is in address order and every line has its text
+    let l = p.listing.as_ref().unwrap();
+    assert!(l.lines.windows(2).all(|w| w[0].offset < w[1].offset));
+    assert!(l.lines.iter().all(|l| !l.text.is_empty()));
+    // the first line is CF instruction 00 as the disassembler prints it
+    assert!(l.lines[0].text.starts_with("00 "), "{}", l.lines[0].text);
+    let t = report::text(&p, "lds_reduce on cayman", 5);
+    assert!(t.lines().any(|l| l.starts_with("lds ")), "{t}");
+}
+
+#[test]
+fn cayman_html_is_balanced_and_adds_up() {
+    let (p, st) = cayman_lds_reduce();
+    let page = html::page(&p, "lds_reduce on cayman", 10);
+    let tags = balanced(&page);
+    assert_eq!(tags.iter().filter(|t| *t == "svg").count(), 2);
+    assert!(!tags.iter().any(|t| t == "script"));
+    let sum = listed_total(&page);
+    assert_eq!(sum, st.cf_instructions + st.alu_groups + st.fetches);
 }

@@ -438,6 +438,7 @@ impl Device {
         d.max_instructions = cfg.max_instructions;
         d.atomics_byte_addressed = cfg.llvm_r600_atomics && k.made_by_llvm;
         d.trace = cfg.trace.as_ref().map(|open| TraceSink::new(open()));
+        d.profile = cfg.cayman_profile.clone();
         // a traced dispatch runs on one thread
         d.threads = if d.trace.is_some() {
             1

@@ -62,6 +62,10 @@ pub struct LaunchConfig {
     /// them (off: as the hardware reads INDEX_GPR, a dword index, which puts
     /// them at four times the address; see crates/cayman-emu/README.md).
     pub llvm_r600_atomics: bool,
+    /// Cayman: count each CF instruction, ALU group and fetch instruction's
+    /// wave-executions and active lanes into this sink (the GCN profiler
+    /// attaches through [`LaunchConfig::observe`] instead).
+    pub cayman_profile: Option<std::sync::Arc<risa_cayman_emu::ProfileSink>>,
 }
 
 /// The default per-wave instruction budget: large enough for real kernels,
@@ -81,6 +85,7 @@ impl LaunchConfig {
             trace: None,
             observe: None,
             llvm_r600_atomics: false,
+            cayman_profile: None,
         }
     }
 }

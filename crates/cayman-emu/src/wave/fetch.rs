@@ -43,6 +43,9 @@ impl Wave {
                 }
                 FetchOp::Invalid(e) => Err((None, format!("invalid fetch instruction: {e}"))),
             };
+            if let Some(p) = self.prof.as_mut() {
+                p.counts[p.layout.fetch[idx as usize] + k].add(m & self.valid);
+            }
             if traced {
                 self.trace_fetch(idx, k, r.is_err());
             }
