@@ -218,6 +218,7 @@ pub fn run_with_gds(
         bool_consts: 0,
         waves_in_group: nwaves,
         atomics_byte_addressed: d.atomics_byte_addressed,
+        made_by_llvm: kernel.made_by_llvm,
         gds,
         resources: &d.resources,
         sync: &sync,

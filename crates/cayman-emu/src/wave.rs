@@ -49,6 +49,9 @@ pub struct Env<'a> {
     pub waves_in_group: u32,
     /// RAT atomics take a byte address (see [`crate::Dispatch`]).
     pub atomics_byte_addressed: bool,
+    /// LLVM made the kernel ([`crate::Kernel::made_by_llvm`]): a RAT atomic
+    /// that faults under the hardware's reading says why.
+    pub made_by_llvm: bool,
     /// The global data share (64 KiB on Cayman, guide 2.6.3), byte addressed.
     pub gds: &'a dyn GlobalMemory,
     /// Fetch resources the host bound (VTX buffers, TEX resources).

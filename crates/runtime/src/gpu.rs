@@ -455,24 +455,13 @@ impl Device {
                 cpu: None,
                 threads: d.threads,
             }),
-            Err(mut fault) => {
-                let atomic = fault.message.starts_with("MEM_RAT")
-                    && !fault.message.starts_with("MEM_RAT STORE");
-                if atomic && k.made_by_llvm && !d.atomics_byte_addressed {
-                    fault.message.push_str(
-                        " (LLVM made this object: its r600 atomics pass a byte address where \
-                         the hardware reads a dword index; --llvm-r600-atomics runs them where \
-                         the source means them)",
-                    );
-                }
-                Err(LaunchError::Fault(
-                    Box::new(Fault::Cayman {
-                        kernel: k.name.clone(),
-                        fault,
-                    }),
-                    None,
-                ))
-            }
+            Err(fault) => Err(LaunchError::Fault(
+                Box::new(Fault::Cayman {
+                    kernel: k.name.clone(),
+                    fault,
+                }),
+                None,
+            )),
         }
     }
 }

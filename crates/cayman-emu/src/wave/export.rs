@@ -230,6 +230,13 @@ impl Wave {
                     "MEM_RAT {inst} at byte 0x{:x} outside {what} ({} bytes)",
                     e.addr, e.limit
                 ));
+                if !store && env.made_by_llvm && !env.atomics_byte_addressed {
+                    f.message.push_str(
+                        " (LLVM made this object: its r600 atomics pass a byte address where \
+                         the hardware reads a dword index; --llvm-r600-atomics runs them where \
+                         the source means them)",
+                    );
+                }
                 f.at.lane = Some(l as u32);
                 f
             };

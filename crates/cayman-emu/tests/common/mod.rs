@@ -152,6 +152,7 @@ pub fn one_wave_env<'a>(
         bool_consts: 0,
         waves_in_group: 1,
         atomics_byte_addressed: false,
+        made_by_llvm: false,
         gds,
         resources: &NO_RESOURCES,
         sync: &NO_SYNC,
