@@ -3,9 +3,6 @@
 //! [`risa_cayman_emu::ProfileSink`] to a Cayman one) and write what it
 //! gathered.
 
-use risa_gcn_emu::exec::{Observer, WaveEvent};
-use risa_gcn_emu::program::Op;
-use risa_gcn_emu::{Ctx, FaultKind, Wave};
 use risa_profile::{html, report, timeline, Limits, Profiler};
 use risa_runtime::gpu::Isa;
 use risa_runtime::LaunchConfig;
@@ -80,13 +77,7 @@ pub(crate) fn attach<'a>(
             args.timeline.as_ref().map(|_| Limits::default()),
         );
         let p = profiler.clone();
-        cfg.observe = Some(match cfg.observe.take() {
-            None => Arc::new(move || p.recorder()),
-            // Another tool (e.g. a checker) watches too: both see every op.
-            Some(other) => {
-                Arc::new(move || Box::new(Both(other(), p.recorder())) as Box<dyn Observer>)
-            }
-        });
+        cfg.add_observer(Arc::new(move || p.recorder()));
         Source::Gcn(profiler)
     };
     let grid = cfg.grid.map(|g| g.to_string()).join("x");
@@ -167,37 +158,4 @@ enum Source {
     Gcn(Profiler),
     /// The Cayman emulator's counters.
     Cayman(Arc<risa_cayman_emu::ProfileSink>),
-}
-
-/// Two observers of one worker thread, called in order.
-struct Both(Box<dyn Observer>, Box<dyn Observer>);
-
-impl Observer for Both {
-    fn before(&mut self, w: &Wave, idx: usize, op: &Op, ctx: &Ctx) {
-        self.0.before(w, idx, op, ctx);
-        self.1.before(w, idx, op, ctx);
-    }
-    fn after(
-        &mut self,
-        w: &mut Wave,
-        idx: usize,
-        op: &Op,
-        ctx: &mut Ctx,
-        r: &Result<(), FaultKind>,
-    ) {
-        self.0.after(w, idx, op, ctx, r);
-        self.1.after(w, idx, op, ctx, r);
-    }
-    fn event(&mut self, w: &mut Wave, ev: WaveEvent, ctx: &mut Ctx) {
-        self.0.event(w, ev, ctx);
-        self.1.event(w, ev, ctx);
-    }
-    fn group_start(&mut self, group: u64, waves: &[Wave]) {
-        self.0.group_start(group, waves);
-        self.1.group_start(group, waves);
-    }
-    fn group_end(&mut self, group: u64) {
-        self.0.group_end(group);
-        self.1.group_end(group);
-    }
 }

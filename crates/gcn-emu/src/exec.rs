@@ -340,6 +340,39 @@ fn run_indexed(w: &mut Wave, op: &Op, run: Handler, ctx: &mut Ctx) -> Result<(),
     }
 }
 
+/// Two observers of one worker thread, called in order.
+pub struct Both(pub Box<dyn Observer>, pub Box<dyn Observer>);
+
+impl Observer for Both {
+    fn before(&mut self, w: &Wave, idx: usize, op: &Op, ctx: &Ctx) {
+        self.0.before(w, idx, op, ctx);
+        self.1.before(w, idx, op, ctx);
+    }
+    fn after(
+        &mut self,
+        w: &mut Wave,
+        idx: usize,
+        op: &Op,
+        ctx: &mut Ctx,
+        r: &Result<(), FaultKind>,
+    ) {
+        self.0.after(w, idx, op, ctx, r);
+        self.1.after(w, idx, op, ctx, r);
+    }
+    fn event(&mut self, w: &mut Wave, ev: WaveEvent, ctx: &mut Ctx) {
+        self.0.event(w, ev, ctx);
+        self.1.event(w, ev, ctx);
+    }
+    fn group_start(&mut self, group: u64, waves: &[Wave]) {
+        self.0.group_start(group, waves);
+        self.1.group_start(group, waves);
+    }
+    fn group_end(&mut self, group: u64) {
+        self.0.group_end(group);
+        self.1.group_end(group);
+    }
+}
+
 /// The loop with an [`Observer`] (taken out of `ctx` while it runs, so it can
 /// be handed the context).
 fn run_wave_observed(w: &mut Wave, ctx: &mut Ctx, mut obs: Box<dyn Observer>) -> Result<(), Fault> {

@@ -27,7 +27,7 @@ pub fn attach(
         cfg.threads = 1;
     }
     let s = Arc::new(Session::new(opts, crate::gcn_launch::wave_inputs(desc)));
-    cfg.observe = Some(s.factory());
+    cfg.add_observer(s.factory());
     Some(s)
 }
 

@@ -73,6 +73,17 @@ pub struct LaunchConfig {
 pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 100_000_000;
 
 impl LaunchConfig {
+    /// Adds an observer to the dispatch: with one already set (a checker and a
+    /// profiler), both watch every op, the first added first.
+    pub fn add_observer(&mut self, f: ObserverFactory) {
+        self.observe = Some(match self.observe.take() {
+            None => f,
+            Some(first) => std::sync::Arc::new(move || {
+                Box::new(risa_gcn_emu::exec::Both(first(), f())) as Box<dyn risa_gcn_emu::Observer>
+            }),
+        });
+    }
+
     /// A launch of `grid` work-items in `dims` dimensions, block 64x1x1, on every core.
     pub fn new(grid: [u32; 3], dims: u32) -> LaunchConfig {
         LaunchConfig {
