@@ -262,11 +262,11 @@ class Campaign:
         if outcome == "mismatch" and chip != "cayman":
             # Confirm or rule out a recorded compiler bug by rebuilding without the
             # transformation that has it: a match then convicts the compiler.
-            for name, flags in known_bugs.CONFIRM:
-                obj2 = work / f"{chip}-{tc}-{len(flags)}.o"
+            for i, (name, flags) in enumerate(known_bugs.CONFIRM):
+                obj2 = work / f"{chip}-{tc}-confirm{i}.o"
                 cmd = self.compile_cmd(chip, tc, k.path, obj2)
                 rc, _, _, _ = run_limited(cmd[:1] + flags + cmd[1:], self.a.clang_timeout)
-                if rc == 0 and self.run_object(k, ref, obj2, work, f"{chip}-{tc}-c")[0] == "match":
+                if rc == 0 and self.run_object(k, ref, obj2, work, f"{chip}-{tc}-confirm{i}")[0] == "match":
                     return "known-clang-bug", secs, f"{name}; {detail}"
         return outcome, secs, detail
 
