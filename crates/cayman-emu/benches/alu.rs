@@ -13,6 +13,7 @@
 
 use risa_bench::{Bench, Throughput};
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{load, run, Arg};
 use std::time::Instant;
 
 fn kernel(file: &str) -> Kernel {

@@ -1,38 +1,17 @@
-//! Grid dispatch: builds constant buffer 0 the way Mesa's r600 compute path
-//! does (ABI-NOTES), sets up each wave's launch state (T0.XYZ local id,
-//! T1.XYZ group id), runs work-groups in parallel over CPU threads; waves of
-//! one work-group share LDS and meet at GROUP_BARRIER.
+//! Grid dispatch of a prepared kernel: sets up each wave's launch state
+//! (T0.XYZ local id, T1.XYZ group id), runs work-groups in parallel over CPU
+//! threads; waves of one work-group share LDS and meet at GROUP_BARRIER. The
+//! constant buffers (the kernel's inputs) come from the host: the runtime
+//! lays out constant buffer 0 as Mesa's r600 compute path does
+//! (`risa_runtime::cayman::abi`, ABI-NOTES).
 
 use crate::fault::{Fault, Stats};
-use crate::loader::Kernel;
+use crate::kernel::Kernel;
 use crate::memory::GlobalMemory;
 use crate::profile::{merge, Layout, ProfileSink};
 use crate::trace::{TraceSink, Tracer};
 use crate::wave::{Env, Wave, Yield};
 use std::sync::Arc;
-
-/// One kernel argument, in declaration order.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
-    /// 32-bit integer (int, uint, also `size_t` on r600).
-    U32(u32),
-    /// 32-bit float.
-    F32(f32),
-    /// 64-bit value (long, double), 8-byte aligned counting from the first
-    /// explicit argument (dword 9 of the constant buffer).
-    U64(u64),
-    /// `__global` pointer: byte offset in the global pool.
-    Ptr(u32),
-    /// `__local` pointer: the runtime allocates this many bytes of LDS after
-    /// the static LDS and passes the buffer's LDS byte address.
-    Local(u32),
-    /// Any by-value argument as bytes (a `char`, a `short`, a vector, a
-    /// struct) with its alignment: LLVM's r600 back end lays the explicit
-    /// arguments out as the data layout does, each at its ABI alignment
-    /// counted from the first explicit argument, a `char` in one byte
-    /// (ABI-NOTES).
-    Bytes(Vec<u8>, u32),
-}
 
 /// Grid shape and limits of a dispatch.
 #[derive(Clone, Debug)]
@@ -74,6 +53,13 @@ pub struct Dispatch {
     /// waves that executed it and their active lanes, into this sink
     /// ([`crate::profile`]).
     pub profile: Option<Arc<ProfileSink>>,
+    /// Constant buffers the host binds (index = kcache bank): buffer 0
+    /// holds the kernel's inputs as the runtime lays them out (grid, block,
+    /// arguments, libclc's implicit block). Default: none.
+    pub constants: Vec<Vec<u32>>,
+    /// LDS bytes the host allocates after the kernel's static LDS (the
+    /// buffers of `__local` pointer arguments). Default 0.
+    pub dynamic_lds: u32,
 }
 
 impl Dispatch {
@@ -91,72 +77,9 @@ impl Dispatch {
             resources: crate::resource::Resources::new(),
             append_consume: [0; crate::sync::APPEND_COUNTERS],
             profile: None,
+            constants: Vec::new(),
+            dynamic_lds: 0,
         }
-    }
-}
-
-/// Build constant buffer 0: group counts, global size, local size, the
-/// explicit arguments from dword 9, then libclc's implicit block (work_dim,
-/// global offset x, y, z). Returns (dwords, dynamic LDS bytes).
-pub fn build_cb0(k: &Kernel, d: &Dispatch, args: &[Arg]) -> Result<(Vec<u32>, u32), Fault> {
-    let mut b: Vec<u8> = Vec::new();
-    let groups: Vec<u32> = (0..3)
-        .map(|i| d.grid[i].div_ceil(d.block[i].max(1)))
-        .collect();
-    for v in groups.iter().chain(d.grid.iter()).chain(d.block.iter()) {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    let mut lds_top = k.lds_bytes;
-    for a in args {
-        if matches!(a, Arg::U32(_) | Arg::Ptr(_) | Arg::F32(_) | Arg::Local(_)) {
-            pad_to(&mut b, 4);
-        }
-        match a {
-            Arg::U32(v) | Arg::Ptr(v) => b.extend_from_slice(&v.to_le_bytes()),
-            Arg::F32(v) => b.extend_from_slice(&v.to_bits().to_le_bytes()),
-            Arg::U64(v) => {
-                // Natural alignment counts from the first explicit argument
-                // (dword 9), not from the start of the buffer: LLVM's r600
-                // back end puts a `long` after one pointer at KC0[2].W.
-                pad_to(&mut b, 8);
-                b.extend_from_slice(&v.to_le_bytes());
-            }
-            Arg::Bytes(v, align) => {
-                pad_to(&mut b, (*align).max(1) as usize);
-                b.extend_from_slice(v);
-            }
-            Arg::Local(n) => {
-                lds_top = lds_top.next_multiple_of(4);
-                b.extend_from_slice(&lds_top.to_le_bytes());
-                lds_top = lds_top
-                    .checked_add(*n)
-                    .ok_or_else(|| Fault::new("LDS size overflows"))?;
-            }
-        }
-    }
-    // libclc's implicit block starts at the next dword.
-    pad_to(&mut b, 4);
-    for v in [d.work_dim, d.offset[0], d.offset[1], d.offset[2]] {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    while !b.len().is_multiple_of(16) {
-        b.push(0);
-    }
-    let words = b
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    Ok((words, lds_top - k.lds_bytes))
-}
-
-/// Byte offset of the first explicit argument in constant buffer 0.
-const EXPLICIT_START: usize = 36;
-
-/// Pads the constant buffer so that the next argument is `align`-aligned
-/// counting from the first explicit argument.
-fn pad_to(b: &mut Vec<u8>, align: usize) {
-    while !(b.len() - EXPLICIT_START).is_multiple_of(align) {
-        b.push(0);
     }
 }
 
@@ -166,15 +89,10 @@ pub const LDS_LIMIT: u32 = 32 * 1024;
 /// Run `kernel` over the grid. Global memory accesses go through `mem`; a
 /// fault stops the dispatch and names the CF index, clause, group, slot,
 /// thread and work-group (the lowest-numbered faulting work-group wins).
-pub fn run(
-    kernel: &Kernel,
-    d: &Dispatch,
-    args: &[Arg],
-    mem: &dyn GlobalMemory,
-) -> Result<Stats, Fault> {
+pub fn run(kernel: &Kernel, d: &Dispatch, mem: &dyn GlobalMemory) -> Result<Stats, Fault> {
     // a fresh, zeroed global data share per dispatch
     let gds = crate::memory::Pool::new(GDS_BYTES);
-    run_with_gds(kernel, d, args, mem, &gds)
+    run_with_gds(kernel, d, mem, &gds)
 }
 
 /// Bytes of global data share (guide 2.6.3: 64 kB).
@@ -185,7 +103,6 @@ pub const GDS_BYTES: usize = 64 * 1024;
 pub fn run_with_gds(
     kernel: &Kernel,
     d: &Dispatch,
-    args: &[Arg],
     mem: &dyn GlobalMemory,
     gds: &dyn GlobalMemory,
 ) -> Result<Stats, Fault> {
@@ -198,19 +115,20 @@ pub fn run_with_gds(
             "work-group of {lanes} work-items exceeds the 1024 the hardware allows"
         )));
     }
-    let (cb0, dyn_lds) = build_cb0(kernel, d, args)?;
-    let lds_bytes = kernel.lds_bytes + dyn_lds;
+    let lds_bytes = kernel
+        .lds_bytes
+        .checked_add(d.dynamic_lds)
+        .ok_or_else(|| Fault::new("LDS size overflows"))?;
     if lds_bytes > LDS_LIMIT {
         return Err(Fault::new(format!(
             "work-group needs {lds_bytes} bytes of LDS, more than the {LDS_LIMIT} available"
         )));
     }
-    let cbs = vec![cb0];
     let nwaves = lanes.div_ceil(64) as u32;
     let sync = crate::sync::SyncState::with_append_counters(d.append_consume);
     let env = Env {
         prog: &kernel.program,
-        cb: &cbs,
+        cb: &d.constants,
         global: mem,
         text: &kernel.text,
         num_gprs: kernel.num_gprs,

@@ -16,18 +16,22 @@
 //!   (buffers, linear textures) and the data formats VTX and TEX share;
 //! * [`sync`] — GWS resources and the GDS ordered-append counter, shared
 //!   by the waves of a dispatch;
-//! * [`loader`] — r600 ELF objects from clang (`.AMDGPU.config`, kernels,
-//!   `.rel.text`);
-//! * [`dispatch`] — constant buffer 0, launch state, work-groups in parallel
-//!   (on the persistent worker threads of `risa-workers`).
+//! * [`kernel`] — a kernel ready to dispatch (the runtime loads r600 ELF
+//!   objects into these: `risa_runtime::cayman::load`);
+//! * [`dispatch`] — launch state, work-groups in parallel (on the persistent
+//!   worker threads of `risa-workers`), with the constant buffers the host
+//!   laid out (`risa_runtime::cayman::abi`).
 //!
 //! ```no_run
-//! use risa_cayman_emu::{load, run, Arg, Dispatch, Pool};
-//! let obj = std::fs::read("vadd.o").unwrap();
-//! let k = &load(&obj).unwrap()[0];
-//! let pool = Pool::new(3 * 256);
-//! let stats = run(k, &Dispatch::linear(64, 64),
-//!     &[Arg::Ptr(0), Arg::Ptr(256), Arg::Ptr(512), Arg::U32(64)], &pool).unwrap();
+//! use risa_cayman_emu::{run, Dispatch, Kernel, Pool};
+//! // A raw CF program (`risa asm --arch cayman` output); the runtime
+//! // (`risa_runtime::cayman`) loads r600 ELF objects and lays out arguments.
+//! let code = std::fs::read("prog.bin").unwrap();
+//! let k = Kernel::from_code("prog", &code);
+//! let pool = Pool::new(256);
+//! let mut d = Dispatch::linear(64, 64);
+//! d.constants = vec![vec![0; 16]]; // constant buffer 0, as the program reads it
+//! let stats = run(&k, &d, &pool).unwrap();
 //! println!("{} ALU groups", stats.alu_groups);
 //! ```
 
@@ -41,7 +45,7 @@ pub mod fmode;
 #[doc(hidden)]
 #[cfg(feature = "test-utils")]
 pub mod fuzzing;
-pub mod loader;
+pub mod kernel;
 pub mod memory;
 pub mod profile;
 pub mod program;
@@ -50,9 +54,9 @@ pub mod sync;
 pub mod trace;
 pub mod wave;
 
-pub use dispatch::{build_cb0, run, run_with_gds, Arg, Dispatch, GDS_BYTES};
+pub use dispatch::{run, run_with_gds, Dispatch, GDS_BYTES};
 pub use fault::{Fault, Location, Stats};
-pub use loader::{load, Kernel, LoadError};
+pub use kernel::Kernel;
 pub use memory::{GlobalMemory, MemError, Pool};
 pub use profile::ProfileSink;
 pub use resource::{Dim, Format, Resource, Resources};

@@ -4,7 +4,7 @@
 //! for a profile ([`crate::Dispatch::profile`]); the unprofiled loop pays
 //! one pointer test per CF instruction and per fetch instruction.
 
-use crate::loader::Kernel;
+use crate::kernel::Kernel;
 use crate::program::Program;
 use std::sync::{Arc, Mutex};
 

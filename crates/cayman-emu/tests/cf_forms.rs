@@ -373,5 +373,5 @@ fn cf_kill_is_illegal_in_compute_programs() {
 }
 
 fn run_dispatch(k: &Kernel) -> Fault {
-    risa_cayman_emu::run(k, &Dispatch::linear(64, 64), &[], &Pool::new(64)).unwrap_err()
+    risa_cayman_emu::run(k, &Dispatch::linear(64, 64), &Pool::new(64)).unwrap_err()
 }

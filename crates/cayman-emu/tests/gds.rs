@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use risa_cayman_emu::wave::Wave;
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{run, run_with_gds};
 
 /// GDS_OP numbers (shared with LDS_IDX_OP, guide 9.6 MEM_GDS_WORD1).
 const ADD_RET: u32 = 32;

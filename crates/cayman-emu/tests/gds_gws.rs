@@ -13,6 +13,7 @@ mod common;
 use common::*;
 use risa_cayman_emu::wave::{Env, Wave};
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{load, run, run_with_gds};
 
 /// The guide's DS_INST definitions on a dword model, one lane after the
 /// other: returns (first, second) returned values. `a` = address (bytes),

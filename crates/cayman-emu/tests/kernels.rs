@@ -5,6 +5,7 @@
 mod common;
 use common::*;
 use risa_cayman_emu::*;
+use risa_runtime::cayman::Arg;
 
 #[test]
 fn vadd() {

@@ -5,6 +5,7 @@
 use risa_cayman_emu::profile::{Count, Profile};
 use risa_cayman_emu::program::CfKind;
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{load, run, Arg};
 
 fn kernel(file: &str) -> Kernel {
     let p = format!(

@@ -9,6 +9,7 @@ mod common;
 use common::*;
 use risa_cayman_emu::wave::{Env, Wave};
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{load, run, Arg};
 
 fn run_wave(
     src: &str,

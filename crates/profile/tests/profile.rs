@@ -373,7 +373,8 @@ fn an_empty_profile_says_so() {
 /// A Cayman profile of `lds_reduce` (8 work-groups on 2 threads) with the
 /// dispatch's stats.
 fn cayman_lds_reduce() -> (Profile, risa_cayman_emu::Stats) {
-    use risa_cayman_emu::{load, run, Arg, Dispatch, Pool, ProfileSink};
+    use risa_cayman_emu::{Dispatch, Pool, ProfileSink};
+    use risa_runtime::cayman::{load, run, Arg};
     let obj = std::fs::read(format!(
         "{}/../../tests/fixtures/cayman/lds_reduce.o",
         env!("CARGO_MANIFEST_DIR")

@@ -12,6 +12,7 @@
 //! Bit 2 of the first byte runs the dispatch traced (into a sink).
 use libfuzzer_sys::fuzz_target;
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{run, Arg};
 
 fn words(data: &[u8]) -> Vec<u32> {
     data.chunks_exact(4)

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use risa_cayman_emu::*;
+use risa_runtime::cayman::{load, run, Arg};
 use std::path::PathBuf;
 
 pub fn fixture_path(name: &str) -> PathBuf {

@@ -4,8 +4,8 @@
 //! holds (register, value) pairs split evenly among the kernels in address
 //! order, `.rel.text` (R_AMDGPU_ABS32) points literals at those tables.
 
-use crate::program::Program;
-use core::fmt;
+use risa_cayman_emu::program::Program;
+use risa_cayman_emu::Kernel;
 
 /// SQ_PGM_RESOURCES_LS: NUM_GPRS bits 7:0, STACK_SIZE bits 15:8.
 pub const SQ_PGM_RESOURCES_LS: u32 = 0x0288D4;
@@ -14,68 +14,34 @@ pub const SQ_LDS_ALLOC: u32 = 0x0288E8;
 /// R_AMDGPU_ABS32 relocation type.
 pub const R_AMDGPU_ABS32: u32 = 6;
 
-/// Why an object cannot be loaded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    /// What went wrong.
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-impl std::error::Error for LoadError {}
-
-fn err<T>(m: impl Into<String>) -> Result<T, LoadError> {
-    Err(LoadError { message: m.into() })
-}
-
-/// A loaded kernel, ready to dispatch.
-#[derive(Clone, Debug)]
-pub struct Kernel {
-    /// Symbol name.
-    pub name: String,
-    /// Byte offset of the kernel in `.text`.
-    pub offset: u64,
-    /// The pre-decoded program.
-    pub program: Program,
-    /// The whole relocated `.text` (bound read-only as vertex buffer 2).
-    pub text: Vec<u8>,
-    /// GPRs per thread (SQ_PGM_RESOURCES_LS NUM_GPRS; 0 = unknown, all 128 usable).
-    pub num_gprs: u32,
-    /// Stack entries (SQ_PGM_RESOURCES_LS STACK_SIZE).
-    pub stack_size: u32,
-    /// Static LDS in bytes (SQ_LDS_ALLOC × 4).
-    pub lds_bytes: u32,
-    /// The raw (register, value) pairs of this kernel.
-    pub config: Vec<(u32, u32)>,
-    /// LLVM's r600 back end made the object (its `.comment` names clang or
-    /// LLVM). Its RAT atomics pass the byte pointer where the guide reads a
-    /// dword index (stores are shifted right by 2 first, atomics are not),
-    /// so a host that wants them to land where the source meant sets
-    /// [`crate::Dispatch::atomics_byte_addressed`] for such kernels; by
-    /// default they run as the hardware reads them.
-    pub made_by_llvm: bool,
-}
-
-impl Kernel {
-    /// A kernel from a raw CF program (hand-written code, tests): no config,
-    /// all 128 GPRs, no static LDS; `code` is also bound as vertex buffer 2.
-    pub fn from_code(name: &str, code: &[u8]) -> Kernel {
-        Kernel {
-            name: name.into(),
-            offset: 0,
-            program: Program::lower(code),
-            text: code.to_vec(),
-            num_gprs: 0,
-            stack_size: 0,
-            lds_bytes: 0,
-            config: Vec::new(),
-            made_by_llvm: false,
-        }
-    }
+/// Why an r600 object cannot be loaded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The bytes are not an ELF file risa can read.
+    #[error("not a readable ELF file: {0}")]
+    Elf(String),
+    /// The ELF file is not an r600 object, or its kernels cannot be found.
+    #[error("{0}")]
+    Kernels(String),
+    /// There is no code.
+    #[error("object has no .text section")]
+    NoText,
+    /// A `.rel.text` entry cannot be applied.
+    #[error(".rel.text entry {entry}: {why}")]
+    Relocation {
+        /// Index of the entry in `.rel.text`.
+        entry: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// `.AMDGPU.config` cannot be split among the kernels.
+    #[error(".AMDGPU.config has {pairs} register pairs, not a multiple of the {kernels} kernels")]
+    Config {
+        /// Register pairs in the section.
+        pairs: usize,
+        /// Kernels in the object.
+        kernels: usize,
+    },
 }
 
 fn u32_at(b: &[u8], o: usize) -> Option<u32> {
@@ -85,39 +51,36 @@ fn u32_at(b: &[u8], o: usize) -> Option<u32> {
 
 /// Load every kernel of an r600 ELF object.
 pub fn load(elf_bytes: &[u8]) -> Result<Vec<Kernel>, LoadError> {
-    let elf = risa_elf::Elf::parse(elf_bytes).map_err(|e| LoadError {
-        message: format!("not a readable ELF file: {e}"),
-    })?;
-    let ks = risa_cayman::kernels(elf_bytes).map_err(|e| LoadError { message: e.message })?;
+    let elf = risa_elf::Elf::parse(elf_bytes).map_err(|e| LoadError::Elf(e.to_string()))?;
+    let ks = risa_cayman::kernels(elf_bytes).map_err(|e| LoadError::Kernels(e.message))?;
     let Some(text_sec) = elf.section_by_name(".text") else {
-        return err("object has no .text section");
+        return Err(LoadError::NoText);
     };
     let text_idx = text_sec.index;
     let mut text = text_sec.data.to_vec();
     // relocations against .text (REL: implicit addends)
     for s in elf.sections.iter().filter(|s| s.name == ".rel.text") {
-        for (k, e) in s.data.chunks_exact(8).enumerate() {
+        for (entry, e) in s.data.chunks_exact(8).enumerate() {
+            let bad = |why: String| Err(LoadError::Relocation { entry, why });
             let off = u32::from_le_bytes([e[0], e[1], e[2], e[3]]) as usize;
             let info = u32::from_le_bytes([e[4], e[5], e[6], e[7]]);
             let (sym, ty) = ((info >> 8) as usize, info & 0xff);
             if ty != R_AMDGPU_ABS32 {
-                return err(format!(".rel.text entry {k}: relocation type {ty} is not supported (only R_AMDGPU_ABS32)"));
+                return bad(format!(
+                    "relocation type {ty} is not supported (only R_AMDGPU_ABS32)"
+                ));
             }
             let Some(sy) = sym.checked_sub(1).and_then(|i| elf.symbols.get(i)) else {
-                return err(format!(
-                    ".rel.text entry {k}: symbol index {sym} out of range"
-                ));
+                return bad(format!("symbol index {sym} out of range"));
             };
             if sy.shndx as usize != text_idx {
-                return err(format!(
-                    ".rel.text entry {k}: symbol {:?} is not in .text (only .text is bound, as vertex buffer 2)",
+                return bad(format!(
+                    "symbol {:?} is not in .text (only .text is bound, as vertex buffer 2)",
                     sy.name
                 ));
             }
             let Some(a) = u32_at(&text, off) else {
-                return err(format!(
-                    ".rel.text entry {k}: offset 0x{off:x} outside .text"
-                ));
+                return bad(format!("offset 0x{off:x} outside .text"));
             };
             let v = a.wrapping_add(sy.value as u32);
             text[off..off + 4].copy_from_slice(&v.to_le_bytes());
@@ -143,11 +106,10 @@ pub fn load(elf_bytes: &[u8]) -> Result<Vec<Kernel>, LoadError> {
         cfg.len() / ks.len()
     };
     if per * ks.len() != cfg.len() {
-        return err(format!(
-            ".AMDGPU.config has {} register pairs, not a multiple of the {} kernels",
-            cfg.len(),
-            ks.len()
-        ));
+        return Err(LoadError::Config {
+            pairs: cfg.len(),
+            kernels: ks.len(),
+        });
     }
     let llvm = elf.section_by_name(".comment").is_some_and(|c| {
         let t = String::from_utf8_lossy(c.data);

@@ -2,6 +2,19 @@
 //! memory is the device's 32-bit address space, so buffers live across
 //! launches and a pointer argument is the buffer's device address (the
 //! byte offset Mesa's r600 driver passes in its global pool, ABI-NOTES).
+//!
+//! The runtime's Cayman side, beside GCN's (`gcn`, `gcn_launch`):
+//! * [`load`] — r600 ELF objects into kernels ready to dispatch;
+//! * [`abi`] — constant buffer 0 and the dynamic LDS of a launch's
+//!   arguments;
+//! * [`launch`] — a launch of a device's kernel arguments and NDRange.
+
+pub mod abi;
+pub mod launch;
+pub mod load;
+
+pub use abi::{run, run_with_gds, Arg};
+pub use load::{load, LoadError};
 
 use crate::device::DeviceMemory;
 use risa_cayman_emu::{GlobalMemory, MemError};
