@@ -156,7 +156,7 @@ pub fn run_with_gds(
         layout: &layout,
     };
     if kernel.program.uses_sync {
-        let r = run_resident(&env, kernel, d, ng, nwaves, lanes, lds_bytes, per_wave);
+        let r = run_resident(&env, kernel, d, ng, nwaves, lds_bytes, per_wave);
         if let Some(s) = &d.trace {
             s.flush();
         }
@@ -182,7 +182,7 @@ pub fn run_with_gds(
         },
         |(waves, lds, st), g| {
             let gid = risa_workers::group_id(g, ng);
-            run_group(&env, d, gid, nwaves, lanes, waves, lds, per_wave).map(|s| st.add(&s))
+            run_group(&env, d, gid, waves, lds, per_wave).map(|s| st.add(&s))
         },
         |_, _| {},
     );
@@ -219,16 +219,22 @@ struct PerWave<'a> {
     layout: &'a Option<Arc<Layout>>,
 }
 
-/// Set up the waves of work-group `gid`: T0.XYZ = local id, T1.XYZ = group id.
-fn launch(
-    d: &Dispatch,
-    gid: [u32; 3],
-    nwaves: u32,
-    lanes: u64,
-    waves: &mut Vec<Wave>,
-    per_wave: PerWave,
-) {
+/// The work-items of work-group `gid` per dimension: the block, but the
+/// last group of a dimension whose global size is not a multiple of the
+/// block holds only the rest (no work-item lies outside the grid; GCN's
+/// dispatch does the same).
+fn group_shape(d: &Dispatch, gid: [u32; 3]) -> [u32; 3] {
+    std::array::from_fn(|i| d.block[i].min(d.grid[i] - gid[i] * d.block[i]))
+}
+
+/// Set up the waves of work-group `gid`: T0.XYZ = local id (within the
+/// group's shape, [`group_shape`]), T1.XYZ = group id. Returns the group's
+/// number of waves.
+fn launch(d: &Dispatch, gid: [u32; 3], waves: &mut Vec<Wave>, per_wave: PerWave) -> u32 {
     let tracer = per_wave.tracer;
+    let shape = group_shape(d, gid);
+    let lanes = shape[0] as u64 * shape[1] as u64 * shape[2] as u64;
+    let nwaves = lanes.div_ceil(64) as u32;
     while waves.len() < nwaves as usize {
         waves.push(Wave::new(0, gid, 0, 0));
     }
@@ -245,9 +251,9 @@ fn launch(
         }
         for l in 0..n as usize {
             let t = (first + l as u64) as u32;
-            let lx = t % d.block[0];
-            let ly = (t / d.block[0]) % d.block[1];
-            let lz = t / (d.block[0] * d.block[1]);
+            let lx = t % shape[0];
+            let ly = (t / shape[0]) % shape[1];
+            let lz = t / (shape[0] * shape[1]);
             wave.gpr_mut(0, 0)[l] = lx;
             wave.gpr_mut(0, 1)[l] = ly;
             wave.gpr_mut(0, 2)[l] = lz;
@@ -256,6 +262,7 @@ fn launch(
             wave.gpr_mut(1, 2)[l] = gid[2];
         }
     }
+    nwaves
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -263,14 +270,23 @@ fn run_group(
     env: &Env,
     d: &Dispatch,
     gid: [u32; 3],
-    nwaves: u32,
-    lanes: u64,
     waves: &mut Vec<Wave>,
     lds: &mut [u32],
     per_wave: PerWave,
 ) -> Result<Stats, Fault> {
     lds.fill(0);
-    launch(d, gid, nwaves, lanes, waves, per_wave);
+    let nwaves = launch(d, gid, waves, per_wave);
+    // A partial last group has fewer waves (NUM_THREADGRP_WAVES).
+    let partial;
+    let env = if nwaves == env.waves_in_group {
+        env
+    } else {
+        partial = Env {
+            waves_in_group: nwaves,
+            ..*env
+        };
+        &partial
+    };
     let ws = &mut waves[..nwaves as usize];
     loop {
         let mut waiting = 0;
@@ -316,7 +332,6 @@ fn run_resident(
     d: &Dispatch,
     ng: [u32; 3],
     nwaves: u32,
-    lanes: u64,
     lds_bytes: u32,
     per_wave: PerWave,
 ) -> Result<Stats, Fault> {
@@ -328,18 +343,21 @@ fn run_resident(
             total * nwaves as u64
         )));
     }
+    // Waves in dispatch order (ordered append counts them without gaps).
+    let mut next_index = 0;
     let mut groups: Vec<Group> = (0..total)
         .map(|g| {
             let gid = risa_workers::group_id(g, ng);
             let mut waves = Vec::new();
-            launch(d, gid, nwaves, lanes, &mut waves, per_wave);
-            for (w, wave) in waves.iter_mut().enumerate() {
-                wave.dispatch_index = (g * nwaves as u64) as usize + w;
+            let n = launch(d, gid, &mut waves, per_wave);
+            for wave in waves.iter_mut() {
+                wave.dispatch_index = next_index;
+                next_index += 1;
             }
             Group {
                 waves,
                 lds: vec![0u32; (lds_bytes as usize).div_ceil(4)],
-                at_barrier: vec![false; nwaves as usize],
+                at_barrier: vec![false; n as usize],
             }
         })
         .collect();
