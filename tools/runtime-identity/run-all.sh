@@ -47,14 +47,14 @@ done <"$dir/cases.txt"
 fx=$root/tests/fixtures
 one "cayman vadd 1000" run "$fx/cayman/vadd.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg u32:1000 --print 2 --stats --out "$tmp/o"
 one "gcn vadd 1000" run "$root/examples/gcn/vadd-gfx900.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg i32:1000 --print 2 --stats --out "$tmp/o"
-one "cayman vadd 1000 profile" run "$fx/cayman/vadd.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg u32:1000 --profile
-one "gcn vadd 1000 profile" run "$root/examples/gcn/vadd-gfx900.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg i32:1000 --profile
+one "cayman vadd 1000 profile" run "$fx/cayman/vadd.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg u32:1000 --profile --threads 1
+one "gcn vadd 1000 profile" run "$root/examples/gcn/vadd-gfx900.o" --grid 1000 --arg buf:f32:0..1000 --arg buf:f32:0..1000 --arg buf:zeros:4000 --arg i32:1000 --profile --threads 1
 one "cayman ids 900/128" run "$fx/cayman/ids.o" --grid 900 --block 128 --arg buf:zeros:28800 --stats --out "$tmp/o"
 one "gcn ids 900/128" run "$fx/gcn/gfx900/ids.o" --grid 900 --block 128 --arg buf:zeros:28800 --stats --out "$tmp/o"
 one "cayman vadd 256 trace" run "$fx/cayman/vadd.o" --grid 256 --arg buf:f32:0..256 --arg buf:f32:0..256 --arg buf:zeros:1024 --arg u32:256 --trace "$tmp/o/trace.txt"
 one "gcn vadd 128 trace" run "$fx/gcn/gfx900/vadd.o" --grid 128 --arg buf:f32:0..128 --arg buf:f32:0..128 --arg buf:zeros:512 --arg i32:128 --trace "$tmp/o/trace.txt"
-one "cayman lds_scan profile" run "$fx/cayman/lds_scan.o" --grid 1024 --block 256 --arg buf:u32:0..1024 --arg buf:zeros:4096 --profile
-one "gcn lds_scan profile" run "$fx/gcn/gfx900/lds_scan.o" --grid 1024 --block 256 --arg buf:u32:0..1024 --arg buf:zeros:4096 --profile
+one "cayman lds_scan profile" run "$fx/cayman/lds_scan.o" --grid 1024 --block 256 --arg buf:u32:0..1024 --arg buf:zeros:4096 --profile --threads 1
+one "gcn lds_scan profile" run "$fx/gcn/gfx900/lds_scan.o" --grid 1024 --block 256 --arg buf:u32:0..1024 --arg buf:zeros:4096 --profile --threads 1
 one "cayman multi no kernel" run "$fx/cayman/multi_kernel.o" --grid 64
 one "cayman bad kernel" run "$fx/cayman/vadd.o" --kernel nope --grid 64
 one "gcn bad kernel" run "$fx/gcn/gfx900/vadd.o" --kernel nope --grid 64

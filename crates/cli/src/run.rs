@@ -227,7 +227,9 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
     let obj = Object::parse(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
     let dev = Device::new(obj.isa());
     let module = dev.load(obj).map_err(|e| format!("{}: {e}", a.file))?;
-    let kernel = module.kernel(a.kernel.as_deref())?;
+    let kernel = module
+        .kernel(a.kernel.as_deref())
+        .map_err(|e| e.to_string())?;
     if let Some(info) = &module.kernels[kernel].args {
         check(info, &a.args).map_err(|e| format!("bad arguments: {e}"))?;
     }
@@ -271,7 +273,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
     let name = &module.kernels[kernel].name;
     let session =
         crate::profile::attach(&a.profiling, a.trace.is_some(), dev.isa(), name, &mut cfg)?;
-    let (kargs, placed) = dev.place_args(&a.args)?;
+    let (kargs, placed) = dev.place_args(&a.args).map_err(|e| e.to_string())?;
     let result = dev.launch(&module, kernel, &kargs, &cfg);
     let found = checks.as_ref().is_some_and(|s| {
         let r = s.report();

@@ -104,17 +104,9 @@ fn load(rt: &risa_runtime::gpu::Device, b: &mut Build) -> Result<(), String> {
         Some((m, a)) => (Some(m), a.map(parse_aligns).unwrap_or_default()),
         None => (None, Vec::new()),
     };
-    let obj = Object::parse(obj_bytes)?;
-    let isa = device(b.device).unwrap().isa;
-    let family = |i: Isa| matches!(i, Isa::Cayman);
-    if family(obj.isa()) != family(isa) {
-        return Err(format!(
-            "the binary is for {}, the device runs {}",
-            obj.isa(),
-            isa
-        ));
-    }
-    let m = rt.load(obj)?;
+    let obj = Object::parse(obj_bytes).map_err(|e| e.to_string())?;
+    // The device refuses an object for another chip (generation) itself.
+    let m = rt.load(obj).map_err(|e| e.to_string())?;
     let meta: Vec<(String, Vec<ArgDesc>)> = match meta.map(Object::parse) {
         Some(Ok(Object::Gcn(g))) => g
             .kernels

@@ -1,6 +1,7 @@
 //! Kernel arguments: the `--arg` SPEC language and the kernel's argument list
 //! (from its metadata), and the check that one matches the other.
 
+use crate::error::{ArgError, SpecError};
 use std::fmt;
 
 /// One argument value given by the user.
@@ -169,7 +170,7 @@ fn inline_values(ty: &str, list: &str) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     for x in &vals {
         let spec = format!("{ty}:{x}");
-        let v = parse_spec(&spec)?;
+        let v = parse_spec(&spec).map_err(|e| e.to_string())?;
         out.extend(v.scalar_bytes().expect("scalar"));
     }
     Ok(out)
@@ -178,45 +179,52 @@ fn inline_values(ty: &str, list: &str) -> Result<Vec<u8>, String> {
 /// Parses one SPEC: `i32:V u32:V i64:V u64:V f32:V f64:V buf:PATH buf:zeros:BYTES local:BYTES`,
 /// and `buf:TYPE:V,V,...` / `buf:TYPE:A..B` for small inline buffers. `buf:PATH` reads the file.
 /// `img2d:W:H:FORMAT:DATA` is a 2D image (DATA as for `buf:`, or `zeros`).
-pub fn parse_spec(spec: &str) -> Result<ArgValue, String> {
+pub fn parse_spec(spec: &str) -> Result<ArgValue, SpecError> {
+    spec_value(spec).map_err(|why| SpecError {
+        spec: spec.to_string(),
+        why,
+    })
+}
+
+/// [`parse_spec`] with the reason alone as the error.
+fn spec_value(spec: &str) -> Result<ArgValue, String> {
     let (kind, v) = spec
         .split_once(':')
-        .ok_or_else(|| format!("{spec:?}: expected KIND:VALUE (e.g. i32:5, buf:in.bin)"))?;
-    let e = |m: String| format!("{spec:?}: {m}");
+        .ok_or_else(|| "expected KIND:VALUE (e.g. i32:5, buf:in.bin)".to_string())?;
     Ok(match kind {
-        "i32" => ArgValue::I32(ranged(v, "i32").map_err(e)?),
-        "u32" => ArgValue::U32(ranged(v, "u32").map_err(e)?),
-        "i64" => ArgValue::I64(ranged(v, "i64").map_err(e)?),
-        "u64" => ArgValue::U64(ranged(v, "u64").map_err(e)?),
+        "i32" => ArgValue::I32(ranged(v, "i32")?),
+        "u32" => ArgValue::U32(ranged(v, "u32")?),
+        "i64" => ArgValue::I64(ranged(v, "i64")?),
+        "u64" => ArgValue::U64(ranged(v, "u64")?),
         "f32" => ArgValue::F32(match v.strip_prefix("0x") {
-            Some(h) => f32::from_bits(u32::from_str_radix(h, 16).map_err(|x| e(x.to_string()))?),
-            None => v.parse().map_err(|_| e(format!("{v:?} is not a number")))?,
+            Some(h) => f32::from_bits(u32::from_str_radix(h, 16).map_err(|x| x.to_string())?),
+            None => v.parse().map_err(|_| format!("{v:?} is not a number"))?,
         }),
         "f64" => ArgValue::F64(match v.strip_prefix("0x") {
-            Some(h) => f64::from_bits(u64::from_str_radix(h, 16).map_err(|x| e(x.to_string()))?),
-            None => v.parse().map_err(|_| e(format!("{v:?} is not a number")))?,
+            Some(h) => f64::from_bits(u64::from_str_radix(h, 16).map_err(|x| x.to_string())?),
+            None => v.parse().map_err(|_| format!("{v:?} is not a number"))?,
         }),
         "buf" if inline_type(v).is_some() => {
             let (ty, list) = inline_type(v).unwrap();
-            ArgValue::Buffer(inline_values(ty, list).map_err(e)?)
+            ArgValue::Buffer(inline_values(ty, list)?)
         }
         "buf" => match v.strip_prefix("zeros:") {
             Some(n) => {
-                let n: u64 = ranged(n, "a byte count").map_err(e)?;
+                let n: u64 = ranged(n, "a byte count")?;
                 if n > 1 << 32 {
-                    return Err(e("buffers are limited to 4 GiB".into()));
+                    return Err("buffers are limited to 4 GiB".into());
                 }
                 ArgValue::Buffer(vec![0; n as usize])
             }
             None => {
-                ArgValue::Buffer(std::fs::read(v).map_err(|x| e(format!("cannot read {v}: {x}")))?)
+                ArgValue::Buffer(std::fs::read(v).map_err(|x| format!("cannot read {v}: {x}"))?)
             }
         },
-        "local" => ArgValue::Local(ranged(v, "a byte count").map_err(e)?),
-        "img2d" => ArgValue::Image(image_spec(v).map_err(e)?),
+        "local" => ArgValue::Local(ranged(v, "a byte count")?),
+        "img2d" => ArgValue::Image(image_spec(v)?),
         k => {
             return Err(format!(
-                "{spec:?}: unknown kind {k:?} (i32 u32 i64 u64 f32 f64 buf local img2d)"
+                "unknown kind {k:?} (i32 u32 i64 u64 f32 f64 buf local img2d)"
             ))
         }
     })
@@ -278,7 +286,7 @@ impl fmt::Display for ArgInfo {
 }
 
 /// Checks that `values` fit the explicit arguments `args`: count and kinds.
-pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
+pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), ArgError> {
     let explicit: Vec<&ArgInfo> = args.iter().filter(|a| a.is_explicit()).collect();
     let list = || {
         explicit
@@ -288,12 +296,11 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
             .collect::<String>()
     };
     if explicit.len() != values.len() {
-        return Err(format!(
-            "the kernel takes {} arguments, {} given; it expects:{}",
-            explicit.len(),
-            values.len(),
-            list()
-        ));
+        return Err(ArgError::CountExpecting {
+            want: explicit.len(),
+            got: values.len(),
+            expects: list(),
+        });
     }
     for (i, (a, v)) in explicit.iter().zip(values).enumerate() {
         let ok = match (&a.kind, v) {
@@ -302,10 +309,11 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
             (ArgKind::Image, ArgValue::Image(_)) => a.type_name.starts_with("image2d"),
             (ArgKind::ByValue, v) => v.scalar_bytes().is_some_and(|b| b.len() as u32 == a.size),
             (ArgKind::Other(k), _) => {
-                return Err(format!(
-                    "argument {i} ({}) is a {k}, which risa cannot supply",
-                    a.name
-                ))
+                return Err(ArgError::Unsupported {
+                    index: i,
+                    name: a.name.clone(),
+                    kind: k.clone(),
+                })
             }
             _ => false,
         };
@@ -315,18 +323,19 @@ pub fn check(args: &[ArgInfo], values: &[ArgValue]) -> Result<(), String> {
             } else {
                 format!(" ({})", a.name)
             };
-            return Err(format!(
-                "argument {i}{name} is a {}, but {} was given; the kernel expects:{}",
-                match &a.kind {
+            return Err(ArgError::Mismatch {
+                index: i,
+                name,
+                want: match &a.kind {
                     ArgKind::ByValue => format!("{}-byte value", a.size),
                     ArgKind::GlobalBuffer => "buffer".into(),
                     ArgKind::DynamicLds => "local pointer".into(),
                     ArgKind::Image => a.type_name.clone(),
                     k => format!("{k:?}"),
                 },
-                v.describe(),
-                list()
-            ));
+                given: v.describe(),
+                expects: list(),
+            });
         }
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! that sets up each wave's initial state as the hardware and ROCm would.
 
 use crate::args::{ArgInfo, ArgKind};
+use crate::error::{GcnLoadError, KernelError};
 pub use crate::gcn_launch::{launch, launch_with_gds};
 use risa_elf::Elf;
 use risa_gcn::{Gen, Processor};
@@ -100,7 +101,7 @@ const SHT_RELA: u32 = 4;
 const SHT_NOTE: u32 = 7;
 const NT_AMDGPU_METADATA: u32 = 32;
 
-fn metadata(elf: &Elf) -> Result<Value, String> {
+fn metadata(elf: &Elf) -> Result<Value, GcnLoadError> {
     for s in elf.sections.iter().filter(|s| s.sh_type == SHT_NOTE) {
         let d = s.data;
         let mut at = 0usize;
@@ -111,17 +112,17 @@ fn metadata(elf: &Elf) -> Result<Value, String> {
             let desc_at = at + 12 + namesz.next_multiple_of(4);
             let desc_end = desc_at.saturating_add(descsz);
             if name_end > d.len() || desc_end > d.len() {
-                return Err(format!("note in {} is truncated", s.name));
+                return Err(GcnLoadError::TruncatedNote(s.name.to_string()));
             }
             if ty == NT_AMDGPU_METADATA && d[at + 12..name_end].starts_with(b"AMDGPU") {
                 return risa_metadata::from_msgpack_prefix(&d[desc_at..desc_end])
                     .map(|(v, _)| v)
-                    .map_err(|e| format!("msgpack: {e}"));
+                    .map_err(|e| GcnLoadError::Msgpack(e.to_string()));
             }
             at = desc_at + descsz.next_multiple_of(4);
         }
     }
-    Err("no AMDGPU metadata note (NT_AMDGPU_METADATA): is this an amdhsa code object v3+?".into())
+    Err(GcnLoadError::NoMetadata)
 }
 
 /// The string at `key` of a metadata map (bytes that are not UTF-8 replaced), or "".
@@ -168,31 +169,19 @@ fn arg_info(v: &Value) -> ArgInfo {
 
 impl GcnObject {
     /// Parses an amdhsa ELF object (`.o` or linked `.co`).
-    pub fn load(bytes: &[u8]) -> Result<GcnObject, String> {
-        let elf = Elf::parse(bytes).map_err(|e| e.to_string())?;
+    pub fn load(bytes: &[u8]) -> Result<GcnObject, GcnLoadError> {
+        let elf = Elf::parse(bytes).map_err(|e| GcnLoadError::Elf(e.to_string()))?;
         if elf.machine != 0xe0 {
-            return Err(format!(
-                "not an AMDGPU object (e_machine {:#x})",
-                elf.machine
-            ));
+            return Err(GcnLoadError::NotAmdgpu(elf.machine));
         }
-        let chip = Processor::by_mach(elf.flags & 0xff).ok_or_else(|| {
-            format!(
-                "chip {:#x} in e_flags is not a GCN 1.0-1.4 chip risa emulates (r600/Cayman objects run with --arch cayman)",
-                elf.flags & 0xff
-            )
-        })?;
+        let chip = Processor::by_mach(elf.flags & 0xff)
+            .ok_or(GcnLoadError::UnknownChip(elf.flags & 0xff))?;
         let gen = chip.gen;
         let version = match elf.abi_version {
             0 | 1 => 3,
             2 => 4,
             3 => 5,
-            v => {
-                return Err(format!(
-                    "code object ABI version {v} (v{}) is not supported",
-                    v + 2
-                ))
-            }
+            v => return Err(GcnLoadError::AbiVersion(v)),
         };
         // Lay out the allocated sections: at their addresses in a linked object,
         // one after another (256-byte aligned) in a relocatable one.
@@ -214,7 +203,7 @@ impl GcnObject {
             end = end.max(at + size);
         }
         if end > 1 << 30 {
-            return Err("the code object's loaded size is over 1 GiB".into());
+            return Err(GcnLoadError::TooLarge);
         }
         let mut image = vec![0u8; end as usize];
         for s in elf.sections.iter() {
@@ -225,7 +214,7 @@ impl GcnObject {
         let text = elf
             .section_by_name(".text")
             .and_then(|s| place[s.index].map(|a| (a, a + s.data.len() as u64)))
-            .ok_or("no .text section")?;
+            .ok_or(GcnLoadError::NoText)?;
         // Relocations of relocatable objects (.rela.X patches section X).
         let mut relocs = Vec::new();
         if !linked {
@@ -243,19 +232,16 @@ impl GcnObject {
                     let addend = i64::from_le_bytes(e[16..24].try_into().unwrap());
                     let sym = (info >> 32) as usize;
                     let Some(sy) = sym.checked_sub(1).and_then(|i| elf.symbols.get(i)) else {
-                        return Err(format!(
-                            "relocation in {} names symbol {sym}, which does not exist",
-                            rs.name
-                        ));
+                        return Err(GcnLoadError::NoSymbol {
+                            section: rs.name.to_string(),
+                            symbol: sym,
+                        });
                     };
-                    let sbase =
-                        place
-                            .get(sy.shndx as usize)
-                            .copied()
-                            .flatten()
-                            .ok_or_else(|| {
-                                format!("relocation against undefined symbol {:?}", sy.name)
-                            })?;
+                    let sbase = place
+                        .get(sy.shndx as usize)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(|| GcnLoadError::Undefined(sy.name.to_string()))?;
                     relocs.push(Reloc {
                         at: tbase + off,
                         kind: info as u32,
@@ -273,13 +259,20 @@ impl GcnObject {
                 .symbols
                 .iter()
                 .find(|s| s.name == symbol)
-                .ok_or_else(|| format!("kernel {name}: descriptor symbol {symbol:?} is missing"))?;
+                .ok_or_else(|| GcnLoadError::Kernel {
+                    kernel: name.clone(),
+                    why: format!("descriptor symbol {symbol:?} is missing"),
+                })?;
             // Symbol values are addresses in a linked object, section offsets in a .o.
-            let section_base = place
-                .get(sy.shndx as usize)
-                .copied()
-                .flatten()
-                .ok_or_else(|| format!("kernel {name}: descriptor is not in a loaded section"))?;
+            let section_base =
+                place
+                    .get(sy.shndx as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| GcnLoadError::Kernel {
+                        kernel: name.clone(),
+                        why: "descriptor is not in a loaded section".into(),
+                    })?;
             let desc_offset = if linked {
                 sy.value
             } else {
@@ -287,7 +280,10 @@ impl GcnObject {
             };
             let d = image
                 .get(desc_offset as usize..desc_offset as usize + 64)
-                .ok_or_else(|| format!("kernel {name}: descriptor is outside the image"))?;
+                .ok_or_else(|| GcnLoadError::Kernel {
+                    kernel: name.clone(),
+                    why: "descriptor is outside the image".into(),
+                })?;
             let args = list_field(k, ".args").iter().map(arg_info).collect();
             kernels.push(GcnKernel {
                 name,
@@ -298,7 +294,7 @@ impl GcnObject {
             });
         }
         if kernels.is_empty() {
-            return Err("the code object's metadata lists no kernels".into());
+            return Err(GcnLoadError::NoKernels);
         }
         Ok(GcnObject {
             gen,
@@ -312,15 +308,15 @@ impl GcnObject {
     }
 
     /// The image as loaded at device address `base`, relocations applied.
-    pub fn relocated(&self, base: u64) -> Result<Vec<u8>, String> {
+    pub fn relocated(&self, base: u64) -> Result<Vec<u8>, GcnLoadError> {
         let mut img = self.image.clone();
         for r in &self.relocs {
             let p = base.wrapping_add(r.at);
             let s_a = base.wrapping_add(r.target as u64);
             let at = r.at as usize;
-            let put = |img: &mut Vec<u8>, b: &[u8]| -> Result<(), String> {
+            let put = |img: &mut Vec<u8>, b: &[u8]| -> Result<(), GcnLoadError> {
                 img.get_mut(at..at + b.len())
-                    .ok_or_else(|| format!("relocation at {at:#x} is outside the image"))?
+                    .ok_or(GcnLoadError::RelocationOutside(at))?
                     .copy_from_slice(b);
                 Ok(())
             };
@@ -335,14 +331,14 @@ impl GcnObject {
                     &mut img,
                     &((s_a.wrapping_sub(p) >> 32) as u32).to_le_bytes(),
                 )?, // REL32_HI
-                k => return Err(format!("relocation type {k} is not supported")),
+                k => return Err(GcnLoadError::RelocationType(k)),
             }
         }
         Ok(img)
     }
 
     /// The kernel named `name`, or the only kernel when `name` is None.
-    pub fn kernel(&self, name: Option<&str>) -> Result<&GcnKernel, String> {
+    pub fn kernel(&self, name: Option<&str>) -> Result<&GcnKernel, KernelError> {
         let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
         crate::pick_kernel(&names, name).map(|i| &self.kernels[i])
     }

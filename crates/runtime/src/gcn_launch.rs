@@ -4,6 +4,7 @@
 
 use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
+use crate::error::{ArgError, GcnLoadError};
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_gcn::Gen;
@@ -53,7 +54,7 @@ pub struct Placed {
     pub base: u64,
     prog: Program,
     /// Per kernel (by descriptor offset), where it starts, or why it cannot.
-    entries: Vec<(u64, Result<Entry, String>)>,
+    entries: Vec<(u64, Result<Entry, GcnLoadError>)>,
 }
 
 /// Where a placed kernel starts: its descriptor as relocated (a .o's entry
@@ -70,10 +71,10 @@ pub struct Entry {
 impl Placed {
     /// Copies `obj`'s image into `mem` (relocated for its address),
     /// pre-decodes its code and finds its kernels' entries.
-    pub fn new(mem: &mut DeviceMemory, obj: &GcnObject) -> Result<Placed, String> {
+    pub fn new(mem: &mut DeviceMemory, obj: &GcnObject) -> Result<Placed, GcnLoadError> {
         let base = mem
             .try_alloc(obj.image.len() as u64)
-            .ok_or("device memory has no room for the code object")?;
+            .ok_or(GcnLoadError::NoRoom)?;
         let image = obj.relocated(base)?;
         mem.write(base, &image).expect("fresh allocation");
         let (t0, t1) = obj.text;
@@ -91,37 +92,35 @@ impl Placed {
     }
 
     /// Where `kernel` (a kernel of the placed object) starts.
-    pub fn entry(&self, kernel: &GcnKernel) -> Result<Entry, String> {
+    pub fn entry(&self, kernel: &GcnKernel) -> Result<Entry, GcnLoadError> {
         self.entries
             .iter()
             .find(|(at, _)| *at == kernel.desc_offset)
             .map_or_else(
-                || {
-                    Err(format!(
-                        "kernel {} is not in the placed object",
-                        kernel.name
-                    ))
-                },
+                || Err(GcnLoadError::NotPlaced(kernel.name.clone())),
                 |(_, e)| e.clone(),
             )
     }
 }
 
 /// Where `k` starts in `image`, relocated and loaded at `base`.
-fn entry(image: &[u8], base: u64, prog: &Program, k: &GcnKernel) -> Result<Entry, String> {
+fn entry(image: &[u8], base: u64, prog: &Program, k: &GcnKernel) -> Result<Entry, GcnLoadError> {
+    let bad = |why: String| GcnLoadError::Kernel {
+        kernel: k.name.clone(),
+        why,
+    };
     let d = usize::try_from(k.desc_offset)
         .ok()
         .and_then(|at| image.get(at..at.checked_add(64)?))
-        .ok_or_else(|| format!("kernel {}: descriptor is outside the image", k.name))?;
+        .ok_or_else(|| bad("descriptor is outside the image".into()))?;
     let desc = Descriptor::parse(d);
     let desc_addr = base + k.desc_offset;
     let entry_addr = desc_addr.wrapping_add(desc.entry_offset as u64);
     let op = prog.op_at_addr(entry_addr);
     if op == u32::MAX {
-        return Err(format!(
-            "kernel {}: entry {entry_addr:#x} is not an instruction in .text",
-            k.name
-        ));
+        return Err(bad(format!(
+            "entry {entry_addr:#x} is not an instruction in .text"
+        )));
     }
     Ok(Entry {
         desc,
@@ -182,20 +181,18 @@ impl Prepared {
 }
 
 /// Checks the NDRange against the hardware's limits.
-pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, String> {
+pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, ArgError> {
     if !(1..=3).contains(&cfg.dims) {
-        return Err(format!("work dimension {} is not 1, 2 or 3", cfg.dims));
+        return Err(ArgError::WorkDim(cfg.dims));
     }
     for d in 0..3 {
         if cfg.block[d] == 0 || cfg.grid[d] == 0 {
-            return Err("grid and block sizes must be at least 1".into());
+            return Err(ArgError::EmptyRange);
         }
     }
     let block_items = cfg.block.iter().map(|&b| u64::from(b)).product::<u64>();
     if block_items > 1024 {
-        return Err(format!(
-            "a work-group of {block_items} work-items is over the limit of 1024"
-        ));
+        return Err(ArgError::GroupTooLarge(block_items));
     }
     Ok(block_items)
 }
@@ -209,17 +206,16 @@ pub fn prepare(
     entry: Entry,
     args: &[KernelArg],
     cfg: &LaunchConfig,
-) -> Result<Prepared, String> {
+) -> Result<Prepared, ArgError> {
     let block_items = check_range(cfg)?;
     let desc = entry.desc;
     let explicit: Vec<&ArgInfo> = kernel.args.iter().filter(|a| a.is_explicit()).collect();
     if explicit.len() != args.len() {
-        return Err(format!(
-            "kernel {} takes {} arguments, {} given",
-            kernel.name,
-            explicit.len(),
-            args.len()
-        ));
+        return Err(ArgError::Count {
+            kernel: kernel.name.clone(),
+            want: explicit.len(),
+            got: args.len(),
+        });
     }
     let mut lds_end = u64::from(desc.group_segment_fixed_size);
     let mut ka = vec![0u8; kernel.kernarg_size.max(desc.kernarg_size).max(256) as usize];
@@ -238,9 +234,7 @@ pub fn prepare(
         }
     }
     if lds_end > 64 * 1024 {
-        return Err(format!(
-            "the work-group needs {lds_end} bytes of LDS, over the 64 KiB a GCN compute unit has"
-        ));
+        return Err(ArgError::GcnLds(lds_end));
     }
     let groups: [u32; 3] = std::array::from_fn(|d| cfg.grid[d].div_ceil(cfg.block[d]));
     fill_hidden(
@@ -274,8 +268,7 @@ pub fn prepare(
     } else {
         cfg.threads.max(1)
     };
-    let full = "device memory has no room for the launch";
-    let kernarg = mem.try_alloc(ka.len() as u64).ok_or(full)?;
+    let kernarg = mem.try_alloc(ka.len() as u64).ok_or(ArgError::NoRoom)?;
     mem.write(kernarg, &ka).expect("fresh allocation");
     let mut p = Prepared {
         entry: entry.op,
@@ -300,7 +293,7 @@ pub fn prepare(
             p.packet = a.unwrap_or(0);
             p.queue = b.unwrap_or(0);
             p.release(mem);
-            return Err(full.into());
+            return Err(ArgError::NoRoom);
         }
     }
     for _ in 0..threads {
@@ -312,7 +305,7 @@ pub fn prepare(
             Some(a) => p.scratch_bases.push(a),
             None => {
                 p.release(mem);
-                return Err(full.into());
+                return Err(ArgError::NoRoom);
             }
         }
     }
@@ -445,24 +438,22 @@ pub fn place_args(
     mem: &mut DeviceMemory,
     gen: Option<Gen>,
     values: &[ArgValue],
-) -> Result<PlacedArgs, String> {
+) -> Result<PlacedArgs, ArgError> {
     let mut args = Vec::with_capacity(values.len());
     let mut placed = Vec::new();
-    let full = || "the buffers do not fit the device's address space".to_string();
     for (i, v) in values.iter().enumerate() {
         args.push(match v {
             ArgValue::Buffer(bytes) => {
-                let addr = mem.try_alloc(bytes.len() as u64).ok_or_else(full)?;
+                let addr = mem
+                    .try_alloc(bytes.len() as u64)
+                    .ok_or(ArgError::AddressSpaceFull)?;
                 mem.write(addr, bytes).expect("fresh allocation");
                 placed.push((i, addr, bytes.len()));
                 KernelArg::Buffer(addr)
             }
             ArgValue::Image(img) => {
-                let gen = gen.ok_or_else(|| {
-                    format!("argument {i}: Cayman kernels take no images (img2d:)")
-                })?;
-                let (obj, texels) = place_image(mem, gen, img)
-                    .ok_or_else(|| format!("argument {i}: device memory is full"))?;
+                let gen = gen.ok_or(ArgError::CaymanImage(i))?;
+                let (obj, texels) = place_image(mem, gen, img).ok_or(ArgError::ImageNoRoom(i))?;
                 placed.push((i, texels, img.data.len()));
                 KernelArg::Buffer(obj)
             }

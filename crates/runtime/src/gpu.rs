@@ -29,6 +29,7 @@
 use crate::args::{ArgInfo, ArgValue};
 use crate::cayman::{CAYMAN_HEAP_END, CAYMAN_HEAP_START};
 use crate::device::DeviceMemory;
+use crate::error::{ArgError, KernelError, LoadError};
 use crate::gcn::{GcnObject, Gds};
 use crate::gcn_launch::{check_range, execute, prepare, Placed, PlacedArgs};
 use crate::{FaultReport, LaunchConfig};
@@ -68,15 +69,15 @@ pub enum Object {
 impl Object {
     /// Parses an ELF object: ELF32 is an r600 (Cayman) object, ELF64 an
     /// amdhsa (GCN) code object.
-    pub fn parse(bytes: &[u8]) -> Result<Object, String> {
+    pub fn parse(bytes: &[u8]) -> Result<Object, LoadError> {
         if risa_elf::is_elf(bytes) && bytes.get(4) == Some(&1) {
-            let ks = crate::cayman::load(bytes).map_err(|e| e.to_string())?;
+            let ks = crate::cayman::load(bytes)?;
             if ks.is_empty() {
-                return Err("the r600 object holds no kernel".into());
+                return Err(LoadError::NoR600Kernel);
             }
             return Ok(Object::Cayman(ks));
         }
-        GcnObject::load(bytes).map(Object::Gcn)
+        Ok(Object::Gcn(GcnObject::load(bytes)?))
     }
 
     /// The instruction set the object is for.
@@ -118,7 +119,7 @@ pub struct Module {
 impl Module {
     /// The index of the kernel named `name`, or of the only kernel when
     /// `name` is None.
-    pub fn kernel(&self, name: Option<&str>) -> Result<usize, String> {
+    pub fn kernel(&self, name: Option<&str>) -> Result<usize, KernelError> {
         let names: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
         crate::pick_kernel(&names, name)
     }
@@ -178,25 +179,16 @@ impl fmt::Display for Fault {
 }
 
 /// Why a launch did not complete.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LaunchError {
     /// The arguments or the NDRange do not fit the kernel or the device.
-    Args(String),
+    #[error("bad arguments: {0}")]
+    Args(#[from] ArgError),
     /// The kernel faulted; memory is as it was at the fault, and the
     /// counters up to it come along when the emulator keeps them.
+    #[error("{0}")]
     Fault(Box<Fault>, Option<Box<Launched>>),
 }
-
-impl fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LaunchError::Args(m) => write!(f, "bad arguments: {m}"),
-            LaunchError::Fault(r, _) => write!(f, "{r}"),
-        }
-    }
-}
-
-impl std::error::Error for LaunchError {}
 
 /// An access the host made outside device memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -283,7 +275,7 @@ impl Device {
 
     /// Places argument values in device memory: buffers and images (GCN)
     /// become allocations ([`crate::gcn_launch::place_args`]).
-    pub fn place_args(&self, values: &[ArgValue]) -> Result<PlacedArgs, String> {
+    pub fn place_args(&self, values: &[ArgValue]) -> Result<PlacedArgs, ArgError> {
         let gen = match self.isa {
             Isa::Gcn(chip) => Some(chip.gen),
             Isa::Cayman => None,
@@ -301,13 +293,12 @@ impl Device {
     }
 
     /// Loads `obj` on the device.
-    pub fn load(&self, obj: Object) -> Result<Module, String> {
+    pub fn load(&self, obj: Object) -> Result<Module, LoadError> {
         if !self.runs(obj.isa()) {
-            return Err(format!(
-                "the object is for {}, the device is {}",
-                obj.isa(),
-                self.isa
-            ));
+            return Err(LoadError::WrongDevice {
+                object: obj.isa(),
+                device: self.isa,
+            });
         }
         match obj {
             Object::Gcn(obj) => {
@@ -360,16 +351,12 @@ impl Device {
         args: &[KernelArg],
         cfg: &LaunchConfig,
     ) -> Result<Launched, LaunchError> {
-        check_range(cfg).map_err(LaunchError::Args)?;
+        check_range(cfg)?;
         match &m.code {
             Code::Gcn { obj, placed } => {
-                let k = obj
-                    .kernels
-                    .get(kernel)
-                    .ok_or_else(|| LaunchError::Args(format!("no kernel {kernel}")))?;
-                let entry = placed.entry(k).map_err(LaunchError::Args)?;
-                let prepared = prepare(&mut self.mem_mut(), obj, k, entry, args, cfg)
-                    .map_err(LaunchError::Args)?;
+                let k = obj.kernels.get(kernel).ok_or(ArgError::NoKernel(kernel))?;
+                let entry = placed.entry(k).map_err(ArgError::from)?;
+                let prepared = prepare(&mut self.mem_mut(), obj, k, entry, args, cfg)?;
                 let ran = {
                     let gds = self.gds.lock().unwrap_or_else(|e| e.into_inner());
                     execute(&self.mem(), placed, k, &prepared, cfg, &gds)
@@ -390,9 +377,7 @@ impl Device {
                 }
             }
             Code::Cayman(ks) => {
-                let k = ks
-                    .get(kernel)
-                    .ok_or_else(|| LaunchError::Args(format!("no kernel {kernel}")))?;
+                let k = ks.get(kernel).ok_or(ArgError::NoKernel(kernel))?;
                 crate::cayman::launch::launch(&self.mem(), k, args, cfg)
             }
         }
@@ -465,7 +450,7 @@ mod tests {
         let obj = Object::parse(&fixture("gcn/gfx900/vadd.o")).unwrap();
         let cay = Device::new(Isa::Cayman);
         let e = cay.load(obj).err().unwrap();
-        assert!(e.contains("gfx900"), "{e}");
+        assert!(e.to_string().contains("gfx900"), "{e}");
         assert!(Object::parse(b"\x7fELF junk").is_err());
         let obj = Object::parse(&fixture("gcn/gfx900/vadd.o")).unwrap();
         let dev = Device::new(obj.isa());

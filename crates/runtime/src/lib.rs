@@ -22,10 +22,12 @@ pub mod args;
 pub mod cayman;
 pub mod check;
 pub mod device;
+pub mod error;
 pub mod gcn;
 pub mod gcn_launch;
 pub mod gpu;
 
+use error::{ArgError, GcnLoadError, KernelError};
 use risa_gcn_emu::Stats;
 use std::fmt;
 use std::time::Duration;
@@ -103,19 +105,21 @@ impl LaunchConfig {
 
 /// The index of the kernel named `name` among `names`, or of the only one
 /// when `name` is None (`--kernel` may be left out then).
-pub(crate) fn pick_kernel(names: &[&str], name: Option<&str>) -> Result<usize, String> {
+pub(crate) fn pick_kernel(names: &[&str], name: Option<&str>) -> Result<usize, KernelError> {
     let all = || names.join(", ");
     match name {
         Some(n) => names
             .iter()
             .position(|k| *k == n)
-            .ok_or_else(|| format!("no kernel {n:?}; the object has: {}", all())),
+            .ok_or_else(|| KernelError::NotFound {
+                name: n.to_string(),
+                all: all(),
+            }),
         None if names.len() == 1 => Ok(0),
-        None => Err(format!(
-            "the object has {} kernels ({}); choose one with --kernel",
-            names.len(),
-            all()
-        )),
+        None => Err(KernelError::Ambiguous {
+            count: names.len(),
+            all: all(),
+        }),
     }
 }
 
@@ -189,24 +193,15 @@ impl fmt::Display for FaultReport {
 }
 
 /// Why a dispatch did not complete.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// The code object cannot be loaded.
-    Load(String),
+    #[error("cannot load the kernel: {0}")]
+    Load(GcnLoadError),
     /// The arguments do not fit the kernel.
-    Args(String),
+    #[error("bad arguments: {0}")]
+    Args(ArgError),
     /// The kernel faulted; the memory as it was at the fault is in the result.
+    #[error("{0}")]
     Fault(Box<FaultReport>, Box<RunResult>),
 }
-
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::Load(m) => write!(f, "cannot load the kernel: {m}"),
-            RunError::Args(m) => write!(f, "bad arguments: {m}"),
-            RunError::Fault(r, _) => write!(f, "{r}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}

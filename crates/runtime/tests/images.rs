@@ -71,7 +71,7 @@ fn image_specs_are_checked() {
         ("img2d:4:rgba8", "expected img2d:WIDTH:HEIGHT:FORMAT:DATA"),
     ] {
         let e = parse_spec(spec).unwrap_err();
-        assert!(e.contains(msg), "{spec}: {e}");
+        assert!(e.to_string().contains(msg), "{spec}: {e}");
     }
     // An image where the kernel takes a buffer (and the reverse) is refused.
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

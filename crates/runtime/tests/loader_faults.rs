@@ -3,6 +3,7 @@
 //! instruction, wrong argument lists.
 
 use risa_runtime::args::ArgValue::{self, Buffer, I32};
+use risa_runtime::error::KernelError;
 use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::{LaunchConfig, RunError};
 use std::path::PathBuf;
@@ -167,30 +168,33 @@ fn wrong_arguments_are_rejected_before_running() {
     args.pop();
     let e = launch(&obj, k, &args, &cfg(64)).unwrap_err();
     assert!(
-        matches!(&e, RunError::Args(m) if m.contains("takes 4 arguments, 3 given")),
+        matches!(&e, RunError::Args(m) if m.to_string().contains("takes 4 arguments, 3 given")),
         "{e}"
     );
     let mut args = vadd_args(64, 64);
     args[3] = Buffer(vec![0; 4]);
     let e = launch(&obj, k, &args, &cfg(64)).unwrap_err();
     assert!(
-        matches!(&e, RunError::Args(m) if m.contains("argument 3 is a 4-byte value, but a buffer of 4 bytes was given")),
+        matches!(&e, RunError::Args(m) if m.to_string().contains("argument 3 is a 4-byte value, but a buffer of 4 bytes was given")),
         "{e}"
     );
     let mut args = vadd_args(64, 64);
     args[0] = I32(1);
     let e = launch(&obj, k, &args, &cfg(64)).unwrap_err();
     assert!(
-        matches!(&e, RunError::Args(m) if m.contains("argument 0 is a buffer")),
+        matches!(&e, RunError::Args(m) if m.to_string().contains("argument 0 is a buffer")),
         "{e}"
     );
     // Multi-kernel objects need a name.
     let obj = GcnObject::load(&bytes("gcn/gfx900/multi_kernel.o")).unwrap();
-    assert!(obj
-        .kernel(None)
-        .unwrap_err()
-        .contains("choose one with --kernel"));
-    assert!(obj.kernel(Some("nope")).unwrap_err().contains("scale"));
+    let e = obj.kernel(None).unwrap_err();
+    assert!(matches!(&e, KernelError::Ambiguous { count: 3, .. }), "{e}");
+    assert!(e.to_string().contains("choose one with --kernel"), "{e}");
+    let e = obj.kernel(Some("nope")).unwrap_err();
+    assert!(
+        matches!(&e, KernelError::NotFound { name, all } if name == "nope" && all.contains("scale")),
+        "{e}"
+    );
 }
 
 #[test]

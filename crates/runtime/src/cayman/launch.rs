@@ -4,6 +4,7 @@
 
 use super::abi::Arg;
 use crate::device::DeviceMemory;
+use crate::error::ArgError;
 use crate::gpu::{Fault, KernelArg, LaunchError, Launched, Stats};
 use crate::LaunchConfig;
 use risa_cayman_emu::{Dispatch, Kernel, TraceSink};
@@ -19,9 +20,9 @@ pub(crate) fn launch(
     let mut cargs = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         cargs.push(match a {
-            KernelArg::Buffer(p) => Arg::Ptr(u32::try_from(*p).map_err(|_| {
-                LaunchError::Args(format!("argument {i}: {p:#x} is not a 32-bit address"))
-            })?),
+            KernelArg::Buffer(p) => {
+                Arg::Ptr(u32::try_from(*p).map_err(|_| ArgError::Not32Bit { index: i, addr: *p })?)
+            }
             KernelArg::Local(n) => Arg::Local(*n),
             KernelArg::Bytes(b) if b.len() == 4 => {
                 Arg::U32(u32::from_le_bytes(b[..].try_into().unwrap()))
@@ -41,8 +42,7 @@ pub(crate) fn launch(
     d.block = cfg.block;
     d.work_dim = cfg.dims;
     for (i, o) in cfg.offset.iter().enumerate() {
-        d.offset[i] = u32::try_from(*o)
-            .map_err(|_| LaunchError::Args(format!("offset {o} does not fit r600's 32-bit ids")))?;
+        d.offset[i] = u32::try_from(*o).map_err(|_| ArgError::Offset32(*o))?;
     }
     d.max_instructions = cfg.max_instructions;
     d.atomics_byte_addressed = cfg.llvm_r600_atomics && k.made_by_llvm;
