@@ -16,6 +16,12 @@
 //! let c = &r.buffers[2].1; // arg2: c[i] = a[i] + b[i]
 //! assert_eq!(f32::from_le_bytes(c[8..12].try_into().unwrap()), 4.0);
 //! ```
+//!
+//! The layers, GCN and Cayman side by side: [`gcn`] (amdhsa code objects)
+//! and [`gcn_launch`] (kernarg segment, dispatch packet, wave state);
+//! [`cayman`] (r600 objects: [`cayman::load`], constant buffer 0 in
+//! [`cayman::abi`], [`cayman::launch`]); [`gpu`] the device over both;
+//! [`args`] the argument language; [`error`] what can go wrong.
 #![warn(missing_docs)]
 
 pub mod args;
