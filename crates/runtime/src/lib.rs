@@ -25,6 +25,7 @@ pub mod device;
 pub mod gcn;
 pub mod gcn_launch;
 pub mod gpu;
+pub mod image_object;
 
 use risa_gcn_emu::Stats;
 use std::fmt;
