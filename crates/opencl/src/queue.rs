@@ -143,7 +143,7 @@ fn check_wait(ctx: cl_context, n: cl_uint, list: *const cl_event) -> Result<(), 
 /// Enqueues one command: checks the queue and wait list, runs `f` (which
 /// checks the command's arguments and returns its work), and hands the work
 /// to the scheduler; with `blocking`, returns when it has ended.
-unsafe fn command(
+pub(crate) unsafe fn command(
     q: cl_command_queue,
     ty: cl_command_type,
     n: cl_uint,
@@ -173,7 +173,7 @@ unsafe fn command(
 }
 
 /// The work of a command.
-fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
+pub(crate) fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
     Box::new(f)
 }
 
@@ -183,7 +183,7 @@ fn nothing() -> Job {
 }
 
 /// A buffer a command names, kept alive until the command has run.
-struct Held {
+pub(crate) struct Held {
     _hold: Ref<c_void>,
     mem: &'static Mem,
 }
@@ -196,7 +196,7 @@ impl Deref for Held {
 }
 
 /// Buffer `m` of context `ctx` when `offset..offset+size` lies in it.
-fn buffer_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
+pub(crate) fn buffer_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
     let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
     if context(b.ctx.ptr()).is_none_or(|c| !std::ptr::eq(c, ctx)) {
         return Err(CL_INVALID_CONTEXT);
@@ -414,7 +414,7 @@ fn rect_rows(
     Ok(rows)
 }
 
-unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
+pub(crate) unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -645,6 +645,7 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                     size,
                     copy,
                     write,
+                    rows: Vec::new(),
                 });
                 Ok(job(move || {
                     let mut maps = b.maps.lock().unwrap();
@@ -699,7 +700,15 @@ pub unsafe extern "C" fn enqueue_unmap(
                         .position(|x| x.ptr == ptr as usize)
                         .ok_or(CL_INVALID_VALUE)?;
                     let map = maps.remove(i);
-                    if map.write {
+                    if map.write && !map.rows.is_empty() {
+                        // An image's region: its rows, from the packed copy.
+                        let c = map.copy.as_deref().unwrap_or_default();
+                        for &(dev, host, len) in &map.rows {
+                            b.rt.write(b.addr + dev as u64, &c[host..host + len])
+                                .map_err(|_| CL_INVALID_VALUE)?;
+                        }
+                        b.sync_all_to_host();
+                    } else if map.write {
                         let data = match &map.copy {
                             Some(c) => c.clone(),
                             // SAFETY: the USE_HOST_PTR memory, `size` bytes.
@@ -895,6 +904,11 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 };
                 // The arguments.
                 let args = kern.args.lock().unwrap();
+                // Image and sampler objects are written per GCN generation.
+                let gen = match device(qu.device).map(|d| d.isa) {
+                    Some(risa_runtime::gpu::Isa::Gcn(p)) => Some(p.gen),
+                    _ => None,
+                };
                 let mut kargs = Vec::with_capacity(args.len());
                 let mut touched = Vec::new();
                 for (i, a) in args.iter().enumerate() {
@@ -902,9 +916,19 @@ pub unsafe extern "C" fn enqueue_nd_range(
                         ArgValue::Mem(None) => KernelArg::Buffer(0),
                         ArgValue::Mem(Some(r)) => {
                             let b = buffer_range(ctx, r.ptr(), 0, 0)?;
-                            let addr = b.addr;
+                            let addr = match (&b.image, gen) {
+                                (Some(_), Some(g)) => crate::image::object(&b, g)?,
+                                (Some(_), None) => return Err(CL_INVALID_KERNEL_ARGS),
+                                (None, _) => b.addr,
+                            };
                             touched.push(b);
                             KernelArg::Buffer(addr)
+                        }
+                        ArgValue::Sampler(s) => {
+                            let sm = crate::sampler::sampler(s.ptr()).ok_or(CL_INVALID_SAMPLER)?;
+                            KernelArg::Buffer(
+                                sm.object(gen.ok_or(CL_INVALID_KERNEL_ARGS)?)?,
+                            )
                         }
                         ArgValue::Local(s) => KernelArg::Local(*s),
                         ArgValue::Bytes(b) => match kern.descs.as_ref().and_then(|d| d.get(i)) {
