@@ -250,7 +250,9 @@ def test_sampler_less_reads_and_writes_match_numpy_and_pocl(cq):
         # unorm8 -> float: OpenCL allows 1.5 ulp; PoCL and the emulator
         # differ by one ulp on 2 of 612 values.
         np.testing.assert_allclose(o, ref[0], rtol=0, atol=1e-6)
-        np.testing.assert_array_equal(n, ref[1])
+        # PoCL 3.1 reads w as 0 from integer CL_R images (the specification
+        # says 1; numpy's check above holds risa to it): compare x, y, z.
+        np.testing.assert_array_equal(n[..., :3], ref[1][..., :3])
 
 
 def run_volume(ctx, q, vol, arr, lin):
