@@ -71,8 +71,17 @@ impl Image {
         Ok(())
     }
     /// Host pitches of a transfer: the API's (0: packed), checked.
-    fn host_pitches(&self, region: [usize; 3], row: usize, slice: usize) -> Result<[usize; 2], cl_int> {
+    fn host_pitches(
+        &self,
+        region: [usize; 3],
+        row: usize,
+        slice: usize,
+    ) -> Result<[usize; 2], cl_int> {
         let bpp = self.bpp();
+        // Only images with slices take a slice pitch.
+        if slice != 0 && matches!(self.shape, Shape::D1 | Shape::D1Buffer | Shape::D2) {
+            return Err(CL_INVALID_VALUE);
+        }
         // A 1D array's slices are its rows: the API's slice pitch spaces them.
         let (row, slice) = if self.shape == Shape::D1Array {
             (slice, 0)
@@ -87,7 +96,12 @@ impl Image {
         Ok([row, slice])
     }
     /// (device offset, host offset, bytes) of each row of the box.
-    fn rows(&self, origin: [usize; 3], region: [usize; 3], host: [usize; 2]) -> Vec<(usize, usize, usize)> {
+    fn rows(
+        &self,
+        origin: [usize; 3],
+        region: [usize; 3],
+        host: [usize; 2],
+    ) -> Vec<(usize, usize, usize)> {
         let bpp = self.bpp();
         let mut v = Vec::with_capacity(region[1] * region[2]);
         for z in 0..region[2] {
@@ -141,7 +155,14 @@ pub fn sync_to_host(m: &Mem) {
         if m.host_ptr != 0 {
             // SAFETY: host_ptr holds the image at its pitches (clCreateImage's contract).
             let _ = unsafe {
-                transfer(m, [0; 3], img.all(), img.host_pitch, m.host_ptr as *mut u8, true)
+                transfer(
+                    m,
+                    [0; 3],
+                    img.all(),
+                    img.host_pitch,
+                    m.host_ptr as *mut u8,
+                    true,
+                )
             };
         }
     }
@@ -163,10 +184,9 @@ pub fn object(m: &Mem, gen: Gen) -> Result<u64, cl_int> {
     }
     .map(|x| x as u32);
     let bytes = image_object::image_object(gen, img.shape, m.addr, &img.format, dims);
-    let a = m
-        .rt
-        .alloc(bytes.len() as u64)
-        .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+    let a =
+        m.rt.alloc(bytes.len() as u64)
+            .ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
     m.rt.write(a, &bytes).map_err(|_| CL_OUT_OF_RESOURCES)?;
     objs.push((gen, a));
     Ok(a)
@@ -255,7 +275,12 @@ unsafe fn make(
     if d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
-    let (w, h, dp, n) = (d.image_width, d.image_height, d.image_depth, d.image_array_size);
+    let (w, h, dp, n) = (
+        d.image_width,
+        d.image_height,
+        d.image_depth,
+        d.image_array_size,
+    );
     let bad_size = |v: usize, max: usize| v == 0 || v > max;
     let (dims, array_size, extent) = match shape {
         Shape::D1 | Shape::D1Buffer => ([w, 0, 0], 0, [w, 1, 1]),
@@ -284,7 +309,11 @@ unsafe fn make(
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
     let row = if rp == 0 { w * bpp } else { rp };
-    let rows_per_slice = if shape == Shape::D1Array { 1 } else { extent[1] };
+    let rows_per_slice = if shape == Shape::D1Array {
+        1
+    } else {
+        extent[1]
+    };
     let slice = if sp == 0 { row * rows_per_slice } else { sp };
     if row < w * bpp || !row.is_multiple_of(bpp) || slice < row * rows_per_slice {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -350,12 +379,16 @@ unsafe fn make(
     m.image = Some(image);
     if needs_ptr {
         // SAFETY: host_ptr holds the image at its pitches (the caller's contract).
-        let r = unsafe {
-            transfer(&m, [0; 3], extent, m.image.as_ref().unwrap().host_pitch, host_ptr.cast(), false)
+        unsafe {
+            transfer(
+                &m,
+                [0; 3],
+                extent,
+                m.image.as_ref().unwrap().host_pitch,
+                host_ptr.cast(),
+                false,
+            )?
         };
-        if let Err(e) = r {
-            return Err(e);
-        }
     }
     Ok(new_handle(m))
 }
@@ -429,8 +462,7 @@ pub unsafe extern "C" fn get_supported_image_formats(
         let Some(ctx) = context(c) else {
             return CL_INVALID_CONTEXT;
         };
-        if check_flags(flags).is_err() || shape_of(ty).is_none() || (n == 0 && !formats.is_null())
-        {
+        if check_flags(flags).is_err() || shape_of(ty).is_none() || (n == 0 && !formats.is_null()) {
             return CL_INVALID_VALUE;
         }
         let list = if context_has_images(ctx) {
@@ -516,12 +548,22 @@ pub fn check_region(img: &Image, origin: [usize; 3], region: [usize; 3]) -> Resu
 }
 
 /// Host pitches of a read, write or map of `region` (0: packed).
-pub fn pitches(img: &Image, region: [usize; 3], row: usize, slice: usize) -> Result<[usize; 2], cl_int> {
+pub fn pitches(
+    img: &Image,
+    region: [usize; 3],
+    row: usize,
+    slice: usize,
+) -> Result<[usize; 2], cl_int> {
     img.host_pitches(region, row, slice)
 }
 
 /// The rows of a box, for copies between images and buffers.
-pub fn rows(img: &Image, origin: [usize; 3], region: [usize; 3], host: [usize; 2]) -> Vec<(usize, usize, usize)> {
+pub fn rows(
+    img: &Image,
+    origin: [usize; 3],
+    region: [usize; 3],
+    host: [usize; 2],
+) -> Vec<(usize, usize, usize)> {
     img.rows(origin, region, host)
 }
 
@@ -536,7 +578,11 @@ pub fn texel_of_color(f: &Format, color: [u32; 4]) -> Vec<u8> {
     let mut out = Vec::with_capacity(f.bytes as usize);
     for &c in color.iter().take(channels as usize) {
         let x = f32::from_bits(c);
-        let max = if bits == 32 { u32::MAX } else { (1u32 << bits) - 1 } as f64;
+        let max = if bits == 32 {
+            u32::MAX
+        } else {
+            (1u32 << bits) - 1
+        } as f64;
         let v: u32 = match f.ty {
             CL_UNORM_INT8 | CL_UNORM_INT16 => {
                 (f64::from(x).clamp(0.0, 1.0) * max).round_ties_even() as u32

@@ -92,7 +92,11 @@ pub unsafe extern "C" fn enqueue_read_image(
     ev: *mut cl_event,
 ) -> cl_int {
     // SAFETY: forwarded pointers.
-    unsafe { image_io(q, m, true, blocking, origin, region, row, slice, ptr, n, wait, ev) }
+    unsafe {
+        image_io(
+            q, m, true, blocking, origin, region, row, slice, ptr, n, wait, ev,
+        )
+    }
 }
 
 /// clEnqueueWriteImage.

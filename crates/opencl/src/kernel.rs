@@ -180,7 +180,9 @@ pub unsafe extern "C" fn set_kernel_arg(
                 match &a.kind {
                     ArgKind::GlobalBuffer => as_mem(),
                     ArgKind::Image => match as_mem() {
-                        Ok(ArgValue::Mem(Some(r))) if mem(r.ptr()).is_some_and(|m| m.image.is_some()) => {
+                        Ok(ArgValue::Mem(Some(r)))
+                            if mem(r.ptr()).is_some_and(|m| m.image.is_some()) =>
+                        {
                             Ok(ArgValue::Mem(Some(r)))
                         }
                         Ok(_) => Err(CL_INVALID_MEM_OBJECT),
@@ -195,7 +197,9 @@ pub unsafe extern "C" fn set_kernel_arg(
                             // SAFETY: size_of(cl_sampler) bytes (checked above).
                             let s = unsafe { *(value as *const cl_sampler) };
                             match crate::sampler::sampler(s) {
-                                Some(_) => Ok(ArgValue::Sampler(Ref::new::<crate::sampler::Sampler>(s))),
+                                Some(_) => {
+                                    Ok(ArgValue::Sampler(Ref::new::<crate::sampler::Sampler>(s)))
+                                }
                                 None => Err(CL_INVALID_SAMPLER),
                             }
                         }

@@ -312,7 +312,9 @@ pub unsafe extern "C" fn get_mem_info(
             let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
             match name {
                 CL_MEM_TYPE => Ok(Info::U32(
-                    b.image.as_ref().map_or(CL_MEM_OBJECT_BUFFER, |i| i.mem_type),
+                    b.image
+                        .as_ref()
+                        .map_or(CL_MEM_OBJECT_BUFFER, |i| i.mem_type),
                 )),
                 CL_MEM_FLAGS => Ok(Info::U64(b.flags)),
                 CL_MEM_SIZE => Ok(Info::Size(b.size)),
@@ -329,4 +331,3 @@ pub unsafe extern "C" fn get_mem_info(
         })
     }
 }
-

@@ -335,9 +335,9 @@ fn device_info(d: &Device, name: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => {
             Size(if images { crate::image::MAX_2D } else { 0 })
         }
-        CL_DEVICE_IMAGE3D_MAX_WIDTH | CL_DEVICE_IMAGE3D_MAX_HEIGHT | CL_DEVICE_IMAGE3D_MAX_DEPTH => {
-            Size(if images { crate::image::MAX_3D } else { 0 })
-        }
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => Size(if images { crate::image::MAX_3D } else { 0 }),
         CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Size(if images { crate::image::MAX_BUFFER } else { 0 }),
         CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Size(if images { crate::image::MAX_ARRAY } else { 0 }),
         CL_DEVICE_MAX_PARAMETER_SIZE => Size(1024),

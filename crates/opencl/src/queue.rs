@@ -195,8 +195,24 @@ impl Deref for Held {
     }
 }
 
-/// Buffer `m` of context `ctx` when `offset..offset+size` lies in it.
-pub(crate) fn buffer_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
+/// Buffer `m` of context `ctx` when `offset..offset+size` lies in it (an
+/// image is CL_INVALID_MEM_OBJECT).
+pub(crate) fn buffer_range(
+    ctx: &Context,
+    m: cl_mem,
+    offset: usize,
+    size: usize,
+) -> Result<Held, cl_int> {
+    let b = mem_range(ctx, m, offset, size)?;
+    if b.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(b)
+}
+
+/// Memory object `m` (buffer or image) of context `ctx` when
+/// `offset..offset+size` lies in it.
+fn mem_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
     let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
     if context(b.ctx.ptr()).is_none_or(|c| !std::ptr::eq(c, ctx)) {
         return Err(CL_INVALID_CONTEXT);
@@ -689,7 +705,7 @@ pub unsafe extern "C" fn enqueue_unmap(
             ev,
             false,
             |_, ctx| {
-                let b = buffer_range(ctx, m, 0, 0)?;
+                let b = mem_range(ctx, m, 0, 0)?;
                 if !b.maps.lock().unwrap().iter().any(|x| x.ptr == ptr as usize) {
                     return Err(CL_INVALID_VALUE);
                 }
@@ -915,7 +931,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
                     kargs.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
                         ArgValue::Mem(None) => KernelArg::Buffer(0),
                         ArgValue::Mem(Some(r)) => {
-                            let b = buffer_range(ctx, r.ptr(), 0, 0)?;
+                            let b = mem_range(ctx, r.ptr(), 0, 0)?;
                             let addr = match (&b.image, gen) {
                                 (Some(_), Some(g)) => crate::image::object(&b, g)?,
                                 (Some(_), None) => return Err(CL_INVALID_KERNEL_ARGS),
@@ -926,9 +942,7 @@ pub unsafe extern "C" fn enqueue_nd_range(
                         }
                         ArgValue::Sampler(s) => {
                             let sm = crate::sampler::sampler(s.ptr()).ok_or(CL_INVALID_SAMPLER)?;
-                            KernelArg::Buffer(
-                                sm.object(gen.ok_or(CL_INVALID_KERNEL_ARGS)?)?,
-                            )
+                            KernelArg::Buffer(sm.object(gen.ok_or(CL_INVALID_KERNEL_ARGS)?)?)
                         }
                         ArgValue::Local(s) => KernelArg::Local(*s),
                         ArgValue::Bytes(b) => match kern.descs.as_ref().and_then(|d| d.get(i)) {

@@ -261,7 +261,9 @@ fn with_pocl(v: &Path, name: &str, what: &str) -> PathBuf {
     if pocl.exists() {
         std::fs::copy(pocl, both.join("pocl.icd")).unwrap();
     } else {
-        eprintln!("PoCL is not installed: {what} are checked against numpy or the values passed only");
+        eprintln!(
+            "PoCL is not installed: {what} are checked against numpy or the values passed only"
+        );
     }
     both
 }

@@ -108,7 +108,9 @@ pub fn formats() -> Vec<Format> {
 
 /// The format of channel order `order` and type `ty`, if supported.
 pub fn format(order: u32, ty: u32) -> Option<Format> {
-    formats().into_iter().find(|f| f.order == order && f.ty == ty)
+    formats()
+        .into_iter()
+        .find(|f| f.order == order && f.ty == ty)
 }
 
 /// The shapes of OpenCL 1.2 images.
@@ -195,7 +197,12 @@ pub fn valid_addressing(v: u32) -> bool {
 /// unless `normalized`, bit 28, MAX_LOD 0xfff, both XY filters bilinear when
 /// `linear`, and on GCN 1.4 bit 95 (ROCm's table for ISA versions 9.x).
 /// Returns None for an unknown addressing mode.
-pub fn sampler_words(gen: Gen, normalized: bool, addressing: u32, linear: bool) -> Option<[u32; 4]> {
+pub fn sampler_words(
+    gen: Gen,
+    normalized: bool,
+    addressing: u32,
+    linear: bool,
+) -> Option<[u32; 4]> {
     let clamp = ADDRESSING.iter().find(|a| a.0 == addressing)?.1;
     let w0 = clamp | clamp << 3 | clamp << 6 | 3 << 12 | u32::from(!normalized) << 15 | 1 << 28;
     let mut w2 = if linear { 1 << 20 | 1 << 22 } else { 0 };
