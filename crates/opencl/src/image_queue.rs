@@ -5,7 +5,7 @@
 use crate::context::Context;
 use crate::image::{check_region, image_in, pitches, rows, texel_of_color, transfer, Image};
 use crate::mem::{Mapping, Mem};
-use crate::queue::{buffer_range, command, job, triple, Queue};
+use crate::queue::{buffer_range, command, job, map_command, triple, Queue};
 use opencl_sys::*;
 use std::ffi::c_void;
 
@@ -319,16 +319,16 @@ pub unsafe extern "C" fn enqueue_map_image(
     ev: *mut cl_event,
     err: *mut cl_int,
 ) -> *mut c_void {
-    let mut out = 0usize;
     // SAFETY: forwarded pointers.
-    let e = unsafe {
-        command(
+    unsafe {
+        map_command(
             q,
             CL_COMMAND_MAP_IMAGE,
             n,
             wait,
             ev,
             blocking != 0,
+            err,
             |qu, ctx| {
                 let h = held(qu, ctx, m)?;
                 let (o, r) = (triple(origin)?, triple(region)?);
@@ -361,7 +361,6 @@ pub unsafe extern "C" fn enqueue_map_image(
                 }
                 let copy = vec![0u8; p[1] * r[2]];
                 let ptr = copy.as_ptr() as usize;
-                out = ptr;
                 let map_rows = rows(img, o, r, p);
                 let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0;
                 h.mem.maps.lock().unwrap().push(Mapping {
@@ -372,7 +371,7 @@ pub unsafe extern "C" fn enqueue_map_image(
                     write,
                     rows: map_rows,
                 });
-                Ok(job(move || {
+                let work = job(move || {
                     let mut maps = h.mem.maps.lock().unwrap();
                     if let Some(Mapping {
                         copy: Some(c),
@@ -388,15 +387,9 @@ pub unsafe extern "C" fn enqueue_map_image(
                         }
                     }
                     Ok(CL_COMPLETE)
-                }))
+                });
+                Ok((ptr, work))
             },
         )
-    };
-    // SAFETY: caller's pointer.
-    unsafe { crate::info::set_err(err, e) };
-    if e == CL_SUCCESS {
-        out as *mut c_void
-    } else {
-        std::ptr::null_mut()
     }
 }

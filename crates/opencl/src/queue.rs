@@ -172,6 +172,36 @@ pub(crate) unsafe fn command(
     })
 }
 
+/// Enqueues a map command: as [`command`], where `f` also returns the
+/// pointer the host gets; returns it (null on error, with the code in `err`).
+pub(crate) unsafe fn map_command(
+    q: cl_command_queue,
+    ty: cl_command_type,
+    n: cl_uint,
+    wait: *const cl_event,
+    ev: *mut cl_event,
+    blocking: bool,
+    err: *mut cl_int,
+    f: impl FnOnce(&Queue, &Context) -> Result<(usize, Job), cl_int>,
+) -> *mut c_void {
+    let mut out = 0usize;
+    // SAFETY: forwarded pointers.
+    let e = unsafe {
+        command(q, ty, n, wait, ev, blocking, |qu, ctx| {
+            let (ptr, job) = f(qu, ctx)?;
+            out = ptr;
+            Ok(job)
+        })
+    };
+    // SAFETY: caller's pointer.
+    unsafe { crate::info::set_err(err, e) };
+    if e == CL_SUCCESS {
+        out as *mut c_void
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
 /// The work of a command.
 pub(crate) fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
     Box::new(f)
@@ -629,16 +659,16 @@ pub unsafe extern "C" fn enqueue_map_buffer(
     ev: *mut cl_event,
     err: *mut cl_int,
 ) -> *mut c_void {
-    let mut out = 0usize;
     // SAFETY: forwarded pointers.
-    let e = unsafe {
-        command(
+    unsafe {
+        map_command(
             q,
             CL_COMMAND_MAP_BUFFER,
             n,
             wait,
             ev,
             blocking != 0,
+            err,
             |_, ctx| {
                 let b = buffer_range(ctx, m, offset, size)?;
                 if size == 0
@@ -654,7 +684,6 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                     Some(c) => c.as_ptr() as usize,
                     None => b.host_ptr + offset,
                 };
-                out = ptr;
                 b.maps.lock().unwrap().push(Mapping {
                     ptr,
                     offset,
@@ -663,7 +692,7 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                     write,
                     rows: Vec::new(),
                 });
-                Ok(job(move || {
+                let work = job(move || {
                     let mut maps = b.maps.lock().unwrap();
                     match maps.iter_mut().find(|x| x.ptr == ptr) {
                         Some(Mapping { copy: Some(c), .. }) => {
@@ -673,16 +702,10 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                         _ => b.sync_to_host(offset, size),
                     }
                     Ok(CL_COMPLETE)
-                }))
+                });
+                Ok((ptr, work))
             },
         )
-    };
-    // SAFETY: caller's pointer.
-    unsafe { crate::info::set_err(err, e) };
-    if e == CL_SUCCESS {
-        out as *mut c_void
-    } else {
-        std::ptr::null_mut()
     }
 }
 
