@@ -36,10 +36,29 @@ fn rocm_bitcode() -> Option<PathBuf> {
     p.parent().map(Path::to_path_buf)
 }
 
+/// The ROCm device libraries when `p`'s programs are built by clang-19
+/// with them (GCN 1.2 and 1.4 when both are installed and
+/// `RISA_OPENCL_COMPILER=clang-14` does not force libclc).
+fn rocm_for(p: &risa_gcn::Processor) -> Option<PathBuf> {
+    let force14 = std::env::var("RISA_OPENCL_COMPILER").is_ok_and(|v| v == "clang-14");
+    (!force14 && p.gen != risa_gcn::Gen::Gcn10 && found("clang-19") && p.name != "hawaii")
+        .then(rocm_bitcode)
+        .flatten()
+}
+
+/// Whether kernels built for `isa` can use images: only ROCm's device
+/// libraries give OpenCL C image builtins on GCN (libclc-14 has none for
+/// amdgcn or r600, and risa emulates no Cayman texture fetch from it).
+pub fn image_support(isa: Isa) -> bool {
+    match isa {
+        Isa::Cayman => false,
+        Isa::Gcn(p) => rocm_for(p).is_some(),
+    }
+}
+
 /// The command line that compiles `src` into `out` for `isa` (`mcpu` for
 /// GCN), or a message naming the packages to install.
 fn command(isa: Isa, opts: &[String], src: &Path, out: &Path) -> Result<Command, String> {
-    let force14 = std::env::var("RISA_OPENCL_COMPILER").is_ok_and(|v| v == "clang-14");
     let std = if opts.iter().any(|o| o.starts_with("-cl-std=")) {
         vec![]
     } else {
@@ -63,13 +82,7 @@ fn command(isa: Isa, opts: &[String], src: &Path, out: &Path) -> Result<Command,
                 .arg(clc);
         }
         Isa::Gcn(p) => {
-            let rocm = (!force14
-                && p.gen != risa_gcn::Gen::Gcn10
-                && found("clang-19")
-                && p.name != "hawaii")
-                .then(rocm_bitcode)
-                .flatten();
-            if let Some(rocm) = rocm {
+            if let Some(rocm) = rocm_for(p) {
                 c = Command::new("clang-19");
                 c.args(COMMON)
                     .args(&std)

@@ -6,7 +6,8 @@
 //! function.
 
 use crate::{
-    context as ctx, event as ev, kernel as k, mem as m, platform as p, program as pr, queue as q,
+    context as ctx, event as ev, image as im, image_queue as iq, kernel as k, mem as m,
+    platform as p, program as pr, queue as q, sampler as sm,
 };
 use opencl_sys::cl_icd::_cl_icd_dispatch;
 use opencl_sys::*;
@@ -48,10 +49,24 @@ fn build() -> Table {
     t.clSetCommandQueueProperty = Some(q::set_queue_property);
     t.clCreateBuffer = Some(m::create_buffer);
     t.clCreateSubBuffer = Some(m::create_sub_buffer);
-    t.clCreateImage = Some(m::create_image);
+    t.clCreateImage = Some(im::create_image);
+    t.clCreateImage2D = Some(im::create_image_2d);
+    t.clCreateImage3D = Some(im::create_image_3d);
+    t.clGetImageInfo = Some(im::get_image_info);
+    t.clCreateSampler = Some(sm::create_sampler);
+    t.clRetainSampler = Some(sm::retain_sampler);
+    t.clReleaseSampler = Some(sm::release_sampler);
+    t.clGetSamplerInfo = Some(sm::get_sampler_info);
+    t.clEnqueueReadImage = Some(iq::enqueue_read_image);
+    t.clEnqueueWriteImage = Some(iq::enqueue_write_image);
+    t.clEnqueueCopyImage = Some(iq::enqueue_copy_image);
+    t.clEnqueueCopyImageToBuffer = Some(iq::enqueue_copy_image_to_buffer);
+    t.clEnqueueCopyBufferToImage = Some(iq::enqueue_copy_buffer_to_image);
+    t.clEnqueueFillImage = Some(iq::enqueue_fill_image);
+    t.clEnqueueMapImage = Some(iq::enqueue_map_image);
     t.clRetainMemObject = Some(m::retain_mem);
     t.clReleaseMemObject = Some(m::release_mem);
-    t.clGetSupportedImageFormats = Some(m::get_supported_image_formats);
+    t.clGetSupportedImageFormats = Some(im::get_supported_image_formats);
     t.clGetMemObjectInfo = Some(m::get_mem_info);
     t.clSetMemObjectDestructorCallback = Some(m::set_destructor);
     t.clCreateProgramWithSource = Some(pr::create_with_source);

@@ -16,6 +16,8 @@ pub enum ArgValue {
     Mem(Option<Ref<c_void>>),
     /// Dynamic local memory of this many bytes.
     Local(u32),
+    /// A sampler.
+    Sampler(Ref<c_void>),
     /// Bytes of a by-value argument.
     Bytes(Vec<u8>),
 }
@@ -177,6 +179,31 @@ pub unsafe extern "C" fn set_kernel_arg(
                 };
                 match &a.kind {
                     ArgKind::GlobalBuffer => as_mem(),
+                    ArgKind::Image => match as_mem() {
+                        Ok(ArgValue::Mem(Some(r)))
+                            if mem(r.ptr()).is_some_and(|m| m.image.is_some()) =>
+                        {
+                            Ok(ArgValue::Mem(Some(r)))
+                        }
+                        Ok(_) => Err(CL_INVALID_MEM_OBJECT),
+                        Err(e) => Err(e),
+                    },
+                    ArgKind::Other(k) if k == "sampler" => {
+                        if size != std::mem::size_of::<cl_sampler>() {
+                            Err(CL_INVALID_ARG_SIZE)
+                        } else if value.is_null() {
+                            Err(CL_INVALID_SAMPLER)
+                        } else {
+                            // SAFETY: size_of(cl_sampler) bytes (checked above).
+                            let s = unsafe { *(value as *const cl_sampler) };
+                            match crate::sampler::sampler(s) {
+                                Some(_) => {
+                                    Ok(ArgValue::Sampler(Ref::new::<crate::sampler::Sampler>(s)))
+                                }
+                                None => Err(CL_INVALID_SAMPLER),
+                            }
+                        }
+                    }
                     ArgKind::DynamicLds => {
                         if !value.is_null() {
                             Err(CL_INVALID_ARG_VALUE)
@@ -279,7 +306,12 @@ pub unsafe extern "C" fn get_kernel_arg_info(
                     ArgKind::DynamicLds => CL_KERNEL_ARG_ADDRESS_LOCAL,
                     _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
                 })),
-                CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::U32(CL_KERNEL_ARG_ACCESS_NONE)),
+                CL_KERNEL_ARG_ACCESS_QUALIFIER => Ok(Info::U32(match a.access.as_str() {
+                    "read_only" => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                    "write_only" => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                    "read_write" => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                    _ => CL_KERNEL_ARG_ACCESS_NONE,
+                })),
                 CL_KERNEL_ARG_TYPE_NAME => Ok(Info::Str(a.type_name.clone())),
                 CL_KERNEL_ARG_TYPE_QUALIFIER => Ok(Info::U64(CL_KERNEL_ARG_TYPE_NONE.into())),
                 CL_KERNEL_ARG_NAME => Ok(Info::Str(a.name.clone())),

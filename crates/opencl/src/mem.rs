@@ -23,6 +23,9 @@ pub struct Mapping {
     pub copy: Option<Vec<u8>>,
     /// Whether the host may have written it.
     pub write: bool,
+    /// An image map's rows: (device offset, offset in `copy`, bytes); empty
+    /// for buffers, whose maps are one range.
+    pub rows: Vec<(usize, usize, usize)>,
 }
 
 type Destructor = (unsafe extern "C" fn(cl_mem, *mut c_void), usize);
@@ -48,6 +51,10 @@ pub struct Mem {
     destructors: Mutex<Vec<Destructor>>,
     /// The handle (for destructor callbacks).
     me: std::sync::atomic::AtomicUsize,
+    /// What makes it an image (None: a buffer).
+    pub image: Option<crate::image::Image>,
+    /// An image's image objects in device memory, one per GCN generation.
+    pub objects: crate::image::Objects,
 }
 
 // SAFETY: the only type of Kind::Mem handles.
@@ -65,15 +72,47 @@ impl Drop for Mem {
         if self.parent.is_none() {
             self.rt.free(self.addr);
         }
+        for (_, a) in self.objects.lock().unwrap().drain(..) {
+            self.rt.free(a);
+        }
     }
 }
 
 impl Mem {
+    /// A buffer of context `c` (`ctx`) at device address `addr`.
+    pub fn new(
+        c: cl_context,
+        ctx: &Context,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: usize,
+        addr: u64,
+        parent: Option<(Ref<c_void>, usize)>,
+    ) -> Mem {
+        Mem {
+            ctx: Ref::new::<Context>(c),
+            rt: ctx.rt.clone(),
+            flags,
+            size,
+            host_ptr,
+            addr,
+            parent,
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+            me: Default::default(),
+            image: None,
+            objects: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Copies the device bytes of `offset..offset+len` into the host memory
     /// of a USE_HOST_PTR buffer (nothing for other buffers).
     pub fn sync_to_host(&self, offset: usize, len: usize) {
         if self.host_ptr == 0 || len == 0 {
             return;
+        }
+        if self.image.is_some() {
+            return crate::image::sync_to_host(self);
         }
         let mut b = vec![0u8; len];
         if self.rt.read(self.addr + offset as u64, &mut b).is_ok() {
@@ -105,7 +144,7 @@ const HOST_ACCESS: cl_mem_flags =
 const ALL_FLAGS: cl_mem_flags =
     ACCESS | HOST_ACCESS | CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 
-fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     let bad = flags & !ALL_FLAGS != 0
         || (flags & ACCESS).count_ones() > 1
         || (flags & HOST_ACCESS).count_ones() > 1
@@ -118,7 +157,7 @@ fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     }
 }
 
-fn new_handle(m: Mem) -> cl_mem {
+pub(crate) fn new_handle(m: Mem) -> cl_mem {
     let h: cl_mem = handle::create(m);
     mem(h)
         .unwrap()
@@ -163,22 +202,12 @@ pub unsafe extern "C" fn create_buffer(
                 let src = std::slice::from_raw_parts(host_ptr as *const u8, size);
                 ctx.rt.write(addr, src).map_err(|_| CL_OUT_OF_RESOURCES)?;
             }
-            Ok(new_handle(Mem {
-                ctx: Ref::new::<Context>(c),
-                rt: ctx.rt.clone(),
-                flags,
-                size,
-                host_ptr: if flags & CL_MEM_USE_HOST_PTR != 0 {
-                    host_ptr as usize
-                } else {
-                    0
-                },
-                addr,
-                parent: None,
-                maps: Mutex::new(Vec::new()),
-                destructors: Mutex::new(Vec::new()),
-                me: Default::default(),
-            }))
+            let host = if flags & CL_MEM_USE_HOST_PTR != 0 {
+                host_ptr as usize
+            } else {
+                0
+            };
+            Ok(new_handle(Mem::new(c, ctx, flags, size, host, addr, None)))
         })
     }
 }
@@ -227,22 +256,24 @@ pub unsafe extern "C" fn create_sub_buffer(
             let flags = if a == 0 { flags | pa } else { flags };
             let flags = flags
                 | (p.flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR));
-            Ok(new_handle(Mem {
-                ctx: Ref::new::<Context>(p.ctx.ptr()),
-                rt: p.rt.clone(),
+            if p.image.is_some() {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            let ctx = context(p.ctx.ptr()).ok_or(CL_INVALID_CONTEXT)?;
+            let host = if p.host_ptr != 0 {
+                p.host_ptr + r.origin
+            } else {
+                0
+            };
+            Ok(new_handle(Mem::new(
+                p.ctx.ptr(),
+                ctx,
                 flags,
-                size: r.size,
-                host_ptr: if p.host_ptr != 0 {
-                    p.host_ptr + r.origin
-                } else {
-                    0
-                },
-                addr: p.addr + r.origin as u64,
-                parent: Some((Ref::new::<Mem>(parent), r.origin)),
-                maps: Mutex::new(Vec::new()),
-                destructors: Mutex::new(Vec::new()),
-                me: Default::default(),
-            }))
+                r.size,
+                host,
+                p.addr + r.origin as u64,
+                Some((Ref::new::<Mem>(parent), r.origin)),
+            )))
         })
     }
 }
@@ -280,7 +311,11 @@ pub unsafe extern "C" fn get_mem_info(
         query(size, value, size_ret, || {
             let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
             match name {
-                CL_MEM_TYPE => Ok(Info::U32(CL_MEM_OBJECT_BUFFER)),
+                CL_MEM_TYPE => Ok(Info::U32(
+                    b.image
+                        .as_ref()
+                        .map_or(CL_MEM_OBJECT_BUFFER, |i| i.mem_type),
+                )),
                 CL_MEM_FLAGS => Ok(Info::U64(b.flags)),
                 CL_MEM_SIZE => Ok(Info::Size(b.size)),
                 CL_MEM_HOST_PTR => Ok(Info::Ptr(b.host_ptr)),
@@ -295,41 +330,4 @@ pub unsafe extern "C" fn get_mem_info(
             }
         })
     }
-}
-
-/// clCreateImage and friends: the devices report no image support.
-pub unsafe extern "C" fn create_image(
-    c: cl_context,
-    _flags: cl_mem_flags,
-    _format: *const cl_image_format,
-    _desc: *const cl_image_desc,
-    _host_ptr: *mut c_void,
-    err: *mut cl_int,
-) -> cl_mem {
-    // SAFETY: caller's pointer.
-    unsafe {
-        guard_obj(err, || {
-            context(c).ok_or(CL_INVALID_CONTEXT)?;
-            Err(CL_INVALID_OPERATION)
-        })
-    }
-}
-
-/// clGetSupportedImageFormats: none.
-pub unsafe extern "C" fn get_supported_image_formats(
-    c: cl_context,
-    _flags: cl_mem_flags,
-    _ty: cl_mem_object_type,
-    _n: cl_uint,
-    _formats: *mut cl_image_format,
-    num: *mut cl_uint,
-) -> cl_int {
-    if context(c).is_none() {
-        return CL_INVALID_CONTEXT;
-    }
-    if !num.is_null() {
-        // SAFETY: caller's pointer.
-        unsafe { *num = 0 };
-    }
-    CL_SUCCESS
 }

@@ -293,6 +293,7 @@ pub unsafe extern "C" fn get_device_ids(
 fn device_info(d: &Device, name: cl_device_info) -> Result<Info, cl_int> {
     use Info::*;
     let c = d.chip;
+    let images = crate::compiler::image_support(d.isa);
     let mem = c.memory_mib << 20;
     let fp_single = CL_FP_DENORM
         | CL_FP_INF_NAN
@@ -325,17 +326,20 @@ fn device_info(d: &Device, name: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_MAX_CLOCK_FREQUENCY => U32(c.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => U32(c.address_bits),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => U64(mem / 4),
-        CL_DEVICE_IMAGE_SUPPORT => U32(CL_FALSE),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS | CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_SAMPLERS => {
-            U32(0)
+        // Images where the device's compiler has image builtins (clang-19 +
+        // ROCm); the sizes are AMD's GCN drivers' (crate::image).
+        CL_DEVICE_IMAGE_SUPPORT => U32(u32::from(images)),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => U32(if images { 128 } else { 0 }),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => U32(if images { 64 } else { 0 }),
+        CL_DEVICE_MAX_SAMPLERS => U32(if images { 16 } else { 0 }),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH | CL_DEVICE_IMAGE2D_MAX_HEIGHT => {
+            Size(if images { crate::image::MAX_2D } else { 0 })
         }
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Size(0),
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH => Size(if images { crate::image::MAX_3D } else { 0 }),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Size(if images { crate::image::MAX_BUFFER } else { 0 }),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Size(if images { crate::image::MAX_ARRAY } else { 0 }),
         CL_DEVICE_MAX_PARAMETER_SIZE => Size(1024),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => U32(2048),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => U32(128),

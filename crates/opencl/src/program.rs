@@ -27,6 +27,8 @@ pub struct ArgDesc {
     /// Its ABI alignment where the device needs it and the natural one of
     /// its size may be wrong (a struct on Cayman); 0 otherwise.
     pub align: u32,
+    /// Access qualifier of an image argument (empty otherwise).
+    pub access: String,
 }
 
 /// A program's build for one device.
@@ -92,6 +94,7 @@ fn descs(args: &[ArgInfo]) -> Vec<ArgDesc> {
             kind: a.kind.clone(),
             size: a.size,
             align: 0,
+            access: a.access.clone(),
         })
         .collect()
 }

@@ -143,7 +143,7 @@ fn check_wait(ctx: cl_context, n: cl_uint, list: *const cl_event) -> Result<(), 
 /// Enqueues one command: checks the queue and wait list, runs `f` (which
 /// checks the command's arguments and returns its work), and hands the work
 /// to the scheduler; with `blocking`, returns when it has ended.
-unsafe fn command(
+pub(crate) unsafe fn command(
     q: cl_command_queue,
     ty: cl_command_type,
     n: cl_uint,
@@ -172,8 +172,38 @@ unsafe fn command(
     })
 }
 
+/// Enqueues a map command: as [`command`], where `f` also returns the
+/// pointer the host gets; returns it (null on error, with the code in `err`).
+pub(crate) unsafe fn map_command(
+    q: cl_command_queue,
+    ty: cl_command_type,
+    n: cl_uint,
+    wait: *const cl_event,
+    ev: *mut cl_event,
+    blocking: bool,
+    err: *mut cl_int,
+    f: impl FnOnce(&Queue, &Context) -> Result<(usize, Job), cl_int>,
+) -> *mut c_void {
+    let mut out = 0usize;
+    // SAFETY: forwarded pointers.
+    let e = unsafe {
+        command(q, ty, n, wait, ev, blocking, |qu, ctx| {
+            let (ptr, job) = f(qu, ctx)?;
+            out = ptr;
+            Ok(job)
+        })
+    };
+    // SAFETY: caller's pointer.
+    unsafe { crate::info::set_err(err, e) };
+    if e == CL_SUCCESS {
+        out as *mut c_void
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
 /// The work of a command.
-fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
+pub(crate) fn job(f: impl FnOnce() -> Result<cl_int, cl_int> + 'static) -> Job {
     Box::new(f)
 }
 
@@ -183,7 +213,7 @@ fn nothing() -> Job {
 }
 
 /// A buffer a command names, kept alive until the command has run.
-struct Held {
+pub(crate) struct Held {
     _hold: Ref<c_void>,
     mem: &'static Mem,
 }
@@ -195,8 +225,24 @@ impl Deref for Held {
     }
 }
 
-/// Buffer `m` of context `ctx` when `offset..offset+size` lies in it.
-fn buffer_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
+/// Buffer `m` of context `ctx` when `offset..offset+size` lies in it (an
+/// image is CL_INVALID_MEM_OBJECT).
+pub(crate) fn buffer_range(
+    ctx: &Context,
+    m: cl_mem,
+    offset: usize,
+    size: usize,
+) -> Result<Held, cl_int> {
+    let b = mem_range(ctx, m, offset, size)?;
+    if b.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(b)
+}
+
+/// Memory object `m` (buffer or image) of context `ctx` when
+/// `offset..offset+size` lies in it.
+fn mem_range(ctx: &Context, m: cl_mem, offset: usize, size: usize) -> Result<Held, cl_int> {
     let b = mem(m).ok_or(CL_INVALID_MEM_OBJECT)?;
     if context(b.ctx.ptr()).is_none_or(|c| !std::ptr::eq(c, ctx)) {
         return Err(CL_INVALID_CONTEXT);
@@ -414,7 +460,7 @@ fn rect_rows(
     Ok(rows)
 }
 
-unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
+pub(crate) unsafe fn triple(p: *const usize) -> Result<[usize; 3], cl_int> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -613,16 +659,16 @@ pub unsafe extern "C" fn enqueue_map_buffer(
     ev: *mut cl_event,
     err: *mut cl_int,
 ) -> *mut c_void {
-    let mut out = 0usize;
     // SAFETY: forwarded pointers.
-    let e = unsafe {
-        command(
+    unsafe {
+        map_command(
             q,
             CL_COMMAND_MAP_BUFFER,
             n,
             wait,
             ev,
             blocking != 0,
+            err,
             |_, ctx| {
                 let b = buffer_range(ctx, m, offset, size)?;
                 if size == 0
@@ -638,15 +684,15 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                     Some(c) => c.as_ptr() as usize,
                     None => b.host_ptr + offset,
                 };
-                out = ptr;
                 b.maps.lock().unwrap().push(Mapping {
                     ptr,
                     offset,
                     size,
                     copy,
                     write,
+                    rows: Vec::new(),
                 });
-                Ok(job(move || {
+                let work = job(move || {
                     let mut maps = b.maps.lock().unwrap();
                     match maps.iter_mut().find(|x| x.ptr == ptr) {
                         Some(Mapping { copy: Some(c), .. }) => {
@@ -656,16 +702,10 @@ pub unsafe extern "C" fn enqueue_map_buffer(
                         _ => b.sync_to_host(offset, size),
                     }
                     Ok(CL_COMPLETE)
-                }))
+                });
+                Ok((ptr, work))
             },
         )
-    };
-    // SAFETY: caller's pointer.
-    unsafe { crate::info::set_err(err, e) };
-    if e == CL_SUCCESS {
-        out as *mut c_void
-    } else {
-        std::ptr::null_mut()
     }
 }
 
@@ -688,7 +728,7 @@ pub unsafe extern "C" fn enqueue_unmap(
             ev,
             false,
             |_, ctx| {
-                let b = buffer_range(ctx, m, 0, 0)?;
+                let b = mem_range(ctx, m, 0, 0)?;
                 if !b.maps.lock().unwrap().iter().any(|x| x.ptr == ptr as usize) {
                     return Err(CL_INVALID_VALUE);
                 }
@@ -699,7 +739,15 @@ pub unsafe extern "C" fn enqueue_unmap(
                         .position(|x| x.ptr == ptr as usize)
                         .ok_or(CL_INVALID_VALUE)?;
                     let map = maps.remove(i);
-                    if map.write {
+                    if map.write && !map.rows.is_empty() {
+                        // An image's region: its rows, from the packed copy.
+                        let c = map.copy.as_deref().unwrap_or_default();
+                        for &(dev, host, len) in &map.rows {
+                            b.rt.write(b.addr + dev as u64, &c[host..host + len])
+                                .map_err(|_| CL_INVALID_VALUE)?;
+                        }
+                        b.sync_all_to_host();
+                    } else if map.write {
                         let data = match &map.copy {
                             Some(c) => c.clone(),
                             // SAFETY: the USE_HOST_PTR memory, `size` bytes.
@@ -895,16 +943,29 @@ pub unsafe extern "C" fn enqueue_nd_range(
                 };
                 // The arguments.
                 let args = kern.args.lock().unwrap();
+                // Image and sampler objects are written per GCN generation.
+                let gen = match device(qu.device).map(|d| d.isa) {
+                    Some(risa_runtime::gpu::Isa::Gcn(p)) => Some(p.gen),
+                    _ => None,
+                };
                 let mut kargs = Vec::with_capacity(args.len());
                 let mut touched = Vec::new();
                 for (i, a) in args.iter().enumerate() {
                     kargs.push(match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
                         ArgValue::Mem(None) => KernelArg::Buffer(0),
                         ArgValue::Mem(Some(r)) => {
-                            let b = buffer_range(ctx, r.ptr(), 0, 0)?;
-                            let addr = b.addr;
+                            let b = mem_range(ctx, r.ptr(), 0, 0)?;
+                            let addr = match (&b.image, gen) {
+                                (Some(_), Some(g)) => crate::image::object(&b, g)?,
+                                (Some(_), None) => return Err(CL_INVALID_KERNEL_ARGS),
+                                (None, _) => b.addr,
+                            };
                             touched.push(b);
                             KernelArg::Buffer(addr)
+                        }
+                        ArgValue::Sampler(s) => {
+                            let sm = crate::sampler::sampler(s.ptr()).ok_or(CL_INVALID_SAMPLER)?;
+                            KernelArg::Buffer(sm.object(gen.ok_or(CL_INVALID_KERNEL_ARGS)?)?)
                         }
                         ArgValue::Local(s) => KernelArg::Local(*s),
                         ArgValue::Bytes(b) => match kern.descs.as_ref().and_then(|d| d.get(i)) {

@@ -245,10 +245,16 @@ fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    // PoCL is compared with when the system registers it: its vendor file
-    // goes beside risa's, in a directory of this test's own (the others
-    // count the platforms they see).
-    let both = v.join("with-pocl");
+    let both = with_pocl(&v, "by_value", "by-value arguments");
+    let out = pytest(py, &both, "test_by_value.py", &[]);
+    assert!(out.contains("12 passed"), "{out}");
+}
+
+/// A vendors directory of the test `name`'s own holding risa's vendor file
+/// and, when the system registers PoCL, PoCL's beside it (the other tests
+/// count the platforms they see), so a suite can compare with PoCL.
+fn with_pocl(v: &Path, name: &str, what: &str) -> PathBuf {
+    let both = v.join(format!("with-pocl-{name}"));
     std::fs::create_dir_all(&both).unwrap();
     std::fs::copy(v.join("risa.icd"), both.join("risa.icd")).unwrap();
     let pocl = Path::new("/etc/OpenCL/vendors/pocl.icd");
@@ -256,11 +262,23 @@ fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
         std::fs::copy(pocl, both.join("pocl.icd")).unwrap();
     } else {
         eprintln!(
-            "PoCL is not installed: by-value arguments are checked against the values passed only"
+            "PoCL is not installed: {what} are checked against numpy or the values passed only"
         );
     }
-    let out = pytest(py, &both, "test_by_value.py", &[]);
-    assert!(out.contains("12 passed"), "{out}");
+    both
+}
+
+#[test]
+fn images_match_numpy_and_pocl_on_every_image_capable_device() {
+    let Some(v) = vendors() else { return };
+    if !clang_available() {
+        return;
+    }
+    let Some(py) = pyopencl() else { return };
+    let both = with_pocl(&v, "images", "images");
+    let out = pytest(py, &both, "test_images.py", &[]);
+    // Sampled reads skip (saying why) while the emulator cannot sample.
+    assert!(out.contains(" passed") && !out.contains("failed"), "{out}");
 }
 
 #[test]

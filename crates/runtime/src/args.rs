@@ -260,6 +260,9 @@ pub struct ArgInfo {
     pub size: u32,
     /// Kind.
     pub kind: ArgKind,
+    /// Access qualifier of an image (`read_only`, `write_only`,
+    /// `read_write`; empty for other arguments).
+    pub access: String,
 }
 
 impl ArgInfo {

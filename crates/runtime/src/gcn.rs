@@ -164,6 +164,7 @@ fn arg_info(v: &Value) -> ArgInfo {
             k if k.starts_with("hidden_") => ArgKind::Hidden(k.to_string()),
             k => ArgKind::Other(k.to_string()),
         },
+        access: s(".access"),
     }
 }
 

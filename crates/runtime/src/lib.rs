@@ -32,6 +32,7 @@ pub mod error;
 pub mod gcn;
 pub mod gcn_launch;
 pub mod gpu;
+pub mod image_object;
 
 use error::{ArgError, GcnLoadError, KernelError};
 use risa_gcn_emu::Stats;
