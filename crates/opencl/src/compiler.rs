@@ -37,11 +37,11 @@ fn rocm_bitcode() -> Option<PathBuf> {
 }
 
 /// The ROCm device libraries when `p`'s programs are built by clang-19
-/// with them (GCN 1.2 and 1.4 when both are installed and
+/// with them (GCN 1.1 and later when both are installed and
 /// `RISA_OPENCL_COMPILER=clang-14` does not force libclc).
 fn rocm_for(p: &risa_gcn::Processor) -> Option<PathBuf> {
     let force14 = std::env::var("RISA_OPENCL_COMPILER").is_ok_and(|v| v == "clang-14");
-    (!force14 && p.gen != risa_gcn::Gen::Gcn10 && found("clang-19") && p.name != "hawaii")
+    (!force14 && p.gen != risa_gcn::Gen::Gcn10 && found("clang-19"))
         .then(rocm_bitcode)
         .flatten()
 }
