@@ -24,9 +24,9 @@
 //! # Ok::<(), risa_gcn::EncodeError>(())
 //! ```
 
-use crate::decode::{family_of, literal_follows, Instr};
-use crate::gen::Gen;
-use crate::layout::{self, Enc, Field, LAYOUTS};
+use crate::decode::{literal_follows, Instr};
+use crate::gen::{Gen, ALL_GENS, GEN_COUNT};
+use crate::layout::{self, Enc, Field, ENCS, ENC_COUNT, LAYOUTS};
 use crate::processor::{Feature, Target};
 use crate::table::{find_by_name, flag, Family, OpId, OPS};
 
@@ -43,6 +43,12 @@ impl Words {
     #[inline]
     pub fn as_slice(&self) -> &[u32] {
         &self.words[..usize::from(self.len)]
+    }
+
+    /// The words in a fixed array (unused slots 0) and their number.
+    #[inline]
+    pub fn to_array(self) -> ([u32; 3], usize) {
+        (self.words, usize::from(self.len))
     }
 
     /// Appends the words to `out` as little-endian bytes (code as it sits in memory).
@@ -155,64 +161,181 @@ pub enum EncodeError {
     },
 }
 
-/// The families whose rows an encoding holds (beside VOP3, which also holds
-/// the `_e64` forms of VOP1/VOP2/VOPC and interpolation rows).
-fn holds(enc: Enc, gen: Gen, raw: u64, family: Family) -> bool {
-    match enc {
-        Enc::Vop3 | Enc::Vop3b => matches!(
-            family,
-            Family::Vop3 | Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vintrp
-        ),
-        Enc::Flat => matches!(family, Family::Flat | Family::Global | Family::Scratch),
-        _ => family_of(enc, gen, raw) == Ok(family),
+/// The families whose rows each encoding holds, as bit masks (bit =
+/// `Family as u32`): VOP3 also holds the `_e64` forms of VOP1/VOP2/VOPC and
+/// interpolation rows, FLAT the GCN 1.4 GLOBAL and SCRATCH rows.
+static HOLDS: [u32; ENC_COUNT] = holds_table();
+
+const fn holds_table() -> [u32; ENC_COUNT] {
+    const fn b(f: Family) -> u32 {
+        1 << f as u32
     }
+    let long = b(Family::Vop3) | b(Family::Vop1) | b(Family::Vop2) | b(Family::Vopc);
+    let mut t = [0u32; ENC_COUNT];
+    t[Enc::Sop2 as usize] = b(Family::Sop2);
+    t[Enc::Sopk as usize] = b(Family::Sopk);
+    t[Enc::Sop1 as usize] = b(Family::Sop1);
+    t[Enc::Sopc as usize] = b(Family::Sopc);
+    t[Enc::Sopp as usize] = b(Family::Sopp);
+    t[Enc::Smrd as usize] = b(Family::Smrd);
+    t[Enc::Smem as usize] = b(Family::Smem);
+    t[Enc::Vop2 as usize] = b(Family::Vop2);
+    t[Enc::Vop1 as usize] = b(Family::Vop1);
+    t[Enc::Vopc as usize] = b(Family::Vopc);
+    t[Enc::Vop3 as usize] = long | b(Family::Vintrp);
+    t[Enc::Vop3b as usize] = long | b(Family::Vintrp);
+    t[Enc::Vop3p as usize] = b(Family::Vop3p);
+    t[Enc::Vintrp as usize] = b(Family::Vintrp);
+    t[Enc::Ds as usize] = b(Family::Ds);
+    t[Enc::Mubuf as usize] = b(Family::Mubuf);
+    t[Enc::Mtbuf as usize] = b(Family::Mtbuf);
+    t[Enc::Mimg as usize] = b(Family::Mimg);
+    t[Enc::Exp as usize] = b(Family::Exp);
+    t[Enc::Flat as usize] = b(Family::Flat) | b(Family::Global) | b(Family::Scratch);
+    t[Enc::Vop2Sdwa as usize] = b(Family::Vop2);
+    t[Enc::Vop1Sdwa as usize] = b(Family::Vop1);
+    t[Enc::VopcSdwa as usize] = b(Family::Vopc);
+    t[Enc::Vop2Dpp as usize] = b(Family::Vop2);
+    t[Enc::Vop1Dpp as usize] = b(Family::Vop1);
+    t[Enc::VopcDpp as usize] = b(Family::Vopc);
+    t
 }
 
 /// The bits the identity of (`op`, `enc`, `gen`) fixes, as (mask, value)
 /// over the first two dwords: the encoding's prefix (with the SDWA/DPP
 /// marker), the opcode field and, for GLOBAL/SCRATCH, the segment.
+///
+/// ```
+/// use risa_gcn::{encode::fixed_bits, table::find_by_name, Enc, Gen};
+/// let (op, _) = find_by_name("s_endpgm", Gen::Gcn12).next().unwrap();
+/// assert_eq!(fixed_bits(op, Enc::Sopp, Gen::Gcn12), Ok((0xff7f_0000, 0xbf81_0000)));
+/// assert!(fixed_bits(op, Enc::Sop1, Gen::Gcn12).is_err());
+/// ```
+#[inline]
 pub fn fixed_bits(op: OpId, enc: Enc, gen: Gen) -> Result<(u64, u64), EncodeError> {
-    let info = &OPS[op as usize];
-    let sdwa_dpp = match enc {
-        Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => Some(Feature::Sdwa),
-        Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => Some(Feature::Dpp),
-        _ => None,
-    };
-    let prefix = enc
-        .prefix(gen)
-        .filter(|_| sdwa_dpp.is_none_or(|f| gen.has(f)));
-    let Some((pmask, pval)) = prefix else {
-        return Err(EncodeError::NoEncoding { enc, gen });
-    };
-    let opcode = match enc {
-        // The decoder reads VOP3b from the row's flag: the two long forms
-        // are one opcode space, each row in exactly one of them.
-        Enc::Vop3 | Enc::Vop3b if info.has(flag::VOP3B) != (enc == Enc::Vop3b) => None,
-        Enc::Vop3 | Enc::Vop3b => info.vop3_opcode(gen),
-        _ => info.opcode(gen),
-    };
-    let Some(opcode) = opcode.filter(|_| holds(enc, gen, 0, info.family)) else {
-        return Err(EncodeError::NoForm {
-            name: info.name,
+    fixed(op, enc, gen).ok_or_else(|| fixed_error(op, enc, gen))
+}
+
+/// Why [`fixed`] found no fixed bits.
+#[cold]
+#[inline(never)]
+fn fixed_error(op: OpId, enc: Enc, gen: Gen) -> EncodeError {
+    if FIXED[enc as usize][gen as usize].mask != 0 {
+        EncodeError::NoForm {
+            name: OPS[op as usize].name,
             enc,
             gen,
-        });
-    };
-    let row = &LAYOUTS[enc as usize][gen as usize];
-    let (mut mask, mut value) = (u64::from(pmask), u64::from(pval & pmask));
-    for (f, v) in [
-        (Field::Op, u32::from(opcode)),
-        (Field::Seg, info.family.flat_seg()),
-    ] {
-        let e = row[f as usize];
-        let width = e >> 6;
-        if width != 0 {
-            let fm = ((1u64 << width) - 1) << (e & 63);
-            mask |= fm;
-            value = (value & !fm) | (u64::from(v) << (e & 63)) & fm;
         }
+    } else {
+        EncodeError::NoEncoding { enc, gen }
     }
-    Ok((mask, value))
+}
+
+/// What an encoding of a generation fixes before the opcode is known: the
+/// prefix (with the SDWA/DPP marker) and where the opcode goes.
+#[derive(Clone, Copy)]
+struct Fixed {
+    /// Prefix and opcode-field bits (0: the encoding does not exist here).
+    mask: u64,
+    /// The prefix's value.
+    value: u64,
+    /// The opcode field's bits (0: EXP, which has none).
+    op_mask: u64,
+    /// Position of the opcode field.
+    op_pos: u8,
+}
+
+/// [`Fixed`] of every encoding in every generation, derived at compile
+/// time from the layout tables (the encoder's per-statement work becomes a
+/// load, as the decoder's first step is).
+static FIXED: [[Fixed; GEN_COUNT]; ENC_COUNT] = fixed_table();
+
+const fn fixed_table() -> [[Fixed; GEN_COUNT]; ENC_COUNT] {
+    let none = Fixed {
+        mask: 0,
+        value: 0,
+        op_mask: 0,
+        op_pos: 0,
+    };
+    let mut t = [[none; GEN_COUNT]; ENC_COUNT];
+    let mut e = 0;
+    while e < ENC_COUNT {
+        let enc = ENCS[e];
+        let mut g = 0;
+        while g < GEN_COUNT {
+            let feature = match enc {
+                Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => Some(Feature::Sdwa),
+                Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => Some(Feature::Dpp),
+                _ => None,
+            };
+            let exists = match feature {
+                Some(f) => ALL_GENS[g].has(f),
+                None => true,
+            };
+            if let (true, Some((pmask, pval))) = (exists, layout::prefix_in(enc, g)) {
+                let op = layout::LAYOUT_DATA[e][g][Field::Op as usize];
+                let (pos, width) = ((op & 63) as u64, (op >> 6) as u64);
+                let op_mask = if width == 0 {
+                    0
+                } else {
+                    ((1u64 << width) - 1) << pos
+                };
+                t[e][g] = Fixed {
+                    mask: pmask as u64 | op_mask,
+                    value: (pval & pmask) as u64,
+                    op_mask,
+                    op_pos: pos as u8,
+                };
+            }
+            g += 1;
+        }
+        e += 1;
+    }
+    t
+}
+
+/// [`fixed_bits`] without the error (`None`): inlined into the encoder
+/// and [`Instr::start`], which the assembler calls for every statement.
+#[inline(always)]
+fn fixed(op: OpId, enc: Enc, gen: Gen) -> Option<(u64, u64)> {
+    let info = &OPS[op as usize];
+    let f = FIXED[enc as usize][gen as usize];
+    let opcode = if !matches!(enc, Enc::Vop3 | Enc::Vop3b) {
+        info.opcode(gen)
+    } else if info.has(flag::VOP3B) == (enc == Enc::Vop3b) {
+        // The decoder reads VOP3b from the row's flag: the two long forms
+        // are one opcode space, each row in exactly one of them.
+        info.vop3_opcode(gen)
+    } else {
+        None
+    };
+    let ok = f.mask != 0 && HOLDS[enc as usize] >> info.family as u32 & 1 != 0;
+    let opcode = opcode.filter(|_| ok)?;
+    let mut value = f.value | (u64::from(opcode) << f.op_pos) & f.op_mask;
+    let mut mask = f.mask;
+    if enc == Enc::Flat {
+        // GCN 1.4 GLOBAL and SCRATCH: the segment is part of the identity.
+        put_fixed(
+            &LAYOUTS[enc as usize][gen as usize],
+            Field::Seg,
+            info.family.flat_seg(),
+            &mut mask,
+            &mut value,
+        );
+    }
+    Some((mask, value))
+}
+
+/// Adds field `f` = `v` to the fixed bits (nothing when the encoding lacks it: EXP's opcode).
+#[inline(always)]
+fn put_fixed(row: &layout::Layout, f: Field, v: u32, mask: &mut u64, value: &mut u64) {
+    let e = row[f as usize];
+    let (pos, width) = (e & 63, e >> 6);
+    if width != 0 {
+        let fm = ((1u64 << width) - 1) << pos;
+        *mask |= fm;
+        *value = (*value & !fm) | (u64::from(v) << pos) & fm;
+    }
 }
 
 /// Encodes an instruction: its fixed bits (prefix, opcode, FLAT segment)
@@ -231,6 +354,7 @@ pub fn fixed_bits(op: OpId, enc: Enc, gen: Gen) -> Result<(u64, u64), EncodeErro
 /// let i = decode(Gen::Gcn12, &words).unwrap();
 /// assert_eq!(&encode(&i).unwrap()[..], words);
 /// ```
+#[inline]
 pub fn encode(i: &Instr) -> Result<Words, EncodeError> {
     let (mask, value) = fixed_bits(i.op, i.enc, i.gen)?;
     let raw = (i.raw & !mask) | value;
@@ -243,34 +367,28 @@ pub fn encode(i: &Instr) -> Result<Words, EncodeError> {
     let mut len = base;
     let wants = literal_follows(i.enc, i.gen, raw, info);
     match (wants, i.lit) {
-        (true, Some(_)) if base == 2 => {
-            return Err(EncodeError::LiteralInSdwaDpp {
-                name: info.name,
-                enc: i.enc,
-            })
-        }
-        (true, Some(l)) => {
+        (true, Some(l)) if base == 1 => {
             words[len] = l;
             len += 1;
         }
-        (true, None) => {
-            return Err(EncodeError::MissingLiteral {
-                name: info.name,
-                enc: i.enc,
-            })
-        }
-        (false, Some(_)) => {
-            return Err(EncodeError::UnexpectedLiteral {
-                name: info.name,
-                enc: i.enc,
-            })
-        }
         (false, None) => {}
+        _ => return Err(literal_error(i, wants)),
     }
     Ok(Words {
         words,
         len: len as u8,
     })
+}
+
+/// Why the literal of `i` does not match what its operands read.
+#[cold]
+fn literal_error(i: &Instr, wants: bool) -> EncodeError {
+    let (name, enc) = (i.info().name, i.enc);
+    match (wants, i.lit) {
+        (true, Some(_)) => EncodeError::LiteralInSdwaDpp { name, enc },
+        (true, None) => EncodeError::MissingLiteral { name, enc },
+        _ => EncodeError::UnexpectedLiteral { name, enc },
+    }
 }
 
 /// An operand of [`Instr::new`], in the instruction's signature order.
@@ -297,6 +415,7 @@ impl Instr {
     /// The instruction `op` in encoding `enc` of `gen` with every operand
     /// field 0 and no literal: the starting point of a hand-built
     /// instruction (the assembler's, too).
+    #[inline]
     pub fn start(gen: Gen, op: OpId, enc: Enc) -> Result<Instr, EncodeError> {
         let (_, raw) = fixed_bits(op, enc, gen)?;
         Ok(Instr {

@@ -167,20 +167,19 @@ pub fn assemble(
     b.run(want)?;
     let (words, len) = if b.op_gen == gen {
         match risa_gcn::encode(&b.i) {
-            Ok(w) => {
-                let mut words = [0; 3];
-                words[..w.len()].copy_from_slice(&w);
-                (words, w.len())
-            }
-            Err(e) => {
-                b.asm.error(st.args, e.to_string());
-                return None;
-            }
+            Ok(w) => w.to_array(),
+            Err(e) => return encode_error(b.asm, st, e),
         }
     } else {
-        // A CLRX-borrowed opcode of another generation: words this
-        // generation's decoder does not read back as the row, so not
-        // `encode`'s to check.
+        // A CLRX-borrowed opcode of another generation (whose layout of
+        // these fields is the same): words this generation's decoder does
+        // not read back as the row, so not `encode`'s to check.
+        let fixed = risa_gcn::encode::fixed_bits(op, b.i.enc, b.op_gen);
+        let (mask, value) = match fixed {
+            Ok(f) => f,
+            Err(e) => return encode_error(b.asm, st, e),
+        };
+        b.i.raw = (b.i.raw & !mask) | value;
         b.i.len = b.i.enc.base_dwords() as u8 + u8::from(b.i.lit.is_some());
         let (w, n) = b.i.words();
         ([w[0], w[1], 0], n)
@@ -193,6 +192,20 @@ pub fn assemble(
         vgprs: b.used.vgprs,
         sgprs: b.used.sgprs,
     })
+}
+
+/// Reports why the built instruction does not encode.
+#[cold]
+fn encode_error(asm: &mut Assembler, st: &Statement<'_>, e: EncodeError) -> Option<Encoded> {
+    match e {
+        EncodeError::NoForm { enc, gen, .. } => asm.error(
+            st.name,
+            format!("'{}' has no {enc:?} form on {gen}", st.name),
+        ),
+        EncodeError::NoEncoding { .. } => asm.error(st.name, e.to_string()),
+        _ => asm.error(st.args, e.to_string()),
+    }
+    None
 }
 
 fn unknown(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<Encoded> {
@@ -252,22 +265,15 @@ impl<'a> Build<'a, '_, '_> {
         None
     }
 
-    /// Starts the encoding: its fixed bits and the opcode, from the encoder
-    /// (`Instr::start`).
+    /// Chooses the encoding. The packers write operand fields only; the
+    /// bits the instruction's identity fixes (prefix, opcode, FLAT segment)
+    /// are `risa_gcn::encode`'s, which also reports a form that does not
+    /// exist (`'v_nop_e64' has no Vop3 form`).
+    #[inline]
     fn begin(&mut self, enc: Enc) -> Option<()> {
         self.row = &LAYOUTS[enc as usize][self.gen as usize];
-        match Instr::start(self.op_gen, self.i.op, enc) {
-            Ok(i) => {
-                self.i.enc = enc;
-                self.i.raw = i.raw;
-                Some(())
-            }
-            Err(EncodeError::NoForm { .. }) => self.err(
-                self.st.name,
-                format!("'{}' has no {enc:?} form on {}", self.st.name, self.gen),
-            ),
-            Err(e) => self.err(self.st.name, e.to_string()),
-        }
+        self.i.enc = enc;
+        Some(())
     }
 
     /// Writes a field whose value is known to fit.
