@@ -76,6 +76,7 @@ impl AsRef<[u32]> for Words {
 
 /// Why an instruction cannot be encoded: which part, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// No instruction of that name exists on the target.
     #[error("no instruction named '{0}' on this target")]
@@ -519,10 +520,9 @@ impl Instr {
         operands: &[Operand],
     ) -> Result<Instr, EncodeError> {
         let target = target.into();
-        let (op, info) =
-            find_by_name(name, target)
-                .next()
-                .ok_or(EncodeError::UnknownName(name.to_string()))?;
+        let (op, info) = find_by_name(name, target)
+            .next()
+            .ok_or(EncodeError::UnknownName(name.to_string()))?;
         let gen = target.gen;
         let enc = match info.family {
             Family::Sop2 => Enc::Sop2,
@@ -575,7 +575,9 @@ impl Instr {
             };
             let code = match (o, field) {
                 (Operand::Imm(v), Field::Simm16) => u32::from(v),
-                (_, Field::Simm16) => return Err(bad("expected a 16-bit immediate (Operand::Imm)")),
+                (_, Field::Simm16) => {
+                    return Err(bad("expected a 16-bit immediate (Operand::Imm)"))
+                }
                 (Operand::V(n), Field::Src0 | Field::Src1 | Field::Src2) => 256 + n,
                 (Operand::V(n), Field::Vdst | Field::Vsrc1) if !opnd.sgpr => n,
                 (Operand::S(n), Field::Vdst | Field::Vsrc1) if opnd.sgpr => n,
@@ -636,4 +638,145 @@ fn slot(enc: Enc, role: crate::table::Role) -> Option<Slot> {
         (Enc::Vop3 | Enc::Vop3b, C | SC) => Field::Src2,
         _ => return None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode;
+
+    fn op(name: &str, gen: Gen) -> OpId {
+        find_by_name(name, gen).next().unwrap().0
+    }
+
+    #[test]
+    fn errors_name_what_cannot_be_encoded() {
+        let g = Gen::Gcn12;
+        // SMEM does not exist on GCN 1.0, SDWA neither.
+        let e = Instr::build(Gen::Gcn10, "v_add_f32", Enc::Vop2Sdwa).unwrap_err();
+        assert_eq!(
+            e,
+            EncodeError::NoEncoding {
+                enc: Enc::Vop2Sdwa,
+                gen: Gen::Gcn10
+            }
+        );
+        // A VOP2 row has no SOP2 form; v_nop has no VOP3b form.
+        assert!(matches!(
+            Instr::start(g, op("v_add_f32", g), Enc::Sop2),
+            Err(EncodeError::NoForm { .. })
+        ));
+        assert!(matches!(
+            Instr::start(g, op("v_nop", g), Enc::Vop3b),
+            Err(EncodeError::NoForm { .. })
+        ));
+        // v_add_u32 (GCN 1.2) writes a carry: VOP3b, not VOP3a.
+        assert!(Instr::start(g, op("v_add_u32", g), Enc::Vop3).is_err());
+        assert!(Instr::start(g, op("v_add_u32", g), Enc::Vop3b).is_ok());
+        let i = Instr::start(g, op("v_add_f32", g), Enc::Vop2).unwrap();
+        assert_eq!(
+            i.with(Field::Vdst, 256),
+            Err(EncodeError::TooWide {
+                field: Field::Vdst,
+                value: 256,
+                width: 8
+            })
+        );
+        assert!(matches!(
+            i.with(Field::Sbase, 1),
+            Err(EncodeError::NoField { .. })
+        ));
+        // The literal follows the operands: SRC0 = 255 needs one, else none.
+        let lit = i.with(Field::Src0, 255).unwrap();
+        assert!(matches!(
+            encode(&lit),
+            Err(EncodeError::MissingLiteral { .. })
+        ));
+        assert_eq!(&encode(&lit.with_lit(7)).unwrap()[..], [0x0200_00ff, 7]);
+        assert!(matches!(
+            encode(&i.with_lit(7)),
+            Err(EncodeError::UnexpectedLiteral { .. })
+        ));
+        // An SDWA word has no room for v_madmk's constant.
+        let m = Instr::start(g, op("v_madmk_f32", g), Enc::Vop2Sdwa)
+            .unwrap()
+            .with_lit(1);
+        assert!(matches!(
+            encode(&m),
+            Err(EncodeError::LiteralInSdwaDpp { .. })
+        ));
+        assert!(matches!(
+            Instr::build(g, "v_no_such_op", Enc::Vop2),
+            Err(EncodeError::UnknownName(_))
+        ));
+    }
+
+    #[test]
+    fn fixed_bits_are_overwritten_and_other_bits_kept() {
+        // Encoding rewrites the opcode from the row: a decoded s_endpgm with
+        // its SIMM16 (ignored by the hardware) keeps SIMM16.
+        let i = decode(Gen::Gcn14, &[0xbf81_1234]).unwrap();
+        let mut j = i;
+        j.raw = 0x1234; // prefix and opcode cleared: encode writes them back
+        assert_eq!(&encode(&j).unwrap()[..], [0xbf81_1234]);
+        // GLOBAL's segment is part of its identity.
+        let g = Instr::start(Gen::Gcn14, op("global_load_dword", Gen::Gcn14), Enc::Flat).unwrap();
+        assert_eq!(g.field(Field::Seg), 2);
+        assert_eq!(
+            decode(Gen::Gcn14, &encode(&g).unwrap())
+                .unwrap()
+                .info()
+                .name,
+            "global_load_dword"
+        );
+    }
+
+    #[test]
+    fn new_checks_operands() {
+        let g = Gen::Gcn12;
+        assert!(Instr::new(
+            g,
+            "v_add_f32",
+            &[Operand::S(0), Operand::V(1), Operand::V(2)]
+        )
+        .is_err());
+        assert!(Instr::new(
+            g,
+            "v_add_f32",
+            &[Operand::V(0), Operand::V(1), Operand::S(2)]
+        )
+        .is_err());
+        // v_addc_u32 (GCN 1.2, 32-bit form): the carries are vcc.
+        let i = Instr::new(
+            g,
+            "v_addc_u32",
+            &[
+                Operand::V(1),
+                Operand::Vcc,
+                Operand::V(2),
+                Operand::V(3),
+                Operand::Vcc,
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            crate::print(&i, crate::Dialect::Llvm),
+            "v_addc_u32_e32 v1, vcc, v2, v3, vcc"
+        );
+        let k = Instr::new(g, "s_movk_i32", &[Operand::S(5), Operand::Imm(0x1234)]).unwrap();
+        assert_eq!(&encode(&k).unwrap()[..], [0xb005_1234]);
+        let m = Instr::new(
+            g,
+            "v_madmk_f32",
+            &[
+                Operand::V(0),
+                Operand::V(1),
+                Operand::Lit(0x4000_0000),
+                Operand::V(2),
+            ],
+        );
+        let m = m.unwrap();
+        assert_eq!(encode(&m).unwrap().len(), 2);
+        assert!(Instr::new(g, "ds_read_b32", &[Operand::V(0), Operand::V(1)]).is_err());
+    }
 }

@@ -117,7 +117,12 @@ fn clang_fixture_text_reencodes() {
                     let back = encode(&i).unwrap_or_else(|e| {
                         panic!("{}: {} at {at}: {e}", path.display(), i.info().name)
                     });
-                    assert_eq!(&back[..], &words[at..at + n], "{} at word {at}", path.display());
+                    assert_eq!(
+                        &back[..],
+                        &words[at..at + n],
+                        "{} at word {at}",
+                        path.display()
+                    );
                     instrs += 1;
                     at += n;
                 }
@@ -125,7 +130,10 @@ fn clang_fixture_text_reencodes() {
         }
     }
     println!("{instrs} clang-made instructions re-encoded");
-    assert!(instrs > 10_000, "fixtures missing? only {instrs} instructions");
+    assert!(
+        instrs > 10_000,
+        "fixtures missing? only {instrs} instructions"
+    );
 }
 
 /// Every (instruction, encoding) of each target, computed once.

@@ -8,9 +8,9 @@ use crate::names::{self, gen_list, Found};
 use crate::opnd::{self, Opd, Val};
 use risa_asm_core::{Assembler, Cursor, Expr, Statement};
 use risa_gcn::layout::{Enc, Field, Layout, LAYOUTS};
-use risa_gcn::EncodeError;
 use risa_gcn::operand::inline_value;
 use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
+use risa_gcn::EncodeError;
 use risa_gcn::{Gen, Instr, Target};
 
 mod mem;

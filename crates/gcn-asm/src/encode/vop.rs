@@ -478,7 +478,8 @@ impl<'a> Build<'a, '_, '_> {
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
             }
-            if self.clrx && fam == Family::Vopc && !layout::has(self.i.enc, self.gen, Field::DstSel) {
+            if self.clrx && fam == Family::Vopc && !layout::has(self.i.enc, self.gen, Field::DstSel)
+            {
                 // clrxasm takes dst_sel/dst_unused on VOPC SDWA (GCN 1.2) and
                 // writes them into the unused bits; it writes DWORD when
                 // dst_sel is absent, risa 0 as llvm-mc does
