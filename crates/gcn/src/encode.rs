@@ -209,7 +209,7 @@ const fn holds_table() -> [u32; ENC_COUNT] {
 /// ```
 /// use risa_gcn::{encode::fixed_bits, table::find_by_name, Enc, Gen};
 /// let (op, _) = find_by_name("s_endpgm", Gen::Gcn12).next().unwrap();
-/// assert_eq!(fixed_bits(op, Enc::Sopp, Gen::Gcn12), Ok((0xff7f_0000, 0xbf81_0000)));
+/// assert_eq!(fixed_bits(op, Enc::Sopp, Gen::Gcn12), Ok((0xffff_0000, 0xbf81_0000)));
 /// assert!(fixed_bits(op, Enc::Sop1, Gen::Gcn12).is_err());
 /// ```
 #[inline]
