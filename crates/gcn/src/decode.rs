@@ -95,7 +95,7 @@ pub enum DecodeError {
 }
 
 /// The family whose table holds the opcodes of an encoding.
-pub(crate) fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
+fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
     Ok(match enc {
         Enc::Sop2 => Family::Sop2,
         Enc::Sopk => Family::Sopk,
