@@ -129,6 +129,29 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
     })
 }
 
+/// Whether a 32-bit literal dword follows the base words of an instruction
+/// of row `info` in encoding `enc` (the decoder and the encoder share the
+/// rule): a scalar or VOP1/VOP2/VOPC source written as 255, GCN 1.1's SMRD
+/// literal offset, or a row whose constant is always a literal.
+#[inline(always)]
+pub(crate) fn literal_follows(enc: Enc, gen: Gen, raw: u64, info: &OpInfo) -> bool {
+    let scalar_lit = match enc {
+        Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
+            layout::get(enc, gen, raw, Field::Ssrc0) == 255
+                || layout::get(enc, gen, raw, Field::Ssrc1) == 255
+        }
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc => layout::get(enc, gen, raw, Field::Src0) == 255,
+        // GCN 1.1 added a 32-bit literal offset to SMRD (IMM=0, OFFSET=255).
+        Enc::Smrd => {
+            gen.has(Feature::CiInsts)
+                && layout::get(enc, gen, raw, Field::Imm) == 0
+                && layout::get(enc, gen, raw, Field::Offset) == 255
+        }
+        _ => false,
+    };
+    scalar_lit || info.has(flag::LIT)
+}
+
 /// Decodes one instruction from the start of `words` for `target`: a
 /// [`Gen`] (its reference chip) or a chip's [`Target`] (gfx906 decodes its
 /// `v_fmac_f32`, gfx900 does not).
@@ -185,21 +208,7 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     }
     let mut len = base as u8;
     let mut lit = None;
-    let scalar_lit = match enc {
-        Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
-            layout::get(enc, gen, raw, Field::Ssrc0) == 255
-                || layout::get(enc, gen, raw, Field::Ssrc1) == 255
-        }
-        Enc::Vop2 | Enc::Vop1 | Enc::Vopc => layout::get(enc, gen, raw, Field::Src0) == 255,
-        // GCN 1.1 added a 32-bit literal offset to SMRD (IMM=0, OFFSET=255).
-        Enc::Smrd => {
-            gen.has(Feature::CiInsts)
-                && layout::get(enc, gen, raw, Field::Imm) == 0
-                && layout::get(enc, gen, raw, Field::Offset) == 255
-        }
-        _ => false,
-    };
-    let needs_lit = scalar_lit || info.has(flag::LIT);
+    let needs_lit = literal_follows(enc, gen, raw, info);
     if needs_lit {
         if matches!(
             enc,

@@ -45,7 +45,7 @@ pub enum Enc {
 pub const ENC_COUNT: usize = Enc::VopcDpp as usize + 1;
 
 /// Every encoding, in declaration order (`ENCS[e as usize] == e`).
-const ENCS: [Enc; ENC_COUNT] = [
+pub(crate) const ENCS: [Enc; ENC_COUNT] = [
     Enc::Sop2,
     Enc::Sopk,
     Enc::Sop1,
@@ -472,7 +472,7 @@ pub static LAYOUTS: [[Layout; GEN_COUNT]; ENC_COUNT] = LAYOUT_DATA;
 // A const (not only the static above) so that const fns can derive tables
 // from it at compile time; it is never used at run time.
 #[allow(clippy::large_const_arrays)]
-const LAYOUT_DATA: [[Layout; GEN_COUNT]; ENC_COUNT] = [
+pub(crate) const LAYOUT_DATA: [[Layout; GEN_COUNT]; ENC_COUNT] = [
     all(SOP2, NONE),
     all(SOPK, NONE),
     all(SOP1, NONE),
@@ -664,7 +664,7 @@ const fn prefix_table() -> [[Option<(u32, u32)>; GEN_COUNT]; ENC_COUNT] {
 }
 
 /// The fixed bits of `enc` in generation index `gen`, from [`PREFIXES`].
-const fn prefix_in(enc: Enc, gen: usize) -> Option<(u32, u32)> {
+pub(crate) const fn prefix_in(enc: Enc, gen: usize) -> Option<(u32, u32)> {
     // SDWA and DPP are marked by a reserved SRC0 value in the first dword.
     let (base, marker) = match enc {
         Enc::Vop3b => (Enc::Vop3, None),

@@ -245,6 +245,7 @@ impl OpInfo {
     }
 
     /// The VOP3 (`_e64`) opcode of a VOP1/VOP2/VOPC instruction in `gen`.
+    #[inline]
     pub fn vop3_opcode(&self, gen: Gen) -> Option<u16> {
         if self.has(flag::NOVOP3) {
             return None;

@@ -7,7 +7,7 @@
 //!
 //! | Feature | Modules | What |
 //! |---|---|---|
-//! | `gcn` | [`gcn`] | GCN instruction tables, decoder, printer (LLVM and CLRX syntax), listings |
+//! | `gcn` | [`gcn`] | GCN instruction tables, decoder, encoder, printer (LLVM and CLRX syntax), listings |
 //! | `cayman` | [`cayman`] | Cayman tables, codec, disassembler of CF programs and r600 objects |
 //! | `asm` | [`asm`], [`metadata`] | the assemblers of both ISAs, code objects, AMDGPU metadata (implies `gcn`, `cayman`) |
 //! | `emu` | [`emu`], [`fp`] | the bit-exact emulators and their IEEE arithmetic under every rounding mode (implies `gcn`, `cayman`) |
@@ -32,6 +32,31 @@
 //! let i = decode(Gen::Gcn12, &[0x0200_0501]).unwrap();
 //! assert_eq!(print(&i, Dialect::Llvm), "v_add_f32_e32 v0, v1, v2");
 //! assert!(decode(Gen::Gcn12, &[]).is_err());
+//! # }
+//! ```
+//!
+//! ## `gcn`: build an instruction and encode it
+//!
+//! [`gcn::encode`] is the exact inverse of [`gcn::decode`](fn@gcn::decode), separate from
+//! any assembler syntax (in the manner of iced-x86's `Encoder`): an
+//! instruction built from operands ([`gcn::Instr::new`]) or field by field
+//! ([`gcn::Instr::build`]) becomes words held inline ([`gcn::Words`]), and
+//! what cannot be encoded is a typed [`gcn::EncodeError`] naming the field.
+//!
+//! ```
+//! # #[cfg(feature = "gcn")] {
+//! use risa::gcn::{decode, encode, Enc, Field, Gen, Instr, Operand::*};
+//! let i = Instr::new(Gen::Gcn12, "v_add_f32", &[V(0), V(1), V(2)]).unwrap();
+//! assert_eq!(&encode(&i).unwrap()[..], [0x0200_0501]);
+//! // Field by field: s_waitcnt with SIMM16 = 0.
+//! let w = Instr::build(Gen::Gcn14, "s_waitcnt", Enc::Sopp).unwrap().with(Field::Simm16, 0).unwrap();
+//! assert_eq!(&encode(&w).unwrap()[..], [0xbf8c_0000]);
+//! // Decoded words encode back to themselves, reserved bits included.
+//! let d = decode(Gen::Gcn10, &[0xbe80_0380]).unwrap(); // s_mov_b32 s0, 0
+//! assert_eq!(&encode(&d).unwrap()[..], [0xbe80_0380]);
+//! // A value wider than its field is an error that says so.
+//! let e = Instr::build(Gen::Gcn12, "v_add_f32", Enc::Vop2).unwrap().with(Field::Vsrc1, 256);
+//! assert!(e.unwrap_err().to_string().contains("Vsrc1"));
 //! # }
 //! ```
 //!
@@ -111,7 +136,7 @@
 
 pub use risa_elf as elf;
 
-/// GCN 1.0-1.4: instruction tables, decoder, printer, listings ([`risa_gcn`]).
+/// GCN 1.0-1.4: instruction tables, decoder, encoder, printer, listings ([`risa_gcn`]).
 #[cfg(feature = "gcn")]
 pub use risa_gcn as gcn;
 

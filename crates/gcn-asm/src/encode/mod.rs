@@ -10,7 +10,8 @@ use risa_asm_core::{Assembler, Cursor, Expr, Statement};
 use risa_gcn::layout::{Enc, Field, Layout, LAYOUTS};
 use risa_gcn::operand::inline_value;
 use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
-use risa_gcn::{Gen, Target};
+use risa_gcn::EncodeError;
+use risa_gcn::{Gen, Instr, Target};
 
 mod mem;
 mod scalar;
@@ -141,10 +142,15 @@ pub fn assemble(
         asm,
         gen,
         info,
-        enc: Enc::Sopp,
+        i: Instr {
+            op,
+            enc: Enc::Sopp,
+            gen,
+            len: 1,
+            raw: 0,
+            lit: None,
+        },
         row: &LAYOUTS[Enc::Sopp as usize][gen as usize],
-        raw: 0,
-        lit: None,
         pending: None,
         c: Cursor::new(st.args),
         st,
@@ -159,13 +165,25 @@ pub fn assemble(
         op_gen,
     };
     b.run(want)?;
-    let base = b.enc.base_dwords() as usize;
-    let mut words = [b.raw as u32, (b.raw >> 32) as u32, 0];
-    let mut len = base;
-    if let Some(l) = b.lit {
-        words[len] = l;
-        len += 1;
-    }
+    let (words, len) = if b.op_gen == gen {
+        match risa_gcn::encode(&b.i) {
+            Ok(w) => w.to_array(),
+            Err(e) => return encode_error(b.asm, st, e),
+        }
+    } else {
+        // A CLRX-borrowed opcode of another generation (whose layout of
+        // these fields is the same): words this generation's decoder does
+        // not read back as the row, so not `encode`'s to check.
+        let fixed = risa_gcn::encode::fixed_bits(op, b.i.enc, b.op_gen);
+        let (mask, value) = match fixed {
+            Ok(f) => f,
+            Err(e) => return encode_error(b.asm, st, e),
+        };
+        b.i.raw = (b.i.raw & !mask) | value;
+        b.i.len = b.i.enc.base_dwords() as u8 + u8::from(b.i.lit.is_some());
+        let (w, n) = b.i.words();
+        ([w[0], w[1], 0], n)
+    };
     Some(Encoded {
         words,
         len,
@@ -174,6 +192,20 @@ pub fn assemble(
         vgprs: b.used.vgprs,
         sgprs: b.used.sgprs,
     })
+}
+
+/// Reports why the built instruction does not encode.
+#[cold]
+fn encode_error(asm: &mut Assembler, st: &Statement<'_>, e: EncodeError) -> Option<Encoded> {
+    match e {
+        EncodeError::NoForm { enc, gen, .. } => asm.error(
+            st.name,
+            format!("'{}' has no {enc:?} form on {gen}", st.name),
+        ),
+        EncodeError::NoEncoding { .. } => asm.error(st.name, e.to_string()),
+        _ => asm.error(st.args, e.to_string()),
+    }
+    None
 }
 
 fn unknown(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<Encoded> {
@@ -202,11 +234,10 @@ struct Build<'a, 's, 't> {
     asm: &'s mut Assembler,
     gen: Gen,
     info: &'static OpInfo,
-    enc: Enc,
-    /// The field layout of (`enc`, `gen`), looked up once in [`Build::begin`].
+    /// The instruction being built: `risa_gcn::encode` turns it into words.
+    i: Instr,
+    /// The field layout of (`i.enc`, `gen`), looked up once in [`Build::begin`].
     row: &'static Layout,
-    raw: u64,
-    lit: Option<u32>,
     pending: Option<Pending>,
     c: Cursor<'a>,
     st: &'t Statement<'a>,
@@ -234,30 +265,14 @@ impl<'a> Build<'a, '_, '_> {
         None
     }
 
-    /// Starts the encoding: fixed bits and the opcode.
+    /// Chooses the encoding. The packers write operand fields only; the
+    /// bits the instruction's identity fixes (prefix, opcode, FLAT segment)
+    /// are `risa_gcn::encode`'s, which also reports a form that does not
+    /// exist (`'v_nop_e64' has no Vop3 form`).
+    #[inline]
     fn begin(&mut self, enc: Enc) -> Option<()> {
-        self.enc = enc;
         self.row = &LAYOUTS[enc as usize][self.gen as usize];
-        let Some((mask, val)) = enc.prefix(self.gen) else {
-            return self.err(
-                self.st.name,
-                format!("encoding {enc:?} does not exist on {}", self.gen),
-            );
-        };
-        self.raw = u64::from(val & mask);
-        let opc = match enc {
-            Enc::Vop3 | Enc::Vop3b => self.info.vop3_opcode(self.op_gen),
-            _ => self.info.opcode(self.op_gen),
-        };
-        let Some(opc) = opc else {
-            return self.err(
-                self.st.name,
-                format!("'{}' has no {enc:?} form on {}", self.st.name, self.gen),
-            );
-        };
-        if enc != Enc::Exp {
-            self.put(Field::Op, u32::from(opc));
-        }
+        self.i.enc = enc;
         Some(())
     }
 
@@ -271,7 +286,7 @@ impl<'a> Build<'a, '_, '_> {
     /// unless the field is absent or `v` does not fit (then returns false).
     #[inline(always)]
     fn set(&mut self, f: Field, v: u32) -> bool {
-        risa_gcn::layout::set_in(self.row, &mut self.raw, f, v)
+        risa_gcn::layout::set_in(self.row, &mut self.i.raw, f, v)
     }
 
     /// Writes the value of modifier `k` into field `f` (0 if absent), or,
@@ -545,10 +560,10 @@ impl<'a> Build<'a, '_, '_> {
     /// Sets the literal dword, which one instruction has at most once.
     #[inline]
     fn set_lit(&mut self, v: u32, at: &str) -> Option<()> {
-        match self.lit {
+        match self.i.lit {
             Some(old) if old != v => self.err(at, "only one literal constant per instruction"),
             _ => {
-                self.lit = Some(v);
+                self.i.lit = Some(v);
                 Some(())
             }
         }
@@ -698,12 +713,12 @@ impl<'a> Build<'a, '_, '_> {
                     )?;
                     return None;
                 }
-                if self.pending.is_some() || self.lit.is_some() {
+                if self.pending.is_some() || self.i.lit.is_some() {
                     self.err(o.at, "only one literal constant per instruction")?;
                     return None;
                 }
                 self.pending = Some(Pending::Reloc(r.clone()));
-                self.lit = Some(0);
+                self.i.lit = Some(0);
                 Some(255)
             }
             Val::Pending(e) => {
@@ -711,12 +726,12 @@ impl<'a> Build<'a, '_, '_> {
                     self.err(o.at, "a literal constant is not allowed here")?;
                     return None;
                 }
-                if self.pending.is_some() || self.lit.is_some() {
+                if self.pending.is_some() || self.i.lit.is_some() {
                     self.err(o.at, "only one literal constant per instruction")?;
                     return None;
                 }
                 self.pending = Some(Pending::Literal(e.clone()));
-                self.lit = Some(0);
+                self.i.lit = Some(0);
                 Some(255)
             }
         }

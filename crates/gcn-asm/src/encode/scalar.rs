@@ -93,7 +93,7 @@ impl<'a> Build<'a, '_, '_> {
 
     /// Length in words of the instruction being built (for branch offsets).
     pub(super) fn len_words(&self) -> u32 {
-        self.enc.base_dwords() + u32::from(self.info.has(flag::LIT))
+        self.i.enc.base_dwords() + u32::from(self.info.has(flag::LIT))
     }
 
     /// `vmcnt(N) expcnt(N) lgkmcnt(N)` joined by spaces, `&` or `,`; or a number.
@@ -426,9 +426,9 @@ impl<'a> Build<'a, '_, '_> {
                     match &o.v {
                         Val::Pending(e) => {
                             self.pending = Some(Pending::Literal(e.clone()));
-                            self.lit = Some(0);
+                            self.i.lit = Some(0);
                         }
-                        Val::Float(f) => self.lit = Some(f.to_f32_bits()),
+                        Val::Float(f) => self.i.lit = Some(f.to_f32_bits()),
                         _ => {
                             let v = self.value(o)?;
                             let s = v as i64;
@@ -436,7 +436,7 @@ impl<'a> Build<'a, '_, '_> {
                                 self.asm
                                     .warning(o.at, format!("value {v:#x} truncated to 32 bits"));
                             }
-                            self.lit = Some(v as u32);
+                            self.i.lit = Some(v as u32);
                         }
                     }
                 }
@@ -466,7 +466,7 @@ impl<'a> Build<'a, '_, '_> {
                     ..o.clone()
                 })?;
                 self.put(Field::Offset, 255);
-                self.lit = Some(v as u32);
+                self.i.lit = Some(v as u32);
                 continue;
             }
             if op.role == Role::O {
@@ -529,7 +529,7 @@ impl<'a> Build<'a, '_, '_> {
                                     .warning(o.at, format!("offset {v:#x} truncated to 32 bits"));
                             }
                             self.put(Field::Offset, 255);
-                            self.lit = Some(v as u32);
+                            self.i.lit = Some(v as u32);
                             continue;
                         }
                         if self.clrx
@@ -543,7 +543,7 @@ impl<'a> Build<'a, '_, '_> {
                             v = t;
                         }
                         let fits = v <= u64::from(u32::MAX)
-                            && layout::set(enc, self.gen, &mut self.raw, Field::Offset, v as u32);
+                            && layout::set(enc, self.gen, &mut self.i.raw, Field::Offset, v as u32);
                         if fits {
                             self.put(Field::Imm, 1);
                         } else if enc == Enc::Smrd
@@ -552,7 +552,7 @@ impl<'a> Build<'a, '_, '_> {
                         {
                             // GCN 1.1: a 32-bit literal offset (IMM=0, OFFSET=255).
                             self.put(Field::Offset, 255);
-                            self.lit = Some(v as u32);
+                            self.i.lit = Some(v as u32);
                         } else {
                             return self.err(o.at, format!("offset {v:#x} out of range"));
                         }
@@ -565,7 +565,7 @@ impl<'a> Build<'a, '_, '_> {
         self.mods(&mut m)?;
         let soe = self.clrx
             && layout::has(enc, self.gen, Field::Soe)
-            && self.raw >> 17 & 1 == 0
+            && self.i.field(Field::Imm) == 0
             && m.has(M::Offset);
         let extra = if soe { bit(M::Offset) } else { 0 };
         self.check_mods(&m, bit(M::Glc) | bit(M::Nv) | extra)?;
@@ -573,8 +573,8 @@ impl<'a> Build<'a, '_, '_> {
         if soe {
             // GCN 1.4 (CLRX syntax): an SGPR offset plus `offset:` is
             // SOFFSET + the immediate (SOE).
-            let sgpr = (self.raw >> 32 & 0x1f_ffff) as u32;
-            self.raw &= !(0x1f_ffffu64 << 32);
+            let sgpr = self.i.field(Field::Offset);
+            self.put(Field::Offset, 0);
             self.put(Field::Soe, 1);
             self.put(Field::Imm, 1);
             self.put(Field::Soffset, sgpr);

@@ -407,7 +407,7 @@ impl<'a> Build<'a, '_, '_> {
         if IMPLICIT_VCC_READ.contains(&info.name) {
             self.note_read(106);
         }
-        if self.clrx && (sdwa || dpp) && (self.lit.is_some() || self.pending.is_some()) {
+        if self.clrx && (sdwa || dpp) && (self.i.lit.is_some() || self.pending.is_some()) {
             return self.err(
                 self.st.args,
                 "a literal with SDWA or DPP (clrxasm rejects it)",
@@ -478,13 +478,17 @@ impl<'a> Build<'a, '_, '_> {
             if fam != Family::Vop1 {
                 self.put(Field::Src1Sel, m.get(M::Src1Sel, d(6)));
             }
-            if self.clrx && fam == Family::Vopc && !layout::has(self.enc, self.gen, Field::DstSel) {
+            if self.clrx && fam == Family::Vopc && !layout::has(self.i.enc, self.gen, Field::DstSel)
+            {
                 // clrxasm takes dst_sel/dst_unused on VOPC SDWA (GCN 1.2) and
                 // writes them into the unused bits; it writes DWORD when
                 // dst_sel is absent, risa 0 as llvm-mc does
                 // (docs/clrx-differences.md).
-                self.raw |= u64::from(m.get(M::DstSel, 0) & 7) << 40;
-                self.raw |= u64::from(m.get(M::DstUnused, 0) & 3) << 43;
+                // GCN 1.4 has SDST there: DST_SEL in its bits 0-2,
+                // DST_UNUSED in 3-4.
+                let sel = m.get(M::DstSel, 0) & 7 | (m.get(M::DstUnused, 0) & 3) << 3;
+                let sdst = self.i.field(Field::SdwaSdst) | sel;
+                self.put(Field::SdwaSdst, sdst);
             }
         } else if dpp {
             self.check_mods(&m, mods::DPP)?;
@@ -660,7 +664,7 @@ impl<'a> Build<'a, '_, '_> {
                 v
             }
             None => {
-                if !layout::has(self.enc, self.gen, fs) {
+                if !layout::has(self.i.enc, self.gen, fs) {
                     return self.err(
                         o.at,
                         "SDWA sources must be vector registers on this generation",
