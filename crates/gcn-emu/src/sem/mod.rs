@@ -19,6 +19,7 @@ mod half_dst;
 mod mimg;
 pub mod opsel;
 mod round;
+mod sample;
 mod salu;
 mod screen_partition;
 pub mod sdwa;
