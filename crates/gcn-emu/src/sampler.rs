@@ -252,7 +252,8 @@ impl SamplerDesc {
     /// `_cl` minimum `min` and the sampler's MIN_LOD/MAX_LOD clamp.
     pub fn clamp_lod(&self, l: f32, min: f32) -> f32 {
         let l = if l.is_nan() { self.min_lod } else { l };
-        l.max(min).clamp(self.min_lod, self.max_lod.max(self.min_lod))
+        l.max(min)
+            .clamp(self.min_lod, self.max_lod.max(self.min_lod))
     }
 }
 
@@ -272,7 +273,9 @@ pub struct Axis {
 pub fn axis(t: f64, linear: bool) -> Axis {
     // Round to 8 fractional bits; saturate far outside (the address mode
     // decides what such a texel reads).
-    let fixed = (t * 256.0).round_ties_even().clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
+    let fixed = (t * 256.0)
+        .round_ties_even()
+        .clamp(-(1i64 << 40) as f64, (1i64 << 40) as f64) as i64;
     let fixed = if linear { fixed - 128 } else { fixed };
     Axis {
         i0: fixed >> 8,
@@ -303,10 +306,20 @@ mod tests {
     #[test]
     fn modes_on_a_4_texel_axis() {
         let run = |m: Wrap| -> Vec<Option<i64>> { (-5..9).map(|i| m.apply(i, 4)).collect() };
-        let s = |v: &[i64]| -> Vec<Option<i64>> { v.iter().map(|&x| (x >= 0).then_some(x)).collect() };
-        assert_eq!(run(Wrap::Wrap), s(&[3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0]));
-        assert_eq!(run(Wrap::Mirror), s(&[3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0]));
-        assert_eq!(run(Wrap::ClampLast), s(&[0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3]));
+        let s =
+            |v: &[i64]| -> Vec<Option<i64>> { v.iter().map(|&x| (x >= 0).then_some(x)).collect() };
+        assert_eq!(
+            run(Wrap::Wrap),
+            s(&[3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0])
+        );
+        assert_eq!(
+            run(Wrap::Mirror),
+            s(&[3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0])
+        );
+        assert_eq!(
+            run(Wrap::ClampLast),
+            s(&[0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3])
+        );
         assert_eq!(
             run(Wrap::MirrorOnceLast),
             s(&[3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3])
@@ -344,7 +357,10 @@ mod tests {
         assert_eq!(s.wrap, [Wrap::Wrap; 3]);
         assert!(!s.unnormalized && s.mag_linear && s.min_linear && s.mip_filter == 0);
         assert_eq!(s.max_lod, 4095.0 / 256.0);
-        assert_eq!(s, SamplerDesc::opencl(true, CL_ADDRESS_REPEAT, true).unwrap());
+        assert_eq!(
+            s,
+            SamplerDesc::opencl(true, CL_ADDRESS_REPEAT, true).unwrap()
+        );
         // Nearest, unnormalized, CLAMP: 0x1000b1b6 (border on every axis).
         let s = SamplerDesc::decode(&[0x1000_b1b6, 0x00ff_f000, 0, 0]);
         assert_eq!(s.wrap, [Wrap::ClampBorder; 3]);

@@ -119,7 +119,10 @@ fn linear_matches_pocl_within_the_8_bit_fraction() {
             }
         }
     }
-    eprintln!("largest difference from PoCL: {worst} ({} / 512)", worst * 512.0);
+    eprintln!(
+        "largest difference from PoCL: {worst} ({} / 512)",
+        worst * 512.0
+    );
     // The tolerance is needed (the fractions do differ) but not slack.
     assert!(worst > 0.0, "linear results equal PoCL's bit for bit");
 }

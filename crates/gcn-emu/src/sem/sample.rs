@@ -116,13 +116,15 @@ impl Sampling {
         }
         let s = SamplerDesc::decode(&[w.s[r], w.s[r + 1], w.s[r + 2], w.s[r + 3]]);
         let n = axes(a.kind)?;
-        let border = s.border_color(super::format::one(a.img.nfmt)).ok_or_else(|| {
-            FaultKind::BadOperand(format!(
-                "sampler s[{r}:{}] takes its border colour from the border colour \
+        let border = s
+            .border_color(super::format::one(a.img.nfmt))
+            .ok_or_else(|| {
+                FaultKind::BadOperand(format!(
+                    "sampler s[{r}:{}] takes its border colour from the border colour \
                  registers (BORDER_COLOR_TYPE 3), which a compute dispatch does not set",
-                r + 3
-            ))
-        })?;
+                    r + 3
+                ))
+            })?;
         let comps = components(a.img.dfmt);
         Ok(Sampling {
             bpp: a.img.texel_bytes() as usize,
@@ -183,7 +185,11 @@ impl Sampling {
                 for (k, d) in g.iter_mut().enumerate().take(self.n) {
                     *d = comp(r, k);
                 }
-                r += if self.a.a16 { self.n.div_ceil(2) } else { self.n };
+                r += if self.a.a16 {
+                    self.n.div_ceil(2)
+                } else {
+                    self.n
+                };
             }
         }
         let body = self.n + usize::from(self.array);
@@ -226,9 +232,8 @@ impl Sampling {
             // Coarse quad derivatives: lanes 4q..4q+3 are the pixels (0,0),
             // (1,0), (0,1), (1,1) of a 2x2 quad.
             let q = l & !3;
-            let d = |o: usize| -> [f32; 3] {
-                std::array::from_fn(|k| all[q + o].c[k] - all[q].c[k])
-            };
+            let d =
+                |o: usize| -> [f32; 3] { std::array::from_fn(|k| all[q + o].c[k] - all[q].c[k]) };
             (d(1), d(2))
         };
         let sc = self.scale();
@@ -431,7 +436,11 @@ fn sample(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     }
     // Results are floats except for integer texels (and the gathered
     // components of integer texels).
-    let nfmt = if s.aux & GET_LOD != 0 { 7 } else { s.a.img.nfmt };
+    let nfmt = if s.aux & GET_LOD != 0 {
+        7
+    } else {
+        s.a.img.nfmt
+    };
     let e = w.exec();
     for l in 0..64 {
         if e >> l & 1 == 0 {
