@@ -78,9 +78,9 @@ impl fmt::Display for FaultKind {
             FaultKind::Unimplemented(n) => write!(f, "{n} is not implemented by the emulator"),
             FaultKind::Unsupported(n) if n.starts_with("image_") => write!(
                 f,
-                "{n} samples an image: it needs a sampler (S#) and the texture unit's \
-                 filtering, which only graphics/sampling hardware provides; risa runs \
-                 image loads, stores and atomics only"
+                "{n} is a graphics-only gather (4x1 texels of the pixel shader's \
+                 footprint); risa samples images with image_sample*, image_gather4* \
+                 and image_get_lod only"
             ),
             FaultKind::Unsupported(n) => {
                 write!(

@@ -137,7 +137,8 @@ impl Kind {
     fn has_height(self) -> bool {
         !matches!(self, Kind::D1 | Kind::D1Array)
     }
-    fn is_array(self) -> bool {
+    /// Whether the last address component is a slice (arrays and cubes).
+    pub fn is_array(self) -> bool {
         matches!(self, Kind::D1Array | Kind::D2Array | Kind::Cube)
     }
 }
@@ -326,6 +327,25 @@ impl ImageDesc {
             _ => 1,
         };
         [sh(self.width), h, d]
+    }
+
+    /// Width, height and depth of mip level `level` (relative to
+    /// BASE_LEVEL; the last level past LAST_LEVEL), 1 where the kind has no
+    /// such axis; arrays report their accessible slice count as depth.
+    pub fn level_size(&self, kind: Kind, level: u32) -> [u32; 3] {
+        let abs = self.base_level.saturating_add(level).min(self.last_level);
+        let [w, h, d] = self.level_dims(kind, abs);
+        let d = if kind.is_array() {
+            u64::from((self.last_array + 1).saturating_sub(self.base_array).max(1))
+        } else {
+            d
+        };
+        [w as u32, h as u32, d as u32]
+    }
+
+    /// Mip levels from BASE_LEVEL to LAST_LEVEL, minus one (0: one level).
+    pub fn last_mip(&self) -> u32 {
+        self.last_level.saturating_sub(self.base_level)
     }
 
     fn level_pitch(&self, kind: Kind, level: u32) -> u64 {

@@ -34,6 +34,7 @@ pub mod gds;
 pub mod image;
 pub mod mem;
 pub mod program;
+pub mod sampler;
 mod sem;
 mod two_over_pi;
 pub mod wave;

@@ -287,9 +287,15 @@ fn footprint(i: &Instr) -> (Vec<Range>, Vec<Range>) {
                 }
             }
             // The address count depends on the image: take the widest the
-            // harness's 2D T# reads (x, y, mip; 4 to be safe).
+            // harness's 2D T# reads (x, y, mip; 4 to be safe; sampling:
+            // offsets, bias, reference, 4 derivatives, x, y, clamp, LOD).
             let va = f(Field::Vaddr);
-            s.push(r(File::V, Field::Vaddr, va, 4.min(256 - va)));
+            let width = if info.has(flag::SAMPLER) || info.has(flag::GATHER4) {
+                11
+            } else {
+                4
+            };
+            s.push(r(File::V, Field::Vaddr, va, width.min(256 - va)));
             let n = if f(Field::R128) != 0 { 4 } else { 8 };
             let mut t = r(File::S, Field::Srsrc, f(Field::Srsrc) * 4, n);
             t.kind = Kind::Image;

@@ -405,7 +405,7 @@ pub fn execute(
 
 /// Places a linear 2D image in `mem`: its texels, then the image object a
 /// kernel argument points to (the 8-dword T# at offset 0, which is what the
-/// ROCm device libraries load). Returns (object, texels); None when `mem`
+/// ROCm device libraries load, and the width in dword 10). Returns (object, texels); None when `mem`
 /// is full.
 pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(u64, u64)> {
     let texels = mem.try_alloc(img.data.len() as u64)?;
@@ -423,6 +423,9 @@ pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(
     for (k, w) in t.iter().enumerate() {
         put(&mut object, 4 * k, &w.to_le_bytes());
     }
+    // Dword 10: the width, which the ROCm device libraries read for
+    // get_image_width and to snap nearest-filtered normalized coordinates.
+    put(&mut object, 40, &img.width.to_le_bytes());
     let obj = mem.try_alloc(64)?;
     mem.write(obj, &object).expect("fresh allocation");
     Some((obj, texels))

@@ -1,7 +1,6 @@
 //! MIMG without a sampler: `image_load*`, `image_store*`, `image_get_resinfo`
-//! and `image_atomic_*` on linear images (see [`crate::image`]). Sampling,
-//! gather4 and `image_get_lod` need a sampler and the texture filter, which
-//! risa does not model: they fault as unsupported.
+//! and `image_atomic_*` on linear images (see [`crate::image`]); the
+//! sampling forms are in `sem/sample.rs`.
 //!
 //! Behaviour from `reference/clrx-doc/GcnInstrsMimg.md`; where the documents
 //! are silent the choice is stated here and in `docs/gcn-emulator.md`.
@@ -29,7 +28,7 @@ const SGN: u32 = 4;
 pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
     let name = info.name;
     if info.has(flag::SAMPLER) || info.has(flag::GATHER4) {
-        return Err(FaultKind::Unsupported(name));
+        return super::sample::lookup(name);
     }
     let rest = name.strip_prefix("image_").unwrap_or(name);
     if let Some(a) = rest.strip_prefix("atomic_") {
@@ -62,19 +61,19 @@ pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
 }
 
 /// The instruction's fields and its image, decoded once per execution.
-struct Access {
-    img: ImageDesc,
-    kind: Kind,
+pub(super) struct Access {
+    pub(super) img: ImageDesc,
+    pub(super) kind: Kind,
     /// First address VGPR.
-    va: usize,
+    pub(super) va: usize,
     /// First data VGPR.
     vd: usize,
-    dmask: u32,
+    pub(super) dmask: u32,
     glc: bool,
     /// TFE or LWE: one more VGPR after the data.
     status: bool,
-    d16: bool,
-    a16: bool,
+    pub(super) d16: bool,
+    pub(super) a16: bool,
     d16_packed: bool,
 }
 
@@ -86,7 +85,7 @@ fn vgpr(s: Src) -> usize {
 }
 
 impl Access {
-    fn new(w: &Wave, op: &Op, c: &Ctx) -> Result<Access, FaultKind> {
+    pub(super) fn new(w: &Wave, op: &Op, c: &Ctx) -> Result<Access, FaultKind> {
         let gen = c.prog.gen;
         let lay = layout(gen);
         let i = op.instr;
@@ -137,10 +136,16 @@ impl Access {
 
     /// Writes the selected components `vals` to the data VGPRs of lane `l`
     /// (16-bit with D16), then the TFE/LWE status dword (0: the texel is resident).
-    fn put(&self, w: &mut Wave, l: usize, vals: [u32; 4]) {
+    pub(super) fn put(&self, w: &mut Wave, l: usize, vals: [u32; 4]) {
+        self.put_mask(w, l, vals, self.dmask);
+    }
+
+    /// [`Access::put`] for the components `dmask` selects (gather4 returns
+    /// four whatever its DMASK).
+    pub(super) fn put_mask(&self, w: &mut Wave, l: usize, vals: [u32; 4], dmask: u32) {
         let mut k = 0usize;
         for (c, v) in vals.iter().enumerate() {
-            if self.dmask >> c & 1 == 0 {
+            if dmask >> c & 1 == 0 {
                 continue;
             }
             if !self.d16 {
@@ -218,16 +223,7 @@ fn load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
                         _ => raw[k],
                     })
                 } else {
-                    // Convert, fill what the format lacks (0, 0, 0, 1), then DST_SEL.
-                    let mut v = [0, 0, 0, one(nfmt)];
-                    for (k, &b) in comps.iter().enumerate() {
-                        v[k] = unpack(raw[k], b, nfmt)?;
-                    }
-                    let s: [u32; 4] = std::array::from_fn(|k| match a.img.dst_sel[k] {
-                        1 => one(nfmt),
-                        s @ 4..=7 => v[s as usize - 4],
-                        _ => 0,
-                    });
+                    let s = swizzle(&a.img, convert(raw, comps, nfmt)?);
                     if a.d16 {
                         s.map(|x| to_d16(x, nfmt))
                     } else {
@@ -239,6 +235,25 @@ fn load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         a.put(w, l, vals);
     }
     Ok(())
+}
+
+/// The register values of a texel's raw components `raw` converted by
+/// NUMBER_FORMAT, with the components the format lacks filled as 0, 0, 0, 1.
+pub(super) fn convert(raw: [u32; 4], comps: &[u32], nfmt: u32) -> Result<[u32; 4], FaultKind> {
+    let mut v = [0, 0, 0, one(nfmt)];
+    for (k, &b) in comps.iter().enumerate() {
+        v[k] = unpack(raw[k], b, nfmt)?;
+    }
+    Ok(v)
+}
+
+/// DST_SEL_X..W of `img` applied to RGBA register values `v`.
+pub(super) fn swizzle(img: &ImageDesc, v: [u32; 4]) -> [u32; 4] {
+    std::array::from_fn(|k| match img.dst_sel[k] {
+        1 => one(img.nfmt),
+        s @ 4..=7 => v[s as usize - 4],
+        _ => 0,
+    })
 }
 
 fn store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {

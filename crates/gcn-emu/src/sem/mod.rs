@@ -20,6 +20,7 @@ mod mimg;
 pub mod opsel;
 mod round;
 mod salu;
+mod sample;
 mod screen_partition;
 pub mod sdwa;
 mod smem;
