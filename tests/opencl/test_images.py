@@ -3,10 +3,8 @@ compared with numpy and, when PoCL is registered beside risa, with PoCL
 running the same kernel on the same data.
 
 Sampler-less reads (read_imagef/i/ui with integer coordinates) and writes
-compile to image_load/image_store, which the GCN emulator runs. Sampled
-reads compile to image_sample*: where the emulator cannot sample yet the
-launch faults, and those tests skip saying so (detected at run time from
-risa's fault report, not assumed).
+compile to image_load/image_store, sampled reads to image_sample_lz; the
+GCN emulator runs all of them.
 
 Run with the risa ICD registered (OCL_ICD_VENDORS=DIR holding risa.icd);
 crates/opencl/tests/clients.rs runs it against the freshly built ICD.
@@ -373,11 +371,7 @@ def test_sampled_reads_match_pocl(cq, capfd, normalized, addressing, filt):
     try:
         out = run_sample(ctx, q, tex, coords, normalized, addressing, filt)
     except cl.Error as e:
-        err = capfd.readouterr().err
-        if "fault in kernel sample" in err and "image_sample" in err:
-            pytest.skip("this build's GCN emulator cannot sample: image_sample faults "
-                        "(risa's report: " + err.strip().splitlines()[-1][:120] + ")")
-        raise AssertionError(f"{e}\n{err}")
+        raise AssertionError(f"{e}\n{capfd.readouterr().err}")
     ref = pocl_run(lambda c, qq: run_sample(c, qq, tex, coords, normalized, addressing, filt))
     if ref is None:
         pytest.skip("PoCL is not registered: no reference for sampled reads")
