@@ -117,3 +117,62 @@ impl Observer for Both {
         self.1.group_end(gid);
     }
 }
+
+/// One LDS dword an LDS_IDX_OP lane touches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LdsDword {
+    /// Byte address of the dword.
+    pub addr: u32,
+    /// The lane reads the dword (a returning op, a read-modify-write).
+    pub read: bool,
+    /// The lane writes it.
+    pub write: bool,
+    /// An atomic read-modify-write (two atomics do not race).
+    pub atomic: bool,
+}
+
+impl LdsAccess {
+    /// The dwords lane `l` touches (the addresses `wave::lds`'s operations
+    /// use: src0 the address, src1 the second address of READ2 and
+    /// READWRITE, the OFFSET of the `_REL` and `2` forms).
+    pub fn dwords(&self, l: usize, mut f: impl FnMut(LdsDword)) {
+        let a = self.src[0][l] & !3;
+        let x = self.src[1][l] & !3;
+        let name = self.op.name;
+        let ret = name.ends_with("_RET");
+        let base = name.strip_suffix("_RET").unwrap_or(name);
+        let off = u32::from(self.op.offset);
+        let d = |addr, read, write, atomic| LdsDword {
+            addr,
+            read,
+            write,
+            atomic,
+        };
+        match base {
+            "READ" | "BYTE_READ" | "UBYTE_READ" | "SHORT_READ" | "USHORT_READ" => {
+                f(d(a, true, false, false))
+            }
+            "READ_REL" => {
+                f(d(a, true, false, false));
+                f(d(a.wrapping_add(off * 4), true, false, false));
+            }
+            "READ2" => {
+                f(d(a, true, false, false));
+                f(d(x, true, false, false));
+            }
+            "READWRITE" => {
+                f(d(a, ret, false, false));
+                f(d(x, false, true, false));
+            }
+            "WRITE" | "BYTE_WRITE" | "SHORT_WRITE" => f(d(a, ret, true, false)),
+            "WRITE_REL" | "XCHG_REL" | "WRITE2" | "XCHG2" => {
+                let step = if base.ends_with("REL") { 4 } else { 256 };
+                let atomic = base.starts_with("XCHG");
+                f(d(a, ret, true, atomic));
+                f(d(a.wrapping_add(off * step), ret, true, atomic));
+            }
+            // the read-modify-write ops
+            _ => f(d(a, true, true, true)),
+        }
+    }
+}

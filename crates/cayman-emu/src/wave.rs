@@ -384,6 +384,11 @@ impl Wave {
         self.valid
     }
 
+    /// The predicate bits the next ALU group reads (guide 4.10).
+    pub fn pred(&self) -> u64 {
+        self.pred
+    }
+
     /// Lends `o` to this wave: it watches what the wave runs until
     /// [`Wave::take_observer`] gives it back.
     pub fn set_observer(&mut self, o: Option<Box<dyn Observer>>) {

@@ -131,6 +131,17 @@ impl Module {
             Code::Cayman(_) => None,
         }
     }
+
+    /// Kernel `k`'s code from its first CF instruction when the module is
+    /// Cayman code.
+    pub(crate) fn cayman_code(&self, k: usize) -> Option<&[u8]> {
+        match &self.code {
+            Code::Cayman(ks) => ks
+                .get(k)
+                .map(|k| k.text.get(k.offset as usize..).unwrap_or(&[])),
+            Code::Gcn { .. } => None,
+        }
+    }
 }
 
 /// Counters of one launch, per ISA.
@@ -439,6 +450,7 @@ impl Device {
         d.atomics_byte_addressed = cfg.llvm_r600_atomics && k.made_by_llvm;
         d.trace = cfg.trace.as_ref().map(|open| TraceSink::new(open()));
         d.profile = cfg.cayman_profile.clone();
+        d.observe = cfg.cayman_observe.clone();
         // a traced dispatch runs on one thread
         d.threads = if d.trace.is_some() {
             1
