@@ -23,7 +23,7 @@ use crate::run::races::{Hit, Table};
 use crate::run::{Hits, Options};
 use crate::{Finding, Kind, Report};
 use risa_cayman_emu::observe::{GroupAt, LdsAccess, ObserverFactory};
-use risa_cayman_emu::program::{AluClause, CfOp, FetchOp, Program};
+use risa_cayman_emu::program::{AluClause, CfOp, Class, FetchOp, Program, SrcKind};
 use risa_cayman_emu::trace::Listing;
 use risa_cayman_emu::wave::{Env, Wave};
 use risa_cayman_emu::Observer;
@@ -112,6 +112,7 @@ impl Session {
             report: self.report.clone(),
             hits: Hits::default(),
             gprs: Vec::new(),
+            pv: Vec::new(),
             lds: Vec::new(),
             races: Table::default(),
             windows: Vec::new(),
@@ -141,8 +142,11 @@ struct Checker {
     sh: Arc<Shared>,
     report: Arc<Mutex<Report>>,
     hits: Hits,
-    /// Per wave of the group: the lanes written of each GPR element.
+    /// Per wave of the group: the lanes of each GPR element that hold a
+    /// defined value (written, and not computed from undefined values).
     gprs: Vec<Written>,
+    /// Per wave: the undefined lanes of PV.x..w.
+    pv: Vec<[u64; 4]>,
     /// LDS dwords written, one bit each.
     lds: Vec<u64>,
     races: Table,
@@ -178,6 +182,108 @@ impl Checker {
         })
     }
 
+    /// `uninit` for an ALU group: undefined lanes flow from the sources to
+    /// the results (a copy of an undefined value is not yet a bug: clang
+    /// moves whole vectors whose unused elements nothing wrote); a read that
+    /// decides something (a PRED_SET*, MOVA*, LDS address or data) of an
+    /// undefined lane is a finding.
+    fn uninit_group(&mut self, w: &Wave, at: GroupAt, clause: &AluClause) {
+        let Some(g) = clause.groups.get(at.group) else {
+            return;
+        };
+        let id = w.index as usize;
+        if id >= self.gprs.len() {
+            return;
+        }
+        if at.group == 0 {
+            // PV at a clause's start is the static rules' business
+            self.pv[id] = [0; 4];
+        }
+        let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
+        let exec = at.exec & w.valid();
+        let pred = w.pred();
+        let mut bad: Option<String> = None;
+        let mut writes: [(u8, u8, u64, u64); 4] = [(0, 0, 0, 0); 4];
+        let mut nw = 0;
+        let mut pv_new = self.pv[id];
+        for i in ins.iter().filter(|i| !i.dead) {
+            let lanes = match i.pred_sel {
+                2 => exec & !pred,
+                3 => exec & pred,
+                _ => exec,
+            };
+            let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+            let mut undef = 0u64;
+            let mut first: Option<(String, u64)> = None;
+            // an LDS op decides with its address (src0) only: its data may
+            // be a vector clang assembled from undefined pieces
+            let decisive = if i.class == Class::Lds { 1 } else { 3 };
+            for (k, s) in i.src[..n.min(3)].iter().enumerate() {
+                let u = match s.kind {
+                    SrcKind::Gpr(r) if !s.rel => {
+                        let u = lanes & !self.gprs[id][4 * (r as usize & 127) + (s.chan as usize & 3)];
+                        if u != 0 && first.is_none() && k < decisive {
+                            first = Some((rules::gpr_name(r, s.chan), u));
+                        }
+                        u
+                    }
+                    SrcKind::Pv => {
+                        let u = lanes & self.pv[id][s.chan as usize & 3];
+                        if u != 0 && first.is_none() && k < decisive {
+                            first = Some((format!("PV.{}", ['x', 'y', 'z', 'w'][s.chan as usize & 3]), u));
+                        }
+                        u
+                    }
+                    _ => 0,
+                };
+                undef |= u;
+            }
+            let decides = matches!(i.class, Class::PredSet | Class::Mova | Class::Kill | Class::Lds)
+                || i.update_exec
+                || i.update_pred;
+            if let (true, None, Some((name, u))) = (decides, &bad, first) {
+                bad = Some(format!(
+                    "wave {} {} reads {name} in lane {}, which nothing wrote (or was computed \
+                     from values nothing wrote){}",
+                    w.index,
+                    i.name,
+                    u.trailing_zeros(),
+                    match u.count_ones() {
+                        1 => String::new(),
+                        k => format!(" (and {} more lanes)", k - 1),
+                    }
+                ));
+            }
+            if i.dst_rel && i.write && !matches!(i.class, Class::Nop | Class::Lds) {
+                // a relative write (AR or the loop index chooses the GPR):
+                // any GPR from the base on may now hold the value
+                for r in i.dst_gpr as usize..128 {
+                    self.gprs[id][4 * r + (i.slot as usize & 3)] |= lanes;
+                }
+            }
+            if let Some((r, c)) = rules::alu_write(i) {
+                if nw < 4 {
+                    writes[nw] = (r, c, lanes, undef);
+                    nw += 1;
+                }
+            }
+            if i.class != Class::Lds {
+                let pv = &mut pv_new[i.slot as usize & 3];
+                *pv = (*pv & !lanes) | undef;
+            }
+        }
+        // every slot reads before any writes
+        for &(r, c, lanes, undef) in &writes[..nw] {
+            let d = &mut self.gprs[id][4 * (r as usize & 127) + (c as usize & 3)];
+            *d = (*d | lanes) & !undef;
+        }
+        self.pv[id] = pv_new;
+        if let Some(m) = bad {
+            let sh = self.sh.clone();
+            self.hit(Kind::Uninit, sh.group_at(at.clause, at.group), m);
+        }
+    }
+
     fn mark(&mut self, w: &Wave, r: u8, c: u8, lanes: u64) {
         if let Some(g) = self.gprs.get_mut(w.index as usize) {
             g[4 * (r as usize & 127) + (c as usize & 3)] |= lanes;
@@ -200,7 +306,7 @@ impl Observer for Checker {
         if sh.has(Kind::Uninit) {
             let lanes = w.active() & w.valid();
             let mut bad = None;
-            rules::export_reads(op, |r, c| {
+            rules::export_reads(op, false, |r, c| {
                 if bad.is_none() {
                     bad = self.check_read(w, r, c, lanes);
                 }
@@ -220,36 +326,8 @@ impl Observer for Checker {
                 }
             }
         }
-        if !sh.has(Kind::Uninit) {
-            return;
-        }
-        let Some(g) = clause.groups.get(at.group) else {
-            return;
-        };
-        let ins = &clause.instrs[g.first as usize..g.first as usize + g.len as usize];
-        let exec = at.exec & w.valid();
-        let lanes_of = |pred_sel: u8| match pred_sel {
-            2 => exec & !w.pred(),
-            3 => exec & w.pred(),
-            _ => exec,
-        };
-        let mut bad = None;
-        for i in ins.iter().filter(|i| !i.dead) {
-            let lanes = lanes_of(i.pred_sel);
-            for (r, c) in rules::alu_reads(i) {
-                if bad.is_none() {
-                    bad = self.check_read(w, r, c, lanes);
-                }
-            }
-        }
-        // every slot reads before any writes
-        for i in ins {
-            if let Some((r, c)) = rules::alu_write(i) {
-                self.mark(w, r, c, lanes_of(i.pred_sel));
-            }
-        }
-        if let Some(m) = bad {
-            self.hit(Kind::Uninit, sh.group_at(at.clause, at.group), m);
+        if sh.has(Kind::Uninit) {
+            self.uninit_group(w, at, clause);
         }
     }
 
@@ -341,6 +419,8 @@ impl Observer for Checker {
             }
             self.gprs.clear();
             self.gprs.resize(waves, init);
+            self.pv.clear();
+            self.pv.resize(waves, [0; 4]);
             self.lds.clear();
             self.lds.resize(lds_bytes.div_ceil(4 * 64), 0);
         }

@@ -174,10 +174,12 @@ pub fn fetch_access(op: &FetchOp, mut read: impl FnMut(u8, u8), mut write: impl 
     }
 }
 
-/// The GPR elements a memory-export CF instruction reads (not relative).
-pub fn export_reads(op: &CfOp, mut read: impl FnMut(u8, u8)) {
+/// The GPR elements a memory-export CF instruction reads (not relative);
+/// with `data` false only its address (INDEX_GPR).
+pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
     match &op.kind {
         CfKind::Rat {
+            inst,
             ty,
             rw_gpr,
             rw_rel,
@@ -186,10 +188,23 @@ pub fn export_reads(op: &CfOp, mut read: impl FnMut(u8, u8)) {
             burst,
             ..
         } => {
-            if !rw_rel {
-                for b in 0..=*burst {
+            // what the operation reads of RW_GPR (guide 9.2 MEM_RAT: X the
+            // data, Z the compare value; MSKOR's mask in W as LLVM emits it;
+            // the return address Y is not checked: clang-14 leaves it unset
+            // for XCHG_RTN)
+            let base = inst.strip_suffix("_RTN").unwrap_or(inst);
+            let comps: u8 = match base {
+                "STORE_DWORD" | "STORE_TYPED" => *comp_mask,
+                "NOP" => 0,
+                "CMPXCHG_INT" => 0b101,
+                "MSKOR" => 0b1001,
+                _ => comp_mask & 1,
+            };
+            if !rw_rel && data {
+                let bursts = if base.starts_with("STORE") { *burst } else { 0 };
+                for b in 0..=bursts {
                     for c in 0..4 {
-                        if comp_mask >> c & 1 != 0 {
+                        if comps >> c & 1 != 0 {
                             read(rw_gpr.wrapping_add(b), c);
                         }
                     }
@@ -208,7 +223,7 @@ pub fn export_reads(op: &CfOp, mut read: impl FnMut(u8, u8)) {
             burst,
             ..
         } => {
-            if !rw_rel {
+            if !rw_rel && data {
                 for b in 0..=*burst {
                     for c in 0..4 {
                         if comp_mask >> c & 1 != 0 {
@@ -228,10 +243,13 @@ pub fn export_reads(op: &CfOp, mut read: impl FnMut(u8, u8)) {
             ..
         } => {
             if !rw_rel {
-                read(*rw_gpr, 0);
-                if comp_mask >> 1 & 1 != 0 {
-                    read(*rw_gpr, 1);
+                if data {
+                    read(*rw_gpr, 0);
+                    if comp_mask >> 1 & 1 != 0 {
+                        read(*rw_gpr, 1);
+                    }
                 }
+                // W holds the dword address
                 read(*rw_gpr, 3);
             }
         }
@@ -269,7 +287,7 @@ pub fn cf_facts(p: &Program) -> Vec<CfFacts> {
                     }
                 }
                 CfKind::Rat { .. } | CfKind::ScratchWrite { .. } | CfKind::ExportCombined { .. } => {
-                    export_reads(op, |r, c| reads.add(r, c));
+                    export_reads(op, true, |r, c| reads.add(r, c));
                     Unit::Export
                 }
                 _ => Unit::None,
