@@ -272,7 +272,7 @@ pub fn run_with_gds(
         |(waves, lds, st, obs), g| {
             let gid = risa_workers::group_id(g, ng);
             if let Some(o) = obs.as_mut() {
-                o.group_start(gid, nwaves as usize, lds.len() * 4);
+                o.group_start(gid, g, nwaves as usize, lds.len() * 4);
             }
             let r = run_group(&env, d, gid, nwaves, lanes, waves, lds, per_wave, obs);
             if let Some(o) = obs.as_mut() {
@@ -457,7 +457,7 @@ fn run_resident(
             }
             let mut obs = d.observe.as_ref().map(|f| f.make());
             if let Some(o) = obs.as_mut() {
-                o.group_start(gid, nwaves as usize, lds_bytes as usize);
+                o.group_start(gid, g, nwaves as usize, lds_bytes as usize);
             }
             Group {
                 gid,

@@ -54,8 +54,9 @@ pub trait Observer: Send {
     fn fetch_before(&mut self, _w: &Wave, _clause: u32, _k: usize, _op: &FetchOp, _mask: u64) {}
     /// The wave stopped at a GROUP_BARRIER.
     fn barrier(&mut self, _w: &Wave) {}
-    /// Work-group `gid` starts with `waves` waves and `lds_bytes` of LDS.
-    fn group_start(&mut self, _gid: [u32; 3], _waves: usize, _lds_bytes: usize) {}
+    /// Work-group `gid` (`linear` in dispatch order) starts with `waves`
+    /// waves and `lds_bytes` of LDS.
+    fn group_start(&mut self, _gid: [u32; 3], _linear: u64, _waves: usize, _lds_bytes: usize) {}
     /// Work-group `gid` ended (also after a fault).
     fn group_end(&mut self, _gid: [u32; 3]) {}
 }
@@ -108,9 +109,9 @@ impl Observer for Both {
         self.0.barrier(w);
         self.1.barrier(w);
     }
-    fn group_start(&mut self, gid: [u32; 3], waves: usize, lds_bytes: usize) {
-        self.0.group_start(gid, waves, lds_bytes);
-        self.1.group_start(gid, waves, lds_bytes);
+    fn group_start(&mut self, gid: [u32; 3], linear: u64, waves: usize, lds_bytes: usize) {
+        self.0.group_start(gid, linear, waves, lds_bytes);
+        self.1.group_start(gid, linear, waves, lds_bytes);
     }
     fn group_end(&mut self, gid: [u32; 3]) {
         self.0.group_end(gid);

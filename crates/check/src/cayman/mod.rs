@@ -410,7 +410,7 @@ impl Observer for Checker {
         self.races.barrier(w.index);
     }
 
-    fn group_start(&mut self, _gid: [u32; 3], waves: usize, lds_bytes: usize) {
+    fn group_start(&mut self, _gid: [u32; 3], _linear: u64, waves: usize, lds_bytes: usize) {
         if self.sh.has(Kind::Uninit) {
             // the launch sets R0.xyz (local id) and R1.xyz (group id)
             let mut init = Box::new([0u64; 512]);

@@ -174,6 +174,17 @@ pub fn fetch_access(op: &FetchOp, mut read: impl FnMut(u8, u8), mut write: impl 
     }
 }
 
+/// The elements of `comps` of GPRs `first` .. `first + bursts`.
+fn burst_reads(first: u8, bursts: u8, comps: u8, read: &mut impl FnMut(u8, u8)) {
+    for b in 0..=bursts {
+        for c in 0..4 {
+            if comps >> c & 1 != 0 {
+                read(first.wrapping_add(b), c);
+            }
+        }
+    }
+}
+
 /// The GPR elements a memory-export CF instruction reads (not relative);
 /// with `data` false only its address (INDEX_GPR).
 pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
@@ -202,13 +213,7 @@ pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
             };
             if !rw_rel && data {
                 let bursts = if base.starts_with("STORE") { *burst } else { 0 };
-                for b in 0..=bursts {
-                    for c in 0..4 {
-                        if comps >> c & 1 != 0 {
-                            read(rw_gpr.wrapping_add(b), c);
-                        }
-                    }
-                }
+                burst_reads(*rw_gpr, bursts, comps, &mut read);
             }
             if ty & 1 != 0 {
                 read(*index_gpr, 0);
@@ -224,13 +229,7 @@ pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
             ..
         } => {
             if !rw_rel && data {
-                for b in 0..=*burst {
-                    for c in 0..4 {
-                        if comp_mask >> c & 1 != 0 {
-                            read(rw_gpr.wrapping_add(b), c);
-                        }
-                    }
-                }
+                burst_reads(*rw_gpr, *burst, *comp_mask, &mut read);
             }
             if *indexed {
                 read(*index_gpr, 0);
