@@ -1373,7 +1373,7 @@ impl Wave {
                         });
                     }
                     lds_op(&mut self.oq, lds, op, s, m)
-                    .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
+                        .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
                     self.stats.lds_ops += 1;
                 }
                 Class::PredSet => {

@@ -17,7 +17,9 @@ fn kernel(file: &str) -> Kernel {
         "{}/../../tests/fixtures/cayman/{file}.o",
         env!("CARGO_MANIFEST_DIR")
     );
-    load(&std::fs::read(p).expect("fixture")).expect("load").remove(0)
+    load(&std::fs::read(p).expect("fixture"))
+        .expect("load")
+        .remove(0)
 }
 
 /// Seconds of one run, with the checks `checks` when given.

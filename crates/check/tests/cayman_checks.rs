@@ -1,11 +1,11 @@
 //! The Cayman checkers on hand-written programs: each rule's bug is found
 //! at its PC with its kind, and the corrected program gives no finding.
 
-use risa_check::cayman::{lint, rules, Session};
 use risa_cayman_emu::program::Class;
+use risa_cayman_emu::{load, run, Dispatch, Kernel, Pool};
+use risa_check::cayman::{lint, rules, Session};
 use risa_check::run::Options;
 use risa_check::{Kind, Report};
-use risa_cayman_emu::{load, run, Dispatch, Kernel, Pool};
 use std::sync::Arc;
 
 fn kernel(src: &str) -> Kernel {
@@ -48,12 +48,14 @@ const STORE: &str = "
 #[test]
 fn uninit_gpr_read_as_an_address() {
     // R7.x is never written: the RAT store's index reads it
-    let bad = format!(
-        "k:\n ALU: BARRIER\n 0 x: MOV R3.x, R0.x\n MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R7], R3.x___ BARRIER\n END:\n"
-    );
-    let r = checked(&bad, 64, 64);
+    let bad = "k:\n ALU: BARRIER\n 0 x: MOV R3.x, R0.x\n MEM_RAT STORE_DWORD: WRITE_IND RAT(0) [R7], R3.x___ BARRIER\n END:\n";
+    let r = checked(bad, 64, 64);
     assert_eq!(places(&r), [(8, Kind::Uninit)], "{}", r.render("t"));
-    assert!(r.render("t").contains("reads R7.x in lane 0"), "{}", r.render("t"));
+    assert!(
+        r.render("t").contains("reads R7.x in lane 0"),
+        "{}",
+        r.render("t")
+    );
     let good = format!("k:\n ALU: BARRIER\n 0 x: MOV R3.x, R0.x\n{STORE}");
     assert!(checked(&good, 64, 64).is_empty());
 }
@@ -71,7 +73,11 @@ fn uninit_flows_through_copies_to_a_predicate() {
     let p = places(&r);
     assert_eq!(p.len(), 1, "{}", r.render("t"));
     assert_eq!(p[0].1, Kind::Uninit);
-    assert!(r.render("t").contains("PRED_SETNE_INT reads R4.y"), "{}", r.render("t"));
+    assert!(
+        r.render("t").contains("PRED_SETNE_INT reads R4.y"),
+        "{}",
+        r.render("t")
+    );
     assert!(checked(&src("R0.y"), 64, 64).is_empty());
 }
 
@@ -81,14 +87,21 @@ fn pv_rules() {
     for (body, kind) in [
         (" 0 x: MOV R3.x, PV.x\n", Kind::Uninit),
         (" 0 x: MOV R3.x, R0.x\n 1 y: MOV R4.y, PV.y\n", Kind::Uninit),
-        (" 0 x: MOVA_INT ____, R0.x\n 1 x: MOV R3.x, PV.x\n", Kind::Hazard),
+        (
+            " 0 x: MOVA_INT ____, R0.x\n 1 x: MOV R3.x, PV.x\n",
+            Kind::Hazard,
+        ),
     ] {
         let src = format!("k:\n ALU: BARRIER\n{body}{STORE}");
         let want: Vec<Kind> = vec![kind];
         let got: Vec<Kind> = static_places(&src).into_iter().map(|p| p.1).collect();
         assert_eq!(got, want, "{body}");
         let r = checked(&src, 64, 64);
-        assert!(places(&r).iter().any(|p| p.1 == kind), "{body}: {}", r.render("t"));
+        assert!(
+            places(&r).iter().any(|p| p.1 == kind),
+            "{body}: {}",
+            r.render("t")
+        );
     }
     // PV of the slot the previous group wrote: fine
     let ok = format!("k:\n ALU: BARRIER\n 0 x: MOV R3.x, R0.x\n 1 x: MOV R3.x, PV.x\n{STORE}");
@@ -118,7 +131,11 @@ fn ar_needs_a_mova_in_an_earlier_group() {
     let mut cl = kernel(&good).program.alu[0].clone().unwrap();
     cl.instrs[1].class = Class::Mova;
     let f = rules::clause_rules(&cl);
-    assert!(f[1].iter().any(|(k, m)| *k == Kind::Hazard && m.contains("4.8.3")), "{f:?}");
+    assert!(
+        f[1].iter()
+            .any(|(k, m)| *k == Kind::Hazard && m.contains("4.8.3")),
+        "{f:?}"
+    );
 }
 
 #[test]
@@ -152,7 +169,11 @@ fn lds_race_without_group_barrier() {
         .map(|p| p.0)
         .collect();
     assert_eq!(races, [0x30, 0x48], "{}", r.render("t"));
-    assert!(r.render("t").contains("with no GROUP_BARRIER between"), "{}", r.render("t"));
+    assert!(
+        r.render("t").contains("with no GROUP_BARRIER between"),
+        "{}",
+        r.render("t")
+    );
     assert!(checked(&src(" 2 x: GROUP_BARRIER ____\n"), 128, 128).is_empty());
 }
 
@@ -164,8 +185,15 @@ fn uninit_lds_read() {
         )
     };
     let r = checked(&src(""), 64, 64);
-    assert_eq!(places(&r).iter().map(|p| p.1).collect::<Vec<_>>(), [Kind::Uninit]);
-    assert!(r.render("t").contains("reads LDS dword 0x0"), "{}", r.render("t"));
+    assert_eq!(
+        places(&r).iter().map(|p| p.1).collect::<Vec<_>>(),
+        [Kind::Uninit]
+    );
+    assert!(
+        r.render("t").contains("reads LDS dword 0x0"),
+        "{}",
+        r.render("t")
+    );
     assert!(checked(&src(" 1 x: LDS_WRITE R2.x, R0.x\n"), 64, 64).is_empty());
 }
 

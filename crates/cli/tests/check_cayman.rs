@@ -116,12 +116,7 @@ fn cayman_cases_run_checked_without_findings() {
     for (c, obj) in cayman_cases() {
         let (ok, err, plain) = run(&c, &obj, &tmp.join("a"), &[]);
         assert!(ok, "{}: {err}", c.name);
-        let (ok, err, checked) = run(
-            &c,
-            &obj,
-            &tmp.join("b"),
-            &["--check=all", "--check-error"],
-        );
+        let (ok, err, checked) = run(&c, &obj, &tmp.join("b"), &["--check=all", "--check-error"]);
         assert!(ok, "{}: {err}", c.name);
         assert!(findings(&err).is_empty(), "{}: {err}", c.name);
         assert_eq!(plain, checked, "{}: outputs differ when checked", c.name);
@@ -161,7 +156,10 @@ fn sites(bytes: &[u8], kernel: &str) -> Sites {
         let cl = p.alu.get(c)?.as_ref().ok()?;
         let last = cl.groups.last()?;
         let start = 8 * u64::from(p.alu_addr[c]);
-        Some((start, start + 8 * u64::from(last.at + u32::from(last.len) + 2)))
+        Some((
+            start,
+            start + 8 * u64::from(last.at + u32::from(last.len) + 2),
+        ))
     };
     for (i, op) in p.cf.iter().enumerate() {
         if matches!(op.kind, CfKind::LoopStart(_)) {
@@ -258,7 +256,9 @@ fn cayman_mutants_are_found() {
                         && named_pc(msg).is_some_and(|o| {
                             let (lo, hi) = (o.min(*p), o.max(*p));
                             (lo < pc && pc < hi)
-                                || s.loops.iter().any(|&(a, b)| a <= lo.min(pc) && hi.max(pc) <= b)
+                                || s.loops
+                                    .iter()
+                                    .any(|&(a, b)| a <= lo.min(pc) && hi.max(pc) <= b)
                         })
                 }),
                 "uninit" => f.iter().any(|(p, k, _)| *p == pc && k == "uninit"),
@@ -273,7 +273,11 @@ fn cayman_mutants_are_found() {
                 let flagged = findings(&out)
                     .iter()
                     .any(|(p, k, _)| *p == pc && k == "waitcnt");
-                assert!(!found || flagged, "{} {kind} at {pc:#x}: {err}{out}", c.name);
+                assert!(
+                    !found || flagged,
+                    "{} {kind} at {pc:#x}: {err}{out}",
+                    c.name
+                );
                 e[2] += u32::from(found);
                 e[3] += u32::from(flagged);
                 continue;
@@ -294,7 +298,15 @@ fn cayman_mutants_are_found() {
             println!("| {k} | {n} | {ch} | {fo} | {fl} |");
         }
     }
-    assert!(missed.is_empty(), "{} missed:\n{}", missed.len(), missed.join("\n"));
-    assert!(table.get("nogroupbarrier").is_some_and(|e| e[1] > 0), "{table:?}");
+    assert!(
+        missed.is_empty(),
+        "{} missed:\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    assert!(
+        table.get("nogroupbarrier").is_some_and(|e| e[1] > 0),
+        "{table:?}"
+    );
     assert!(table.get("uninit").is_some_and(|e| e[1] > 0), "{table:?}");
 }

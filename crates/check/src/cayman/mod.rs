@@ -65,7 +65,12 @@ impl Shared {
 
     /// PC and text of CF instruction `pc`.
     fn cf_at(&self, pc: u32) -> (u64, String) {
-        let t = self.listing.cf.get(pc as usize).cloned().unwrap_or_default();
+        let t = self
+            .listing
+            .cf
+            .get(pc as usize)
+            .cloned()
+            .unwrap_or_default();
         (8 * u64::from(pc), t)
     }
 
@@ -212,7 +217,11 @@ impl Checker {
                 3 => exec & pred,
                 _ => exec,
             };
-            let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+            let n = if i.class == Class::Nop {
+                0
+            } else {
+                i.nsrc as usize
+            };
             let mut undef = 0u64;
             let mut first: Option<(String, u64)> = None;
             // an LDS op decides with its address (src0) only: its data may
@@ -221,7 +230,8 @@ impl Checker {
             for (k, s) in i.src[..n.min(3)].iter().enumerate() {
                 let u = match s.kind {
                     SrcKind::Gpr(r) if !s.rel => {
-                        let u = lanes & !self.gprs[id][4 * (r as usize & 127) + (s.chan as usize & 3)];
+                        let u =
+                            lanes & !self.gprs[id][4 * (r as usize & 127) + (s.chan as usize & 3)];
                         if u != 0 && first.is_none() && k < decisive {
                             first = Some((rules::gpr_name(r, s.chan), u));
                         }
@@ -230,7 +240,10 @@ impl Checker {
                     SrcKind::Pv => {
                         let u = lanes & self.pv[id][s.chan as usize & 3];
                         if u != 0 && first.is_none() && k < decisive {
-                            first = Some((format!("PV.{}", ['x', 'y', 'z', 'w'][s.chan as usize & 3]), u));
+                            first = Some((
+                                format!("PV.{}", ['x', 'y', 'z', 'w'][s.chan as usize & 3]),
+                                u,
+                            ));
                         }
                         u
                     }
@@ -238,8 +251,10 @@ impl Checker {
                 };
                 undef |= u;
             }
-            let decides = matches!(i.class, Class::PredSet | Class::Mova | Class::Kill | Class::Lds)
-                || i.update_exec
+            let decides = matches!(
+                i.class,
+                Class::PredSet | Class::Mova | Class::Kill | Class::Lds
+            ) || i.update_exec
                 || i.update_pred;
             if let (true, None, Some((name, u))) = (decides, &bad, first) {
                 bad = Some(format!(
@@ -319,7 +334,11 @@ impl Observer for Checker {
 
     fn group_before(&mut self, w: &Wave, at: GroupAt, clause: &AluClause) {
         let sh = self.sh.clone();
-        if let Some(fs) = sh.groups.get(at.clause as usize).and_then(|c| c.get(at.group)) {
+        if let Some(fs) = sh
+            .groups
+            .get(at.clause as usize)
+            .and_then(|c| c.get(at.group))
+        {
             for (k, m) in fs {
                 if sh.has(*k) {
                     self.hit(*k, sh.group_at(at.clause, at.group), m.clone());

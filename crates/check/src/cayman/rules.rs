@@ -5,7 +5,9 @@
 //! for the groups that run; `risa check` for every group of the program.
 
 use crate::Kind;
-use risa_cayman_emu::program::{AluClause, AluInstr, Class, CfKind, CfOp, FetchOp, Program, SrcKind};
+use risa_cayman_emu::program::{
+    AluClause, AluInstr, CfKind, CfOp, Class, FetchOp, Program, SrcKind,
+};
 
 /// A set of GPR elements: bit 4r + c is GPR r, element c.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
@@ -79,7 +81,11 @@ pub struct CfFacts {
 /// The GPR sources an ALU instruction reads (not relative: those are
 /// chosen at run time).
 pub fn alu_reads(i: &AluInstr) -> impl Iterator<Item = (u8, u8)> + '_ {
-    let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+    let n = if i.class == Class::Nop {
+        0
+    } else {
+        i.nsrc as usize
+    };
     i.src[..n.min(3)].iter().filter_map(|s| match s.kind {
         SrcKind::Gpr(r) if !s.rel => Some((r, s.chan)),
         _ => None,
@@ -237,20 +243,18 @@ pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
         }
         CfKind::ExportCombined {
             rw_gpr,
-            rw_rel,
+            rw_rel: false,
             comp_mask,
             ..
         } => {
-            if !rw_rel {
-                if data {
-                    read(*rw_gpr, 0);
-                    if comp_mask >> 1 & 1 != 0 {
-                        read(*rw_gpr, 1);
-                    }
+            if data {
+                read(*rw_gpr, 0);
+                if comp_mask >> 1 & 1 != 0 {
+                    read(*rw_gpr, 1);
                 }
-                // W holds the dword address
-                read(*rw_gpr, 3);
             }
+            // W holds the dword address
+            read(*rw_gpr, 3);
         }
         _ => {}
     }
@@ -258,8 +262,7 @@ pub fn export_reads(op: &CfOp, data: bool, mut read: impl FnMut(u8, u8)) {
 
 /// The facts of every CF instruction of `p`.
 pub fn cf_facts(p: &Program) -> Vec<CfFacts> {
-    p.cf
-        .iter()
+    p.cf.iter()
         .map(|op| {
             let (mut reads, mut writes) = (Chans::default(), Chans::default());
             let unit = match &op.kind {
@@ -285,7 +288,9 @@ pub fn cf_facts(p: &Program) -> Vec<CfFacts> {
                         Unit::Gds
                     }
                 }
-                CfKind::Rat { .. } | CfKind::ScratchWrite { .. } | CfKind::ExportCombined { .. } => {
+                CfKind::Rat { .. }
+                | CfKind::ScratchWrite { .. }
+                | CfKind::ExportCombined { .. } => {
                     export_reads(op, true, |r, c| reads.add(r, c));
                     Unit::Export
                 }
@@ -367,7 +372,11 @@ pub fn clause_rules(cl: &AluClause) -> Vec<Vec<(Kind, String)>> {
         // PV: the previous group's results, not preserved past the clause's
         // end nor by NOPs (4.6.2, 4.9.4); not a MOVA*'s (4.8.3).
         for i in ins {
-            let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+            let n = if i.class == Class::Nop {
+                0
+            } else {
+                i.nsrc as usize
+            };
             for s in &i.src[..n.min(3)] {
                 if s.kind != SrcKind::Pv {
                     continue;
@@ -411,7 +420,11 @@ pub fn clause_rules(cl: &AluClause) -> Vec<Vec<(Kind, String)>> {
         let has_mova = ins.iter().any(|i| i.class == Class::Mova);
         let mut ar_elems = 0u8;
         for i in ins {
-            let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+            let n = if i.class == Class::Nop {
+                0
+            } else {
+                i.nsrc as usize
+            };
             let gpr_rel = i.src[..n.min(3)]
                 .iter()
                 .any(|s| s.rel && matches!(s.kind, SrcKind::Gpr(_)));
@@ -446,7 +459,12 @@ pub fn clause_rules(cl: &AluClause) -> Vec<Vec<(Kind, String)>> {
         }
         mova_seen |= has_mova;
         // at most one PRED_SET* per group (4.10)
-        if ins.iter().filter(|i| i.update_pred || i.update_exec).count() > 1 {
+        if ins
+            .iter()
+            .filter(|i| i.update_pred || i.update_exec)
+            .count()
+            > 1
+        {
             f.push((
                 Kind::Hazard,
                 "more than one instruction of the group updates the predicate or the active \
@@ -458,7 +476,11 @@ pub fn clause_rules(cl: &AluClause) -> Vec<Vec<(Kind, String)>> {
         let uses: Vec<(bool, bool)> = ins
             .iter()
             .flat_map(|i| {
-                let n = if i.class == Class::Nop { 0 } else { i.nsrc as usize };
+                let n = if i.class == Class::Nop {
+                    0
+                } else {
+                    i.nsrc as usize
+                };
                 i.src[..n.min(3)].iter().filter_map(|s| match s.kind {
                     SrcKind::Oq { b, pop } => Some((b, pop)),
                     _ => None,
