@@ -8,6 +8,7 @@
 use crate::fault::{Fault, Stats};
 use crate::kernel::Kernel;
 use crate::memory::GlobalMemory;
+use crate::observe::{Observer, ObserverFactory};
 use crate::profile::{merge, Layout, ProfileSink};
 use crate::trace::{TraceSink, Tracer};
 use crate::wave::{Env, Wave, Yield};
@@ -60,6 +61,10 @@ pub struct Dispatch {
     /// LDS bytes the host allocates after the kernel's static LDS (the
     /// buffers of `__local` pointer arguments). Default 0.
     pub dynamic_lds: u32,
+    /// Watch the dispatch: one observer per worker thread (one per
+    /// work-group when the program waits on other waves) sees every CF
+    /// instruction, ALU group and fetch of its waves ([`crate::observe`]).
+    pub observe: Option<ObserverFactory>,
 }
 
 impl Dispatch {
@@ -79,6 +84,7 @@ impl Dispatch {
             profile: None,
             constants: Vec::new(),
             dynamic_lds: 0,
+            observe: None,
         }
     }
 }
@@ -178,11 +184,16 @@ pub fn run_with_gds(
         false,
         |_| {
             let lds = vec![0u32; (lds_bytes as usize).div_ceil(4)];
-            (Vec::<Wave>::new(), lds, Stats::default())
+            let obs = d.observe.as_ref().map(|f| f.make());
+            (Vec::<Wave>::new(), lds, Stats::default(), obs)
         },
-        |(waves, lds, st), g| {
+        |(waves, lds, st, obs), g| {
             let gid = risa_workers::group_id(g, ng);
-            run_group(&env, d, gid, waves, lds, per_wave).map(|s| st.add(&s))
+            let r = run_group(&env, d, gid, g, waves, lds, per_wave, obs);
+            if let Some(o) = obs.as_mut() {
+                o.group_end(gid);
+            }
+            r.map(|s| st.add(&s))
         },
         |_, _| {},
     );
@@ -195,7 +206,7 @@ pub fn run_with_gds(
             &mut counts,
             workers
                 .iter()
-                .flat_map(|(w, _, _)| w.iter().map(|w| &w.prof)),
+                .flat_map(|(w, _, _, _)| w.iter().map(|w| &w.prof)),
         );
         sink.add(kernel, layout, &counts);
     }
@@ -203,7 +214,7 @@ pub fn run_with_gds(
         return Err(f);
     }
     let mut stats = Stats::default();
-    for (_, _, st) in &workers {
+    for (_, _, st, _) in &workers {
         stats.add(st);
     }
     Ok(Stats {
@@ -270,12 +281,17 @@ fn run_group(
     env: &Env,
     d: &Dispatch,
     gid: [u32; 3],
+    g: u64,
     waves: &mut Vec<Wave>,
     lds: &mut [u32],
     per_wave: PerWave,
+    obs: &mut Option<Box<dyn Observer>>,
 ) -> Result<Stats, Fault> {
     lds.fill(0);
     let nwaves = launch(d, gid, waves, per_wave);
+    if let Some(o) = obs.as_mut() {
+        o.group_start(gid, g, nwaves as usize, lds.len() * 4);
+    }
     // A partial last group has fewer waves (NUM_THREADGRP_WAVES).
     let partial;
     let env = if nwaves == env.waves_in_group {
@@ -294,7 +310,12 @@ fn run_group(
             if w.done {
                 continue;
             }
-            match w.run(env, lds)? {
+            let r = if obs.is_some() {
+                observed_run(w, env, lds, obs)
+            } else {
+                w.run(env, lds)
+            };
+            match r? {
                 Yield::Barrier => waiting += 1,
                 Yield::Done => {}
                 // only programs without cross-wave waits run here
@@ -314,6 +335,23 @@ fn run_group(
         st.add(&w.stats);
     }
     Ok(st)
+}
+
+/// Runs `w` with the thread's observer lent to it; the observer sees the
+/// wave stop at a barrier.
+fn observed_run(
+    w: &mut Wave,
+    env: &Env,
+    lds: &mut [u32],
+    obs: &mut Option<Box<dyn Observer>>,
+) -> Result<Yield, Fault> {
+    w.set_observer(obs.take());
+    let r = w.run(env, lds);
+    *obs = w.take_observer();
+    if let (Ok(Yield::Barrier), Some(o)) = (&r, obs.as_mut()) {
+        o.barrier(w);
+    }
+    r
 }
 
 /// Most waves a dispatch may have when its program waits on other waves
@@ -354,14 +392,25 @@ fn run_resident(
                 wave.dispatch_index = next_index;
                 next_index += 1;
             }
+            let mut obs = d.observe.as_ref().map(|f| f.make());
+            if let Some(o) = obs.as_mut() {
+                o.group_start(gid, g, n as usize, lds_bytes as usize);
+            }
             Group {
+                gid,
                 waves,
                 lds: vec![0u32; (lds_bytes as usize).div_ceil(4)],
                 at_barrier: vec![false; n as usize],
+                obs,
             }
         })
         .collect();
     let r = resident_turns(env, &mut groups);
+    for g in groups.iter_mut() {
+        if let Some(o) = g.obs.as_mut() {
+            o.group_end(g.gid);
+        }
+    }
     if let (Some(sink), Some(layout)) = (&d.profile, per_wave.layout) {
         let mut counts = Vec::new();
         merge(
@@ -384,9 +433,12 @@ fn run_resident(
 
 /// The waves of one resident work-group.
 struct Group {
+    gid: [u32; 3],
     waves: Vec<Wave>,
     lds: Vec<u32>,
     at_barrier: Vec<bool>,
+    /// The group's observer (when the dispatch is observed).
+    obs: Option<Box<dyn Observer>>,
 }
 
 /// Runs the resident waves in turns until all are done (see [`run_resident`]).
@@ -406,7 +458,12 @@ fn resident_turns(env: &Env, groups: &mut [Group]) -> Result<(), Fault> {
                 }
                 let wave = &mut g.waves[w];
                 let before = wave.budget;
-                match wave.run(env, &mut g.lds)? {
+                let r = if g.obs.is_some() {
+                    observed_run(wave, env, &mut g.lds, &mut g.obs)
+                } else {
+                    wave.run(env, &mut g.lds)
+                };
+                match r? {
                     Yield::Done => {
                         env.sync.wave_ended(wave.dispatch_index);
                         progress = true;

@@ -591,6 +591,10 @@ pub struct CfOp {
     pub vpm: bool,
     /// WHOLE_QUAD_MODE (for PUSH_WQM etc. and the ALU bit).
     pub wqm: bool,
+    /// BARRIER (bit 31 of the second word of every CF format, guide 3.2):
+    /// all prior CF instructions complete before this one runs; clear, a
+    /// clause may run alongside the clauses of another type before it.
+    pub barrier: bool,
     /// Resource index mode (RAT_INDEX_MODE of RAT exports): 0 none, 1/2 add
     /// CF_IDX0/1 to the resource id, 3 invalid. For ALU clause
     /// instructions: non-zero when a kcache bank is indexed
@@ -1210,6 +1214,7 @@ impl Program {
                 vpm: CF_WORD1::VALID_PIXEL_MODE.get(w1) != 0,
                 wqm: false,
                 res_index_mode: 0,
+                barrier: w1 >> 31 != 0,
             };
             match decode_cf(w0, w1) {
                 Err(e) => op.kind = CfKind::Invalid(e.to_string()),

@@ -7,6 +7,7 @@ use crate::alu::{self, Lanes, Sem, LANES};
 use crate::fault::{Fault, Location, Stats};
 use crate::fmode;
 use crate::memory::GlobalMemory;
+use crate::observe::{GroupAt, LdsAccess, Observer};
 use crate::profile::{Layout, WaveCounts};
 use crate::program::*;
 use crate::trace::Tracer;
@@ -113,6 +114,10 @@ struct Scratch {
     /// Per-wave registers the current group writes (rare; kept out of the
     /// group loop's locals so the common path's registers stay free).
     pending: Pending,
+    /// Record the group's LDS operations in `lds_log` (observed waves).
+    log_lds: bool,
+    /// The LDS operations of the current group (observed waves).
+    lds_log: Vec<LdsAccess>,
 }
 
 /// Per-wave register writes of one ALU group, committed after its slots.
@@ -171,6 +176,11 @@ pub struct Wave {
     trace: Option<Arc<Tracer>>,
     /// State before the traced instruction (allocated when tracing).
     snap: Option<Box<traced::Snapshot>>,
+    /// The observer of the worker thread running this wave, lent to it for
+    /// one [`Wave::run`] ([`crate::observe`]).
+    observer: Option<Box<dyn Observer>>,
+    /// Traced or observed: run the instrumented loop.
+    instrumented: bool,
     /// Counters.
     pub stats: Stats,
     /// Per-instruction counts when the dispatch is profiled.
@@ -258,12 +268,16 @@ impl Wave {
                 },
                 flags: [0; LANES],
                 pending: Pending::default(),
+                log_lds: false,
+                lds_log: Vec::new(),
             })),
             cf_idx: [0; 2],
             lds_limit: None,
             flags: [0; LANES],
             trace: None,
             snap: None,
+            observer: None,
+            instrumented: false,
             stats: Stats::default(),
             prof: None,
             workgroup,
@@ -363,6 +377,40 @@ impl Wave {
     /// The active mask.
     pub fn active(&self) -> u64 {
         self.active
+    }
+
+    /// The valid mask: the lanes that are work-items.
+    pub fn valid(&self) -> u64 {
+        self.valid
+    }
+
+    /// The predicate bits the next ALU group reads (guide 4.10).
+    pub fn pred(&self) -> u64 {
+        self.pred
+    }
+
+    /// Lends `o` to this wave: it watches what the wave runs until
+    /// [`Wave::take_observer`] gives it back.
+    pub fn set_observer(&mut self, o: Option<Box<dyn Observer>>) {
+        self.observer = o;
+        self.instrumented = self.trace.is_some() || self.observer.is_some();
+    }
+
+    /// Takes the observer back (see [`Wave::set_observer`]).
+    pub fn take_observer(&mut self) -> Option<Box<dyn Observer>> {
+        let o = self.observer.take();
+        self.instrumented = self.trace.is_some();
+        o
+    }
+
+    /// Calls `f` with the observer, if any (out of line: observed waves only).
+    #[cold]
+    #[inline(never)]
+    fn observe(&mut self, f: impl FnOnce(&mut dyn Observer, &Wave)) {
+        if let Some(mut o) = self.observer.take() {
+            f(&mut *o, self);
+            self.observer = Some(o);
+        }
     }
 
     fn fault(&self, msg: impl Into<String>) -> Fault {
@@ -524,7 +572,7 @@ impl Wave {
     /// Run until END or a barrier. `lds` is the work-group's LDS (dwords).
     pub fn run(&mut self, env: &Env, lds: &mut [u32]) -> Result<Yield, Fault> {
         self.blocked_on = None;
-        if self.trace.is_some() {
+        if self.instrumented {
             self.run_cf::<true>(env, lds)
         } else {
             self.run_cf::<false>(env, lds)
@@ -559,6 +607,7 @@ impl Wave {
             let active_before = self.active;
             if TRACE {
                 self.trace_cf(pc);
+                self.observe(|o, w| o.cf_before(w, pc, op, env));
             }
             let mut next = pc + 1;
             match &op.kind {
@@ -890,9 +939,9 @@ impl Wave {
         let first_group = ctx.group;
         // tracing and the exception flags each select a separately compiled
         // clause loop, so the common one carries neither
-        let r = match (self.trace.is_some(), clause.flags) {
+        let r = match (self.instrumented, clause.flags) {
             (true, true) => self.clause_groups::<true, true>(env, lds, clause, &mut ctx, &mut sc),
-            (true, false) => self.clause_groups::<true, false>(env, lds, clause, &mut ctx, &mut sc),
+            (true, false) => self.clause_groups_instrumented(env, lds, clause, &mut ctx, &mut sc),
             (false, true) => self.clause_groups::<false, true>(env, lds, clause, &mut ctx, &mut sc),
             (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
         };
@@ -927,6 +976,39 @@ impl Wave {
         self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
     }
 
+    /// The traced or observed clause loop, with AVX2 when the CPU has it
+    /// (an observed run should cost its observer, not a slower loop).
+    #[inline(always)]
+    fn clause_groups_instrumented(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports the features the function is compiled for.
+            return unsafe { self.clause_groups_avx2_instrumented(env, lds, clause, ctx, sc) };
+        }
+        self.clause_groups::<true, false>(env, lds, clause, ctx, sc)
+    }
+
+    /// [`Wave::clause_groups`] of the instrumented loop compiled with AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    fn clause_groups_avx2_instrumented(
+        &mut self,
+        env: &Env,
+        lds: &mut [u32],
+        clause: &AluClause,
+        ctx: &mut ClauseCtx,
+        sc: &mut Scratch,
+    ) -> Result<bool, Fault> {
+        self.clause_groups::<true, false>(env, lds, clause, ctx, sc)
+    }
+
     /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
@@ -958,12 +1040,23 @@ impl Wave {
                 f
             })?;
             let g = &clause.groups[ctx.group];
+            let at = GroupAt {
+                cf: ctx.cf,
+                clause: ctx.clause,
+                group: ctx.group,
+                exec: ctx.exec,
+            };
             if TRACE {
                 self.trace_snapshot(ctx.exec_new);
+                sc.log_lds = self.observer.is_some();
+                sc.lds_log.clear();
+                self.observe(|o, w| o.group_before(w, at, clause));
             }
             let r = self.exec_group::<FLAGS>(env, lds, clause, g, ctx, sc);
             if TRACE {
                 self.trace_group(ctx.clause, ctx.group, ctx.exec_new, r.is_err());
+                let (log, ok) = (&sc.lds_log, r.is_ok());
+                self.observe(|o, w| o.group_after(w, at, log, ok));
             }
             r.map_err(|(slot, lane, msg)| {
                 let mut f = self.fault(msg);
@@ -1270,14 +1363,17 @@ impl Wave {
                                 .fold(0u64, |acc, l| acc | 1 << l)
                         }
                     };
-                    lds_op(
-                        &mut self.oq,
-                        lds,
-                        op,
-                        &rows[i.loc[0] as usize..i.loc[0] as usize + 3],
-                        m,
-                    )
-                    .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
+                    let s = &rows[i.loc[0] as usize..i.loc[0] as usize + 3];
+                    if sc.log_lds {
+                        sc.lds_log.push(LdsAccess {
+                            op,
+                            slot: i.slot,
+                            mask: m,
+                            src: [s[0], s[1], s[2]],
+                        });
+                    }
+                    lds_op(&mut self.oq, lds, op, s, m)
+                        .map_err(|(lane, e)| (Some(i.slot), lane, e))?;
                     self.stats.lds_ops += 1;
                 }
                 Class::PredSet => {

@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod cayman;
 pub mod cfg;
 pub mod counters;
 pub mod finding;

@@ -54,11 +54,31 @@ pub(crate) fn static_kinds(list: &str) -> Result<Vec<Kind>, String> {
     Ok(kinds)
 }
 
-/// Why the static checks do not apply to Cayman (printed, exit status 0).
-pub(crate) const CAYMAN_NOTE: &str = "the static checks do not apply to Cayman (TeraScale 3): \
-its clauses have no s_waitcnt counters and no manually inserted wait states; the control-flow \
-program orders clauses itself (a clause waits for the fetches and exports before it when its \
-BARRIER bit is set), and that bit is not checked yet";
+/// `risa check` on Cayman code: the ISA guide's rules that need no
+/// execution ([`risa_check::cayman::lint`]), per kernel of an object (the
+/// kernel's name after the file) or over raw code from its first byte.
+pub(crate) fn check_cayman(a: &CheckArgs, bytes: &[u8], kinds: &[Kind]) -> Result<u8, String> {
+    let mut status = 0;
+    let mut run = |file: String, code: &[u8]| {
+        let r = risa_check::cayman::lint(code, kinds);
+        status = status.max(print_report("risa check", &file, &r, a.check_error, false));
+    };
+    if risa_elf::is_elf(bytes) {
+        let ks = risa_cayman_emu::load(bytes).map_err(|e| format!("{}: {e}", a.input))?;
+        let many = ks.len() > 1;
+        for k in &ks {
+            let file = if many {
+                format!("{}({})", a.input, k.name)
+            } else {
+                a.input.clone()
+            };
+            run(file, k.text.get(k.offset as usize..).unwrap_or(&[]));
+        }
+    } else {
+        run(a.input.clone(), bytes);
+    }
+    Ok(status)
+}
 
 /// Runs `risa check`; the exit status.
 pub(crate) fn run(a: &CheckArgs) -> Result<u8, String> {
@@ -75,8 +95,7 @@ pub(crate) fn run(a: &CheckArgs) -> Result<u8, String> {
     let bytes = crate::read_input(&a.input)?;
     let elf32 = risa_elf::is_elf(&bytes) && bytes.get(4) == Some(&1);
     if cayman || elf32 {
-        println!("{}: {CAYMAN_NOTE}", a.input);
-        return Ok(0);
+        return check_cayman(a, &bytes, &opts.kinds);
     }
     let target = match a.arch.as_deref() {
         Some(n) => Some(Target::from(risa_gcn_asm::backend::arch_of(n)?)),

@@ -45,7 +45,9 @@ fn asm(a: &asm::AsmArgs) -> Result<u8, String> {
         Some(arch) if arch.eq_ignore_ascii_case("cayman") => {
             asm_cayman::asm_cayman(a)?;
             if a.check.is_some() {
-                eprintln!("risa asm: {}", check::CAYMAN_NOTE);
+                eprintln!(
+                    "risa asm: --check on Cayman output: run risa check on the object                      (risa check --arch cayman for raw code)"
+                );
             }
             Ok(0)
         }

@@ -25,10 +25,10 @@ pub(crate) struct ProfileArgs {
     /// Hottest instructions listed before the annotated code
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub(crate) profile_top: usize,
-    /// Write a Chrome trace-event / Perfetto timeline of the dispatch (GCN
-    /// only):
-    /// one track per wave, one process per work-group, runs of instruction
-    /// classes in issue order; time unit = one issued instruction
+    /// Write a Chrome trace-event / Perfetto timeline of the dispatch: one
+    /// track per wave, one process per work-group, runs of instruction
+    /// classes in issue order (Cayman: CF instructions, ALU groups and
+    /// fetches); time unit = one issued instruction
     #[arg(long, value_name = "FILE.json")]
     pub(crate) timeline: Option<PathBuf>,
 }
@@ -54,13 +54,6 @@ pub(crate) fn attach<'a>(
     if !args.profile && args.profile_html.is_none() && args.timeline.is_none() {
         return Ok(None);
     }
-    if isa == Isa::Cayman && args.timeline.is_some() {
-        return Err(
-            "--timeline records GCN dispatches only; for Cayman kernels use --profile or \
-             --profile-html"
-                .into(),
-        );
-    }
     if tracing {
         // A traced wave runs its own loop, which observers do not see.
         return Err(
@@ -70,7 +63,14 @@ pub(crate) fn attach<'a>(
     let source = if isa == Isa::Cayman {
         let sink = risa_cayman_emu::ProfileSink::new();
         cfg.cayman_profile = Some(sink.clone());
-        Source::Cayman(sink)
+        let tl = args
+            .timeline
+            .as_ref()
+            .map(|_| risa_profile::cayman::Timeline::new(Limits::default()));
+        if let Some(t) = &tl {
+            cfg.add_cayman_observer(t.factory());
+        }
+        Source::Cayman(sink, tl)
     } else {
         let profiler = Profiler::new(
             risa_gcn::Dialect::Clrx,
@@ -97,8 +97,8 @@ impl Session<'_> {
     pub(crate) fn finish(self) -> Result<(), String> {
         let prof = match &self.source {
             Source::Gcn(p) => p.finish(),
-            Source::Cayman(sink) => match sink.take() {
-                Some(c) => risa_profile::cayman::profile(&c),
+            Source::Cayman(sink, tl) => match sink.take() {
+                Some(c) => risa_profile::cayman::profile(&c, tl.as_ref()),
                 None => risa_profile::Profile {
                     listing: None,
                     counts: Vec::new(),
@@ -156,6 +156,9 @@ impl Session<'_> {
 enum Source {
     /// The GCN observers' profiler.
     Gcn(Profiler),
-    /// The Cayman emulator's counters.
-    Cayman(Arc<risa_cayman_emu::ProfileSink>),
+    /// The Cayman emulator's counts, and the timeline when one was asked for.
+    Cayman(
+        Arc<risa_cayman_emu::ProfileSink>,
+        Option<risa_profile::cayman::Timeline>,
+    ),
 }

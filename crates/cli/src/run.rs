@@ -261,13 +261,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
         }));
     }
     let checks = match &a.check {
-        Some(opts) => {
-            let s = risa_runtime::check::attach(&module, kernel, opts.clone(), &mut cfg);
-            if s.is_none() {
-                risa_runtime::check::cayman_note();
-            }
-            s
-        }
+        Some(opts) => risa_runtime::check::attach(&module, kernel, opts.clone(), &mut cfg),
         None => None,
     };
     let name = &module.kernels[kernel].name;

@@ -234,8 +234,9 @@ fn risa_check_reports_an_lds_race_through_the_platform() {
     }
     let Some(py) = pyopencl() else { return };
     let out = pytest(py, &v, "test_check.py", &[]);
-    // Two cases (with and without the barrier) on each of the five GCN devices.
-    assert!(out.contains("10 passed"), "{out}");
+    // Two cases (with and without the barrier) on each of the six devices
+    // (Cayman and the five GCN chips).
+    assert!(out.contains("12 passed"), "{out}");
 }
 
 #[test]

@@ -16,6 +16,9 @@ pub enum Class {
     Wait,
     /// `s_barrier`.
     Barrier,
+    /// A Cayman instruction-mix class (`cf`, `alu`, `lds`, `fetch`,
+    /// `rat/exp`) or `GROUP_BARRIER`.
+    Mix(&'static str),
 }
 
 impl Class {
@@ -25,6 +28,7 @@ impl Class {
             Class::Cat(c) => Cat::NAMES[c as usize],
             Class::Wait => "s_waitcnt",
             Class::Barrier => "s_barrier",
+            Class::Mix(m) => m,
         }
     }
 }

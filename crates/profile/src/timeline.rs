@@ -11,6 +11,10 @@
 //! work-group starts at time 0 and is one process of the trace (its waves
 //! are its threads).
 //!
+//! Cayman dispatches ([`crate::cayman::Timeline`]) issue one CF instruction,
+//! ALU group or fetch per unit, under the instruction-mix classes of a
+//! Cayman profile; a group holding GROUP_BARRIER is a slice of its own.
+//!
 //! Consecutive instructions of one class are merged into one slice, and only
 //! the first [`Limits::groups`] work-groups (by linear id) are recorded, each
 //! with at most [`Limits::events`] events; what was left out is counted in
@@ -206,7 +210,10 @@ impl Tracker {
         let t = &mut self.tracks[wave];
         let clock = t.clock;
         t.clock += 1;
-        let own_event = matches!(class, Class::Wait | Class::Barrier);
+        let own_event = matches!(
+            class,
+            Class::Wait | Class::Barrier | Class::Mix(crate::cayman::GROUP_BARRIER)
+        );
         if let Some((c, _, _, n)) = &mut t.run {
             if *c == class && !own_event {
                 *n += 1;
@@ -306,7 +313,7 @@ fn write_event(
         What::Run { class, first, n } => {
             let line = listing.lines.get(first as usize);
             let name = match (class, line) {
-                (Class::Cat(_), _) | (_, None) => class.name(),
+                (Class::Cat(_) | Class::Mix(_), _) | (_, None) => class.name(),
                 (_, Some(l)) => l.text.as_str(),
             };
             head(out, "X", name, class.name())?;

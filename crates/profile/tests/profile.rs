@@ -390,7 +390,10 @@ fn cayman_lds_reduce() -> (Profile, risa_cayman_emu::Stats) {
     d.threads = 2;
     d.profile = Some(sink.clone());
     let st = run(&k, &d, &[Arg::Ptr(0), Arg::Ptr(4 * n)], &pool).unwrap();
-    (risa_profile::cayman::profile(&sink.take().unwrap()), st)
+    (
+        risa_profile::cayman::profile(&sink.take().unwrap(), None),
+        st,
+    )
 }
 
 #[test]

@@ -131,6 +131,17 @@ impl Module {
             Code::Cayman(_) => None,
         }
     }
+
+    /// Kernel `k`'s code from its first CF instruction when the module is
+    /// Cayman code.
+    pub(crate) fn cayman_code(&self, k: usize) -> Option<&[u8]> {
+        match &self.code {
+            Code::Cayman(ks) => ks
+                .get(k)
+                .map(|k| k.text.get(k.offset as usize..).unwrap_or(&[])),
+            Code::Gcn { .. } => None,
+        }
+    }
 }
 
 /// Counters of one launch, per ISA.

@@ -75,6 +75,10 @@ pub struct LaunchConfig {
     /// wave-executions and active lanes into this sink (the GCN profiler
     /// attaches through [`LaunchConfig::observe`] instead).
     pub cayman_profile: Option<std::sync::Arc<risa_cayman_emu::ProfileSink>>,
+    /// Watches every CF instruction, ALU group and fetch of a Cayman
+    /// dispatch (the run-time checkers); add with
+    /// [`LaunchConfig::add_cayman_observer`].
+    pub cayman_observe: Option<risa_cayman_emu::observe::ObserverFactory>,
 }
 
 /// The default per-wave instruction budget: large enough for real kernels,
@@ -93,6 +97,15 @@ impl LaunchConfig {
         });
     }
 
+    /// [`LaunchConfig::add_observer`] for Cayman dispatches: with one already
+    /// set, both watch, the first added first.
+    pub fn add_cayman_observer(&mut self, f: risa_cayman_emu::observe::ObserverFactory) {
+        self.cayman_observe = Some(match self.cayman_observe.take() {
+            None => f,
+            Some(first) => first.and(f),
+        });
+    }
+
     /// A launch of `grid` work-items in `dims` dimensions, block 64x1x1, on every core.
     pub fn new(grid: [u32; 3], dims: u32) -> LaunchConfig {
         LaunchConfig {
@@ -106,6 +119,7 @@ impl LaunchConfig {
             observe: None,
             llvm_r600_atomics: false,
             cayman_profile: None,
+            cayman_observe: None,
         }
     }
 }

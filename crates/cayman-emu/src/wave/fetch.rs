@@ -25,6 +25,9 @@ impl Wave {
             if traced {
                 self.trace_snapshot(0);
             }
+            if self.instrumented {
+                self.observe(|o, w| o.fetch_before(w, idx, k, op, m));
+            }
             let r = match op {
                 FetchOp::Vtx { .. } => self.vtx_fetch(env, op, m),
                 FetchOp::BufferResinfo { .. } => self.buffer_resinfo(env, op, m),

@@ -34,6 +34,7 @@ impl Wave {
             }));
         }
         self.trace = t;
+        self.instrumented = self.trace.is_some() || self.observer.is_some();
     }
 
     fn tag(&self) -> String {

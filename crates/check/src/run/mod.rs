@@ -17,7 +17,7 @@
 pub mod facts;
 mod global;
 mod hazards;
-mod races;
+pub mod races;
 mod uninit;
 mod waitcnt;
 
@@ -176,21 +176,37 @@ pub struct Hits {
 impl Hits {
     /// Records a finding of `kind` at op `idx`.
     pub fn hit(&mut self, kind: Kind, op: &Op, idx: usize, message: String) {
+        self.hit_with(kind, idx as u32, u64::from(op.offset), message, || {
+            risa_gcn::print(&op.instr, Dialect::Llvm)
+        });
+    }
+
+    /// Records a finding of `kind` at the instruction the caller numbers
+    /// `key`, at `pc`; `instr` disassembles it (called once per key).
+    pub fn hit_with(
+        &mut self,
+        kind: Kind,
+        key: u32,
+        pc: u64,
+        message: String,
+        instr: impl FnOnce() -> String,
+    ) {
         self.map
-            .entry((idx as u32, kind))
+            .entry((key, kind))
             .and_modify(|e| e.1 += 1)
             .or_insert_with(|| {
                 let f = Finding {
                     kind,
-                    pc: u64::from(op.offset),
-                    instr: risa_gcn::print(&op.instr, Dialect::Llvm),
+                    pc,
+                    instr: instr(),
                     message,
                 };
                 (f, 1)
             });
     }
 
-    fn flush(&mut self, to: &Mutex<Report>) {
+    /// Moves the findings into the shared report.
+    pub fn flush(&mut self, to: &Mutex<Report>) {
         if self.map.is_empty() {
             return;
         }

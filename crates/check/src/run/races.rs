@@ -35,15 +35,47 @@ struct Byte {
     rop: u32,
 }
 
-/// The checker's state on one worker thread.
+/// A race one access met: the byte, the other wave, whether that wave
+/// wrote it (else read it), its op index, and whether this access writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The LDS byte.
+    pub byte: u32,
+    /// The other wave.
+    pub other: u16,
+    /// The other wave wrote the byte (else read it).
+    pub other_wrote: bool,
+    /// The other access's op index (as the caller numbers ops).
+    pub other_op: u32,
+    /// This access writes.
+    pub writes: bool,
+}
+
+impl Hit {
+    /// The finding's message: `wave` met the other access, which
+    /// `describe` names (its PC and text); `barrier` is the ISA's barrier.
+    pub fn message(&self, wave: u32, describe: &str, barrier: &str) -> String {
+        format!(
+            "wave {wave} {} LDS byte {:#x}, which wave {} {} at {describe} with no {barrier} between",
+            if self.writes { "writes" } else { "reads" },
+            self.byte,
+            self.other,
+            if self.other_wrote { "wrote" } else { "read" },
+        )
+    }
+}
+
+/// Per LDS byte of one work-group, the last writer and this epoch's readers
+/// (the ISA-independent part of the `races` checker: GCN and Cayman feed it
+/// their LDS footprints).
 #[derive(Default)]
-pub struct Races {
+pub struct Table {
     bytes: Vec<Byte>,
     /// Barriers each wave of the group has passed.
     epoch: Vec<u16>,
 }
 
-impl Races {
+impl Table {
     /// A new group of `n` waves with `lds_bytes` of LDS.
     pub fn group_start(&mut self, n: usize, lds_bytes: usize) {
         self.bytes.clear();
@@ -64,6 +96,87 @@ impl Races {
         self.epoch.get(id as usize).copied().unwrap_or(0)
     }
 
+    /// Checks and records an access of wave `me` (op `op`) to `bytes`
+    /// bytes from `addr`; the first race it meets (if none was met yet in
+    /// `hit`) goes to `hit`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access(
+        &mut self,
+        me: u32,
+        op: u32,
+        addr: u32,
+        bytes: u32,
+        read: bool,
+        write: bool,
+        atomic: bool,
+        hit: &mut Option<Hit>,
+    ) {
+        let me = me as u16;
+        let ep = self.epoch(u32::from(me));
+        let plain = !atomic;
+        for b in addr..addr.saturating_add(bytes) {
+            let Some(x) = self.bytes.get_mut(b as usize) else {
+                continue;
+            };
+            if hit.is_none() {
+                // Against the last write: any access of another wave.
+                if x.writer != 0 && x.writer - 1 != me as u8 && x.wepoch == ep {
+                    *hit = Some(Hit {
+                        byte: b,
+                        other: u16::from(x.writer - 1),
+                        other_wrote: true,
+                        other_op: x.wop,
+                        writes: write,
+                    });
+                } else if write && x.repoch == ep && x.readers & !(1 << me) != 0 {
+                    let other = (x.readers & !(1 << me)).trailing_zeros() as u16;
+                    *hit = Some(Hit {
+                        byte: b,
+                        other,
+                        other_wrote: false,
+                        other_op: x.rop,
+                        writes: true,
+                    });
+                }
+            }
+            if write && plain {
+                x.writer = me as u8 + 1;
+                x.wepoch = ep;
+                x.wop = op;
+            } else if read && plain {
+                if x.repoch != ep {
+                    x.readers = 0;
+                    x.repoch = ep;
+                }
+                x.readers |= 1 << me;
+                x.rop = op;
+            }
+        }
+    }
+}
+
+/// The checker's state on one worker thread.
+#[derive(Default)]
+pub struct Races {
+    table: Table,
+}
+
+impl Races {
+    /// A new group of `n` waves with `lds_bytes` of LDS.
+    pub fn group_start(&mut self, n: usize, lds_bytes: usize) {
+        self.table.group_start(n, lds_bytes);
+    }
+
+    /// Wave `id` stopped at a barrier.
+    pub fn barrier(&mut self, id: u32) {
+        self.table.barrier(id);
+    }
+
+    /// Barriers wave `id` has passed.
+    pub fn epoch(&self, id: u32) -> u16 {
+        self.table.epoch(id)
+    }
+
     /// Checks and records the LDS bytes `op` touches.
     pub fn before(
         &mut self,
@@ -77,50 +190,17 @@ impl Races {
         if !f.lds {
             return;
         }
-        let me = w.id as u16;
-        let ep = self.epoch[w.id as usize];
-        let bytes = &mut self.bytes;
-        let mut hit: Option<(u32, u16, bool, u32, bool)> = None;
+        let table = &mut self.table;
+        let mut hit: Option<Hit> = None;
         lds_footprint(w, op, |a| {
-            for b in a.addr..a.addr.saturating_add(a.bytes) {
-                let Some(x) = bytes.get_mut(b as usize) else {
-                    continue;
-                };
-                let plain = !a.atomic;
-                if hit.is_none() {
-                    // Against the last write: any access of another wave.
-                    if x.writer != 0 && x.writer - 1 != me as u8 && x.wepoch == ep {
-                        hit = Some((b, u16::from(x.writer - 1), true, x.wop, a.write));
-                    } else if a.write && x.repoch == ep && x.readers & !(1 << me) != 0 {
-                        let other = (x.readers & !(1 << me)).trailing_zeros() as u16;
-                        hit = Some((b, other, false, x.rop, true));
-                    }
-                }
-                if a.write && plain {
-                    x.writer = me as u8 + 1;
-                    x.wepoch = ep;
-                    x.wop = idx as u32;
-                } else if a.read && plain {
-                    if x.repoch != ep {
-                        x.readers = 0;
-                        x.repoch = ep;
-                    }
-                    x.readers |= 1 << me;
-                    x.rop = idx as u32;
-                }
-            }
-        });
-        if let Some((b, other, was_write, oop, writes)) = hit {
-            let o = &p.ops[oop as usize];
-            let m = format!(
-                "wave {} {} LDS byte {b:#x}, which wave {other} {} at {:#x} (`{}`) with no s_barrier between",
-                w.id,
-                if writes { "writes" } else { "reads" },
-                if was_write { "wrote" } else { "read" },
-                o.offset,
-                text(p, oop as usize)
+            table.access(
+                w.id, idx as u32, a.addr, a.bytes, a.read, a.write, a.atomic, &mut hit,
             );
-            hits.hit(Kind::Race, op, idx, m);
+        });
+        if let Some(h) = hit {
+            let o = &p.ops[h.other_op as usize];
+            let other = format!("{:#x} (`{}`)", o.offset, text(p, h.other_op as usize));
+            hits.hit(Kind::Race, op, idx, h.message(w.id, &other, "s_barrier"));
         }
     }
 }

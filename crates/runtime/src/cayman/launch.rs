@@ -48,6 +48,7 @@ pub(crate) fn launch(
     d.atomics_byte_addressed = cfg.llvm_r600_atomics && k.made_by_llvm;
     d.trace = cfg.trace.as_ref().map(|open| TraceSink::new(open()));
     d.profile = cfg.cayman_profile.clone();
+    d.observe = cfg.cayman_observe.clone();
     // a traced dispatch runs on one thread
     d.threads = if d.trace.is_some() {
         1
