@@ -103,7 +103,7 @@ pub fn disassemble_parallel<E: Send>(
     chip: &'static Processor,
     opts: listing::Options,
     len: u64,
-    read_at: &(dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync),
+    read_at: &ReadAt<'_, E>,
     write: impl FnMut(&[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
     parallel_in_chunks(chip, opts, len, CHUNK, read_at, write)
@@ -115,7 +115,7 @@ fn parallel_in_chunks<E: Send>(
     opts: listing::Options,
     len: u64,
     chunk: u64,
-    read_at: &(dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync),
+    read_at: &ReadAt<'_, E>,
     mut write: impl FnMut(&[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
     let none = BTreeMap::new();
@@ -144,7 +144,7 @@ fn parallel_in_chunks<E: Send>(
     };
     // A chunk but the last: its bytes and the next dword (which tells a
     // one-dword instruction at its end from the first of two).
-    let list_chunk = |k: usize| -> Result<(Vec<u8>, Vec<(u64, &str)>), E> {
+    let list_chunk = |k: usize| -> Result<ChunkText<'_>, E> {
         let (from, to) = (starts[k].pc, starts[k + 1].pc);
         let mut code = vec![0u8; (to + 4).min(len).saturating_sub(from) as usize];
         read_at(from, &mut code)?;
@@ -177,6 +177,13 @@ fn parallel_in_chunks<E: Send>(
     l.finish(&mut text);
     write(&text)
 }
+
+/// Fills a buffer with the code from a byte offset (the input of
+/// [`disassemble_parallel`], shared by its threads).
+pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
+
+/// A chunk's text and the labels it passed over.
+type ChunkText<'l> = (Vec<u8>, Vec<(u64, &'l str)>);
 
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
