@@ -14,14 +14,14 @@ dir=$1
 runs=${2:-5}
 chips=${3:-tahiti hawaii fiji gfx900}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-risa=$root/target/release/risa
+risa=${RISA:-$root/target/release/risa}
 clrx=${CLRXDISASM:-$HOME/.cache/risa-oracles/bin/clrxdisasm}
 (cd "$root" && cargo build -q --release -p risa-cli --bin risa)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$root/tools/cli-bench/measure.sh"
 
-# runs RUNS times "$@" (stdin from $STDIN): prints the medians "SECONDS KBYTES"
+# runs RUNS times "$@" (stdin from $STDIN): prints the medians "SECONDS KBYTES CPU"
 measure() {
     : > "$tmp/runs"
     i=0
@@ -29,7 +29,7 @@ measure() {
         time_rss "$@" >> "$tmp/runs"
         i=$((i + 1))
     done
-    echo "$(median "$tmp/runs" 1) $(median "$tmp/runs" 2)"
+    echo "$(median "$tmp/runs" 1) $(median "$tmp/runs" 2) $(median "$tmp/runs" 3)"
 }
 
 for c in $chips; do
@@ -40,18 +40,18 @@ for c in $chips; do
     esac
     mb=$(awk -v n="$(wc -c < "$bin")" 'BEGIN { printf "%.1f", n / 1e6 }')
     set -- $(measure "$risa" disasm --arch "$c" "$bin")
-    rt=$1 rm=$2
+    rt=$1 rm=$2 rc=$3
     set -- $(measure "$clrx" -r -g "$dev" "$bin")
-    ct=$1 cm=$2
-    echo "$c ($mb MB) clrx syntax: risa ${rt}s ${rm}KB, clrxdisasm ${ct}s ${cm}KB:" \
-        "throughput x$(ratio "$ct" "$rt"), memory x$(ratio "$rm" "$cm") of CLRX's"
+    ct=$1 cm=$2 cc=$3
+    echo "$c ($mb MB) clrx syntax: risa ${rt}s (CPU ${rc}s) ${rm}KB, clrxdisasm ${ct}s (CPU ${cc}s) ${cm}KB:" \
+        "throughput x$(ratio "$ct" "$rt") (CPU x$(ratio "$cc" "$rc")), memory x$(ratio "$rm" "$cm") of CLRX's"
     case $c in fiji | gfx900) ;; *) continue ;; esac
     hex=$dir/$c.hex
     [ -s "$hex" ] || od -An -v -tx1 "$bin" | sed 's/ \([0-9a-f][0-9a-f]\)/ 0x\1/g' > "$hex"
     set -- $(measure "$risa" disasm --arch "$c" --syntax llvm "$bin")
-    rt=$1 rm=$2
+    rt=$1 rm=$2 rc=$3
     set -- $(STDIN=$hex measure llvm-mc -arch=amdgcn -mcpu="$c" --disassemble)
-    lt=$1 lm=$2
-    echo "$c ($mb MB) llvm syntax: risa ${rt}s ${rm}KB, llvm-mc ${lt}s ${lm}KB:" \
-        "throughput x$(ratio "$lt" "$rt"), memory x$(ratio "$rm" "$lm") of llvm-mc's"
+    lt=$1 lm=$2 lc=$3
+    echo "$c ($mb MB) llvm syntax: risa ${rt}s (CPU ${rc}s) ${rm}KB, llvm-mc ${lt}s (CPU ${lc}s) ${lm}KB:" \
+        "throughput x$(ratio "$lt" "$rt") (CPU x$(ratio "$lc" "$rc")), memory x$(ratio "$rm" "$lm") of llvm-mc's"
 done

@@ -2,7 +2,9 @@
 # one command's wall time and peak RSS, medians and ratios.
 
 # time_rss CMD...: runs CMD under /usr/bin/time -v (stdout discarded, stdin
-# from $STDIN or /dev/null) and prints "SECONDS KBYTES".
+# from $STDIN or /dev/null) and prints "SECONDS KBYTES CPU_SECONDS" (wall
+# time, peak RSS, user+sys time: on a busy machine the CPU time is the one
+# to compare, but a parallel tool gains in wall time only).
 time_rss() {
     _t=$(mktemp)
     if ! /usr/bin/time -v "$@" > /dev/null 2> "$_t" < "${STDIN:-/dev/null}"; then
@@ -13,12 +15,13 @@ time_rss() {
     _wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$_t" |
         awk -F: '{ s = 0; for (k = 1; k <= NF; k++) s = s * 60 + $k; print s }')
     _rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$_t")
+    _cpu=$(sed -n 's/.*\(User\|System\) time (seconds): //p' "$_t" | awk '{ s += $1 } END { print s }')
     rm -f "$_t"
-    echo "$_wall $_rss"
+    echo "$_wall $_rss $_cpu"
 }
 
-# median FILE COLUMN: the median of one column of numbers (1: seconds, 2: KB
-# in time_rss's lines).
+# median FILE COLUMN: the median of one column of numbers (1: seconds, 2: KB,
+# 3: CPU seconds in time_rss's lines).
 median() {
     awk -v c="$2" '{ print $c }' "$1" | sort -g |
         awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'

@@ -1,7 +1,7 @@
 //! `risa`: assembler, disassembler and emulator for AMD GPU machine code.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read, Seek, Write};
 use std::process::ExitCode;
 
 use risa_gcn::{listing, Dialect, Processor};
@@ -139,37 +139,30 @@ fn vliw_checks_off_if_needed(text: String, warnings: &mut Vec<String>) -> String
     off
 }
 
-/// The bytes read at a time by [`stream_raw`]. The text of a piece is
-/// about twelve times its size and is buffered whole before it is written:
-/// 64 KiB keeps the peak memory of a listing of any size under CLRX's (a
-/// megabyte made it 12 MB of text; larger pieces are not faster).
-const PIECE: usize = 1 << 16;
-
-/// `risa disasm` of a raw code file in two passes over it (labels, then
-/// text), a piece at a time: memory for one piece, the labels and the
-/// exactness check's caches, whatever the size of the file.
+/// `risa disasm` of a raw code file: a first pass over it for the labels,
+/// then the text listed on all cores a chunk at a time and written in order
+/// (`risa_gcn_asm::disasm::disassemble_parallel`): memory for the labels,
+/// the exactness check's caches and a few chunks, whatever the size of the file.
 fn stream_raw(
     chip: &'static Processor,
     path: &str,
     opts: listing::Options,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let mut buf = vec![0u8; PIECE];
-    let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), String>| {
-        let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        loop {
-            let n = file.read(&mut buf).map_err(|e| format!("{path}: {e}"))?;
-            if n == 0 {
-                return Ok(());
-            }
-            f(&buf[..n])?;
-        }
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let len = file.metadata().map_err(|e| format!("{path}: {e}"))?.len();
+    let file = std::sync::Mutex::new(file);
+    let read_at = |at: u64, buf: &mut [u8]| {
+        let mut f = file.lock().map_err(|_| format!("{path}: read failed"))?;
+        f.seek(std::io::SeekFrom::Start(at))
+            .and_then(|_| f.read_exact(buf))
+            .map_err(|e| format!("{path}: {e}"))
     };
     let write = |text: &[u8]| {
         out.write_all(text)
             .map_err(|e| format!("writing output: {e}"))
     };
-    risa_gcn_asm::disasm::disassemble_pieces(chip, opts, pass, write)
+    risa_gcn_asm::disasm::disassemble_parallel(chip, opts, len, &read_at, write)
 }
 
 fn disasm(a: &DisasmArgs) -> Result<(), String> {

@@ -8,13 +8,14 @@
 //! uses it, so `risa disasm F > F.s; risa asm --format raw F.s` gives F back
 //! for any bytes (tests/raw_roundtrip.rs).
 
+use rayon::prelude::*;
 use risa_asm_core::Options;
 use risa_gcn::layout::{Enc, ENC_COUNT};
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, OnceLock};
 
 /// Whether `text` assembles (alone, at address 0, for `chip`) to exactly
 /// `i`'s words.
@@ -82,6 +83,108 @@ pub fn disassemble_pieces<E>(
     listing::disassemble_pieces(chip, 0, &none, &none, opts, &exact, pass, write)
 }
 
+/// The bytes of code per chunk of [`disassemble_parallel`]: its text (about
+/// twelve times as much) is held until the chunks before it are written.
+const CHUNK: u64 = 1 << 16;
+
+/// Chunks listed at a time by [`disassemble_parallel`] (per thread): the
+/// text in memory at once is about `12 * CHUNK * CHUNKS_PER_THREAD *
+/// threads` bytes.
+const CHUNKS_PER_THREAD: usize = 2;
+
+/// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
+/// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
+/// first pass finds the labels and instruction starts about every
+/// [`CHUNK`] bytes, then the chunks are listed in parallel, a few per
+/// thread at a time, and their text goes to `write` in order. The text is
+/// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
+/// the labels and a few chunks' text, whatever `len`.
+pub fn disassemble_parallel<E: Send>(
+    chip: &'static Processor,
+    opts: listing::Options,
+    len: u64,
+    read_at: &ReadAt<'_, E>,
+    write: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    parallel_in_chunks(chip, opts, len, CHUNK, read_at, write)
+}
+
+/// [`disassemble_parallel`] with chunks of about `chunk` bytes.
+fn parallel_in_chunks<E: Send>(
+    chip: &'static Processor,
+    opts: listing::Options,
+    len: u64,
+    chunk: u64,
+    read_at: &ReadAt<'_, E>,
+    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let none = BTreeMap::new();
+    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).split_every(chunk);
+    let mut buf = vec![0u8; CHUNK as usize];
+    let mut at = 0;
+    while at < len {
+        let n = (len - at).min(CHUNK) as usize;
+        read_at(at, &mut buf[..n])?;
+        scan.feed(&buf[..n]);
+        at += n as u64;
+    }
+    drop(buf);
+    let (labels, splits) = scan.finish_split();
+    let check = Exactness::new(chip, opts.dialect);
+    let exact = |i: &Instr, t: &str| check.is_exact(i, t);
+    // Chunk k runs from starts[k] to starts[k + 1] (the last one to the end).
+    let first = listing::Split { pc: 0, prev: 0 };
+    let starts: Vec<listing::Split> = std::iter::once(first).chain(splits).collect();
+    let lister = |k: usize| {
+        if k == 0 {
+            listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
+        } else {
+            listing::Lister::at(chip, starts[k], opts, &labels, &none, &exact)
+        }
+    };
+    // A chunk but the last: its bytes and the next dword (which tells a
+    // one-dword instruction at its end from the first of two).
+    let list_chunk = |k: usize| -> Result<ChunkText<'_>, E> {
+        let (from, to) = (starts[k].pc, starts[k + 1].pc);
+        let mut code = vec![0u8; (to + 4).min(len).saturating_sub(from) as usize];
+        read_at(from, &mut code)?;
+        let mut l = lister(k);
+        let mut text = Vec::with_capacity(code.len() * 12);
+        l.feed(&code, &mut text);
+        Ok((text, l.into_unplaced()))
+    };
+    let last = starts.len() - 1;
+    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
+    let mut unplaced = Vec::new();
+    for from in (0..last).step_by(window) {
+        let chunks: Vec<_> = (from..(from + window).min(last))
+            .into_par_iter()
+            .map(list_chunk)
+            .collect();
+        for c in chunks {
+            let (text, u) = c?;
+            write(&text)?;
+            unplaced.extend(u);
+        }
+    }
+    let from = starts[last].pc;
+    let mut code = vec![0u8; len.saturating_sub(from) as usize];
+    read_at(from, &mut code)?;
+    let mut l = lister(last);
+    l.unplaced_before(unplaced);
+    let mut text = Vec::with_capacity(code.len() * 12);
+    l.feed(&code, &mut text);
+    l.finish(&mut text);
+    write(&text)
+}
+
+/// Fills a buffer with the code from a byte offset (the input of
+/// [`disassemble_parallel`], shared by its threads).
+pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
+
+/// A chunk's text and the labels it passed over.
+type ChunkText<'l> = (Vec<u8>, Vec<(u64, &'l str)>);
+
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
 const VERDICTS_KEPT: usize = 1 << 16;
@@ -106,10 +209,11 @@ pub struct Exactness {
     chip: &'static Processor,
     dialect: Dialect,
     /// Per form (instruction × encoding, a flat table: this is looked up
-    /// for every instruction): the bits its valid instances set, once known.
-    forms: RefCell<Vec<Option<u64>>>,
+    /// for every instruction): the bits its valid instances set, once known
+    /// (shared by the threads of a parallel listing).
+    forms: Vec<OnceLock<u64>>,
     /// Assembler verdicts by words.
-    verdicts: RefCell<HashMap<(u64, Option<u32>), bool>>,
+    verdicts: Mutex<HashMap<(u64, Option<u32>), bool>>,
 }
 
 impl Exactness {
@@ -118,8 +222,10 @@ impl Exactness {
         Exactness {
             chip,
             dialect,
-            forms: RefCell::new(vec![None; OPS.len() * ENC_COUNT]),
-            verdicts: RefCell::default(),
+            forms: (0..OPS.len() * ENC_COUNT)
+                .map(|_| OnceLock::new())
+                .collect(),
+            verdicts: Mutex::default(),
         }
     }
 
@@ -130,11 +236,12 @@ impl Exactness {
             return true;
         }
         let key = (i.raw, i.lit);
-        if let Some(&ok) = self.verdicts.borrow().get(&key) {
+        let verdicts = || self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&ok) = verdicts().get(&key) {
             return ok;
         }
         let ok = text_is_exact(self.chip, i, text, self.dialect);
-        let mut v = self.verdicts.borrow_mut();
+        let mut v = verdicts();
         if v.len() >= VERDICTS_KEPT {
             v.clear();
         }
@@ -145,15 +252,7 @@ impl Exactness {
     /// Whether every bit `i` sets is one valid instances of its form set.
     pub fn trusted(&self, i: &Instr) -> bool {
         let key = i.op as usize * ENC_COUNT + i.enc as usize;
-        let known = self.forms.borrow()[key];
-        let mask = match known {
-            Some(m) => m,
-            None => {
-                let m = self.form_bits(i);
-                self.forms.borrow_mut()[key] = Some(m);
-                m
-            }
-        };
+        let mask = *self.forms[key].get_or_init(|| self.form_bits(i));
         i.raw & !mask == 0
     }
 
@@ -181,6 +280,57 @@ impl Exactness {
             0
         } else {
             bits
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+
+    /// The parallel listing, cut into chunks of any size, is the
+    /// sequential one byte for byte: garbage words (branches into the
+    /// middle of instructions and past the ends, words that do not
+    /// decode) and a partial dword at the end, in both dialects.
+    #[test]
+    fn parallel_listing_equals_sequential_listing() {
+        for chip in ["tahiti", "gfx900"] {
+            let chip = Processor::parse(chip).unwrap();
+            let code: Vec<u8> = random::garbage_cases(chip, 1500, 5)
+                .concat()
+                .into_iter()
+                .chain([0x12, 0x34, 0x56])
+                .collect();
+            for dialect in [Dialect::Clrx, Dialect::Llvm] {
+                let opts = listing::Options {
+                    dialect,
+                    hex: false,
+                };
+                let mut whole = Vec::new();
+                let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(&code);
+                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &[u8]| {
+                    whole.extend_from_slice(t);
+                    Ok(())
+                });
+                let read_at = |at: u64, buf: &mut [u8]| -> Result<(), Infallible> {
+                    buf.copy_from_slice(&code[at as usize..at as usize + buf.len()]);
+                    Ok(())
+                };
+                for chunk in [4, 60, 1000, CHUNK] {
+                    let mut text = Vec::new();
+                    let len = code.len() as u64;
+                    let Ok(()) = parallel_in_chunks(chip, opts, len, chunk, &read_at, |t| {
+                        text.extend_from_slice(t);
+                        Ok(())
+                    });
+                    assert!(
+                        text == whole,
+                        "{} {dialect:?}, chunks of {chunk}",
+                        chip.name
+                    );
+                }
+            }
         }
     }
 }

@@ -242,6 +242,25 @@ pub struct Labels {
     carry: Carry,
     dialect: Dialect,
     labels: BTreeMap<u64, String>,
+    /// Record a [`Split`] about every this many bytes (0: none).
+    split_every: u64,
+    splits: Vec<Split>,
+    /// Address of the last instruction or data word seen, and where the
+    /// next split is due.
+    last_pc: Option<u64>,
+    next_split: u64,
+}
+
+/// A place where a listing can be cut into chunks listed independently
+/// (see [`Lister::at`]): the start of an instruction (or data word) that
+/// the first pass found, and the start of the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// Byte address of the instruction the chunk starts with.
+    pub pc: u64,
+    /// Byte address of the instruction before it (the labels after it
+    /// and up to `pc` belong to the chunk).
+    pub prev: u64,
 }
 
 impl Labels {
@@ -256,7 +275,20 @@ impl Labels {
             carry: Carry::new(target.into(), base),
             dialect,
             labels: symbols,
+            split_every: 0,
+            splits: Vec::new(),
+            last_pc: None,
+            next_split: base,
         }
+    }
+
+    /// Also records a [`Split`] about every `bytes` bytes of code (at the
+    /// first instruction start at or after each multiple), for
+    /// [`Labels::finish_split`].
+    pub fn split_every(mut self, bytes: u64) -> Self {
+        self.split_every = bytes;
+        self.next_split = self.carry.pc + bytes;
+        self
     }
 
     /// The next piece of the code (any length).
@@ -266,7 +298,16 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
+        let (every, splits) = (self.split_every, &mut self.splits);
+        let (last_pc, next_split) = (&mut self.last_pc, &mut self.next_split);
         self.carry.feed(piece, last, |pc, r, _| {
+            if every != 0 && pc >= *next_split {
+                if let Some(prev) = *last_pc {
+                    splits.push(Split { pc, prev });
+                }
+                *next_split = pc + every;
+            }
+            *last_pc = Some(pc);
             if let Ok(i) = r {
                 if let Some(t) = branch_target(i, pc) {
                     labels.entry(t).or_insert_with(|| label_name(dialect, t));
@@ -276,9 +317,15 @@ impl Labels {
     }
 
     /// The labels, by byte address.
-    pub fn finish(mut self) -> BTreeMap<u64, String> {
+    pub fn finish(self) -> BTreeMap<u64, String> {
+        self.finish_split().0
+    }
+
+    /// The labels and the splits recorded (see [`Labels::split_every`]),
+    /// in address order.
+    pub fn finish_split(mut self) -> (BTreeMap<u64, String>, Vec<Split>) {
         self.scan(&[], true);
-        self.labels
+        (self.labels, self.splits)
     }
 }
 
@@ -294,7 +341,7 @@ pub struct Lister<'a> {
     exact: &'a dyn Fn(&Instr, &str) -> bool,
     /// The labels at or after the next instruction, in address order (the
     /// code is listed in address order: no search per instruction).
-    ahead: std::iter::Peekable<std::collections::btree_map::Iter<'a, u64, String>>,
+    ahead: std::iter::Peekable<std::collections::btree_map::Range<'a, u64, String>>,
     /// Labels passed over because no instruction starts there.
     unplaced: Vec<(u64, &'a str)>,
     text: String,
@@ -318,11 +365,44 @@ impl<'a> Lister<'a> {
             labels,
             relocs,
             exact,
-            ahead: labels.iter().peekable(),
+            ahead: labels.range(..).peekable(),
             unplaced: Vec::new(),
             text: String::new(),
             plain_text: String::new(),
         }
+    }
+
+    /// A listing of the chunk of code from `split` on: the same text as the
+    /// whole listing's from there, when given the chunk's bytes and the
+    /// dword after them with [`Lister::feed`] (the last chunk: its bytes,
+    /// then [`Lister::finish`], after [`Lister::unplaced_before`] with the
+    /// other chunks' [`Lister::into_unplaced`]).
+    pub fn at(
+        target: impl Into<Target>,
+        split: Split,
+        opts: Options,
+        labels: &'a BTreeMap<u64, String>,
+        relocs: &'a BTreeMap<u64, String>,
+        exact: &'a dyn Fn(&Instr, &str) -> bool,
+    ) -> Self {
+        use std::ops::Bound::{Excluded, Unbounded};
+        Lister {
+            ahead: labels.range((Excluded(split.prev), Unbounded)).peekable(),
+            ..Lister::new(target, split.pc, opts, labels, relocs, exact)
+        }
+    }
+
+    /// The labels this chunk passed over because no instruction starts
+    /// there (the end of the listing defines them).
+    pub fn into_unplaced(self) -> Vec<(u64, &'a str)> {
+        self.unplaced
+    }
+
+    /// Puts the labels that earlier chunks passed over (in address order)
+    /// before this chunk's.
+    pub fn unplaced_before(&mut self, mut earlier: Vec<(u64, &'a str)>) {
+        earlier.append(&mut self.unplaced);
+        self.unplaced = earlier;
     }
 
     /// Appends the text of the next piece of the code to `out` (an

@@ -385,11 +385,93 @@ impl<'a> Printer<'a> {
         !self.lossy.get()
     }
 
+    /// Writes the instruction's text (no newline) to `out`.
+    pub fn write(&self, i: &Instr, out: &mut String) {
+        let start = out.len();
+        // SAFETY: the printer appends only whole `&str`s and ASCII bytes, so
+        // the buffer stays valid UTF-8; the debug assertion re-checks it.
+        let bytes = unsafe { out.as_mut_vec() };
+        self.write_bytes(i, bytes);
+        debug_assert!(std::str::from_utf8(&bytes[start..]).is_ok());
+    }
+
+    /// Appends the instruction's text (no newline, UTF-8) to a byte buffer:
+    /// the fastest way to produce a listing.
+    pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
+        match (self.dialect, self.checking.get()) {
+            (Dialect::Llvm, false) => Pr::<true, false>(self).write_bytes(i, out),
+            (Dialect::Llvm, true) => Pr::<true, true>(self).write_bytes(i, out),
+            (Dialect::Clrx, false) => Pr::<false, false>(self).write_bytes(i, out),
+            (Dialect::Clrx, true) => Pr::<false, true>(self).write_bytes(i, out),
+        }
+    }
+}
+
+/// The printer at work, with the dialect (`L`: LLVM's) and whether the
+/// text is being checked (`C`, see [`Printer::write_checked`]) fixed at
+/// compile time: each of the four combinations is compiled apart, so the
+/// per-operand dialect and checking tests cost nothing.
+struct Pr<'p, 'a, const L: bool, const C: bool>(&'p Printer<'a>);
+
+impl<'a, const L: bool, const C: bool> std::ops::Deref for Pr<'_, 'a, L, C> {
+    type Target = Printer<'a>;
+    fn deref(&self) -> &Printer<'a> {
+        self.0
+    }
+}
+
+impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
+    /// [`Printer::write_bytes`] for this dialect and checking mode.
+    #[inline(always)]
+    fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
+        let info = i.info();
+        if self.llvm() && self.checking() && info.has(flag::NOLLVM) {
+            // llvm-mc 14 does not know the instruction.
+            self.lose();
+        }
+        let name = if self.llvm() { info.name } else { info.clrx };
+        out.push_str(name);
+        let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
+        if self.llvm() {
+            match i.enc {
+                // Ops with no VOP3 form (in LLVM) have one spelling only
+                // (llvm-mc prints no suffix).
+                Enc::Vop2 | Enc::Vop1 | Enc::Vopc
+                    if !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64) =>
+                {
+                    out.push_str("_e32")
+                }
+                Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
+                Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
+                Enc::Vintrp if info.vop3_opcode(i.gen).is_some() => out.push_str("_e32"),
+                Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => out.push_str("_sdwa"),
+                Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => out.push_str("_dpp"),
+                _ => {}
+            }
+        }
+        let mut ops = Ops { out, first: true };
+        match i.enc {
+            Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp => self.scalar(i, &mut ops),
+            Enc::Smrd | Enc::Smem => self.smem(i, &mut ops),
+            Enc::Vop2 | Enc::Vop1 | Enc::Vopc => self.vop_short(i, &mut ops),
+            Enc::Vop3 | Enc::Vop3b => self.vop3(i, &mut ops),
+            Enc::Vop3p => self.vop3p(i, &mut ops),
+            Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => self.sdwa(i, &mut ops),
+            Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => self.dpp(i, &mut ops),
+            Enc::Vintrp => self.vintrp(i, &mut ops),
+            Enc::Ds => self.ds(i, &mut ops),
+            Enc::Mubuf | Enc::Mtbuf => self.buf(i, &mut ops),
+            Enc::Mimg => self.mimg(i, &mut ops),
+            Enc::Exp => self.exp(i, &mut ops),
+            Enc::Flat => self.flat(i, &mut ops),
+        }
+    }
+
     /// Whether the text is being checked (see `checking`): the costlier
     /// checks run only then.
     #[inline(always)]
     fn checking(&self) -> bool {
-        self.checking.get()
+        C
     }
 
     fn lose(&self) {
@@ -565,8 +647,9 @@ impl<'a> Printer<'a> {
         }
     }
 
+    #[inline(always)]
     fn llvm(&self) -> bool {
-        self.dialect == Dialect::Llvm
+        L
     }
 
     /// A scalar or vector source operand code (8- or 9-bit) of type `ty`.
@@ -678,62 +761,6 @@ impl<'a> Printer<'a> {
             }
         }
         push_hex(out, u64::from(v));
-    }
-
-    /// Writes the instruction's text (no newline) to `out`.
-    pub fn write(&self, i: &Instr, out: &mut String) {
-        let start = out.len();
-        // SAFETY: the printer appends only whole `&str`s and ASCII bytes, so
-        // the buffer stays valid UTF-8; the debug assertion re-checks it.
-        let bytes = unsafe { out.as_mut_vec() };
-        self.write_bytes(i, bytes);
-        debug_assert!(std::str::from_utf8(&bytes[start..]).is_ok());
-    }
-
-    /// Appends the instruction's text (no newline, UTF-8) to a byte buffer:
-    /// the fastest way to produce a listing.
-    pub fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
-        let info = i.info();
-        if self.llvm() && self.checking() && info.has(flag::NOLLVM) {
-            // llvm-mc 14 does not know the instruction.
-            self.lose();
-        }
-        let name = if self.llvm() { info.name } else { info.clrx };
-        out.push_str(name);
-        let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
-        if self.llvm() {
-            match i.enc {
-                // Ops with no VOP3 form (in LLVM) have one spelling only
-                // (llvm-mc prints no suffix).
-                Enc::Vop2 | Enc::Vop1 | Enc::Vopc
-                    if !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64) =>
-                {
-                    out.push_str("_e32")
-                }
-                Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
-                Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
-                Enc::Vintrp if info.vop3_opcode(i.gen).is_some() => out.push_str("_e32"),
-                Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => out.push_str("_sdwa"),
-                Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => out.push_str("_dpp"),
-                _ => {}
-            }
-        }
-        let mut ops = Ops { out, first: true };
-        match i.enc {
-            Enc::Sop2 | Enc::Sop1 | Enc::Sopc | Enc::Sopk | Enc::Sopp => self.scalar(i, &mut ops),
-            Enc::Smrd | Enc::Smem => self.smem(i, &mut ops),
-            Enc::Vop2 | Enc::Vop1 | Enc::Vopc => self.vop_short(i, &mut ops),
-            Enc::Vop3 | Enc::Vop3b => self.vop3(i, &mut ops),
-            Enc::Vop3p => self.vop3p(i, &mut ops),
-            Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => self.sdwa(i, &mut ops),
-            Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => self.dpp(i, &mut ops),
-            Enc::Vintrp => self.vintrp(i, &mut ops),
-            Enc::Ds => self.ds(i, &mut ops),
-            Enc::Mubuf | Enc::Mtbuf => self.buf(i, &mut ops),
-            Enc::Mimg => self.mimg(i, &mut ops),
-            Enc::Exp => self.exp(i, &mut ops),
-            Enc::Flat => self.flat(i, &mut ops),
-        }
     }
 
     fn scalar(&self, i: &Instr, o: &mut Ops) {
