@@ -167,7 +167,9 @@ fn main() {
                     for g in gs.split(',') {
                         match GEN_NAMES.iter().position(|n| *n == g) {
                             Some(k) => keephi |= 1 << k,
-                            None => errors.push(format!("{at}: keephi: unknown generation {g:?} (one of {GEN_NAMES:?})")),
+                            None => errors.push(format!(
+                                "{at}: keephi: unknown generation {g:?} (one of {GEN_NAMES:?})"
+                            )),
                         }
                     }
                 } else if let Some(c) = t.strip_prefix("clrx=") {
@@ -395,7 +397,10 @@ fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> Strin
          /// Every semantic id, in [`Sem`] order.\n    pub const ALL: [Sem; {}] = [{}];\n}}",
         ids.len(),
         ids.len(),
-        ids.iter().map(|i| format!("Sem::{i}")).collect::<Vec<_>>().join(",")
+        ids.iter()
+            .map(|i| format!("Sem::{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
     )
     .unwrap();
     writeln!(
@@ -409,7 +414,11 @@ fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> Strin
         "/// The semantic ids of rows flagged `round`: their result follows\n\
          /// MODE.FP_ROUND, so the emulator must give each a rounding-mode form.\n\
          pub const ROUNDED: &[Sem] = &[{}];",
-        rounded.iter().map(|i| format!("Sem::{i}")).collect::<Vec<_>>().join(",")
+        rounded
+            .iter()
+            .map(|i| format!("Sem::{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
     )
     .unwrap();
     writeln!(

@@ -19,7 +19,6 @@ pub type Lanes = [u32; LANES];
 
 pub use risa_cayman::sem::{Cmp, InterpKind, Sem};
 
-
 /// One interpolated element: P0 + P10·i + P20·j. The guide's DOT path adds
 /// the unrounded MULADD result (8.2 INTERP_*: "not an IEEE compliant ADD");
 /// risa computes the sum in double precision and rounds it once to nearest
@@ -29,7 +28,6 @@ pub fn interp(p0: u32, p10: u32, p20: u32, i: u32, j: u32) -> u32 {
     let r = v(p0) + v(p10) * v(i) + v(p20) * v(j);
     ftz((r as f32).to_bits())
 }
-
 
 /// Runs `$body` with `$C` bound to a constant comparison, so the comparison
 /// is resolved at compile time inside lane loops instead of per lane.
@@ -63,11 +61,6 @@ macro_rules! by_cmp {
         }
     };
 }
-
-
-
-
-
 
 // ---- scalar helpers -------------------------------------------------------
 

@@ -196,10 +196,7 @@ fn predicate_sets() {
     assert_eq!(pred_set(s, ONE, ONE), (0, true));
     assert_eq!(pred_set(s, ONE, 0), (ONE, false));
     assert_eq!(pred_set(sem("PRED_SETGT_UINT"), u32::MAX, 0), (0, true));
-    assert_eq!(
-        pred_set(sem("PRED_SETGT_INT"), u32::MAX, 0),
-        (ONE, false)
-    );
+    assert_eq!(pred_set(sem("PRED_SETGT_INT"), u32::MAX, 0), (ONE, false));
     // 8.2 PRED_SET_INV: 1.0 → 0.0 execute; 0.0 → 1.0 skip; other → itself, skip
     assert_eq!(pred_set(Sem::PredSetInv, ONE, 0), (0, true));
     assert_eq!(pred_set(Sem::PredSetInv, 0, 0), (ONE, false));
@@ -257,10 +254,7 @@ fn predicate_counter_ops() {
     // 8.2 PRED_SET_INV: 1.0 -> 0.0 execute; 0.0 -> 1.0 skip; else src0 skip
     assert_eq!(pred_set(sem("PRED_SET_INV"), f(1.0), 0), (0, true));
     assert_eq!(pred_set(sem("PRED_SET_INV"), 0, 0), (f(1.0), false));
-    assert_eq!(
-        pred_set(sem("PRED_SET_INV"), f(3.0), 0),
-        (f(3.0), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SET_INV"), f(3.0), 0), (f(3.0), false));
     // PRED_SET_POP: src0 <= src1 -> 0.0 execute, else src0 - src1 skip
     assert_eq!(pred_set(sem("PRED_SET_POP"), f(2.0), f(3.0)), (0, true));
     assert_eq!(
@@ -268,10 +262,7 @@ fn predicate_counter_ops() {
         (f(2.0), false)
     );
     // PRED_SET_CLR: +MAX_FLOAT, skip
-    assert_eq!(
-        pred_set(sem("PRED_SET_CLR"), 0, 0),
-        (f(f32::MAX), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SET_CLR"), 0, 0), (f(f32::MAX), false));
     // PRED_SET_RESTORE: 0.0 -> execute, else src0 skip
     assert_eq!(pred_set(sem("PRED_SET_RESTORE"), 0, 0), (0, true));
     assert_eq!(
@@ -280,10 +271,7 @@ fn predicate_counter_ops() {
     );
     // PRED_SETE_PUSH: src0 == 0.0 and src1 == 0 -> 0.0 execute, else src0 + 1.0 skip
     assert_eq!(pred_set(sem("PRED_SETE_PUSH"), 0, 0), (0, true));
-    assert_eq!(
-        pred_set(sem("PRED_SETE_PUSH"), f(1.0), 0),
-        (f(2.0), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SETE_PUSH"), f(1.0), 0), (f(2.0), false));
     // PRED_SETGT_PUSH_INT: src0 == 0.0 and src1 > 0 -> execute
     assert_eq!(pred_set(sem("PRED_SETGT_PUSH_INT"), 0, 5), (0, true));
     assert_eq!(
@@ -354,11 +342,7 @@ fn every_compare_family() {
                     if t { (0, true) } else { (ONE, false) },
                     "PRED_SET{what}"
                 );
-                assert_eq!(
-                    kill_test(sem(&format!("KILL{cc}")), a, b),
-                    t,
-                    "KILL{what}"
-                );
+                assert_eq!(kill_test(sem(&format!("KILL{cc}")), a, b), t, "KILL{what}");
             }
         }
         for &a in &ints {

@@ -46,7 +46,10 @@ fn every_row_has_semantics_or_a_reason_in_every_generation() {
     assert!(bad.is_empty(), "{} rows:\n{}", bad.len(), bad.join("\n"));
     // Every generation has most of its rows running (GCN 1.0 has ~1,100).
     for (gen, runs, without) in counts {
-        assert!(runs > 900, "{gen}: only {runs} rows run ({without} without semantics)");
+        assert!(
+            runs > 900,
+            "{gen}: only {runs} rows run ({without} without semantics)"
+        );
         assert!(without < 100, "{gen}: {without} rows without semantics");
     }
 }
@@ -54,7 +57,10 @@ fn every_row_has_semantics_or_a_reason_in_every_generation() {
 #[test]
 fn coverage_agrees_with_the_table() {
     for gen in ALL_GENS {
-        let rows = OPS.iter().enumerate().filter(|(_, o)| o.opcode(gen).is_some());
+        let rows = OPS
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.opcode(gen).is_some());
         for ((i, o), (name, ok)) in rows.zip(risa_gcn_emu::coverage(gen)) {
             assert_eq!(o.name, name);
             assert_eq!(ok, row_sem(i as OpId).id().is_some(), "{gen}: {name}");

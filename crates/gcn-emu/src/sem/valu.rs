@@ -1729,4 +1729,3 @@ pub(super) const SPECIAL: Table = &[
     (Sem::v_movreld_b32, v_movreld_b32),
     (Sem::v_movrelsd_b32, v_movrelsd_b32),
 ];
-
