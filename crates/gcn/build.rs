@@ -397,10 +397,7 @@ fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> Strin
          /// Every semantic id, in [`Sem`] order.\n    pub const ALL: [Sem; {}] = [{}];\n}}",
         ids.len(),
         ids.len(),
-        ids.iter()
-            .map(|i| format!("Sem::{i}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        sem_list(ids)
     )
     .unwrap();
     writeln!(
@@ -414,11 +411,7 @@ fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> Strin
         "/// The semantic ids of rows flagged `round`: their result follows\n\
          /// MODE.FP_ROUND, so the emulator must give each a rounding-mode form.\n\
          pub const ROUNDED: &[Sem] = &[{}];",
-        rounded
-            .iter()
-            .map(|i| format!("Sem::{i}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        sem_list(rounded)
     )
     .unwrap();
     writeln!(
@@ -427,4 +420,12 @@ fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> Strin
     )
     .unwrap();
     out
+}
+
+/// `Sem::a,Sem::b,...` for the ids `ids`.
+fn sem_list(ids: &[String]) -> String {
+    ids.iter()
+        .map(|i| format!("Sem::{i}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
