@@ -196,6 +196,7 @@ pub enum InterpKind {
 
 impl InterpKind {
     /// The slots the instruction must occupy (bit c = slot c).
+    #[inline]
     pub fn slots(self) -> u8 {
         match self {
             InterpKind::Xy | InterpKind::Zw => 0b1111,
@@ -206,6 +207,7 @@ impl InterpKind {
     /// The outputs: (result slot = parameter element, first slot of the
     /// slot pair whose sources give i (first slot's src0), j (second
     /// slot's src0) and the parameter (first slot's src1)).
+    #[inline]
     pub fn outputs(self) -> &'static [(usize, usize)] {
         match self {
             InterpKind::Xy => &[(0, 0), (1, 2)],
@@ -246,6 +248,7 @@ impl Cmp {
 
 impl Sem {
     /// True for instructions that compute a predicate (PRED_SET*).
+    #[inline]
     pub fn is_pred_set(self) -> bool {
         matches!(
             self,
@@ -262,10 +265,12 @@ impl Sem {
         )
     }
     /// True for KILL*.
+    #[inline]
     pub fn is_kill(self) -> bool {
         matches!(self, Sem::KillF(_) | Sem::KillI(_) | Sem::KillU(_))
     }
     /// True for results the output modifier and clamp apply to (float results).
+    #[inline]
     pub fn float_result(self) -> bool {
         use Sem::*;
         matches!(
