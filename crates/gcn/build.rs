@@ -47,6 +47,11 @@ const FLAGS: &[&str] = &[
     "noret", "sread", "nollvm64", "clrxb64",
 ];
 
+/// Generation columns as `keephi=` names them (the row attributes that
+/// describe the emulator's semantics, `sem=ID`, `nosem=REASON`, `round` and
+/// `keephi=GENS`, are in `tables/README.md`, "Semantics").
+const GEN_NAMES: [&str; 4] = ["10", "11", "12", "14"];
+
 const TYPES: &[(&str, &str)] = &[
     ("b16", "B16"),
     ("b32", "B32"),
@@ -101,6 +106,10 @@ fn main() {
     // later ones listed in `alts` as (family, gen, opcode, row).
     let mut gated: Vec<bool> = Vec::new();
     let mut alts = String::new();
+    // Semantics per row (parallel to OPS) and the semantic ids in first-use order.
+    let mut row_sems = String::new();
+    let mut sem_ids: Vec<String> = Vec::new();
+    let mut rounded_ids: Vec<String> = Vec::new();
     for &(file, fam, bits) in FAMILIES {
         let path = dir.join(format!("{file}.tbl"));
         println!("cargo:rerun-if-changed={}", path.display());
@@ -137,8 +146,33 @@ fn main() {
             let mut flags = Vec::new();
             let mut clrx = name.to_string();
             let mut feat: Vec<&str> = Vec::new();
+            let mut sem: Option<&str> = None;
+            let mut nosem: Option<&str> = None;
+            let mut round = false;
+            let mut keephi = 0u8;
             for t in &toks[5..] {
-                if let Some(c) = t.strip_prefix("clrx=") {
+                if let Some(c) = t.strip_prefix("sem=") {
+                    if !is_ident(c) {
+                        errors.push(format!("{at}: sem={c:?} is not a lower-case identifier"));
+                    }
+                    sem = Some(c);
+                } else if let Some(r) = t.strip_prefix("nosem=") {
+                    if r.is_empty() {
+                        errors.push(format!("{at}: nosem= needs a reason"));
+                    }
+                    nosem = Some(r);
+                } else if *t == "round" {
+                    round = true;
+                } else if let Some(gs) = t.strip_prefix("keephi=") {
+                    for g in gs.split(',') {
+                        match GEN_NAMES.iter().position(|n| *n == g) {
+                            Some(k) => keephi |= 1 << k,
+                            None => errors.push(format!(
+                                "{at}: keephi: unknown generation {g:?} (one of {GEN_NAMES:?})"
+                            )),
+                        }
+                    }
+                } else if let Some(c) = t.strip_prefix("clrx=") {
                     clrx = c.to_string();
                 } else if let Some(f) = t.strip_prefix("feat=") {
                     feat.extend(f.split(','));
@@ -184,6 +218,33 @@ fn main() {
             writeln!(
                 ops,
                 "OpInfo{{name:{name:?},clrx:{clrx:?},family:Family::{fam},opc:{opc:?},sig:&[{sig}],flags:{flags},feat:Features::named(&{feat:?})}},"
+            )
+            .unwrap();
+            if sem.is_some() && nosem.is_some() {
+                errors.push(format!("{at}: a row has sem= or nosem=, not both"));
+            }
+            if round && nosem.is_some() {
+                errors.push(format!("{at}: a nosem= row has no rounding-mode form"));
+            }
+            let semantics = match nosem {
+                Some(reason) => format!("Semantics::Unsupported({reason:?})"),
+                None => {
+                    let id = sem.unwrap_or(name);
+                    if !is_ident(id) {
+                        errors.push(format!("{at}: {id:?} cannot name semantics (add sem=ID)"));
+                    }
+                    if !sem_ids.iter().any(|s| s == id) {
+                        sem_ids.push(id.to_string());
+                    }
+                    if round && !rounded_ids.iter().any(|s| s == id) {
+                        rounded_ids.push(id.to_string());
+                    }
+                    format!("Semantics::Runs(Sem::{id})")
+                }
+            };
+            writeln!(
+                row_sems,
+                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi}}},"
             )
             .unwrap();
             gated.push(!feat.is_empty());
@@ -300,4 +361,71 @@ fn main() {
     .unwrap();
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(dest, out).unwrap();
+    let sems = semantics_rs(&sem_ids, &rounded_ids, &row_sems, index);
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("semantics.rs");
+    std::fs::write(dest, sems).unwrap();
+}
+
+/// Whether `s` can be a semantic id (and so a Rust enum variant).
+fn is_ident(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The generated `semantics.rs`: the [`Sem`] enum (one variant per semantic
+/// id the rows name), the ids that must have a rounding-mode form, and
+/// `ROW_SEMS` (one entry per row of `OPS`).
+fn semantics_rs(ids: &[String], rounded: &[String], rows: &str, n: u32) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "/// The semantics a table row names (`sem=ID`, or the row's NAME): one\n\
+         /// variant per operation; rows that compute the same share one.\n\
+         #[allow(non_camel_case_types, missing_docs)]\n\
+         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]\n\
+         #[repr(u16)]\npub enum Sem {{"
+    )
+    .unwrap();
+    for id in ids {
+        writeln!(out, "    {id},").unwrap();
+    }
+    writeln!(out, "}}").unwrap();
+    writeln!(
+        out,
+        "impl Sem {{\n    /// Number of semantic ids.\n    pub const COUNT: usize = {};\n    \
+         /// Every semantic id, in [`Sem`] order.\n    pub const ALL: [Sem; {}] = [{}];\n}}",
+        ids.len(),
+        ids.len(),
+        sem_list(ids)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// Names of the semantic ids, in [`Sem`] order.\nstatic SEM_NAMES: [&str; {}] = {ids:?};",
+        ids.len()
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// The semantic ids of rows flagged `round`: their result follows\n\
+         /// MODE.FP_ROUND, so the emulator must give each a rounding-mode form.\n\
+         pub const ROUNDED: &[Sem] = &[{}];",
+        sem_list(rounded)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// The semantics of every row, in [`OPS`](crate::OPS) order.\nstatic ROW_SEMS: [RowSem; {n}] = [\n{rows}];"
+    )
+    .unwrap();
+    out
+}
+
+/// `Sem::a,Sem::b,...` for the ids `ids`.
+fn sem_list(ids: &[String]) -> String {
+    ids.iter()
+        .map(|i| format!("Sem::{i}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }

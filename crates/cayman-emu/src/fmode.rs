@@ -1192,12 +1192,8 @@ mod tests {
         // a few z values
         let sems = risa_cayman::ops::ALU_OP2
             .iter()
-            .map(|o| alu::sem_op2(o.name))
-            .chain(
-                risa_cayman::ops::ALU_OP3
-                    .iter()
-                    .map(|o| alu::sem_op3(o.name)),
-            )
+            .chain(risa_cayman::ops::ALU_OP3)
+            .filter_map(|o| o.sem)
             .filter(|&s| single_affected(s) || double_slot(s));
         for sem in sems {
             for z in [0u32, 0x3f80_0000, 0x8000_0001, 0x7f7f_ffff] {

@@ -3,7 +3,7 @@
 //! fetch clauses into [`FetchOp`]s. Words that do not decode are kept as
 //! `Invalid` and fault only if execution reaches them.
 
-use crate::alu::{sem_op2, sem_op3, Sem};
+use crate::alu::Sem;
 use risa_cayman::codec::{decode_alu, decode_cf, decode_fetch, AluForm, CfForm, FetchForm};
 use risa_cayman::fields::*;
 use risa_cayman::ops;
@@ -659,6 +659,12 @@ fn special(sel: u32) -> SrcKind {
     }
 }
 
+/// The semantics an ALU row names (every ALU_OP2/ALU_OP3 row has one).
+fn alu_sem(op: &risa_cayman::ops::Op) -> Result<Sem, String> {
+    op.sem
+        .ok_or_else(|| format!("{} is not an ALU operation", op.name))
+}
+
 fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
     let kind = match s.sel {
         0..=127 => SrcKind::Gpr(s.sel as u8),
@@ -787,7 +793,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
             // ALU_WORD1_OP2_MOVA: bits 27:21 are MOVA_DST (AR, CF_PC,
             // CF_IDX0/1, CLAUSE_GLOBAL bytes), not a GPR: no GPR write
             let (sem, write, omod, update_exec, update_pred, exec_op, lds) = match i.form {
-                AluForm::Op3 => (sem_op3(i.op.name), true, 0, false, false, 0, None),
+                AluForm::Op3 => (alu_sem(i.op)?, true, 0, false, false, 0, None),
                 AluForm::Lds => (
                     Sem::Lds,
                     false,
@@ -801,7 +807,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     }),
                 ),
                 AluForm::ExecMask => (
-                    sem_op2(i.op.name),
+                    alu_sem(i.op)?,
                     ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
                     0,
                     true,
@@ -810,7 +816,7 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     None,
                 ),
                 AluForm::Mova => (
-                    sem_op2(i.op.name),
+                    alu_sem(i.op)?,
                     false,
                     ALU_WORD1_OP2::OMOD.get(w1) as u8,
                     false,
@@ -819,16 +825,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                     None,
                 ),
                 AluForm::Op2 => (
-                    // SET_MODE (guide 4.13.1, 8.2): the mode sits in the source
-                    // select fields (bits 1:0 round, 2 input, 3 output denorms;
-                    // SRC0 single, SRC1 double); it is resolved here for the
-                    // instructions it governs (`AluInstr::mode`), and does
-                    // nothing itself
-                    if i.op.name == "SET_MODE" {
-                        Sem::Nop
-                    } else {
-                        sem_op2(i.op.name)
-                    },
+                    // SET_MODE (guide 4.13.1, 8.2): its row names Nop; the mode
+                    // (source select fields) is resolved here for the
+                    // instructions it governs (`AluInstr::mode`)
+                    alu_sem(i.op)?,
                     ALU_WORD1_OP2::WRITE_MASK.get(w1) != 0,
                     ALU_WORD1_OP2::OMOD.get(w1) as u8,
                     false,

@@ -2,7 +2,12 @@
 //! instruction descriptions of chapter 8.2 of AMD's HD 6900 ISA guide (cited
 //! per case) or from IEEE-754 where the guide says "IEEE".
 
-use risa_cayman_emu::alu::{exec_slot, kill_test, pred_set, sem_op2, sem_op3, Lanes, LANES};
+use risa_cayman_emu::alu::{exec_slot, kill_test, pred_set, Lanes, Sem, LANES};
+
+/// The semantics the ALU row `name` names in the table.
+fn sem(name: &str) -> Sem {
+    risa_cayman::ops::alu_sem(name).expect(name)
+}
 
 const NAN: u32 = 0x7fc0_0000;
 const INF: u32 = 0x7f80_0000;
@@ -12,13 +17,9 @@ const DENORM: u32 = 0x0000_0001;
 const ONE: u32 = 0x3f80_0000;
 
 fn run(name: &str, a: u32, b: u32, c: u32) -> u32 {
-    let mut sem = sem_op2(name);
-    if sem == risa_cayman_emu::alu::Sem::Unsupported {
-        sem = sem_op3(name);
-    }
     let s: [Lanes; 3] = [[a; LANES], [b; LANES], [c; LANES]];
     let mut o = [0u32; LANES];
-    assert!(exec_slot(sem, &s, &mut o), "{name} not per-slot");
+    assert!(exec_slot(sem(name), &s, &mut o), "{name} not per-slot");
     o[0]
 }
 fn f(x: f32) -> u32 {
@@ -191,14 +192,11 @@ fn conditional_moves() {
 fn predicate_sets() {
     use risa_cayman_emu::alu::Sem;
     // 8.2 PRED_SETE: dst = 0.0 and execute when equal, else 1.0 and skip
-    let s = sem_op2("PRED_SETE");
+    let s = sem("PRED_SETE");
     assert_eq!(pred_set(s, ONE, ONE), (0, true));
     assert_eq!(pred_set(s, ONE, 0), (ONE, false));
-    assert_eq!(pred_set(sem_op2("PRED_SETGT_UINT"), u32::MAX, 0), (0, true));
-    assert_eq!(
-        pred_set(sem_op2("PRED_SETGT_INT"), u32::MAX, 0),
-        (ONE, false)
-    );
+    assert_eq!(pred_set(sem("PRED_SETGT_UINT"), u32::MAX, 0), (0, true));
+    assert_eq!(pred_set(sem("PRED_SETGT_INT"), u32::MAX, 0), (ONE, false));
     // 8.2 PRED_SET_INV: 1.0 → 0.0 execute; 0.0 → 1.0 skip; other → itself, skip
     assert_eq!(pred_set(Sem::PredSetInv, ONE, 0), (0, true));
     assert_eq!(pred_set(Sem::PredSetInv, 0, 0), (ONE, false));
@@ -254,39 +252,30 @@ fn twenty_four_bit_multiplies() {
 #[test]
 fn predicate_counter_ops() {
     // 8.2 PRED_SET_INV: 1.0 -> 0.0 execute; 0.0 -> 1.0 skip; else src0 skip
-    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), f(1.0), 0), (0, true));
-    assert_eq!(pred_set(sem_op2("PRED_SET_INV"), 0, 0), (f(1.0), false));
-    assert_eq!(
-        pred_set(sem_op2("PRED_SET_INV"), f(3.0), 0),
-        (f(3.0), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SET_INV"), f(1.0), 0), (0, true));
+    assert_eq!(pred_set(sem("PRED_SET_INV"), 0, 0), (f(1.0), false));
+    assert_eq!(pred_set(sem("PRED_SET_INV"), f(3.0), 0), (f(3.0), false));
     // PRED_SET_POP: src0 <= src1 -> 0.0 execute, else src0 - src1 skip
-    assert_eq!(pred_set(sem_op2("PRED_SET_POP"), f(2.0), f(3.0)), (0, true));
+    assert_eq!(pred_set(sem("PRED_SET_POP"), f(2.0), f(3.0)), (0, true));
     assert_eq!(
-        pred_set(sem_op2("PRED_SET_POP"), f(5.0), f(3.0)),
+        pred_set(sem("PRED_SET_POP"), f(5.0), f(3.0)),
         (f(2.0), false)
     );
     // PRED_SET_CLR: +MAX_FLOAT, skip
-    assert_eq!(
-        pred_set(sem_op2("PRED_SET_CLR"), 0, 0),
-        (f(f32::MAX), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SET_CLR"), 0, 0), (f(f32::MAX), false));
     // PRED_SET_RESTORE: 0.0 -> execute, else src0 skip
-    assert_eq!(pred_set(sem_op2("PRED_SET_RESTORE"), 0, 0), (0, true));
+    assert_eq!(pred_set(sem("PRED_SET_RESTORE"), 0, 0), (0, true));
     assert_eq!(
-        pred_set(sem_op2("PRED_SET_RESTORE"), f(4.0), 0),
+        pred_set(sem("PRED_SET_RESTORE"), f(4.0), 0),
         (f(4.0), false)
     );
     // PRED_SETE_PUSH: src0 == 0.0 and src1 == 0 -> 0.0 execute, else src0 + 1.0 skip
-    assert_eq!(pred_set(sem_op2("PRED_SETE_PUSH"), 0, 0), (0, true));
-    assert_eq!(
-        pred_set(sem_op2("PRED_SETE_PUSH"), f(1.0), 0),
-        (f(2.0), false)
-    );
+    assert_eq!(pred_set(sem("PRED_SETE_PUSH"), 0, 0), (0, true));
+    assert_eq!(pred_set(sem("PRED_SETE_PUSH"), f(1.0), 0), (f(2.0), false));
     // PRED_SETGT_PUSH_INT: src0 == 0.0 and src1 > 0 -> execute
-    assert_eq!(pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, 5), (0, true));
+    assert_eq!(pred_set(sem("PRED_SETGT_PUSH_INT"), 0, 5), (0, true));
     assert_eq!(
-        pred_set(sem_op2("PRED_SETGT_PUSH_INT"), 0, (-5i32) as u32),
+        pred_set(sem("PRED_SETGT_PUSH_INT"), 0, (-5i32) as u32),
         (f(1.0), false)
     );
 }
@@ -349,15 +338,11 @@ fn every_compare_family() {
                     "DX10 {what}"
                 );
                 assert_eq!(
-                    pred_set(sem_op2(&format!("PRED_SET{cc}")), a, b),
+                    pred_set(sem(&format!("PRED_SET{cc}")), a, b),
                     if t { (0, true) } else { (ONE, false) },
                     "PRED_SET{what}"
                 );
-                assert_eq!(
-                    kill_test(sem_op2(&format!("KILL{cc}")), a, b),
-                    t,
-                    "KILL{what}"
-                );
+                assert_eq!(kill_test(sem(&format!("KILL{cc}")), a, b), t, "KILL{what}");
             }
         }
         for &a in &ints {
@@ -374,12 +359,12 @@ fn every_compare_family() {
                             "SET{what}_{ty}"
                         );
                         assert_eq!(
-                            pred_set(sem_op2(&format!("PRED_SET{cc}_{ty}")), a, b),
+                            pred_set(sem(&format!("PRED_SET{cc}_{ty}")), a, b),
                             if t { (0, true) } else { (ONE, false) },
                             "PRED_SET{what}_{ty}"
                         );
                         assert_eq!(
-                            kill_test(sem_op2(&format!("KILL{cc}_{ty}")), a, b),
+                            kill_test(sem(&format!("KILL{cc}_{ty}")), a, b),
                             t,
                             "KILL{what}_{ty}"
                         );
@@ -436,10 +421,10 @@ fn pred_set_push_families() {
         for v in [-3i32, 0, 4] {
             let src1 = if float { f(v as f32) } else { v as u32 };
             let want = if t(v) { (0, true) } else { (ONE, false) };
-            assert_eq!(pred_set(sem_op2(name), 0, src1), want, "{name}(0, {v})");
+            assert_eq!(pred_set(sem(name), 0, src1), want, "{name}(0, {v})");
             // a non-zero counter always skips and counts up
             assert_eq!(
-                pred_set(sem_op2(name), f(2.0), src1),
+                pred_set(sem(name), f(2.0), src1),
                 (f(3.0), false),
                 "{name}(2, {v})"
             );
@@ -454,7 +439,7 @@ fn fma_rounds_once() {
     assert_ne!(a.mul_add(b, c), a * b + c);
     assert_eq!(run("FMA", f(a), f(b), f(c)), f(a.mul_add(b, c)));
     // _ALT rows compute what their base rows do
-    assert_eq!(sem_op2("MUL_64_ALT"), sem_op2("MUL_64"));
-    assert_eq!(sem_op2("FLT64_TO_FLT32_ALT"), sem_op2("FLT64_TO_FLT32"));
-    assert_eq!(sem_op2("FLT32_TO_FLT64_ALT"), sem_op2("FLT32_TO_FLT64"));
+    assert_eq!(sem("MUL_64_ALT"), sem("MUL_64"));
+    assert_eq!(sem("FLT64_TO_FLT32_ALT"), sem("FLT64_TO_FLT32"));
+    assert_eq!(sem("FLT32_TO_FLT64_ALT"), sem("FLT32_TO_FLT64"));
 }

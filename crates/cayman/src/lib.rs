@@ -4,6 +4,7 @@
 //! * [`fields`] — every microcode dword format of chapter 9 of AMD's HD 6900
 //!   ISA guide, as field tables;
 //! * [`ops`] — every instruction of chapter 8, as opcode tables;
+//! * [`sem`] — what each ALU instruction computes, as the ALU rows name it;
 //! * [`codec`] — `decode_*`/`encode_*`, driven by the tables, panic-free and
 //!   allocation-free;
 //! * [`print`] — the text form of one instruction;
@@ -15,6 +16,7 @@ pub mod disasm;
 pub mod fields;
 pub mod ops;
 pub mod print;
+pub mod sem;
 
 pub use codec::{
     decode_alu, decode_cf, decode_fetch, encode_alu, encode_cf, encode_fetch, DecodeError,

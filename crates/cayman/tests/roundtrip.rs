@@ -68,6 +68,7 @@ fn every_row_roundtrips() {
                     name: "",
                     code: 0,
                     flags: 0,
+                    sem: None,
                 }]
             };
             let rop = &rows[r.next_u32() as usize % rows.len()];

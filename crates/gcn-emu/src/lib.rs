@@ -44,5 +44,5 @@ pub use fault::{Fault, FaultKind};
 pub use gds::{Gds, GDS_BYTES};
 pub use mem::{AtomicOp, Memory, OutOfRange, SimpleMemory};
 pub use program::Program;
-pub use sem::{coverage, lds_footprint, rounded_ops, LdsAccess};
+pub use sem::{coverage, lds_footprint, resolves, rounded_ops, LdsAccess};
 pub use wave::Wave;

@@ -229,7 +229,7 @@ impl Program {
             }
             Wrapper::Ext => sem::sdwa::run_sdwa::<true>,
             Wrapper::OpSel => sem::opsel::run_opsel::<true>,
-            Wrapper::None => sem::round_handler(op.instr.info()).unwrap_or(op.run),
+            Wrapper::None => sem::round_handler(op.instr.op).unwrap_or(op.run),
         }
     }
 
@@ -260,7 +260,7 @@ impl Program {
 
     fn try_lower(&self, i: Instr, offset: u32) -> Result<Op, FaultKind> {
         let info = i.info();
-        let (run, aux) = sem::handler(info, i.enc, self.gen)?;
+        let (run, aux) = sem::handler(i.op, i.enc, self.gen)?;
         let mut op = blank(i, offset, run);
         op.aux = aux;
         op.cat = category(info.family, info.name);
@@ -429,10 +429,9 @@ impl Program {
     }
 
     /// Whether the 16-bit result of `i` keeps the high half of VDST on this
-    /// generation (`sem::half_dst`; SDWA and DPP forms place their result themselves).
+    /// generation (the row's `keephi=`; SDWA and DPP forms place their result themselves).
     fn keeps_high_half(&self, i: &Instr) -> bool {
-        matches!(i.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3)
-            && sem::keeps_high_half(i.info().name, self.gen)
+        matches!(i.enc, Enc::Vop1 | Enc::Vop2 | Enc::Vop3) && sem::keeps_high_half(i.op, self.gen)
     }
 
     /// Whether `i` runs through `sem::opsel` (OP_SEL set, or a destination
@@ -481,7 +480,7 @@ impl Program {
             Enc::Vop2Sdwa | Enc::Vop2Dpp => Enc::Vop2,
             _ => Enc::Vopc,
         };
-        let (inner, _) = sem::handler(info, base, gen)?;
+        let (inner, _) = sem::handler(i.op, base, gen)?;
         let mut op = blank(i, offset, inner);
         op.cat = Cat::Valu;
         let lit = 0;
@@ -529,7 +528,7 @@ impl Program {
         }
         let mut x = Ext {
             inner,
-            inner_round: sem::round_handler(info).unwrap_or(inner),
+            inner_round: sem::round_handler(i.op).unwrap_or(inner),
             src: [src0, if sdwa { src1 } else { Src::None }],
             sel: [6, 6],
             sext: [false, false],
@@ -539,7 +538,7 @@ impl Program {
             dpp_ctrl: u16::MAX,
             bound_ctrl: false,
             masks: 0xff,
-            keep_high: !sdwa && sem::keeps_high_half(info.name, gen),
+            keep_high: !sdwa && sem::keeps_high_half(i.op, gen),
         };
         if sdwa {
             x.sel = [field(Field::Src0Sel) as u8, field(Field::Src1Sel) as u8];

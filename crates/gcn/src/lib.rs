@@ -19,6 +19,7 @@ mod optext;
 pub mod print;
 pub mod processor;
 pub mod random;
+pub mod semantics;
 pub mod table;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instr};

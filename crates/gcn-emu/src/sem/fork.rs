@@ -10,7 +10,7 @@
 //! in the low pair, its byte address in the high pair).
 
 use super::salu::{jump, set_pc};
-use super::{Table, R};
+use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::program::Op;
@@ -148,11 +148,11 @@ fn s_rfe_restore_b64(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 }
 
 pub(super) const FORK: Table = &[
-    ("s_cbranch_g_fork", s_cbranch_g_fork),
-    ("s_cbranch_i_fork", s_cbranch_i_fork),
-    ("s_cbranch_join", s_cbranch_join),
-    ("s_setvskip", s_setvskip),
-    ("s_sethalt", s_sethalt),
-    ("s_rfe_b64", s_rfe_b64),
-    ("s_rfe_restore_b64", s_rfe_restore_b64),
+    (Sem::s_cbranch_g_fork, s_cbranch_g_fork),
+    (Sem::s_cbranch_i_fork, s_cbranch_i_fork),
+    (Sem::s_cbranch_join, s_cbranch_join),
+    (Sem::s_setvskip, s_setvskip),
+    (Sem::s_sethalt, s_sethalt),
+    (Sem::s_rfe_b64, s_rfe_b64),
+    (Sem::s_rfe_restore_b64, s_rfe_restore_b64),
 ];

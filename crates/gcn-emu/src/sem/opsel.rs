@@ -80,7 +80,7 @@ pub fn lower(
     let half = hi_dst || keep_high;
     let x = OpSel {
         inner: op.run,
-        inner_round: super::round_handler(info).unwrap_or(op.run),
+        inner_round: super::round_handler(op.instr.op).unwrap_or(op.run),
         src: op.src,
         hi_src: (opsel & 7) as u8,
         dst: if half { op.d } else { u16::MAX },

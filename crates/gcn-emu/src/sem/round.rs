@@ -6,7 +6,8 @@
 //! (v_cvt_f16_f32 by bits 3:2, as LLVM's fptrunc.round lowering sets them).
 //!
 //! These handlers replace the ordinary ones only for ops whose result is
-//! rounded; the interpreter switches to them when the wave's rounding mode
+//! rounded: the rows flagged `round` in the tables, each of which must have
+//! one here (a compile-time check in `sem/mod.rs`); the interpreter switches to them when the wave's rounding mode
 //! is not the default (see `exec::run_valu_slow`), so the default path never
 //! looks at the mode. Every other op — approximate ones (v_rcp, v_rsq,
 //! v_sqrt, v_exp, v_log, v_sin, v_cos), exact ones (min/max, compares,
@@ -20,8 +21,8 @@ use super::valu::{
     out32, out64, u32_to_f32, Fm,
 };
 use super::vop3p::packed;
-use super::{Table, R};
-use crate::exec::{Ctx, Handler};
+use super::{Sem, Table, R};
+use crate::exec::Ctx;
 use crate::float::{f16_to_f32, ftz16, ftz32};
 use crate::program::Op;
 use crate::wave::Wave;
@@ -99,7 +100,7 @@ macro_rules! rounded {
                 $helper $(::<$($g),*>)? (w, op, #[inline(always)] move |$($p),*| $e)
             }
         )*
-        const ROUNDED: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const ROUNDED: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -118,7 +119,6 @@ rounded! {
     v_mad_legacy_f32: f32_3 |m, r; a, b, c| fp32::add(mul_legacy_r(a, b, r.s), c, r.s);
     v_mullit_f32: f32_3 |m, r; a, b, c| if c > 0.0 { mul_legacy_r(a, b, r.s) } else { -f32::MAX };
     v_fma_f32: f32_3 |m, r; a, b, c| fp32::fma(a, b, c, r.s);
-    v_fmac_f32: f32_3 |m, r; a, b, c| fp32::fma(a, b, c, r.s);
     v_ldexp_f32: f32_u32 |m, r; a, b| fp32::ldexp(a, b as i32, r.s);
     // conversions to f32 (bits 1:0) and to f16 (bits 3:2)
     v_cvt_f32_i32: u32_to_f32 |m, r; a| convert::i32_to_f32(a as i32, r.s);
@@ -263,33 +263,19 @@ fn v_dot2_f32_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     super::vop3p::dot2_f32_with(w, op, |r| convert::f64_to_f32(r, rm.s))
 }
 
-const SPECIAL: Table = &[
-    ("v_madmk_f16", v_madmk_f16),
-    ("v_madak_f16", v_madak_f16),
-    ("v_div_fmas_f32", v_div_fmas_f32),
-    ("v_div_fmas_f64", v_div_fmas_f64),
-    ("v_pk_add_f16", v_pk_add_f16),
-    ("v_pk_mul_f16", v_pk_mul_f16),
-    ("v_pk_fma_f16", v_pk_fma_f16),
-    ("v_mad_mix_f32", v_mad_mix_f32),
-    ("v_mad_mixlo_f16", v_mad_mixlo_f16),
-    ("v_mad_mixhi_f16", v_mad_mixhi_f16),
-    ("v_fma_mix_f32", v_fma_mix_f32),
-    ("v_fma_mixlo_f16", v_fma_mixlo_f16),
-    ("v_fma_mixhi_f16", v_fma_mixhi_f16),
-    ("v_dot2_f32_f16", v_dot2_f32_f16),
+pub(super) const SPECIAL: Table = &[
+    (Sem::v_madmk_f16, v_madmk_f16),
+    (Sem::v_madak_f16, v_madak_f16),
+    (Sem::v_div_fmas_f32, v_div_fmas_f32),
+    (Sem::v_div_fmas_f64, v_div_fmas_f64),
+    (Sem::v_pk_add_f16, v_pk_add_f16),
+    (Sem::v_pk_mul_f16, v_pk_mul_f16),
+    (Sem::v_pk_fma_f16, v_pk_fma_f16),
+    (Sem::v_mad_mix_f32, v_mad_mix_f32),
+    (Sem::v_mad_mixlo_f16, v_mad_mixlo_f16),
+    (Sem::v_mad_mixhi_f16, v_mad_mixhi_f16),
+    (Sem::v_fma_mix_f32, v_fma_mix_f32),
+    (Sem::v_fma_mixlo_f16, v_fma_mixlo_f16),
+    (Sem::v_fma_mixhi_f16, v_fma_mixhi_f16),
+    (Sem::v_dot2_f32_f16, v_dot2_f32_f16),
 ];
-
-/// The rounding-mode handler of the row named `name`, if its result is rounded.
-pub(super) fn lookup(name: &str) -> Option<Handler> {
-    ROUNDED
-        .iter()
-        .chain(SPECIAL)
-        .find(|(n, _)| *n == name)
-        .map(|&(_, h)| h)
-}
-
-/// Every row name with a rounding-mode handler.
-pub(super) fn names() -> impl Iterator<Item = &'static str> {
-    ROUNDED.iter().chain(SPECIAL).map(|&(n, _)| n)
-}

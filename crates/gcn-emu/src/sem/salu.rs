@@ -1,6 +1,6 @@
 //! Scalar ALU and program control: SOP1, SOP2, SOPC, SOPK, SOPP.
 
-use super::{Table, R};
+use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::program::{Op, Src};
@@ -26,7 +26,7 @@ macro_rules! scalar_ops {
                 Ok(())
             }
         )*
-        pub(super) const $table: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const $table: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -161,7 +161,7 @@ macro_rules! unary_ops {
                 Ok(())
             }
         )*
-        pub(super) const $table: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const $table: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -267,7 +267,7 @@ macro_rules! saveexec {
                 Ok(())
             }
         )*
-        pub(super) const SAVEEXEC: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const SAVEEXEC: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -296,7 +296,7 @@ macro_rules! compares {
                 Ok(())
             }
         )*
-        pub(super) const $table: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const $table: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -342,7 +342,7 @@ macro_rules! sopk {
                 Ok(())
             }
         )*
-        pub(super) const SOPK: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const SOPK: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -471,10 +471,6 @@ fn s_swappc_b64(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     set_pc(w, c, a)
 }
 
-fn s_getpc_dummy(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
-    Ok(())
-}
-
 fn sgpr_index(s: Src) -> Result<usize, FaultKind> {
     match s {
         Src::S(i) => Ok(i as usize),
@@ -545,7 +541,7 @@ macro_rules! cbranch {
                 }
             }
         )*
-        pub(super) const CBRANCH: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const CBRANCH: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -588,38 +584,37 @@ fn s_set_gpr_idx_mode(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const MISC: Table = &[
-    ("s_set_gpr_idx_on", s_set_gpr_idx_on),
-    ("s_set_gpr_idx_off", s_set_gpr_idx_off),
-    ("s_set_gpr_idx_idx", s_set_gpr_idx_idx),
-    ("s_set_gpr_idx_mode", s_set_gpr_idx_mode),
-    ("s_getreg_b32", s_getreg_b32),
-    ("s_setreg_b32", s_setreg_b32),
-    ("s_setreg_imm32_b32", s_setreg_imm32_b32),
-    ("s_call_b64", s_call_b64),
-    ("s_getpc_b64", s_getpc_b64),
-    ("s_setpc_b64", s_setpc_b64),
-    ("s_swappc_b64", s_swappc_b64),
-    ("s_movrels_b32", s_movrels_b32),
-    ("s_movrels_b64", s_movrels_b64),
-    ("s_movreld_b32", s_movreld_b32),
-    ("s_movreld_b64", s_movreld_b64),
-    ("s_nop", s_nop),
-    ("s_waitcnt", s_nop),
-    ("s_sleep", s_nop),
-    ("s_setprio", s_nop),
-    ("s_sendmsg", s_nop),
-    ("s_sendmsghalt", s_nop),
-    ("s_icache_inv", s_nop),
-    ("s_incperflevel", s_nop),
-    ("s_decperflevel", s_nop),
-    ("s_ttracedata", s_nop),
-    ("s_wakeup", s_nop),
-    ("s_setkill", s_nop),
-    ("s_endpgm", s_endpgm),
-    ("s_endpgm_saved", s_endpgm),
-    ("s_endpgm_ordered_ps_done", s_endpgm),
-    ("s_barrier", s_barrier),
-    ("s_trap", s_trap),
-    ("s_branch", s_branch),
-    ("s_dummy_getpc", s_getpc_dummy),
+    (Sem::s_set_gpr_idx_on, s_set_gpr_idx_on),
+    (Sem::s_set_gpr_idx_off, s_set_gpr_idx_off),
+    (Sem::s_set_gpr_idx_idx, s_set_gpr_idx_idx),
+    (Sem::s_set_gpr_idx_mode, s_set_gpr_idx_mode),
+    (Sem::s_getreg_b32, s_getreg_b32),
+    (Sem::s_setreg_b32, s_setreg_b32),
+    (Sem::s_setreg_imm32_b32, s_setreg_imm32_b32),
+    (Sem::s_call_b64, s_call_b64),
+    (Sem::s_getpc_b64, s_getpc_b64),
+    (Sem::s_setpc_b64, s_setpc_b64),
+    (Sem::s_swappc_b64, s_swappc_b64),
+    (Sem::s_movrels_b32, s_movrels_b32),
+    (Sem::s_movrels_b64, s_movrels_b64),
+    (Sem::s_movreld_b32, s_movreld_b32),
+    (Sem::s_movreld_b64, s_movreld_b64),
+    (Sem::s_nop, s_nop),
+    (Sem::s_waitcnt, s_nop),
+    (Sem::s_sleep, s_nop),
+    (Sem::s_setprio, s_nop),
+    (Sem::s_sendmsg, s_nop),
+    (Sem::s_sendmsghalt, s_nop),
+    (Sem::s_icache_inv, s_nop),
+    (Sem::s_incperflevel, s_nop),
+    (Sem::s_decperflevel, s_nop),
+    (Sem::s_ttracedata, s_nop),
+    (Sem::s_wakeup, s_nop),
+    (Sem::s_setkill, s_nop),
+    (Sem::s_endpgm, s_endpgm),
+    (Sem::s_endpgm_saved, s_endpgm),
+    (Sem::s_endpgm_ordered_ps_done, s_endpgm),
+    (Sem::s_barrier, s_barrier),
+    (Sem::s_trap, s_trap),
+    (Sem::s_branch, s_branch),
 ];

@@ -5,7 +5,7 @@
 //! NEG/ABS), apply the MODE register's denormal flushing, OMOD and CLAMP, and
 //! write the lanes enabled in EXEC.
 
-use super::{Table, R};
+use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::float::*;
@@ -856,7 +856,7 @@ macro_rules! valu {
                 $helper $(::<$($g),*>)? (w, op, #[inline(always)] move |$($p),*| $e)
             }
         )*
-        pub(super) const $table: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const $table: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -1042,7 +1042,6 @@ valu! { VALU;
     v_qsad_pk_u16_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, false);
     v_qsad_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, false);
     v_mqsad_pk_u16_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, true);
-    v_mqsad_u8: gen::<64, 32, 64, 64> |m; a, b, c| qsad(a, b as u32, c, true);
     v_trig_preop_f64: gen::<64, 32, 0, 64> |m; a, b, c| trig_preop(f64::from_bits(a), b as u32).to_bits();
     v_ldexp_f64: gen::<64, 32, 0, 64> |m; a, b, c| out64(m, ldexp64(fl64(m, a), b as u32 as i32));
     v_div_fixup_f64: gen::<64, 64, 64, 64> |m; a, b, c| out64(m, div_fixup64(fl64(m, a), fl64(m, b), fl64(m, c)));
@@ -1135,15 +1134,16 @@ fn v_frexp_mant_f32_gcn10(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     })
 }
 
-/// Rows whose semantics differ by generation (the ISA documents' "GCN 1.0" notes).
-pub(super) fn by_gen(name: &str, gen: risa_gcn::Gen) -> Option<super::Handler> {
+/// The GCN 1.0 form of an operation whose result differs by generation (the
+/// ISA documents' "GCN 1.0" notes), if `sem` is one.
+pub(super) fn by_gen(sem: Sem, gen: risa_gcn::Gen) -> Option<super::Handler> {
     if gen != risa_gcn::Gen::Gcn10 {
         return None;
     }
-    Some(match name {
-        "v_frexp_exp_i32_f32" => v_frexp_exp_i32_f32_gcn10,
-        "v_frexp_exp_i32_f64" => v_frexp_exp_i32_f64_gcn10,
-        "v_frexp_mant_f32" => v_frexp_mant_f32_gcn10,
+    Some(match sem {
+        Sem::v_frexp_exp_i32_f32 => v_frexp_exp_i32_f32_gcn10,
+        Sem::v_frexp_exp_i32_f64 => v_frexp_exp_i32_f64_gcn10,
+        Sem::v_frexp_mant_f32 => v_frexp_mant_f32_gcn10,
         _ => return None,
     })
 }
@@ -1683,61 +1683,49 @@ fn v_sub_i16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const SPECIAL: Table = &[
-    ("v_add_u16", v_add_u16),
-    ("v_sub_u16", v_sub_u16),
-    ("v_subrev_u16", v_subrev_u16),
-    ("v_add_i16", v_add_i16),
-    ("v_sub_i16", v_sub_i16),
-    ("v_mad_u16", v_mad_u16),
-    ("v_mad_i16", v_mad_i16),
-    ("v_cvt_pkaccum_u8_f32", v_cvt_pkaccum_u8_f32),
-    ("v_fma_f32", v_fma_f32),
-    // gfx906 (`dl-insts`): VOP2 with the addend in VDST (src2 = vdst, `tied`).
-    ("v_fmac_f32", v_fma_f32),
-    ("v_madmk_f16", v_madmk_f16),
-    ("v_madak_f16", v_madak_f16),
-    ("v_div_scale_f32", v_div_scale_f32),
-    ("v_div_scale_f64", v_div_scale_f64),
-    ("v_div_fmas_f32", v_div_fmas_f32),
-    ("v_div_fmas_f64", v_div_fmas_f64),
-    ("v_add_co_u32", add_co),
-    ("v_sub_co_u32", sub_co),
-    ("v_subrev_co_u32", subrev_co),
-    ("v_addc_co_u32", addc_co),
-    ("v_subb_co_u32", subb_co),
-    ("v_subbrev_co_u32", subbrev_co),
-    ("v_addc_u32", addc_co),
-    ("v_subb_u32", subb_co),
-    ("v_subbrev_u32", subbrev_co),
-    ("v_mad_u64_u32", v_mad_u64_u32),
-    ("v_mad_i64_i32", v_mad_i64_i32),
-    ("v_cndmask_b32", v_cndmask_b32),
-    ("v_readlane_b32", v_readlane_b32),
-    ("v_writelane_b32", v_writelane_b32),
-    ("v_readfirstlane_b32", v_readfirstlane_b32),
-    ("v_mbcnt_lo_u32_b32", v_mbcnt_lo_u32_b32),
-    ("v_mbcnt_hi_u32_b32", v_mbcnt_hi_u32_b32),
-    ("v_nop", v_nop),
-    ("v_clrexcp", v_nop),
-    ("v_swap_b32", v_swap_b32),
-    ("v_movrels_b32", v_movrels_b32),
-    ("v_movreld_b32", v_movreld_b32),
-    ("v_movrelsd_b32", v_movrelsd_b32),
+    (Sem::v_add_u16, v_add_u16),
+    (Sem::v_sub_u16, v_sub_u16),
+    (Sem::v_subrev_u16, v_subrev_u16),
+    (Sem::v_add_i16, v_add_i16),
+    (Sem::v_sub_i16, v_sub_i16),
+    (Sem::v_mad_u16, v_mad_u16),
+    (Sem::v_mad_i16, v_mad_i16),
+    (Sem::v_cvt_pkaccum_u8_f32, v_cvt_pkaccum_u8_f32),
+    // Also gfx906's `v_fmac_f32` (`dl-insts`, `sem=v_fma_f32`): VOP2 with the
+    // addend in VDST (src2 = vdst, `tied`).
+    (Sem::v_fma_f32, v_fma_f32),
+    (Sem::v_madmk_f16, v_madmk_f16),
+    (Sem::v_madak_f16, v_madak_f16),
+    (Sem::v_div_scale_f32, v_div_scale_f32),
+    (Sem::v_div_scale_f64, v_div_scale_f64),
+    (Sem::v_div_fmas_f32, v_div_fmas_f32),
+    (Sem::v_div_fmas_f64, v_div_fmas_f64),
+    (Sem::v_add_co_u32, add_co),
+    (Sem::v_sub_co_u32, sub_co),
+    (Sem::v_subrev_co_u32, subrev_co),
+    (Sem::v_addc_co_u32, addc_co),
+    (Sem::v_subb_co_u32, subb_co),
+    (Sem::v_subbrev_co_u32, subbrev_co),
+    // The rows of GCN 1.0-1.2 that write a carry (`v_add_i32`, `v_add_u32`,
+    // `v_addc_u32`, ... with an SD operand) name these ids (`sem=`); GCN 1.4's
+    // `v_add_u32` and VOP3 `v_add_i32` have none.
+    (Sem::v_add_u32, add_nc),
+    (Sem::v_sub_u32, sub_nc),
+    (Sem::v_subrev_u32, subrev_nc),
+    (Sem::v_add_i32, v_add_i32_gfx9),
+    (Sem::v_sub_i32, v_sub_i32_gfx9),
+    (Sem::v_mad_u64_u32, v_mad_u64_u32),
+    (Sem::v_mad_i64_i32, v_mad_i64_i32),
+    (Sem::v_cndmask_b32, v_cndmask_b32),
+    (Sem::v_readlane_b32, v_readlane_b32),
+    (Sem::v_writelane_b32, v_writelane_b32),
+    (Sem::v_readfirstlane_b32, v_readfirstlane_b32),
+    (Sem::v_mbcnt_lo_u32_b32, v_mbcnt_lo_u32_b32),
+    (Sem::v_mbcnt_hi_u32_b32, v_mbcnt_hi_u32_b32),
+    // Also `v_clrexcp` (`sem=v_nop`): no exception state is kept.
+    (Sem::v_nop, v_nop),
+    (Sem::v_swap_b32, v_swap_b32),
+    (Sem::v_movrels_b32, v_movrels_b32),
+    (Sem::v_movreld_b32, v_movreld_b32),
+    (Sem::v_movrelsd_b32, v_movrelsd_b32),
 ];
-
-/// Instructions whose name means different things per row: the gfx6-8
-/// `v_add_i32`/`v_add_u32` write a carry (a row with an SD operand), the GCN 1.4
-/// `v_add_u32` and VOP3 `v_add_i32` do not.
-pub(super) fn by_signature(name: &str, has_carry: bool) -> Option<super::Handler> {
-    Some(match (name, has_carry) {
-        ("v_add_i32" | "v_add_u32", true) => add_co,
-        ("v_sub_i32" | "v_sub_u32", true) => sub_co,
-        ("v_subrev_i32" | "v_subrev_u32", true) => subrev_co,
-        ("v_add_u32", false) => add_nc,
-        ("v_sub_u32", false) => sub_nc,
-        ("v_subrev_u32", false) => subrev_nc,
-        ("v_add_i32", false) => v_add_i32_gfx9,
-        ("v_sub_i32", false) => v_sub_i32_gfx9,
-        _ => return None,
-    })
-}

@@ -3,7 +3,7 @@
 //! table lookup `v_screen_partition_4se_b32`.
 
 use super::screen_partition::SCREEN_PARTITION_4SE;
-use super::{Table, R};
+use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::program::{Op, Src};
@@ -88,6 +88,6 @@ fn v_screen_partition_4se_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const VALU_RARE: Table = &[
-    ("v_mqsad_u32_u8", v_mqsad_u32_u8),
-    ("v_screen_partition_4se_b32", v_screen_partition_4se_b32),
+    (Sem::v_mqsad_u32_u8, v_mqsad_u32_u8),
+    (Sem::v_screen_partition_4se_b32, v_screen_partition_4se_b32),
 ];

@@ -5,7 +5,7 @@
 //! set; for the high result half, when OP_SEL_HI bit i is set. NEG and NEG_HI
 //! negate the low and high operands of float instructions.
 
-use super::{Table, R};
+use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::float::{f16_to_f32, f64_to_f16, ftz16, ftz32, max_num, min_num};
 use crate::program::Op;
@@ -68,7 +68,7 @@ macro_rules! pk {
                 packed(w, op, $float, move |$a, $b, $c| $e)
             }
         )*
-        pub(super) const VOP3P: Table = &[$((stringify!($name), $name)),*];
+        pub(super) const VOP3P: Table = &[$((Sem::$name, $name)),*];
     };
 }
 
@@ -271,12 +271,12 @@ fn v_fma_mixhi_f16(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 }
 
 pub(super) const MIX: Table = &[
-    ("v_mad_mix_f32", v_mad_mix_f32),
-    ("v_mad_mixlo_f16", v_mad_mixlo_f16),
-    ("v_mad_mixhi_f16", v_mad_mixhi_f16),
-    ("v_fma_mix_f32", v_fma_mix_f32),
-    ("v_fma_mixlo_f16", v_fma_mixlo_f16),
-    ("v_fma_mixhi_f16", v_fma_mixhi_f16),
+    (Sem::v_mad_mix_f32, v_mad_mix_f32),
+    (Sem::v_mad_mixlo_f16, v_mad_mixlo_f16),
+    (Sem::v_mad_mixhi_f16, v_mad_mixhi_f16),
+    (Sem::v_fma_mix_f32, v_fma_mix_f32),
+    (Sem::v_fma_mixlo_f16, v_fma_mixlo_f16),
+    (Sem::v_fma_mixhi_f16, v_fma_mixhi_f16),
 ];
 
 /// v_dot2_f32_f16 (gfx906): `A.lo * B.lo + A.hi * B.hi + C` in f32, the
@@ -396,11 +396,11 @@ fn v_dot8_u32_u4(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
 
 /// The gfx906 dot products (`dot1-insts`, `dot2-insts`, `dot7-insts`).
 pub(super) const DOT: Table = &[
-    ("v_dot2_f32_f16", v_dot2_f32_f16),
-    ("v_dot2_i32_i16", v_dot2_i32_i16),
-    ("v_dot2_u32_u16", v_dot2_u32_u16),
-    ("v_dot4_i32_i8", v_dot4_i32_i8),
-    ("v_dot4_u32_u8", v_dot4_u32_u8),
-    ("v_dot8_i32_i4", v_dot8_i32_i4),
-    ("v_dot8_u32_u4", v_dot8_u32_u4),
+    (Sem::v_dot2_f32_f16, v_dot2_f32_f16),
+    (Sem::v_dot2_i32_i16, v_dot2_i32_i16),
+    (Sem::v_dot2_u32_u16, v_dot2_u32_u16),
+    (Sem::v_dot4_i32_i8, v_dot4_i32_i8),
+    (Sem::v_dot4_u32_u8, v_dot4_u32_u8),
+    (Sem::v_dot8_i32_i4, v_dot8_i32_i4),
+    (Sem::v_dot8_u32_u4, v_dot8_u32_u4),
 ];
