@@ -292,8 +292,8 @@ fn images_match_numpy_and_pocl_on_every_image_capable_device() {
     // Only programs built by clang-19 + ROCm's device libraries read images
     // (libclc has no image builtins): with them installed, the GCN devices
     // must report image support and every image test must run.
-    let rocm = have("clang-19")
-        && Path::new("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ockl.bc").exists();
+    let rocm =
+        have("clang-19") && Path::new("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ockl.bc").exists();
     if rocm {
         assert!(!out.contains("empty parameter set"), "{out}");
     } else {

@@ -11,9 +11,6 @@ use risa_gcn::Feature;
 /// Instructions whose 32-bit SRC1 clrxasm reads as a register pair.
 const CLRX_WIDE_SRC1: &[&str] = &["v_cmp_class_f64", "v_cmpx_class_f64"];
 
-/// Instructions that read VCC without naming it (the constant bus counts it).
-const IMPLICIT_VCC_READ: &[&str] = &["v_div_fmas_f32", "v_div_fmas_f64"];
-
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
 
@@ -404,8 +401,10 @@ impl<'a> Build<'a, '_, '_> {
         if info.operand(Role::L).is_some() {
             self.note_read(255);
         }
-        if IMPLICIT_VCC_READ.contains(&info.name) {
-            self.note_read(106);
+        // VCC read without being named (v_div_fmas_*) counts on the constant
+        // bus; the row's flag says so, not a list of names.
+        if let Some((vcc @ 106, _)) = info.implicit_read() {
+            self.note_read(vcc);
         }
         if self.clrx && (sdwa || dpp) && (self.i.lit.is_some() || self.pending.is_some()) {
             return self.err(
