@@ -6,9 +6,10 @@
 //!
 //! `cargo run --release -p risa-check --example cayman_overhead`
 
-use risa_cayman_emu::{load, run, Arg, Dispatch, Kernel, Pool};
+use risa_cayman_emu::{Dispatch, Kernel, Pool};
 use risa_check::cayman::Session;
 use risa_check::run::Options;
+use risa_runtime::cayman::{load, run, Arg};
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -2,10 +2,11 @@
 //! at its PC with its kind, and the corrected program gives no finding.
 
 use risa_cayman_emu::program::Class;
-use risa_cayman_emu::{load, run, Dispatch, Kernel, Pool};
+use risa_cayman_emu::{Dispatch, Kernel, Pool};
 use risa_check::cayman::{lint, rules, Session};
 use risa_check::run::Options;
 use risa_check::{Kind, Report};
+use risa_runtime::cayman::{load, run};
 use std::sync::Arc;
 
 fn kernel(src: &str) -> Kernel {

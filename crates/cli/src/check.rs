@@ -64,7 +64,7 @@ pub(crate) fn check_cayman(a: &CheckArgs, bytes: &[u8], kinds: &[Kind]) -> Resul
         status = status.max(print_report("risa check", &file, &r, a.check_error, false));
     };
     if risa_elf::is_elf(bytes) {
-        let ks = risa_cayman_emu::load(bytes).map_err(|e| format!("{}: {e}", a.input))?;
+        let ks = risa_runtime::cayman::load(bytes).map_err(|e| format!("{}: {e}", a.input))?;
         let many = ks.len() > 1;
         for k in &ks {
             let file = if many {

@@ -137,7 +137,7 @@ struct Sites {
 
 fn sites(bytes: &[u8], kernel: &str) -> Sites {
     use risa_cayman_emu::program::CfKind;
-    let ks = risa_cayman_emu::load(bytes).unwrap();
+    let ks = risa_runtime::cayman::load(bytes).unwrap();
     let k = ks.iter().find(|k| k.name == kernel).unwrap();
     let code = &k.text[k.offset as usize..];
     let text_at = bytes
