@@ -473,8 +473,8 @@ pub(crate) fn skip_char_lit(b: &[u8], i: usize) -> usize {
 
 /// Decode an escape sequence; `p` points after the backslash. Returns the
 /// value and the index after the escape.
-pub(crate) fn parse_escape(b: &[u8], p: usize) -> Result<(u64, usize), String> {
-    let c = *b.get(p).ok_or("unterminated escape")?;
+pub(crate) fn parse_escape(b: &[u8], p: usize) -> Result<(u64, usize), CharLiteralError> {
+    let c = *b.get(p).ok_or(CharLiteralError::UnterminatedEscape)?;
     Ok(match c {
         b'a' => (7, p + 1),
         b'b' => (8, p + 1),
@@ -491,7 +491,7 @@ pub(crate) fn parse_escape(b: &[u8], p: usize) -> Result<(u64, usize), String> {
                 q += 1;
             }
             if q == p + 1 {
-                return Err("expected hexadecimal digits after \\x".into());
+                return Err(CharLiteralError::HexDigits);
             }
             (v & 0xff, q)
         }
@@ -517,21 +517,21 @@ pub(crate) fn parse_escape(b: &[u8], p: usize) -> Result<(u64, usize), String> {
 
 /// Parse a character literal at the start of `b` (`'a'`, `'\n'`, `'\x41'`).
 /// Returns value and length.
-pub(crate) fn parse_char_literal(b: &[u8]) -> Result<(u64, usize), String> {
+pub(crate) fn parse_char_literal(b: &[u8]) -> Result<(u64, usize), CharLiteralError> {
     debug_assert_eq!(b.first(), Some(&b'\''));
     let (v, p) = match b.get(1) {
-        None => return Err("unterminated character literal".into()),
+        None => return Err(CharLiteralError::Unterminated),
         Some(b'\\') => parse_escape(b, 2)?,
         Some(_) => {
             let s = std::str::from_utf8(&b[1..]).unwrap_or("");
             match s.chars().next() {
                 Some(ch) => (ch as u64, 1 + ch.len_utf8()),
-                None => return Err("bad character literal".into()),
+                None => return Err(CharLiteralError::Bad),
             }
         }
     };
     if b.get(p) != Some(&b'\'') {
-        return Err("unterminated character literal".into());
+        return Err(CharLiteralError::Unterminated);
     }
     Ok((v, p + 1))
 }
@@ -586,6 +586,29 @@ pub fn parse_int_literal(b: &[u8]) -> Result<(u128, usize), IntLiteralError> {
         return Err(IntLiteralError::TooBig);
     }
     Ok((v, p))
+}
+
+/// Why an escape sequence or a character literal was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum CharLiteralError {
+    /// A backslash at the end of the text.
+    #[error("unterminated escape")]
+    UnterminatedEscape,
+    /// `\x` without hex digits.
+    #[error("expected hexadecimal digits after \\x")]
+    HexDigits,
+    /// No closing quote.
+    #[error("unterminated character literal")]
+    Unterminated,
+    /// Bytes after the quote that are no UTF-8 character.
+    #[error("bad character literal")]
+    Bad,
+}
+
+impl From<CharLiteralError> for String {
+    fn from(e: CharLiteralError) -> String {
+        e.to_string()
+    }
 }
 
 /// Why [`parse_int_literal`] refused a number.

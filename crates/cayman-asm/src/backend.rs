@@ -988,7 +988,7 @@ impl Backend for Cayman {
             return match self.extras.directive(name, &parts) {
                 Some(Ok(())) => true,
                 Some(Err(e)) => {
-                    asm.error(st.args, e);
+                    asm.error(st.args, e.to_string());
                     true
                 }
                 None => false,

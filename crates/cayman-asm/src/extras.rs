@@ -83,8 +83,48 @@ pub const BINDS: [&str; 3] = ["local", "global", "weak"];
 /// See [`TYPES`].
 pub const VISIBILITIES: [&str; 4] = ["default", "internal", "hidden", "protected"];
 
+/// Why an `.elf_*` directive was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExtrasError {
+    /// Not one of the given names nor a number below the limit.
+    #[error("expected one of {names} or a number below {limit}")]
+    NotNamed {
+        /// The accepted names, comma-separated.
+        names: String,
+        /// The exclusive bound on a numeric value.
+        limit: u64,
+    },
+    /// Not a decimal or 0x-hex number.
+    #[error("expected a number, not '{0}'")]
+    NotNumber(String),
+    /// `.elf_section` with the wrong operand count.
+    #[error("expected NAME, \"FLAGS\", @nobits|@progbits, ALIGN[, SIZE]")]
+    SectionOperands,
+    /// A section flag other than a, w, x.
+    #[error("unknown section flag '{0}' (a, w, x)")]
+    SectionFlag(char),
+    /// A section kind other than `@nobits`/`@progbits`.
+    #[error("expected @nobits or @progbits, not '{0}'")]
+    SectionKind(String),
+    /// `.elf_bytes` without a preceding `@progbits` section.
+    #[error(".elf_bytes needs an @progbits .elf_section before it")]
+    BytesWithoutSection,
+    /// An `.elf_bytes` value above 0xff.
+    #[error("{0:#x} is not a byte")]
+    NotByte(u64),
+    /// `.elf_symbol` with the wrong operand count.
+    #[error("expected NAME, SECTION, VALUE, SIZE, TYPE, BIND[, VISIBILITY]")]
+    SymbolOperands,
+    /// `.elf_reloc` with the wrong operand count.
+    #[error("expected SECTION, OFFSET, TYPE, SYMBOL")]
+    RelocOperands,
+    /// A relocation type above 0xff.
+    #[error("an r600 relocation type is 8 bits")]
+    RelocType,
+}
+
 /// A word of `names` or a number below `limit`.
-pub fn named(t: &str, names: &[&str], limit: u64) -> Result<u64, String> {
+pub fn named(t: &str, names: &[&str], limit: u64) -> Result<u64, ExtrasError> {
     let t = t.trim();
     if let Some(p) = names.iter().position(|n| n.eq_ignore_ascii_case(t)) {
         return Ok(p as u64);
@@ -95,27 +135,27 @@ pub fn named(t: &str, names: &[&str], limit: u64) -> Result<u64, String> {
     };
     match v {
         Some(v) if v < limit => Ok(v),
-        _ => Err(format!(
-            "expected one of {} or a number below {limit}",
-            names.join(", ")
-        )),
+        _ => Err(ExtrasError::NotNamed {
+            names: names.join(", "),
+            limit,
+        }),
     }
 }
 
 /// A number (decimal or 0x-hex).
-pub fn number(t: &str) -> Result<u64, String> {
+pub fn number(t: &str) -> Result<u64, ExtrasError> {
     let t = t.trim();
     let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(h, 16).ok(),
         None => t.parse().ok(),
     };
-    v.ok_or_else(|| format!("expected a number, not '{t}'"))
+    v.ok_or_else(|| ExtrasError::NotNumber(t.to_string()))
 }
 
 impl ElfExtras {
     /// Handles `.elf_*` directive `name` with the operands `parts`; `None`
     /// if `name` is not one, else the error, if any.
-    pub fn directive(&mut self, name: &str, parts: &[&str]) -> Option<Result<(), String>> {
+    pub fn directive(&mut self, name: &str, parts: &[&str]) -> Option<Result<(), ExtrasError>> {
         let r = match name {
             ".elf_section" => self.section(parts),
             ".elf_bytes" => self.bytes(parts),
@@ -126,9 +166,9 @@ impl ElfExtras {
         Some(r)
     }
 
-    fn section(&mut self, p: &[&str]) -> Result<(), String> {
+    fn section(&mut self, p: &[&str]) -> Result<(), ExtrasError> {
         if p.len() < 4 || p.len() > 5 {
-            return Err("expected NAME, \"FLAGS\", @nobits|@progbits, ALIGN[, SIZE]".into());
+            return Err(ExtrasError::SectionOperands);
         }
         let flags = p[1].trim().trim_matches('"');
         let mut f = 0;
@@ -137,13 +177,13 @@ impl ElfExtras {
                 'w' => 1,
                 'a' => 2,
                 'x' => 4,
-                _ => return Err(format!("unknown section flag '{ch}' (a, w, x)")),
+                _ => return Err(ExtrasError::SectionFlag(ch)),
             };
         }
         let nobits = match p[2].trim().trim_start_matches(['@', '%']) {
             "nobits" => true,
             "progbits" => false,
-            t => return Err(format!("expected @nobits or @progbits, not '{t}'")),
+            t => return Err(ExtrasError::SectionKind(t.to_string())),
         };
         let size = match p.get(4) {
             Some(s) => number(s)?,
@@ -160,23 +200,23 @@ impl ElfExtras {
         Ok(())
     }
 
-    fn bytes(&mut self, p: &[&str]) -> Result<(), String> {
+    fn bytes(&mut self, p: &[&str]) -> Result<(), ExtrasError> {
         let Some(s) = self.sections.last_mut().filter(|s| !s.nobits) else {
-            return Err(".elf_bytes needs an @progbits .elf_section before it".into());
+            return Err(ExtrasError::BytesWithoutSection);
         };
         for t in p {
             let v = number(t)?;
             if v > 0xff {
-                return Err(format!("{v:#x} is not a byte"));
+                return Err(ExtrasError::NotByte(v));
             }
             s.data.push(v as u8);
         }
         Ok(())
     }
 
-    fn symbol(&mut self, p: &[&str]) -> Result<(), String> {
+    fn symbol(&mut self, p: &[&str]) -> Result<(), ExtrasError> {
         if p.len() < 6 || p.len() > 7 {
-            return Err("expected NAME, SECTION, VALUE, SIZE, TYPE, BIND[, VISIBILITY]".into());
+            return Err(ExtrasError::SymbolOperands);
         }
         let sec = p[1].trim();
         self.symbols.push(ExtraSymbol {
@@ -194,13 +234,13 @@ impl ElfExtras {
         Ok(())
     }
 
-    fn reloc(&mut self, p: &[&str]) -> Result<(), String> {
+    fn reloc(&mut self, p: &[&str]) -> Result<(), ExtrasError> {
         if p.len() != 4 {
-            return Err("expected SECTION, OFFSET, TYPE, SYMBOL".into());
+            return Err(ExtrasError::RelocOperands);
         }
         let kind = number(p[2])?;
         if kind > 0xff {
-            return Err("an r600 relocation type is 8 bits".into());
+            return Err(ExtrasError::RelocType);
         }
         self.relocs.push(ExtraReloc {
             section: p[0].trim().to_string(),

@@ -61,6 +61,6 @@ pub use kernel::Kernel;
 pub use memory::{GlobalMemory, MemError, Pool};
 pub use observe::Observer;
 pub use profile::ProfileSink;
-pub use resource::{Dim, Format, Resource, Resources};
+pub use resource::{Dim, Format, Resource, Resources, UnsupportedFormat};
 pub use sync::{SyncState, APPEND_COUNTERS};
 pub use trace::TraceSink;

@@ -602,13 +602,65 @@ pub struct CfOp {
     pub res_index_mode: u8,
 }
 
+/// Why an ALU clause does not decode (groups and slots count 64-bit slots
+/// from the clause start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AluClauseError {
+    /// The clause extends beyond the code.
+    #[error("ALU clause @{addr} ({count} slots) runs past the end of the code ({slots} slots)")]
+    PastEnd {
+        /// Clause start slot.
+        addr: usize,
+        /// Clause length in slots.
+        count: usize,
+        /// Code length in slots.
+        slots: usize,
+    },
+    /// The group at this slot has no instruction with LAST set.
+    #[error("group at slot {0} has no LAST bit before the clause ends")]
+    NoLast(usize),
+    /// The instruction at `slot` does not decode.
+    #[error("slot {slot}: {source}")]
+    Decode {
+        /// Its slot.
+        slot: usize,
+        /// Why.
+        source: risa_cayman::codec::DecodeError,
+    },
+    /// The group at this slot has more than 4 instructions.
+    #[error("group at slot {0} has more than 4 instructions")]
+    TooMany(usize),
+    /// The group's literal constants run past the clause end.
+    #[error("group at slot {0}: literal constants run past the clause")]
+    LiteralsPastEnd(usize),
+    /// Two instructions of a group write the same vector slot.
+    #[error("group at slot {group}: two instructions in slot {slot}")]
+    SlotTwice {
+        /// The group's slot.
+        group: usize,
+        /// The vector slot (x, y, z, w).
+        slot: char,
+    },
+    /// A source reads a literal channel the group does not carry.
+    #[error("group at slot {group}: literal .{chan} is missing")]
+    MissingLiteral {
+        /// The group's slot.
+        group: usize,
+        /// The literal channel.
+        chan: u32,
+    },
+    /// An opcode without emulator semantics (this name).
+    #[error("{0} is not an ALU operation")]
+    NotAlu(&'static str),
+}
+
 /// A pre-decoded CF program with its clauses.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     /// CF instructions, index = 64-bit slot from the program start.
     pub cf: Vec<CfOp>,
     /// ALU clauses (each `Err` holds why it does not decode).
-    pub alu: Vec<Result<AluClause, String>>,
+    pub alu: Vec<Result<AluClause, AluClauseError>>,
     /// Clause start slot of each ALU clause (for faults).
     pub alu_addr: Vec<u32>,
     /// Fetch clauses.
@@ -660,12 +712,13 @@ fn special(sel: u32) -> SrcKind {
 }
 
 /// The semantics an ALU row names (every ALU_OP2/ALU_OP3 row has one).
-fn alu_sem(op: &risa_cayman::ops::Op) -> Result<Sem, String> {
-    op.sem
-        .ok_or_else(|| format!("{} is not an ALU operation", op.name))
+fn alu_sem(op: &risa_cayman::ops::Op) -> Result<Sem, AluClauseError> {
+    op.sem.ok_or(AluClauseError::NotAlu(op.name))
 }
 
-fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
+/// The source operand `s` of a group with literals `lits`; the error is the
+/// channel of a literal the group lacks.
+fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, u32> {
     let kind = match s.sel {
         0..=127 => SrcKind::Gpr(s.sel as u8),
         128..=159 => SrcKind::Kcache(0, (s.sel - 128) as u8),
@@ -680,11 +733,7 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
                 thread_rel: ALU_WORD1_LDS_DIRECT_LITERAL_LO::THREAD_REL_A.get(w) != 0,
             }
         }
-        253 => SrcKind::Const(
-            *lits
-                .get(s.chan as usize)
-                .ok_or_else(|| format!("literal .{} is missing", s.chan))?,
-        ),
+        253 => SrcKind::Const(*lits.get(s.chan as usize).ok_or(s.chan)?),
         sel => special(sel),
     };
     if let SrcKind::Const(v) = kind {
@@ -709,14 +758,19 @@ fn lower_src(s: risa_cayman::codec::Src, lits: &[u32]) -> Result<Src, String> {
 }
 
 /// Decode an ALU clause of `count` 64-bit slots starting at slot `addr`.
-pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClause, String> {
+pub fn decode_alu_clause(
+    w: &[u32],
+    addr: usize,
+    count: usize,
+) -> Result<AluClause, AluClauseError> {
     let start = addr * 2;
     let end = (addr + count) * 2;
     if end > w.len() {
-        return Err(format!(
-            "ALU clause @{addr} ({count} slots) runs past the end of the code ({} slots)",
-            w.len() / 2
-        ));
+        return Err(AluClauseError::PastEnd {
+            addr,
+            count,
+            slots: w.len() / 2,
+        });
     }
     let mut cl = AluClause::default();
     let mut p = start;
@@ -727,13 +781,12 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
         let mut need_lit = 0usize;
         loop {
             if p >= end {
-                return Err(format!(
-                    "group at slot {} has no LAST bit before the clause ends",
-                    (gstart - start) / 2
-                ));
+                return Err(AluClauseError::NoLast((gstart - start) / 2));
             }
-            let i =
-                decode_alu(w[p], w[p + 1]).map_err(|e| format!("slot {}: {e}", (p - start) / 2))?;
+            let i = decode_alu(w[p], w[p + 1]).map_err(|source| AluClauseError::Decode {
+                slot: (p - start) / 2,
+                source,
+            })?;
             for k in 0..i.src_slots() {
                 let s = i.src(k);
                 if s.sel == 253 {
@@ -751,17 +804,11 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 break;
             }
             if raw.len() > 4 {
-                return Err(format!(
-                    "group at slot {} has more than 4 instructions",
-                    (gstart - start) / 2
-                ));
+                return Err(AluClauseError::TooMany((gstart - start) / 2));
             }
         }
         if p + need_lit > end {
-            return Err(format!(
-                "group at slot {}: literal constants run past the clause",
-                (gstart - start) / 2
-            ));
+            return Err(AluClauseError::LiteralsPastEnd((gstart - start) / 2));
         }
         let lits = &w[p..p + need_lit];
         let first = cl.instrs.len() as u32;
@@ -772,11 +819,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
             let w0 = i.words[0];
             let slot = i.dst_chan() as u8;
             if used & (1 << slot) != 0 {
-                return Err(format!(
-                    "group at slot {}: two instructions in slot {}",
-                    (gstart - start) / 2,
-                    ['x', 'y', 'z', 'w'][slot as usize]
-                ));
+                return Err(AluClauseError::SlotTwice {
+                    group: (gstart - start) / 2,
+                    slot: ['x', 'y', 'z', 'w'][slot as usize],
+                });
             }
             used |= 1 << slot;
             let mut src = [Src {
@@ -787,8 +833,10 @@ pub fn decode_alu_clause(w: &[u32], addr: usize, count: usize) -> Result<AluClau
                 abs: false,
             }; 3];
             for (k, s) in src.iter_mut().enumerate().take(i.src_slots()) {
-                *s = lower_src(i.src(k), lits)
-                    .map_err(|e| format!("group at slot {}: {e}", (gstart - start) / 2))?;
+                *s = lower_src(i.src(k), lits).map_err(|chan| AluClauseError::MissingLiteral {
+                    group: (gstart - start) / 2,
+                    chan,
+                })?;
             }
             // ALU_WORD1_OP2_MOVA: bits 27:21 are MOVA_DST (AR, CF_PC,
             // CF_IDX0/1, CLAUSE_GLOBAL bytes), not a GPR: no GPR write

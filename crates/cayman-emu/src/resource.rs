@@ -6,6 +6,11 @@
 
 use risa_cayman::print::DATA_FORMATS;
 
+/// A resource data format (this number) the emulator does not read or write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("data format {} is not supported", DATA_FORMATS[*.0 as usize & 63])]
+pub struct UnsupportedFormat(pub u8);
+
 /// A DATA_FORMAT with its NUM_FORMAT_ALL / FORMAT_COMP_ALL interpretation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Format {
@@ -44,7 +49,7 @@ impl Format {
     };
 
     /// The layout of the data format, or why it is not supported.
-    pub fn layout(&self) -> Result<Layout, String> {
+    pub fn layout(&self) -> Result<Layout, UnsupportedFormat> {
         let (ncomp, csize, float) = match self.data {
             1 => (1, 1, false),
             5 => (1, 2, false),
@@ -66,12 +71,7 @@ impl Format {
             46 => (3, 2, true),
             47 => (3, 4, false),
             48 => (3, 4, true),
-            f => {
-                return Err(format!(
-                    "data format {} is not supported",
-                    DATA_FORMATS[f as usize & 63]
-                ))
-            }
+            f => return Err(UnsupportedFormat(f)),
         };
         Ok(Layout {
             ncomp,

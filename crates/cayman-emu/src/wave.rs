@@ -14,6 +14,11 @@ use crate::trace::Tracer;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+/// A CF index mode of 3 (CF_INVALID), which names neither CF_IDX0 nor CF_IDX1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("index mode 3 (CF_INVALID) is invalid")]
+pub(crate) struct InvalidIndexMode;
+
 mod export;
 mod fetch;
 mod lds;
@@ -535,11 +540,11 @@ impl Wave {
 
     /// Resource number `n` under a CF index mode (CF_INDEX_NONE, CF_INDEX_0,
     /// CF_INDEX_1: add CF_IDX0/1; guide 9.1/9.3 *_INDEX_MODE fields).
-    pub(crate) fn indexed(&self, n: u32, mode: u8) -> Result<u32, String> {
+    pub(crate) fn indexed(&self, n: u32, mode: u8) -> Result<u32, InvalidIndexMode> {
         match mode {
             0 => Ok(n),
             1 | 2 => Ok(n + self.cf_idx[mode as usize - 1]),
-            _ => Err("index mode 3 (CF_INVALID) is invalid".into()),
+            _ => Err(InvalidIndexMode),
         }
     }
 

@@ -42,7 +42,7 @@ impl Kind {
     /// assert_eq!(Kind::parse_list("races,waitcnt").unwrap(), vec![Kind::Waitcnt, Kind::Race]);
     /// assert!(Kind::parse_list("hazard,typo").is_err());
     /// ```
-    pub fn parse_list(s: &str) -> Result<Vec<Kind>, String> {
+    pub fn parse_list(s: &str) -> Result<Vec<Kind>, crate::CheckError> {
         let mut out = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             if part == "all" {
@@ -52,9 +52,7 @@ impl Kind {
             let k = Kind::ALL
                 .into_iter()
                 .find(|k| k.name() == part || k.name().trim_end_matches('s') == part)
-                .ok_or_else(|| {
-                    format!("unknown check `{part}` (known: waitcnt, hazards, races, uninit, all)")
-                })?;
+                .ok_or_else(|| crate::CheckError::UnknownCheck(part.to_string()))?;
             out.push(k);
         }
         out.sort();

@@ -12,10 +12,12 @@ pub mod access;
 pub mod cayman;
 pub mod cfg;
 pub mod counters;
+pub mod error;
 pub mod finding;
 pub mod hazard;
 pub mod lint;
 pub mod object;
 pub mod run;
 
+pub use error::CheckError;
 pub use finding::{Finding, Kind, Report};

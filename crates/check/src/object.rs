@@ -3,6 +3,7 @@
 //! an entry point, and the chip from the header.
 
 use crate::cfg::Entry;
+use crate::error::CheckError;
 use crate::finding::Report;
 use crate::lint::{check_code_noting, Options};
 use risa_elf::{Elf, STT_FUNC};
@@ -74,7 +75,11 @@ pub fn xnack_on(elf: &Elf) -> bool {
 
 /// Checks every executable section of an amdgcn ELF object; `target`
 /// overrides the chip of the header.
-pub fn check_elf(bytes: &[u8], target: Option<Target>, opts: &Options) -> Result<Report, String> {
+pub fn check_elf(
+    bytes: &[u8],
+    target: Option<Target>,
+    opts: &Options,
+) -> Result<Report, CheckError> {
     check_elf_noting(bytes, target, opts).map(|(r, _)| r)
 }
 
@@ -84,17 +89,14 @@ pub fn check_elf_noting(
     bytes: &[u8],
     target: Option<Target>,
     opts: &Options,
-) -> Result<(Report, Vec<String>), String> {
-    let elf = Elf::parse(bytes).map_err(|e| e.to_string())?;
-    let target = target.or_else(|| target_of(&elf)).ok_or_else(|| {
-        format!(
-            "e_flags {:#x} names no GCN chip risa knows; give --arch",
-            elf.flags
-        )
-    })?;
+) -> Result<(Report, Vec<String>), CheckError> {
+    let elf = Elf::parse(bytes)?;
+    let target = target
+        .or_else(|| target_of(&elf))
+        .ok_or(CheckError::UnknownChip(elf.flags))?;
     let units = code_units(&elf);
     if units.is_empty() {
-        return Err("the ELF file has no executable section".into());
+        return Err(CheckError::NoCode);
     }
     let mut opts = opts.clone();
     opts.xnack |= xnack_on(&elf);

@@ -42,7 +42,7 @@ pub(crate) struct CheckArgs {
 
 /// The `--check` list, keeping the static kinds.
 pub(crate) fn static_kinds(list: &str) -> Result<Vec<Kind>, String> {
-    let kinds = Kind::parse_list(list)?;
+    let kinds = Kind::parse_list(list).map_err(|e| e.to_string())?;
     if let Some(k) = kinds
         .iter()
         .find(|k| !matches!(k, Kind::Waitcnt | Kind::Hazard))

@@ -27,6 +27,11 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+/// Preloaded GDS contents (of this many bytes) larger than the GDS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("GDS contents of {0} bytes exceed the {GDS_BYTES} bytes of the global data share")]
+pub struct GdsTooLarge(pub usize);
+
 /// Bytes of global data share per device (GCN: 64 KiB).
 pub const GDS_BYTES: usize = 64 * 1024;
 /// Number of GWS resources (barriers / semaphores).
@@ -113,12 +118,9 @@ impl Gds {
     }
 
     /// A GDS preloaded with `bytes` at address 0 (the rest zero).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Gds, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Gds, GdsTooLarge> {
         if bytes.len() > GDS_BYTES {
-            return Err(format!(
-                "GDS contents of {} bytes exceed the {GDS_BYTES} bytes of the global data share",
-                bytes.len()
-            ));
+            return Err(GdsTooLarge(bytes.len()));
         }
         let g = Gds::new();
         g.lock().mem[..bytes.len()].copy_from_slice(bytes);

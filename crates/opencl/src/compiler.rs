@@ -147,6 +147,8 @@ pub type Header = (String, String);
 /// clCompileProgram does: calls to functions of other programs stay
 /// unresolved until clLinkProgram builds the sources together): the log, or
 /// the log of a failed check.
+// The Err stays a String on purpose: it is the text of
+// CL_PROGRAM_BUILD_LOG (the caller stores it verbatim), like the Ok.
 pub fn check(isa: Isa, source: &str, headers: &[Header], options: &str) -> Result<String, String> {
     run(isa, source, headers, options, Mode::Check).map(|(_, log)| log)
 }

@@ -51,7 +51,7 @@ impl Options {
     /// assert!(o.global_races);
     /// assert!(Options::parse("wait").is_err());
     /// ```
-    pub fn parse(s: &str) -> Result<Options, String> {
+    pub fn parse(s: &str) -> Result<Options, crate::CheckError> {
         let mut global_races = false;
         let rest: Vec<&str> = s
             .split(',')
