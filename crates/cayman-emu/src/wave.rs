@@ -946,9 +946,11 @@ impl Wave {
         // clause loop, so the common one carries neither
         let r = match (self.instrumented, clause.flags) {
             (true, true) => self.clause_groups::<true, true>(env, lds, clause, &mut ctx, &mut sc),
-            (true, false) => self.clause_groups_instrumented(env, lds, clause, &mut ctx, &mut sc),
+            (true, false) => self.clause_groups_vector::<true>(env, lds, clause, &mut ctx, &mut sc),
             (false, true) => self.clause_groups::<false, true>(env, lds, clause, &mut ctx, &mut sc),
-            (false, false) => self.clause_groups_fast(env, lds, clause, &mut ctx, &mut sc),
+            (false, false) => {
+                self.clause_groups_vector::<false>(env, lds, clause, &mut ctx, &mut sc)
+            }
         };
         self.scratch = Some(sc);
         if self.prof.is_some() {
@@ -963,9 +965,11 @@ impl Wave {
         Ok(false)
     }
 
-    /// The untraced clause loop, with AVX2 when the CPU has it.
+    /// The clause loop without exception flags, with AVX2 when the CPU has
+    /// it (an observed or traced run should cost its observer, not a slower
+    /// loop).
     #[inline(always)]
-    fn clause_groups_fast(
+    fn clause_groups_vector<const TRACE: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -976,48 +980,15 @@ impl Wave {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { self.clause_groups_avx2(env, lds, clause, ctx, sc) };
+            return unsafe { self.clause_groups_avx2::<TRACE>(env, lds, clause, ctx, sc) };
         }
-        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
-    }
-
-    /// The traced or observed clause loop, with AVX2 when the CPU has it
-    /// (an observed run should cost its observer, not a slower loop).
-    #[inline(always)]
-    fn clause_groups_instrumented(
-        &mut self,
-        env: &Env,
-        lds: &mut [u32],
-        clause: &AluClause,
-        ctx: &mut ClauseCtx,
-        sc: &mut Scratch,
-    ) -> Result<bool, Fault> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { self.clause_groups_avx2_instrumented(env, lds, clause, ctx, sc) };
-        }
-        self.clause_groups::<true, false>(env, lds, clause, ctx, sc)
-    }
-
-    /// [`Wave::clause_groups`] of the instrumented loop compiled with AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    fn clause_groups_avx2_instrumented(
-        &mut self,
-        env: &Env,
-        lds: &mut [u32],
-        clause: &AluClause,
-        ctx: &mut ClauseCtx,
-        sc: &mut Scratch,
-    ) -> Result<bool, Fault> {
-        self.clause_groups::<true, false>(env, lds, clause, ctx, sc)
+        self.clause_groups::<TRACE, false>(env, lds, clause, ctx, sc)
     }
 
     /// [`Wave::clause_groups`] compiled with AVX2 (8 lanes per vector op).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    fn clause_groups_avx2(
+    fn clause_groups_avx2<const TRACE: bool>(
         &mut self,
         env: &Env,
         lds: &mut [u32],
@@ -1025,7 +996,7 @@ impl Wave {
         ctx: &mut ClauseCtx,
         sc: &mut Scratch,
     ) -> Result<bool, Fault> {
-        self.clause_groups::<false, false>(env, lds, clause, ctx, sc)
+        self.clause_groups::<TRACE, false>(env, lds, clause, ctx, sc)
     }
 
     /// Runs the groups of a clause from `ctx.group`; true when stopped at a
