@@ -131,17 +131,6 @@ fn set(w: &mut [u32; 4], bit: u32, width: u32, v: u32) {
     *d = (*d & !m) | ((v << (bit % 32)) & m);
 }
 
-/// OpenCL addressing modes (CL_ADDRESS_NONE … CL_ADDRESS_MIRRORED_REPEAT).
-pub const CL_ADDRESS_NONE: u32 = 0x1130;
-/// CL_ADDRESS_CLAMP_TO_EDGE.
-pub const CL_ADDRESS_CLAMP_TO_EDGE: u32 = 0x1131;
-/// CL_ADDRESS_CLAMP.
-pub const CL_ADDRESS_CLAMP: u32 = 0x1132;
-/// CL_ADDRESS_REPEAT.
-pub const CL_ADDRESS_REPEAT: u32 = 0x1133;
-/// CL_ADDRESS_MIRRORED_REPEAT.
-pub const CL_ADDRESS_MIRRORED_REPEAT: u32 = 0x1134;
-
 impl SamplerDesc {
     /// Decodes the 4 dwords of an S#.
     pub fn decode(w: &[u32; 4]) -> SamplerDesc {
@@ -181,35 +170,6 @@ impl SamplerDesc {
         set(&mut w, 96, 12, self.border_ptr);
         set(&mut w, 126, 2, self.border);
         w
-    }
-
-    /// The S# an OpenCL sampler stands for, as the ROCm device libraries'
-    /// constant samplers build it: CL_ADDRESS_NONE and CL_ADDRESS_CLAMP
-    /// clamp to a transparent black border, CLAMP_TO_EDGE clamps to the last
-    /// texel, REPEAT wraps, MIRRORED_REPEAT mirrors; MAX_LOD 15.996, no mip
-    /// filter, DEPTH_COMPARE_FUNC 3. `None` for an unknown addressing mode.
-    pub fn opencl(normalized: bool, addressing: u32, linear: bool) -> Option<SamplerDesc> {
-        let m = match addressing {
-            CL_ADDRESS_NONE | CL_ADDRESS_CLAMP => Wrap::ClampBorder,
-            CL_ADDRESS_CLAMP_TO_EDGE => Wrap::ClampLast,
-            CL_ADDRESS_REPEAT => Wrap::Wrap,
-            CL_ADDRESS_MIRRORED_REPEAT => Wrap::Mirror,
-            _ => return None,
-        };
-        Some(SamplerDesc {
-            wrap: [m; 3],
-            // ROCm's constant samplers carry LESSEQUAL (only `_c` forms read it).
-            compare: 3,
-            unnormalized: !normalized,
-            min_lod: 0.0,
-            max_lod: 4095.0 / 256.0,
-            lod_bias: 0.0,
-            mag_linear: linear,
-            min_linear: linear,
-            mip_filter: 0,
-            border: 0,
-            border_ptr: 0,
-        })
     }
 
     /// Whether the filter at level of detail `lod` is bilinear (magnifying
@@ -358,8 +318,8 @@ mod tests {
         assert!(!s.unnormalized && s.mag_linear && s.min_linear && s.mip_filter == 0);
         assert_eq!(s.max_lod, 4095.0 / 256.0);
         assert_eq!(
-            s,
-            SamplerDesc::opencl(true, CL_ADDRESS_REPEAT, true).unwrap()
+            (s.compare, s.min_lod, s.lod_bias, s.border, s.border_ptr),
+            (3, 0.0, 0.0, 0, 0)
         );
         // Nearest, unnormalized, CLAMP: 0x1000b1b6 (border on every axis).
         let s = SamplerDesc::decode(&[0x1000_b1b6, 0x00ff_f000, 0, 0]);

@@ -6,10 +6,10 @@ use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
 use crate::error::{ArgError, GcnLoadError};
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
+use crate::image_object::{image_object, Format, Shape, OBJECT_BYTES};
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_gcn::Gen;
 use risa_gcn_emu::gds::Gds;
-use risa_gcn_emu::image::{ImageDesc, Kind};
 use risa_gcn_emu::program::{HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use risa_gcn_emu::wave::EXEC;
 use risa_gcn_emu::{exec, Ctx, FaultKind, Memory, Program, Stats, Wave};
@@ -404,29 +404,19 @@ pub fn execute(
 }
 
 /// Places a linear 2D image in `mem`: its texels, then the image object a
-/// kernel argument points to (the 8-dword T# at offset 0, which is what the
-/// ROCm device libraries load, and the width in dword 10). Returns (object, texels); None when `mem`
-/// is full.
+/// kernel argument points to ([`image_object`]: the T# and the width; the
+/// channel words stay 0). Returns (object, texels); None when `mem` is full.
 pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(u64, u64)> {
     let texels = mem.try_alloc(img.data.len() as u64)?;
     mem.write(texels, &img.data).expect("fresh allocation");
-    let t = ImageDesc::linear(
+    let object = image_object(
         gen,
-        Kind::D2,
+        Shape::D2,
         texels,
-        img.dfmt,
-        img.nfmt,
+        &Format::raw(img.dfmt, img.nfmt),
         [img.width, img.height, 1],
-    )
-    .encode(gen);
-    let mut object = [0u8; 64];
-    for (k, w) in t.iter().enumerate() {
-        put(&mut object, 4 * k, &w.to_le_bytes());
-    }
-    // Dword 10: the width, which the ROCm device libraries read for
-    // get_image_width and to snap nearest-filtered normalized coordinates.
-    put(&mut object, 40, &img.width.to_le_bytes());
-    let obj = mem.try_alloc(64)?;
+    );
+    let obj = mem.try_alloc(OBJECT_BYTES as u64)?;
     mem.write(obj, &object).expect("fresh allocation");
     Some((obj, texels))
 }
