@@ -96,7 +96,28 @@ pub enum DecodeError {
 
 /// The family whose table holds the opcodes of an encoding.
 fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
-    Ok(match enc {
+    if enc != Enc::Flat {
+        return Ok(base_family(enc));
+    }
+    Ok(match layout::get(enc, gen, raw, Field::Seg) {
+        0 => Family::Flat,
+        1 => Family::Scratch,
+        2 => Family::Global,
+        v => {
+            return Err(DecodeError::BadField {
+                field: Field::Seg,
+                value: v,
+            })
+        }
+    })
+}
+
+/// The family of the rows encoding `enc` holds in its own form (FLAT: the
+/// FLAT rows; GCN 1.4's segment field picks GLOBAL or SCRATCH instead, see
+/// `family_of`). The encoder's table of what each encoding holds starts
+/// from it.
+pub(crate) const fn base_family(enc: Enc) -> Family {
+    match enc {
         Enc::Sop2 => Family::Sop2,
         Enc::Sopk => Family::Sopk,
         Enc::Sop1 => Family::Sop1,
@@ -115,18 +136,8 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
         Enc::Mtbuf => Family::Mtbuf,
         Enc::Mimg => Family::Mimg,
         Enc::Exp => Family::Exp,
-        Enc::Flat => match layout::get(enc, gen, raw, Field::Seg) {
-            0 => Family::Flat,
-            1 => Family::Scratch,
-            2 => Family::Global,
-            v => {
-                return Err(DecodeError::BadField {
-                    field: Field::Seg,
-                    value: v,
-                })
-            }
-        },
-    })
+        Enc::Flat => Family::Flat,
+    }
 }
 
 /// Whether a 32-bit literal dword follows the base words of an instruction

@@ -24,7 +24,7 @@
 //! # Ok::<(), risa_gcn::EncodeError>(())
 //! ```
 
-use crate::decode::{literal_follows, Instr};
+use crate::decode::{base_family, literal_follows, Instr};
 use crate::gen::{Gen, ALL_GENS, GEN_COUNT};
 use crate::layout::{self, Enc, Field, ENCS, ENC_COUNT, LAYOUTS};
 use crate::processor::{Feature, Target};
@@ -171,34 +171,16 @@ const fn holds_table() -> [u32; ENC_COUNT] {
     const fn b(f: Family) -> u32 {
         1 << f as u32
     }
-    let long = b(Family::Vop3) | b(Family::Vop1) | b(Family::Vop2) | b(Family::Vopc);
     let mut t = [0u32; ENC_COUNT];
-    t[Enc::Sop2 as usize] = b(Family::Sop2);
-    t[Enc::Sopk as usize] = b(Family::Sopk);
-    t[Enc::Sop1 as usize] = b(Family::Sop1);
-    t[Enc::Sopc as usize] = b(Family::Sopc);
-    t[Enc::Sopp as usize] = b(Family::Sopp);
-    t[Enc::Smrd as usize] = b(Family::Smrd);
-    t[Enc::Smem as usize] = b(Family::Smem);
-    t[Enc::Vop2 as usize] = b(Family::Vop2);
-    t[Enc::Vop1 as usize] = b(Family::Vop1);
-    t[Enc::Vopc as usize] = b(Family::Vopc);
+    let mut k = 0;
+    while k < ENC_COUNT {
+        t[ENCS[k] as usize] = b(base_family(ENCS[k]));
+        k += 1;
+    }
+    let long = b(Family::Vop3) | b(Family::Vop1) | b(Family::Vop2) | b(Family::Vopc);
     t[Enc::Vop3 as usize] = long | b(Family::Vintrp);
     t[Enc::Vop3b as usize] = long | b(Family::Vintrp);
-    t[Enc::Vop3p as usize] = b(Family::Vop3p);
-    t[Enc::Vintrp as usize] = b(Family::Vintrp);
-    t[Enc::Ds as usize] = b(Family::Ds);
-    t[Enc::Mubuf as usize] = b(Family::Mubuf);
-    t[Enc::Mtbuf as usize] = b(Family::Mtbuf);
-    t[Enc::Mimg as usize] = b(Family::Mimg);
-    t[Enc::Exp as usize] = b(Family::Exp);
-    t[Enc::Flat as usize] = b(Family::Flat) | b(Family::Global) | b(Family::Scratch);
-    t[Enc::Vop2Sdwa as usize] = b(Family::Vop2);
-    t[Enc::Vop1Sdwa as usize] = b(Family::Vop1);
-    t[Enc::VopcSdwa as usize] = b(Family::Vopc);
-    t[Enc::Vop2Dpp as usize] = b(Family::Vop2);
-    t[Enc::Vop1Dpp as usize] = b(Family::Vop1);
-    t[Enc::VopcDpp as usize] = b(Family::Vopc);
+    t[Enc::Flat as usize] |= b(Family::Global) | b(Family::Scratch);
     t
 }
 
