@@ -34,10 +34,31 @@ fn instructions(chip: &'static Processor, n: usize) -> Vec<Instr> {
         .collect();
     let mut rng = Rng::new(0xe4ac7);
     for (op, enc) in all_forms(chip) {
-        v.extend(random_instr(&mut rng, chip, op, enc));
+        let Some(x) = random_instr(&mut rng, chip, op, enc) else {
+            continue;
+        };
+        if x.lit.is_some() {
+            v.extend(LITERALS_LIKE_INLINE.map(|l| Instr { lit: Some(l), ..x }));
+        }
+        v.push(x);
     }
     v
 }
+
+/// Literals whose text an assembler reads as an inline constant for some
+/// operand width (-3 and 1.0 of 16-bit operands, -3, 1.0 and 1/(2*pi) of
+/// 32-bit ones, 64): valid words, which the printer must write so that
+/// they stay literals (CLRX's `lit(..)`) or call inexact (LLVM's syntax).
+const LITERALS_LIKE_INLINE: [u32; 8] = [
+    0xfffd,
+    0x3c00,
+    0xbc00,
+    0x3118,
+    0xffff_fffd,
+    0x3f80_0000,
+    0x3e22_f983,
+    64,
+];
 
 #[test]
 fn trusted_instructions_assemble_back() {

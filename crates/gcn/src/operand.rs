@@ -144,6 +144,56 @@ pub fn inline_value(gen: Gen, code: u32, ty: Ty) -> Option<u64> {
     }
 }
 
+/// The float inline constant code (240..=248) whose value is `bits` for an
+/// operand of type `ty`, if any.
+pub fn float_inline_code(gen: Gen, ty: Ty, bits: u64) -> Option<u32> {
+    (240..=248).find(|&c| inline_value(gen, c, ty) == Some(bits))
+}
+
+/// The bits an operand of type `ty` holds when the integer `raw` is
+/// written for it: 64 bits for a 64-bit operand, 16 bits for a 16-bit
+/// one when `raw` is in `-0x8000..=0xffff`, 32 bits otherwise.
+pub fn int_operand_bits(raw: u64, ty: Ty) -> u64 {
+    if ty.dwords() == 2 {
+        raw
+    } else if ty.is_16bit() && (-0x8000..=0xffff).contains(&(raw as i64)) {
+        u64::from(raw as u16)
+    } else {
+        u64::from(raw as u32)
+    }
+}
+
+/// The inline constant code the assembler (both dialects, like llvm-mc)
+/// gives the integer `raw` written as an operand of type `ty`; `None` when
+/// it needs a literal. The printer asks the same question of a literal it
+/// is about to print, so that text and words agree in one place.
+///
+/// ```
+/// use risa_gcn::{operand::int_inline_code, table::Ty, Gen};
+/// assert_eq!(int_inline_code(Gen::Gcn12, 0xfffd, Ty::U16), Some(195)); // -3
+/// assert_eq!(int_inline_code(Gen::Gcn12, 0x3f80_0000, Ty::F32), Some(242)); // 1.0
+/// assert_eq!(int_inline_code(Gen::Gcn12, 0xfffd, Ty::U32), None);
+/// ```
+pub fn int_inline_code(gen: Gen, raw: u64, ty: Ty) -> Option<u32> {
+    let bits = int_operand_bits(raw, ty);
+    let val = match ty.dwords() {
+        2 => bits as i64,
+        _ if ty.is_16bit() && bits <= 0xffff => i64::from(bits as u16 as i16),
+        _ => i64::from(bits as u32 as i32),
+    };
+    if (0..=64).contains(&val) {
+        return Some(128 + val as u32);
+    }
+    if (-16..0).contains(&val) {
+        return Some((192 - val) as u32);
+    }
+    float_inline_code(gen, ty, bits).or_else(|| {
+        // A 64-bit float operand written as 32 bits is the value's high half.
+        let high_half = ty.dwords() == 2 && ty.is_float() && bits >> 32 == 0;
+        float_inline_code(gen, ty, bits << 32).filter(|_| high_half)
+    })
+}
+
 /// The float inline constants 240..=247, as written in assembly.
 pub const INLINE_FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
 

@@ -236,23 +236,10 @@ fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
     push_sreg_general(out, gen, code, count);
 }
 
-/// The inline constant code (128..=208, 240..=248) whose value an operand of
-/// type `ty` reads the same as the 32-bit literal `v`, if any.
+/// The inline constant code the assembler would give the 32-bit literal
+/// `v` printed for an operand of type `ty` (as hex), if any.
 fn inline_code_of(gen: Gen, v: u32, ty: Ty) -> Option<u32> {
-    let wide = ty.dwords() == 2;
-    (128..=208).chain(240..=248).find(|&c| {
-        let Some(x) = inline_value(gen, c, ty) else {
-            return false;
-        };
-        if c >= 240 && wide && ty.is_float() {
-            // A 64-bit float literal is the high half of the value.
-            x == u64::from(v) << 32
-        } else if wide {
-            x == v as i32 as i64 as u64
-        } else {
-            x == u64::from(v)
-        }
-    })
+    crate::operand::int_inline_code(gen, u64::from(v), ty)
 }
 
 /// The VADDR width CLRX shows for a MIMG instruction: at least 4 (clrxdisasm
@@ -749,9 +736,10 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             self.lose();
         }
         if !self.llvm() {
-            if let Some(code) = inline_code_of(i.gen, v, ty) {
+            if inline_code_of(i.gen, v, ty).is_some() {
                 out.push_str("lit(");
-                if code <= 208 {
+                if (-16..=64).contains(&(v as i32)) {
+                    // (`lit(-3)` is 0xfffffffd; a 16-bit 0xfffd stays hex.)
                     push_i64(out, i64::from(v as i32));
                 } else {
                     push_hex(out, u64::from(v));

@@ -10,7 +10,7 @@
 use crate::decode::{decode, Instr};
 use crate::gen::Gen;
 use crate::layout::{self, Enc, Field};
-use crate::operand::{inline_value, sgpr_count};
+use crate::operand::{int_inline_code, sgpr_count};
 use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, OpId, OpInfo, Role, Ty, OPS};
 
@@ -161,18 +161,7 @@ impl Gen_<'_> {
                 _ => self.rng.next_u64() as u32,
             };
             let v = if ty.is_16bit() { v & 0xffff } else { v };
-            let wide = ty.dwords() == 2;
-            let inline = (128..=208).chain(240..=248).any(|c| {
-                inline_value(self.gen, c, ty).is_some_and(|iv| {
-                    if wide {
-                        iv == u64::from(v)
-                            || iv == (u64::from(v) << 32)
-                            || iv == v as i32 as i64 as u64
-                    } else {
-                        iv == u64::from(v)
-                    }
-                })
-            });
+            let inline = int_inline_code(self.gen, u64::from(v), ty).is_some();
             if !inline {
                 return v;
             }
@@ -942,11 +931,11 @@ pub fn garbage_for(rng: &mut Rng, gen: Gen, op: OpId, enc: Enc) -> [u32; 3] {
         1 => rng.next_u64() as u32,
         0 => [
             0u32,
-            1,
+            0xfffd, // -3 to a 16-bit operand
             64,
             0xffff_fff0,
             0x3f80_0000,
-            0xbf00_0000,
+            0x3c00, // 1.0 to a 16-bit operand
             0x4080_0000,
             0x3e22_f983,
         ][rng.below(8) as usize],

@@ -8,7 +8,7 @@ use crate::names::{self, gen_list, Found};
 use crate::opnd::{self, Opd, Val};
 use risa_asm_core::{Assembler, Cursor, Expr, Statement};
 use risa_gcn::layout::{Enc, Field, Layout, LAYOUTS};
-use risa_gcn::operand::inline_value;
+use risa_gcn::operand::{float_inline_code, int_inline_code, int_operand_bits};
 use risa_gcn::table::{Family, OpId, OpInfo, Ty, OPS};
 use risa_gcn::EncodeError;
 use risa_gcn::{Gen, Instr, Target};
@@ -600,37 +600,18 @@ impl<'a> Build<'a, '_, '_> {
                     self.set_lit(raw as u32, o.at)?;
                     return Some(255);
                 }
-                // Normalize to the operand's width, as the hardware sees it.
                 let sv = raw as i64;
-                let (val, bits) = if wide {
-                    (sv, raw)
-                } else if ty.is_16bit() && (-0x8000..=0xffff).contains(&sv) {
-                    let x = raw as u16;
-                    (i64::from(x as i16), u64::from(x))
-                } else {
-                    if sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX) {
-                        self.asm
-                            .warning(o.at, format!("value {raw:#x} truncated to 32 bits"));
-                    }
-                    let x = raw as u32;
-                    (i64::from(x as i32), u64::from(x))
-                };
-                if (0..=64).contains(&val) {
-                    return Some(128 + val as u32);
+                if !wide
+                    && !(ty.is_16bit() && (-0x8000..=0xffff).contains(&sv))
+                    && (sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX))
+                {
+                    self.asm
+                        .warning(o.at, format!("value {raw:#x} truncated to 32 bits"));
                 }
-                if (-16..0).contains(&val) {
-                    return Some((192 - val) as u32);
-                }
-                if let Some(code) = self.float_inline(ty, bits) {
+                if let Some(code) = int_inline_code(self.gen, raw, ty) {
                     return Some(code);
                 }
-                if wide {
-                    if let Some(code) = self.float_inline(ty, bits << 32) {
-                        if ty.is_float() && bits >> 32 == 0 {
-                            return Some(code);
-                        }
-                    }
-                }
+                let bits = int_operand_bits(raw, ty);
                 if !lit {
                     self.err(o.at, "a literal constant is not allowed here")?;
                     return None;
@@ -686,7 +667,7 @@ impl<'a> Build<'a, '_, '_> {
                     // (0.15915494, as it prints it) as the 64-bit constant.
                     return Some(248);
                 }
-                if let Some(code) = self.float_inline(ty, bits).filter(|_| !o.lit) {
+                if let Some(code) = float_inline_code(self.gen, ty, bits).filter(|_| !o.lit) {
                     return Some(code);
                 }
                 if !lit {
@@ -735,12 +716,6 @@ impl<'a> Build<'a, '_, '_> {
                 Some(255)
             }
         }
-    }
-
-    /// The inline-constant code whose value is `bits` for type `ty`.
-    #[inline]
-    fn float_inline(&self, ty: Ty, bits: u64) -> Option<u32> {
-        (240..=248).find(|&c| inline_value(self.gen, c, ty) == Some(bits))
     }
 
     /// A 16-bit immediate of SOPK/SOPP of type `ty`.
