@@ -242,9 +242,22 @@ fn main() {
                     format!("Semantics::Runs(Sem::{id})")
                 }
             };
+            // A compare row's comparison, from the row: the condition its
+            // NAME spells, the type of operand A, and the `cmpx` flag.
+            let compare = if fam == "Vopc" && nosem.is_none() {
+                match vopc_compare(name, &sig, &flags) {
+                    Ok(c) => format!("Some({c})"),
+                    Err(e) => {
+                        errors.push(format!("{at}: {e}"));
+                        "None".into()
+                    }
+                }
+            } else {
+                "None".into()
+            };
             writeln!(
                 row_sems,
-                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi}}},"
+                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare}}},"
             )
             .unwrap();
             gated.push(!feat.is_empty());
@@ -364,6 +377,70 @@ fn main() {
     let sems = semantics_rs(&sem_ids, &rounded_ids, &row_sems, index);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("semantics.rs");
     std::fs::write(dest, sems).unwrap();
+}
+
+/// Float compare conditions as VOPC names spell them, in code order: code
+/// bit 0 = true when A < B, 1 when A == B, 2 when A > B, 3 when unordered
+/// (the low four opcode bits of the float compares).
+const FLOAT_CONDS: [&str; 16] = [
+    "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt",
+    "tru",
+];
+
+/// Integer compare conditions in code order; the codes mean what the float
+/// ones do (`ne` = less or greater, `t` = always).
+const INT_CONDS: [&str; 8] = ["f", "lt", "eq", "le", "gt", "ne", "ge", "t"];
+
+/// The `Compare` of VOPC row `name` (`v_cmp[s|x|sx]_COND_TYPE`, or
+/// `v_cmp[x]_class_TYPE`) as Rust source: COND from the name, the type from
+/// operand A (which the name's TYPE must repeat), EXEC written when the row
+/// is flagged `cmpx` (which the name's `x` must repeat).
+fn vopc_compare(name: &str, sig: &str, flags: &str) -> Result<String, String> {
+    let shape = "a compare row is named v_cmp[s|x|sx]_COND_TYPE";
+    let rest = name.strip_prefix("v_cmp").ok_or(shape)?;
+    let (x, rest) = match rest.split_once('_') {
+        Some(("", r)) | Some(("s", r)) => (false, r),
+        Some(("x", r)) | Some(("sx", r)) => (true, r),
+        _ => return Err(shape.into()),
+    };
+    let (cond, ty) = rest.split_once('_').ok_or(shape)?;
+    let exec = flags.split('|').any(|f| f == "flag::CMPX");
+    if exec != x {
+        return Err(format!(
+            "the name says {} but the row is {}flagged `cmpx`",
+            if x { "v_cmpx" } else { "v_cmp" },
+            if exec { "" } else { "not " }
+        ));
+    }
+    let Some(&(_, tyv)) = TYPES.iter().find(|(n, _)| *n == ty) else {
+        return Err(format!("unknown compare type {ty:?}"));
+    };
+    let a = sig.split("},").next().unwrap_or("");
+    if !a.starts_with("Opnd{role:Role::A,") || !a.contains(&format!("ty:Ty::{tyv},")) {
+        return Err(format!("operand A must be of the name's type {ty}"));
+    }
+    let float = ty.starts_with('f');
+    if !float && !matches!(ty, "i16" | "u16" | "i32" | "u32" | "i64" | "u64") {
+        return Err(format!(
+            "compare type {ty} is neither a float nor an integer"
+        ));
+    }
+    let (when, class) = if cond == "class" {
+        if !float {
+            return Err("v_cmp_class compares a float".into());
+        }
+        (0, true)
+    } else {
+        let conds: &[&str] = if float { &FLOAT_CONDS } else { &INT_CONDS };
+        let code = conds
+            .iter()
+            .position(|n| *n == cond)
+            .ok_or_else(|| format!("unknown {ty} compare condition {cond:?}"))?;
+        (code, false)
+    };
+    Ok(format!(
+        "Compare{{when:{when},ty:Ty::{tyv},class:{class},exec:{exec}}}"
+    ))
 }
 
 /// Whether `s` can be a semantic id (and so a Rust enum variant).

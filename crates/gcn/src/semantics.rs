@@ -10,7 +10,7 @@
 //! [`Sem`], and its tests walk every row of every generation.
 
 use crate::gen::Gen;
-use crate::table::OpId;
+use crate::table::{OpId, Ty};
 
 /// Whether a row has semantics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,26 @@ pub struct RowSem {
     /// Bit `g` set: on generation `g` the row's 16-bit result leaves VDST[31:16]
     /// as it was instead of zeroing it (`keephi=14`).
     pub keep_high: u8,
+    /// A VOPC row's comparison (every VOPC row with semantics has one; the
+    /// build fails on a compare row it cannot read).
+    pub compare: Option<Compare>,
+}
+
+/// What a VOPC compare computes, from its row: the condition its NAME spells
+/// (`v_cmp_COND_TYPE`), the type of operand A, and the `cmpx` flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Compare {
+    /// The relations of A to B for which the compare is true: bit 0 less,
+    /// bit 1 equal, bit 2 greater, bit 3 unordered (a NaN operand). This is
+    /// the condition code of the low four opcode bits (`lt` = 1, `le` = 3,
+    /// integer `ne` = 5, `tru` = 15); 0 for `v_cmp_class`.
+    pub when: u8,
+    /// The operand type (`F16`, `F32`, `F64`, `I16` ... `U64`).
+    pub ty: Ty,
+    /// `v_cmp_class`: B is a mask of float classes A is tested against.
+    pub class: bool,
+    /// The compare also writes EXEC (`v_cmpx`).
+    pub exec: bool,
 }
 
 impl RowSem {
@@ -89,5 +109,40 @@ mod tests {
             .find(|(_, o)| o.name == "v_add_f32")
             .unwrap();
         assert_eq!(row_sem(i as OpId).id().map(Sem::name), Some("v_add_f32"));
+    }
+
+    /// The condition the build reads from a compare's name is the one its
+    /// opcode encodes (the low four bits of a float compare, three of an
+    /// integer one, on every generation), and only VOPC rows have one.
+    #[test]
+    fn compare_conditions_agree_with_the_opcodes() {
+        let mut seen = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let rs = row_sem(i as OpId);
+            let Some(c) = rs.compare else {
+                assert!(
+                    o.family != crate::table::Family::Vopc || rs.id().is_none(),
+                    "{} has no compare",
+                    o.name
+                );
+                continue;
+            };
+            assert_eq!(o.family, crate::table::Family::Vopc, "{}", o.name);
+            let x = o.name.starts_with("v_cmpx") || o.name.starts_with("v_cmpsx");
+            assert_eq!(c.exec, x, "{}", o.name);
+            if c.class {
+                continue;
+            }
+            let bits = if matches!(c.ty, Ty::F16 | Ty::F32 | Ty::F64) {
+                15
+            } else {
+                7
+            };
+            for opc in o.opc.iter().filter(|&&v| v != u16::MAX) {
+                assert_eq!(opc & bits, u16::from(c.when), "{}", o.name);
+            }
+            seen += 1;
+        }
+        assert!(seen > 200, "{seen} compares");
     }
 }

@@ -4,8 +4,9 @@
 //! [`Sem`] id, or `nosem=REASON`). The handlers here are keyed by that id:
 //! the function tables of the ALU modules (`(Sem, Handler)` pairs) are laid
 //! out once, at compile time, into [`FUNCS`] and [`ROUND_FUNCS`], indexed by
-//! the id. Compares and memory rows decode their operation from the id's
-//! structure (`v_cmp_<cond>_<type>`, `ds_<op>_<type>`, ...). The map is read
+//! the id. Compares run what their row's `Compare` says (condition, type,
+//! EXEC write: derived from the row by the build); memory rows still decode
+//! their operation from the row's name (`ds_<op>_<type>`, ...). The map is read
 //! once per op, at lowering: each op carries a plain function pointer, so
 //! execution never looks an id up. `tests/row_semantics.rs` walks every row
 //! of every generation: each has semantics or says in the table why not.
@@ -42,7 +43,7 @@ pub use ds::{lds_footprint, LdsAccess};
 pub(crate) use fork::VSKIP;
 pub(crate) use format::{components, mask};
 use risa_gcn::semantics::{row_sem, Sem, Semantics};
-use risa_gcn::table::{Family, OpId, OpInfo};
+use risa_gcn::table::{Family, OpId};
 use risa_gcn::{Enc, Gen, OPS};
 pub(crate) use salu::GPR_IDX_EN;
 
@@ -170,13 +171,14 @@ pub fn handler(op: OpId, enc: Enc, gen: Gen) -> Result<(Handler, u32), FaultKind
     }
     let info = &OPS[op as usize];
     match row_sem(op).sem {
-        Semantics::Runs(sem) => resolve(info, sem, gen),
+        Semantics::Runs(sem) => resolve(op, sem, gen),
         Semantics::Unsupported(_) => Err(FaultKind::Unsupported(info.name)),
     }
 }
 
-/// The handler of row `info`, which names `sem`, on `gen`.
-fn resolve(info: &OpInfo, sem: Sem, gen: Gen) -> Result<(Handler, u32), FaultKind> {
+/// The handler of row `op`, which names `sem`, on `gen`.
+fn resolve(op: OpId, sem: Sem, gen: Gen) -> Result<(Handler, u32), FaultKind> {
+    let info = &OPS[op as usize];
     let h = match info.family {
         Family::Smrd | Family::Smem => return smem::lookup(info),
         Family::Ds => return ds::lookup(info),
@@ -184,7 +186,7 @@ fn resolve(info: &OpInfo, sem: Sem, gen: Gen) -> Result<(Handler, u32), FaultKin
             return vmem::lookup(info)
         }
         Family::Mimg => return mimg::lookup(info),
-        Family::Vopc => vcmp::lookup(sem.name()),
+        Family::Vopc => row_sem(op).compare.as_ref().and_then(vcmp::lookup),
         _ => valu::by_gen(sem, gen).or(FUNCS[sem as usize]),
     };
     h.map(|h| (h, 0)).ok_or(FaultKind::Unimplemented(info.name))
@@ -202,7 +204,7 @@ pub fn resolves(op: OpId, gen: Gen) -> bool {
             None => return false,
         },
     };
-    resolve(info, sem, gen).is_ok()
+    resolve(op, sem, gen).is_ok()
 }
 
 /// Every table row's name with whether the emulator has a handler for it in

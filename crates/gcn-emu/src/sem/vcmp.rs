@@ -7,14 +7,8 @@ use crate::exec::Ctx;
 use crate::float::{class16, class32, class64, f16_to_f32, ftz16, ftz32, ftz64};
 use crate::program::Op;
 use crate::wave::{Wave, EXEC};
-
-/// Float conditions in opcode order: f lt eq le gt lg ge o u nge nlg ngt nle neq nlt tru.
-const FLOAT_CONDS: [&str; 16] = [
-    "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt",
-    "tru",
-];
-/// Integer conditions: f lt eq le gt ne ge t (lg is an alias of ne).
-const INT_CONDS: [&str; 8] = ["f", "lt", "eq", "le", "gt", "ne", "ge", "t"];
+use risa_gcn::semantics::Compare;
+use risa_gcn::table::Ty;
 
 // The negated forms are true for unordered operands, so they stay negations.
 #[allow(clippy::double_comparisons, clippy::neg_cmp_op_on_partial_ord)]
@@ -250,48 +244,34 @@ macro_rules! pick16 {
     }};
 }
 
-/// The handler of a compare instruction named `name`, if it is one.
-pub(super) fn lookup(name: &str) -> Option<Handler> {
-    let rest = name.strip_prefix("v_cmp")?;
-    let (x, rest) = if let Some(r) = rest.strip_prefix("sx_") {
-        (true, r)
-    } else if let Some(r) = rest.strip_prefix("x_") {
-        (true, r)
-    } else if let Some(r) = rest.strip_prefix("s_") {
-        (false, r)
-    } else {
-        (false, rest.strip_prefix('_')?)
-    };
-    let (cond, ty) = rest.split_once('_')?;
-    if cond == "class" {
-        return Some(match (ty, x) {
-            ("f16", false) => class::<16, false>,
-            ("f16", true) => class::<16, true>,
-            ("f32", false) => class::<32, false>,
-            ("f32", true) => class::<32, true>,
-            ("f64", false) => class::<64, false>,
-            ("f64", true) => class::<64, true>,
+/// The handler of compare `c` (its row's [`Compare`], which the build
+/// derives from the row), if the emulator has one for its type.
+pub(super) fn lookup(c: &Compare) -> Option<Handler> {
+    let x = c.exec;
+    if c.class {
+        return Some(match (c.ty, x) {
+            (Ty::F16, false) => class::<16, false>,
+            (Ty::F16, true) => class::<16, true>,
+            (Ty::F32, false) => class::<32, false>,
+            (Ty::F32, true) => class::<32, true>,
+            (Ty::F64, false) => class::<64, false>,
+            (Ty::F64, true) => class::<64, true>,
             _ => return None,
         });
     }
-    if ty.starts_with('f') {
-        let c = FLOAT_CONDS.iter().position(|&n| n == cond)? as u8;
-        return Some(match ty {
-            "f16" => pick16!(cmp_f16, c, x),
-            "f32" => pick16!(cmp_f32, c, x),
-            "f64" => pick16!(cmp_f64, c, x),
-            _ => return None,
-        });
-    }
-    let cond = if cond == "lg" { "ne" } else { cond };
-    let c = INT_CONDS.iter().position(|&n| n == cond)? as u8;
-    Some(match ty {
-        "i16" => pick16!(cmp_i16, c, x, true),
-        "u16" => pick16!(cmp_i16, c, x, false),
-        "i32" => pick16!(cmp_i32, c, x, true),
-        "u32" => pick16!(cmp_i32, c, x, false),
-        "i64" => pick16!(cmp_i64, c, x, true),
-        "u64" => pick16!(cmp_i64, c, x, false),
+    let w = c.when;
+    Some(match c.ty {
+        Ty::F16 => pick16!(cmp_f16, w, x),
+        Ty::F32 => pick16!(cmp_f32, w, x),
+        Ty::F64 => pick16!(cmp_f64, w, x),
+        // integer conditions are the first eight codes
+        _ if w > 7 => return None,
+        Ty::I16 => pick16!(cmp_i16, w, x, true),
+        Ty::U16 => pick16!(cmp_i16, w, x, false),
+        Ty::I32 => pick16!(cmp_i32, w, x, true),
+        Ty::U32 => pick16!(cmp_i32, w, x, false),
+        Ty::I64 => pick16!(cmp_i64, w, x, true),
+        Ty::U64 => pick16!(cmp_i64, w, x, false),
         _ => return None,
     })
 }
