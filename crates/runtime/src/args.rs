@@ -2,6 +2,7 @@
 //! (from its metadata), and the check that one matches the other.
 
 use crate::error::{ArgError, SpecError};
+use crate::image_object::Format;
 use std::fmt;
 
 /// One argument value given by the user.
@@ -28,7 +29,7 @@ pub enum ArgValue {
 }
 
 /// A 2D image argument: its texels (row-major, rows `width` texels apart)
-/// and its format as the image descriptor's DATA_FORMAT and NUM_FORMAT.
+/// and its format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageArg {
     /// Width in texels.
@@ -37,33 +38,43 @@ pub struct ImageArg {
     pub height: u32,
     /// The format's name in `img2d:` specs.
     pub format: &'static str,
-    /// DATA_FORMAT of the image descriptor.
-    pub dfmt: u32,
-    /// NUM_FORMAT of the image descriptor.
-    pub nfmt: u32,
+    /// The OpenCL format it names and how the descriptor encodes it (the
+    /// image object's T# format and its channel type and order words).
+    pub cl_format: Format,
     /// The texels: `width * height * bytes_per_texel` bytes.
     pub data: Vec<u8>,
 }
 
-/// Image formats `img2d:` accepts: name (OpenCL channel order and type),
-/// DATA_FORMAT, NUM_FORMAT, bytes per texel (`GcnMemHandling.md` tables).
-pub const IMAGE_FORMATS: &[(&str, u32, u32, u32)] = &[
-    ("r8", 1, 0, 1),
-    ("r8ui", 1, 4, 1),
-    ("r16ui", 2, 4, 2),
-    ("r32ui", 4, 4, 4),
-    ("r32i", 4, 5, 4),
-    ("r32f", 4, 7, 4),
-    ("rgba8", 10, 0, 4),
-    ("rgba8ui", 10, 4, 4),
-    ("rgba8i", 10, 5, 4),
-    ("rgba16ui", 12, 4, 8),
-    ("rgba16i", 12, 5, 8),
-    ("rgba16f", 12, 7, 8),
-    ("rgba32ui", 14, 4, 16),
-    ("rgba32i", 14, 5, 16),
-    ("rgba32f", 14, 7, 16),
+/// Image formats `img2d:` accepts: name, OpenCL channel order and channel
+/// type (`CL_*` values); [`crate::image_object::format`] gives the rest.
+pub const IMAGE_FORMATS: &[(&str, u32, u32)] = &[
+    ("r8", CL_R, 0x10D2),          // CL_UNORM_INT8
+    ("r8ui", CL_R, 0x10DA),        // CL_UNSIGNED_INT8
+    ("r16ui", CL_R, 0x10DB),       // CL_UNSIGNED_INT16
+    ("r32ui", CL_R, 0x10DC),       // CL_UNSIGNED_INT32
+    ("r32i", CL_R, 0x10D9),        // CL_SIGNED_INT32
+    ("r32f", CL_R, 0x10DE),        // CL_FLOAT
+    ("rgba8", CL_RGBA, 0x10D2),    // CL_UNORM_INT8
+    ("rgba8ui", CL_RGBA, 0x10DA),  // CL_UNSIGNED_INT8
+    ("rgba8i", CL_RGBA, 0x10D7),   // CL_SIGNED_INT8
+    ("rgba16ui", CL_RGBA, 0x10DB), // CL_UNSIGNED_INT16
+    ("rgba16i", CL_RGBA, 0x10D8),  // CL_SIGNED_INT16
+    ("rgba16f", CL_RGBA, 0x10DD),  // CL_HALF_FLOAT
+    ("rgba32ui", CL_RGBA, 0x10DC), // CL_UNSIGNED_INT32
+    ("rgba32i", CL_RGBA, 0x10D9),  // CL_SIGNED_INT32
+    ("rgba32f", CL_RGBA, 0x10DE),  // CL_FLOAT
 ];
+
+/// `CL_R` (channel order of the one-channel [`IMAGE_FORMATS`]).
+const CL_R: u32 = 0x10B0;
+/// `CL_RGBA` (channel order of the four-channel [`IMAGE_FORMATS`]).
+const CL_RGBA: u32 = 0x10B5;
+
+/// The [`Format`] of `img2d:` format `name`, if it is one.
+fn image_format(name: &str) -> Option<(&'static str, Format)> {
+    let &(n, order, ty) = IMAGE_FORMATS.iter().find(|x| x.0 == name)?;
+    Some((n, crate::image_object::format(order, ty)?))
+}
 
 /// Parses `W:H:FORMAT:DATA` (DATA: `zeros`, `TYPE:LIST` as for `buf:`, or a file path).
 fn image_spec(v: &str) -> Result<ImageArg, String> {
@@ -76,11 +87,11 @@ fn image_spec(v: &str) -> Result<ImageArg, String> {
     if !(1..=16384).contains(&width) || !(1..=16384).contains(&height) {
         return Err(format!("{width}x{height}: sizes are 1 to 16384 texels"));
     }
-    let &(format, dfmt, nfmt, bpp) = IMAGE_FORMATS.iter().find(|x| x.0 == f).ok_or_else(|| {
+    let (format, cl_format) = image_format(f).ok_or_else(|| {
         let names: Vec<&str> = IMAGE_FORMATS.iter().map(|x| x.0).collect();
         format!("unknown image format {f:?} ({})", names.join(" "))
     })?;
-    let size = u64::from(width) * u64::from(height) * u64::from(bpp);
+    let size = u64::from(width) * u64::from(height) * u64::from(cl_format.bytes);
     let data = if data == "zeros" {
         vec![0; size as usize]
     } else if let Some((ty, list)) = inline_type(data) {
@@ -98,8 +109,7 @@ fn image_spec(v: &str) -> Result<ImageArg, String> {
         width,
         height,
         format,
-        dfmt,
-        nfmt,
+        cl_format,
         data,
     })
 }

@@ -6,7 +6,7 @@ use crate::args::{check, ArgInfo, ArgKind, ArgValue, ImageArg};
 use crate::device::DeviceMemory;
 use crate::error::{ArgError, GcnLoadError};
 use crate::gcn::{Descriptor, GcnKernel, GcnObject};
-use crate::image_object::{image_object, Format, Shape, OBJECT_BYTES};
+use crate::image_object::{image_object, Shape, OBJECT_BYTES};
 use crate::{FaultReport, LaunchConfig, RunError, RunResult};
 use risa_gcn::Gen;
 use risa_gcn_emu::gds::Gds;
@@ -404,8 +404,9 @@ pub fn execute(
 }
 
 /// Places a linear 2D image in `mem`: its texels, then the image object a
-/// kernel argument points to ([`image_object`]: the T# and the width; the
-/// channel words stay 0). Returns (object, texels); None when `mem` is full.
+/// kernel argument points to ([`image_object`]: the T#, the channel data type
+/// and order words of its OpenCL format, the width). Returns (object,
+/// texels); None when `mem` is full.
 pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(u64, u64)> {
     let texels = mem.try_alloc(img.data.len() as u64)?;
     mem.write(texels, &img.data).expect("fresh allocation");
@@ -413,7 +414,7 @@ pub fn place_image(mem: &mut DeviceMemory, gen: Gen, img: &ImageArg) -> Option<(
         gen,
         Shape::D2,
         texels,
-        &Format::raw(img.dfmt, img.nfmt),
+        &img.cl_format,
         [img.width, img.height, 1],
     );
     let obj = mem.try_alloc(OBJECT_BYTES as u64)?;

@@ -42,22 +42,6 @@ pub struct Format {
     pub type_code: u32,
 }
 
-impl Format {
-    /// A descriptor format with no OpenCL channel codes (dwords 8 and 9 of
-    /// the image object stay 0), for images `risa run --arg img2d:` places.
-    pub fn raw(dfmt: u32, nfmt: u32) -> Format {
-        Format {
-            order: 0,
-            ty: 0,
-            dfmt,
-            nfmt,
-            bytes: 0,
-            order_code: 0,
-            type_code: 0,
-        }
-    }
-}
-
 /// `CL_R`, `CL_RG`, `CL_RGBA`.
 const ORDERS: [(u32, u32, u32); 3] = [
     // (CL value, channels, ROCm index)

@@ -86,3 +86,46 @@ fn image_specs_are_checked() {
     let e = launch(&obj, k, &args, &LaunchConfig::new([2, 2, 1], 2)).unwrap_err();
     assert!(e.to_string().contains("image2d_t"), "{e}");
 }
+
+/// Every `img2d:` format reports the channel data type and order, width and
+/// height PoCL reports for the same OpenCL format (`image_info`,
+/// tests/kernels/image_info.cl; the expected values are PoCL's, written by
+/// tools/images/pocl-image-info.py into tests/kernels/pocl/image_info/).
+#[test]
+fn image_channel_words_match_pocl() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let expected =
+        std::fs::read_to_string(root.join("tests/kernels/pocl/image_info/formats.txt")).unwrap();
+    let rows: Vec<Vec<&str>> = expected
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    // PoCL's run covers every format img2d: accepts.
+    let names: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    let all: Vec<&str> = risa_runtime::args::IMAGE_FORMATS
+        .iter()
+        .map(|f| f.0)
+        .collect();
+    assert_eq!(names, all);
+    for chip in CHIPS {
+        let path = root.join(format!("tests/fixtures/gcn-v5/{chip}/image_info.o"));
+        let obj = GcnObject::load(&std::fs::read(path).unwrap()).unwrap();
+        let k = obj.kernel(None).unwrap();
+        for r in &rows {
+            let (w, h) = (r[3], r[4]);
+            let args = vec![
+                parse_spec(&format!("img2d:{w}:{h}:{}:zeros", r[0])).unwrap(),
+                ArgValue::Buffer(vec![0; 16]),
+            ];
+            let res = launch(&obj, k, &args, &LaunchConfig::new([1, 1, 1], 1))
+                .unwrap_or_else(|e| panic!("{chip} {}: {e}", r[0]));
+            let out = &res.buffers.iter().find(|(i, _)| *i == 1).unwrap().1;
+            let got: Vec<String> = out
+                .chunks(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]).to_string())
+                .collect();
+            assert_eq!(got, r[1..], "{chip}: {}", r[0]);
+        }
+    }
+}
