@@ -255,9 +255,21 @@ fn main() {
             } else {
                 "None".into()
             };
+            // A scalar memory row's access, from its NAME.
+            let scalar_mem = if matches!(fam, "Smrd" | "Smem") && nosem.is_none() {
+                match scalar_mem(name, &flags) {
+                    Ok(m) => format!("Some(ScalarMem::{m})"),
+                    Err(e) => {
+                        errors.push(format!("{at}: {e}"));
+                        "None".into()
+                    }
+                }
+            } else {
+                "None".into()
+            };
             writeln!(
                 row_sems,
-                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare}}},"
+                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare},scalar_mem:{scalar_mem}}},"
             )
             .unwrap();
             gated.push(!feat.is_empty());
@@ -441,6 +453,85 @@ fn vopc_compare(name: &str, sig: &str, flags: &str) -> Result<String, String> {
     Ok(format!(
         "Compare{{when:{when},ty:Ty::{tyv},class:{class},exec:{exec}}}"
     ))
+}
+
+/// Atomic operations as memory row names spell them (`*_atomic_OP[_x2]`),
+/// with their `risa_gcn::semantics::Atomic` variant.
+const ATOMICS: &[(&str, &str)] = &[
+    ("swap", "Swap"),
+    ("cmpswap", "CmpSwap"),
+    ("add", "Add"),
+    ("sub", "Sub"),
+    ("rsub", "RSub"),
+    ("smin", "SMin"),
+    ("umin", "UMin"),
+    ("smax", "SMax"),
+    ("umax", "UMax"),
+    ("and", "And"),
+    ("or", "Or"),
+    ("xor", "Xor"),
+    ("inc", "Inc"),
+    ("dec", "Dec"),
+    ("fcmpswap", "FCmpSwap"),
+    ("fmin", "FMin"),
+    ("fmax", "FMax"),
+    ("add_f32", "FAdd"),
+];
+
+/// The `ScalarMem` variant of SMRD/SMEM row `name`, as Rust source; the
+/// row's `atomic` and `store` flags must agree with it.
+fn scalar_mem(name: &str, flags: &str) -> Result<String, String> {
+    let v = scalar_access(name)?;
+    let flag = |f: &str| flags.split('|').any(|x| x == f);
+    if v.starts_with("Atomic") != flag("flag::ATOMIC") {
+        return Err("an s_*atomic_* row, and only one, is flagged `atomic`".into());
+    }
+    if v.ends_with("Store") != flag("flag::STORE") {
+        return Err("a scalar store row, and only one, is flagged `store`".into());
+    }
+    Ok(v)
+}
+
+/// [`scalar_mem`] before the flag checks.
+fn scalar_access(name: &str) -> Result<String, String> {
+    let atomic = name
+        .strip_prefix("s_atomic_")
+        .map(|r| (r, false))
+        .or_else(|| name.strip_prefix("s_buffer_atomic_").map(|r| (r, true)));
+    if let Some((rest, buffer)) = atomic {
+        let (base, wide) = match rest.strip_suffix("_x2") {
+            Some(b) => (b, true),
+            None => (rest, false),
+        };
+        let Some(&(_, op)) = ATOMICS.iter().find(|(n, _)| *n == base) else {
+            return Err(format!("unknown atomic operation {base:?}"));
+        };
+        return Ok(format!(
+            "Atomic{{op:Atomic::{op},wide:{wide},buffer:{buffer}}}"
+        ));
+    }
+    const ACCESSES: [(&str, &str); 6] = [
+        ("s_load_dword", "Load"),
+        ("s_buffer_load_dword", "BufferLoad"),
+        ("s_store_dword", "Store"),
+        ("s_buffer_store_dword", "BufferStore"),
+        ("s_scratch_load_dword", "ScratchLoad"),
+        ("s_scratch_store_dword", "ScratchStore"),
+    ];
+    for (prefix, v) in ACCESSES {
+        if let Some(n) = name.strip_prefix(prefix) {
+            if matches!(n, "" | "x2" | "x4" | "x8" | "x16") {
+                return Ok(v.into());
+            }
+        }
+    }
+    if matches!(name, "s_memtime" | "s_memrealtime") {
+        return Ok("Time".into());
+    }
+    if name.starts_with("s_dcache_") || name.starts_with("s_atc_probe") {
+        return Ok("CacheControl".into());
+    }
+    Err("a scalar memory row's name names no access this build knows (s_load_dword*, s_atomic_OP, ...)".into())
 }
 
 /// Whether `s` can be a semantic id (and so a Rust enum variant).

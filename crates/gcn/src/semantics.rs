@@ -38,6 +38,82 @@ pub struct RowSem {
     /// A VOPC row's comparison (every VOPC row with semantics has one; the
     /// build fails on a compare row it cannot read).
     pub compare: Option<Compare>,
+    /// A scalar memory row's access (every SMRD/SMEM row with semantics has
+    /// one; the build fails on a row it cannot read).
+    pub scalar_mem: Option<ScalarMem>,
+}
+
+/// The read-modify-write of an atomic memory row (`*_atomic_OP`, `_x2` the
+/// 64-bit form), as the row's NAME spells OP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Atomic {
+    /// `swap`: new = data.
+    Swap,
+    /// `cmpswap`: new = data if old == comparand.
+    CmpSwap,
+    /// `add`.
+    Add,
+    /// `sub`: old - data.
+    Sub,
+    /// `rsub`: data - old (GCN 1.0).
+    RSub,
+    /// `smin`.
+    SMin,
+    /// `umin`.
+    UMin,
+    /// `smax`.
+    SMax,
+    /// `umax`.
+    UMax,
+    /// `and`.
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `inc`: old >= data ? 0 : old + 1.
+    Inc,
+    /// `dec`: old == 0 || old > data ? data : old - 1.
+    Dec,
+    /// `fcmpswap`: float compare-and-swap.
+    FCmpSwap,
+    /// `fmin`.
+    FMin,
+    /// `fmax`.
+    FMax,
+    /// `add_f32`: float add.
+    FAdd,
+}
+
+/// What a scalar memory row (SMRD, SMEM) does, from its NAME; the data
+/// width is its D operand's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarMem {
+    /// `s_load_dword*`: from SBASE + offset.
+    Load,
+    /// `s_buffer_load_dword*`: through the buffer resource in SBASE.
+    BufferLoad,
+    /// `s_store_dword*`.
+    Store,
+    /// `s_buffer_store_dword*`.
+    BufferStore,
+    /// `s_scratch_load_dword*` (GCN 1.4).
+    ScratchLoad,
+    /// `s_scratch_store_dword*` (GCN 1.4).
+    ScratchStore,
+    /// `s_memtime`, `s_memrealtime`: a 64-bit counter.
+    Time,
+    /// Cache control with no result (`s_dcache_*`, `s_atc_probe*`).
+    CacheControl,
+    /// `s_atomic_*`, `s_buffer_atomic_*`.
+    Atomic {
+        /// The read-modify-write.
+        op: Atomic,
+        /// The `_x2` (64-bit) form.
+        wide: bool,
+        /// Through a buffer resource (`s_buffer_atomic_*`).
+        buffer: bool,
+    },
 }
 
 /// What a VOPC compare computes, from its row: the condition its NAME spells
@@ -144,5 +220,32 @@ mod tests {
             seen += 1;
         }
         assert!(seen > 200, "{seen} compares");
+    }
+
+    /// Every scalar memory row with semantics has its access, and only they;
+    /// the widths of atomics agree with their data operand.
+    #[test]
+    fn scalar_memory_rows_have_their_access() {
+        use crate::table::{Family, Role};
+        let mut seen = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let rs = row_sem(i as OpId);
+            let scalar = matches!(o.family, Family::Smrd | Family::Smem);
+            assert_eq!(
+                rs.scalar_mem.is_some(),
+                scalar && rs.id().is_some(),
+                "{}",
+                o.name
+            );
+            if let Some(ScalarMem::Atomic { op, wide, .. }) = rs.scalar_mem {
+                // data (and comparand for cmpswap) in D
+                let d = o.operand(Role::D).unwrap().ty.dwords();
+                let per = if wide { 2 } else { 1 };
+                let n = if op == Atomic::CmpSwap { 2 * per } else { per };
+                assert_eq!(d, n, "{}", o.name);
+            }
+            seen += usize::from(scalar);
+        }
+        assert!(seen > 80, "{seen} scalar memory rows");
     }
 }

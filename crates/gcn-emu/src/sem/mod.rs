@@ -4,9 +4,10 @@
 //! [`Sem`] id, or `nosem=REASON`). The handlers here are keyed by that id:
 //! the function tables of the ALU modules (`(Sem, Handler)` pairs) are laid
 //! out once, at compile time, into [`FUNCS`] and [`ROUND_FUNCS`], indexed by
-//! the id. Compares run what their row's `Compare` says (condition, type,
-//! EXEC write: derived from the row by the build); memory rows still decode
-//! their operation from the row's name (`ds_<op>_<type>`, ...). The map is read
+//! the id. Compares and scalar memory rows run what their row's `Compare` /
+//! `ScalarMem` says (derived from the row by the build); the vector memory
+//! rows still decode their operation from the row's name (`ds_<op>_<type>`,
+//! `buffer_*`, `image_*`). The map is read
 //! once per op, at lowering: each op carries a plain function pointer, so
 //! execution never looks an id up. `tests/row_semantics.rs` walks every row
 //! of every generation: each has semantics or says in the table why not.
@@ -180,7 +181,7 @@ pub fn handler(op: OpId, enc: Enc, gen: Gen) -> Result<(Handler, u32), FaultKind
 fn resolve(op: OpId, sem: Sem, gen: Gen) -> Result<(Handler, u32), FaultKind> {
     let info = &OPS[op as usize];
     let h = match info.family {
-        Family::Smrd | Family::Smem => return smem::lookup(info),
+        Family::Smrd | Family::Smem => return smem::lookup(info, row_sem(op).scalar_mem),
         Family::Ds => return ds::lookup(info),
         Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {
             return vmem::lookup(info)

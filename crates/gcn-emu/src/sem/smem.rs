@@ -1,13 +1,14 @@
 //! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4) loads, stores,
 //! buffer loads through a V#, scalar atomics, cache controls and timers.
 
-use super::vmem::ATOMICS;
+use super::vmem::{atomic_op, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
 use crate::program::Op;
 use crate::wave::Wave;
+use risa_gcn::semantics::ScalarMem;
 use risa_gcn::table::{OpInfo, Role};
 
 /// The byte address of a scalar access (the low two bits are ignored by the hardware).
@@ -176,58 +177,35 @@ fn s_atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     Ok(())
 }
 
-/// The handler of a scalar memory row and its data (dword count / atomic kind).
-pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
-    let name = info.name;
+/// The handler of scalar memory row `info` and its data (dword count /
+/// atomic kind), from the row's [`ScalarMem`] (derived from the row by the
+/// build).
+pub(super) fn lookup(
+    info: &OpInfo,
+    access: Option<ScalarMem>,
+) -> Result<(Handler, u32), FaultKind> {
+    // the data width: the D operand's (loads name it in the destination,
+    // stores in the data operand, both role D)
     let n = info.operand(Role::D).map(|o| o.ty.dwords()).unwrap_or(1);
-    if let Some(rest) = name
-        .strip_prefix("s_atomic_")
-        .or_else(|| name.strip_prefix("s_buffer_atomic_"))
-    {
-        let buffer = u32::from(name.starts_with("s_buffer"));
-        let (base, wide) = match rest.strip_suffix("_x2") {
-            Some(b) => (b, true),
-            None => (rest, false),
-        };
-        let k = ATOMICS
-            .iter()
-            .position(|(n, _)| *n == base)
-            .ok_or(FaultKind::Unimplemented(info.name))?;
-        return Ok((s_atomic, k as u32 | (wide as u32) << 8 | buffer << 9));
-    }
-    let h: Handler = if name.starts_with("s_load_dword") {
-        s_load
-    } else if name.starts_with("s_buffer_load_dword") {
-        s_buffer_load
-    } else if name.starts_with("s_store_dword") {
-        s_store
-    } else if name.starts_with("s_buffer_store_dword") {
-        s_buffer_store
-    } else if name.starts_with("s_scratch_load_dword") {
-        s_scratch_load
-    } else if name.starts_with("s_scratch_store_dword") {
-        s_scratch_store
-    } else if name == "s_memtime" || name == "s_memrealtime" {
-        s_memtime
-    } else if name.starts_with("s_dcache_") || name.starts_with("s_atc_probe") {
-        nop
-    } else {
-        return Err(FaultKind::Unimplemented(info.name));
-    };
-    let n = if name.starts_with("s_store")
-        || name.starts_with("s_load")
-        || name.starts_with("s_buffer_load")
-    {
-        // Loads name their width in the destination type; stores in the data operand.
-        let t = info
-            .sig
-            .iter()
-            .find(|o| o.role == Role::D)
-            .map(|o| o.ty.dwords())
-            .unwrap_or(n);
-        t
-    } else {
-        n
+    let h: Handler = match access.ok_or(FaultKind::Unimplemented(info.name))? {
+        ScalarMem::Atomic { op, wide, buffer } => {
+            let k = ATOMICS
+                .iter()
+                .position(|(_, o)| *o == atomic_op(op))
+                .ok_or(FaultKind::Unimplemented(info.name))?;
+            return Ok((
+                s_atomic,
+                k as u32 | (wide as u32) << 8 | (buffer as u32) << 9,
+            ));
+        }
+        ScalarMem::Load => s_load,
+        ScalarMem::BufferLoad => s_buffer_load,
+        ScalarMem::Store => s_store,
+        ScalarMem::BufferStore => s_buffer_store,
+        ScalarMem::ScratchLoad => s_scratch_load,
+        ScalarMem::ScratchStore => s_scratch_store,
+        ScalarMem::Time => s_memtime,
+        ScalarMem::CacheControl => nop,
     };
     Ok((h, n))
 }
