@@ -42,7 +42,7 @@ pub mod wave;
 pub use exec::{Ctx, Observer, Stats, WaveEvent};
 pub use fault::{Fault, FaultKind};
 pub use gds::{Gds, GdsTooLarge, GDS_BYTES};
-pub use mem::{AtomicOp, Memory, OutOfRange, SimpleMemory};
+pub use mem::{AtomicApply, AtomicOp, Memory, OutOfRange, SimpleMemory};
 pub use program::Program;
 pub use sem::{coverage, lds_footprint, resolves, rounded_ops, LdsAccess};
 pub use wave::Wave;

@@ -13,50 +13,19 @@ pub struct OutOfRange {
     pub size: u32,
 }
 
-/// Atomic read-modify-write operations on device memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AtomicOp {
-    /// New value = data.
-    Swap,
-    /// Compare-and-swap: `src` is the new value, `cmp` the comparand.
-    CmpSwap,
-    /// Wrapping add.
-    Add,
-    /// Wrapping subtract.
-    Sub,
-    /// Reversed wrapping subtract: new value = data - old (GCN 1.0 `*_atomic_rsub`).
-    RSub,
-    /// Signed minimum.
-    SMin,
-    /// Unsigned minimum.
-    UMin,
-    /// Signed maximum.
-    SMax,
-    /// Unsigned maximum.
-    UMax,
-    /// Bitwise and.
-    And,
-    /// Bitwise or.
-    Or,
-    /// Bitwise xor.
-    Xor,
-    /// `old >= data ? 0 : old + 1`.
-    Inc,
-    /// `old == 0 || old > data ? data : old - 1`.
-    Dec,
-    /// Float minimum (32 or 64 bits).
-    FMin,
-    /// Float maximum.
-    FMax,
-    /// Float add.
-    FAdd,
-    /// Float compare-and-swap.
-    FCmpSwap,
+/// Atomic read-modify-write operations on device memory: the operation a
+/// memory row names (`risa_gcn::semantics::Atomic`), computed by
+/// [`AtomicApply::apply`].
+pub use risa_gcn::semantics::Atomic as AtomicOp;
+
+/// What an atomic operation writes.
+pub trait AtomicApply {
+    /// The new memory value for `old`, operand `data` and comparand `cmp`, on `bits`-wide values.
+    fn apply(self, old: u64, data: u64, cmp: u64, bits: u32) -> u64;
 }
 
-impl AtomicOp {
-    /// The new memory value for `old`, operand `data` and comparand `cmp`, on `bits`-wide values.
-    pub fn apply(self, old: u64, data: u64, cmp: u64, bits: u32) -> u64 {
+impl AtomicApply for AtomicOp {
+    fn apply(self, old: u64, data: u64, cmp: u64, bits: u32) -> u64 {
         let mask = if bits == 64 {
             u64::MAX
         } else {

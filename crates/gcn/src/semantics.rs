@@ -44,7 +44,8 @@ pub struct RowSem {
 }
 
 /// The read-modify-write of an atomic memory row (`*_atomic_OP`, `_x2` the
-/// 64-bit form), as the row's NAME spells OP.
+/// 64-bit form), as the row's NAME spells OP. The emulator computes it
+/// (`risa_gcn_emu::AtomicOp` is this type, `AtomicApply` its arithmetic).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Atomic {
     /// `swap`: new = data.

@@ -2,7 +2,7 @@
 //! shared by all worker threads. Words are atomics, so concurrent work-groups
 //! may write neighbouring bytes and run atomics without data races.
 
-use risa_gcn_emu::{AtomicOp, Memory, OutOfRange};
+use risa_gcn_emu::{AtomicApply, AtomicOp, Memory, OutOfRange};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 

@@ -5,7 +5,7 @@
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
-use crate::mem::AtomicOp;
+use crate::mem::{AtomicApply, AtomicOp};
 use crate::program::{Cat, Op, Src};
 use crate::wave::{Wave, M0};
 use risa_gcn::table::OpInfo;

@@ -1,7 +1,7 @@
 //! Scalar memory: SMRD (GCN 1.0/1.1) and SMEM (GCN 1.2/1.4) loads, stores,
 //! buffer loads through a V#, scalar atomics, cache controls and timers.
 
-use super::vmem::{atomic_op, ATOMICS};
+use super::vmem::ATOMICS;
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -191,7 +191,7 @@ pub(super) fn lookup(
         ScalarMem::Atomic { op, wide, buffer } => {
             let k = ATOMICS
                 .iter()
-                .position(|(_, o)| *o == atomic_op(op))
+                .position(|(_, o)| *o == op)
                 .ok_or(FaultKind::Unimplemented(info.name))?;
             return Ok((
                 s_atomic,

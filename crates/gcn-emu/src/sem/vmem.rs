@@ -12,7 +12,6 @@ use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src, HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::wave::Wave;
-use risa_gcn::semantics::Atomic;
 use risa_gcn::table::{Family, OpInfo};
 use risa_gcn::{Field, Gen};
 
@@ -88,30 +87,6 @@ pub(super) const ATOMICS: [(&str, AtomicOp); 18] = [
     ("add_f32", AtomicOp::FAdd),
     ("rsub", AtomicOp::RSub),
 ];
-
-/// The memory operation of a row's [`Atomic`].
-pub(super) fn atomic_op(a: Atomic) -> AtomicOp {
-    match a {
-        Atomic::Swap => AtomicOp::Swap,
-        Atomic::CmpSwap => AtomicOp::CmpSwap,
-        Atomic::Add => AtomicOp::Add,
-        Atomic::Sub => AtomicOp::Sub,
-        Atomic::RSub => AtomicOp::RSub,
-        Atomic::SMin => AtomicOp::SMin,
-        Atomic::UMin => AtomicOp::UMin,
-        Atomic::SMax => AtomicOp::SMax,
-        Atomic::UMax => AtomicOp::UMax,
-        Atomic::And => AtomicOp::And,
-        Atomic::Or => AtomicOp::Or,
-        Atomic::Xor => AtomicOp::Xor,
-        Atomic::Inc => AtomicOp::Inc,
-        Atomic::Dec => AtomicOp::Dec,
-        Atomic::FCmpSwap => AtomicOp::FCmpSwap,
-        Atomic::FMin => AtomicOp::FMin,
-        Atomic::FMax => AtomicOp::FMax,
-        Atomic::FAdd => AtomicOp::FAdd,
-    }
-}
 
 /// Parses `load_dwordx2`, `store_byte_d16_hi`, `atomic_add_x2`, ... (the name without its prefix).
 pub(super) fn parse_shape(rest: &str) -> Option<Shape> {
