@@ -267,9 +267,21 @@ fn main() {
             } else {
                 "None".into()
             };
+            // An image row's access, from its NAME and flags.
+            let image = if fam == "Mimg" && nosem.is_none() {
+                match image_mem(name, &flags) {
+                    Ok(m) => format!("Some(ImageMem::{m})"),
+                    Err(e) => {
+                        errors.push(format!("{at}: {e}"));
+                        "None".into()
+                    }
+                }
+            } else {
+                "None".into()
+            };
             writeln!(
                 row_sems,
-                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare},scalar_mem:{scalar_mem}}},"
+                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare},scalar_mem:{scalar_mem},image:{image}}},"
             )
             .unwrap();
             gated.push(!feat.is_empty());
@@ -532,6 +544,57 @@ fn scalar_access(name: &str) -> Result<String, String> {
         return Ok("CacheControl".into());
     }
     Err("a scalar memory row's name names no access this build knows (s_load_dword*, s_atomic_OP, ...)".into())
+}
+
+/// The `ImageMem` variant of MIMG row `name`, as Rust source; the row's
+/// `atomic` and `store` flags must agree with it.
+fn image_mem(name: &str, flags: &str) -> Result<String, String> {
+    let flag = |f: &str| flags.split('|').any(|x| x == f);
+    if flag("flag::SAMPLER") || flag("flag::GATHER4") {
+        return Ok("Sample".into());
+    }
+    let rest = name
+        .strip_prefix("image_")
+        .ok_or("an image row is named image_*")?;
+    let v = if let Some(a) = rest.strip_prefix("atomic_") {
+        let Some(&(_, op)) = ATOMICS.iter().find(|(n, _)| *n == a) else {
+            return Err(format!("unknown atomic operation {a:?}"));
+        };
+        format!("Atomic(Atomic::{op})")
+    } else if rest == "get_resinfo" {
+        "ResInfo".into()
+    } else {
+        let (kind, t) = if let Some(t) = rest.strip_prefix("load") {
+            ("Load", t)
+        } else if let Some(t) = rest.strip_prefix("store") {
+            ("Store", t)
+        } else {
+            return Err("an image row without `sampler` is image_load*, image_store*, image_atomic_OP or image_get_resinfo".into());
+        };
+        let (mip, t) = match t.strip_prefix("_mip") {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let (pck, sgn) = match t {
+            "" => (false, false),
+            "_pck" => (true, false),
+            "_pck_sgn" if kind == "Load" => (true, true),
+            _ => {
+                return Err(format!(
+                    "unknown image {} suffix {t:?}",
+                    kind.to_lowercase()
+                ))
+            }
+        };
+        format!("{kind}(ImageAccess{{mip:{mip},pck:{pck},sgn:{sgn}}})")
+    };
+    if v.starts_with("Atomic") != flag("flag::ATOMIC") {
+        return Err("an image_atomic_* row, and only one, is flagged `atomic`".into());
+    }
+    if v.starts_with("Store") != flag("flag::STORE") {
+        return Err("an image_store* row, and only one, is flagged `store`".into());
+    }
+    Ok(v)
 }
 
 /// Whether `s` can be a semantic id (and so a Rust enum variant).

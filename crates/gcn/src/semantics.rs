@@ -41,6 +41,37 @@ pub struct RowSem {
     /// A scalar memory row's access (every SMRD/SMEM row with semantics has
     /// one; the build fails on a row it cannot read).
     pub scalar_mem: Option<ScalarMem>,
+    /// An image (MIMG) row's access (every MIMG row with semantics has one;
+    /// the build fails on a row it cannot read).
+    pub image: Option<ImageMem>,
+}
+
+/// What an image (MIMG) row does, from its NAME and flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageMem {
+    /// `image_load[_mip][_pck[_sgn]]`.
+    Load(ImageAccess),
+    /// `image_store[_mip][_pck]`.
+    Store(ImageAccess),
+    /// `image_atomic_OP`.
+    Atomic(Atomic),
+    /// `image_get_resinfo`.
+    ResInfo,
+    /// A row flagged `sampler` or `gather4` (`image_sample*`,
+    /// `image_gather4*`, `image_get_lod`): its variant is read from the name
+    /// when the emulator lowers it.
+    Sample,
+}
+
+/// The suffixes of an image load or store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageAccess {
+    /// `_mip`: the last address component is the mip level.
+    pub mip: bool,
+    /// `_pck`: raw components, no number-format conversion.
+    pub pck: bool,
+    /// `_sgn` (loads): raw components sign-extended.
+    pub sgn: bool,
 }
 
 /// The read-modify-write of an atomic memory row (`*_atomic_OP`, `_x2` the
@@ -248,5 +279,24 @@ mod tests {
             seen += usize::from(scalar);
         }
         assert!(seen > 80, "{seen} scalar memory rows");
+    }
+
+    /// Every image row with semantics has its access, and only they; the
+    /// sampling ones are exactly those flagged `sampler` or `gather4`.
+    #[test]
+    fn image_rows_have_their_access() {
+        use crate::table::{flag, Family};
+        let mut seen = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let rs = row_sem(i as OpId);
+            let image = o.family == Family::Mimg;
+            assert_eq!(rs.image.is_some(), image && rs.id().is_some(), "{}", o.name);
+            if let Some(m) = rs.image {
+                let sampler = o.has(flag::SAMPLER) || o.has(flag::GATHER4);
+                assert_eq!(m == ImageMem::Sample, sampler, "{}", o.name);
+                seen += 1;
+            }
+        }
+        assert!(seen > 60, "{seen} image rows");
     }
 }

@@ -14,7 +14,8 @@ use crate::image::{layout, ImageDesc, Kind};
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src};
 use crate::wave::Wave;
-use risa_gcn::table::{flag, OpInfo};
+use risa_gcn::semantics::{ImageAccess, ImageMem};
+use risa_gcn::table::OpInfo;
 use risa_gcn::Field;
 
 /// `aux` bits of loads and stores.
@@ -24,40 +25,23 @@ const PCK: u32 = 2;
 /// Sign-extend raw components (`*_pck_sgn`).
 const SGN: u32 = 4;
 
-/// The handler of an image row and its `aux`, or why it cannot run.
-pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
+/// The handler of image row `info` and its `aux`, or why it cannot run,
+/// from the row's [`ImageMem`] (derived from the row by the build).
+pub(super) fn lookup(info: &OpInfo, access: Option<ImageMem>) -> Result<(Handler, u32), FaultKind> {
     let name = info.name;
-    if info.has(flag::SAMPLER) || info.has(flag::GATHER4) {
-        return super::sample::lookup(name);
-    }
-    let rest = name.strip_prefix("image_").unwrap_or(name);
-    if let Some(a) = rest.strip_prefix("atomic_") {
-        let i = ATOMICS
-            .iter()
-            .position(|(n, _)| *n == a)
-            .ok_or(FaultKind::Unimplemented(name))?;
-        return Ok((atomic, i as u32));
-    }
-    if rest == "get_resinfo" {
-        return Ok((resinfo, 0));
-    }
-    let (h, t): (Handler, &str) = if let Some(t) = rest.strip_prefix("load") {
-        (load, t)
-    } else if let Some(t) = rest.strip_prefix("store") {
-        (store, t)
-    } else {
-        return Err(FaultKind::Unimplemented(name));
-    };
-    let aux = match t {
-        "" => 0,
-        "_mip" => MIP,
-        "_pck" => PCK,
-        "_pck_sgn" => PCK | SGN,
-        "_mip_pck" => MIP | PCK,
-        "_mip_pck_sgn" => MIP | PCK | SGN,
-        _ => return Err(FaultKind::Unimplemented(name)),
-    };
-    Ok((h, aux))
+    let unimpl = FaultKind::Unimplemented(name);
+    let aux =
+        |a: ImageAccess| u32::from(a.mip) * MIP | u32::from(a.pck) * PCK | u32::from(a.sgn) * SGN;
+    Ok(match access.ok_or(unimpl.clone())? {
+        ImageMem::Sample => return super::sample::lookup(name),
+        ImageMem::Atomic(op) => {
+            let i = ATOMICS.iter().position(|(_, o)| *o == op).ok_or(unimpl)?;
+            (atomic, i as u32)
+        }
+        ImageMem::ResInfo => (resinfo, 0),
+        ImageMem::Load(a) => (load, aux(a)),
+        ImageMem::Store(a) => (store, aux(a)),
+    })
 }
 
 /// The instruction's fields and its image, decoded once per execution.
