@@ -30,8 +30,10 @@ const SGN: u32 = 4;
 pub(super) fn lookup(info: &OpInfo, access: Option<ImageMem>) -> Result<(Handler, u32), FaultKind> {
     let name = info.name;
     let unimpl = FaultKind::Unimplemented(name);
-    let aux =
-        |a: ImageAccess| u32::from(a.mip) * MIP | u32::from(a.pck) * PCK | u32::from(a.sgn) * SGN;
+    let aux = |a: ImageAccess| {
+        let bit = |on: bool, b: u32| if on { b } else { 0 };
+        bit(a.mip, MIP) | bit(a.pck, PCK) | bit(a.sgn, SGN)
+    };
     Ok(match access.ok_or(unimpl.clone())? {
         ImageMem::Sample => return super::sample::lookup(name),
         ImageMem::Atomic(op) => {
