@@ -95,8 +95,9 @@ const CHUNKS_PER_THREAD: usize = 2;
 /// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
 /// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
 /// first pass finds the labels and instruction starts about every
-/// [`CHUNK`] bytes, then the chunks are listed in parallel, a few per
-/// thread at a time, and their text goes to `write` in order. The text is
+/// [`CHUNK`] bytes (stretches scanned in parallel, then joined:
+/// [`listing::Stretches`]), then the chunks are listed in parallel, a few
+/// per thread at a time, and their text goes to `write` in order. The text is
 /// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
 /// the labels and a few chunks' text, whatever `len`.
 pub fn disassemble_parallel<E: Send>(
@@ -119,17 +120,28 @@ fn parallel_in_chunks<E: Send>(
     mut write: impl FnMut(&[u8]) -> Result<(), E>,
 ) -> Result<(), E> {
     let none = BTreeMap::new();
-    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).split_every(chunk);
-    let mut buf = vec![0u8; CHUNK as usize];
-    let mut at = 0;
-    while at < len {
-        let n = (len - at).min(CHUNK) as usize;
-        read_at(at, &mut buf[..n])?;
-        scan.feed(&buf[..n]);
-        at += n as u64;
+    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
+    // The first pass, on all cores too: stretches of whole dwords (8
+    // bytes at least, see `Stretches::join`), scanned a window at a time.
+    let step = chunk.max(8) / 4 * 4;
+    let stretches = len.div_ceil(step) as usize;
+    let mut scan = listing::Stretches::new(chip, 0, opts.dialect, BTreeMap::new());
+    for first in (0..stretches).step_by(window) {
+        let scanned: Vec<_> = (first..(first + window).min(stretches))
+            .into_par_iter()
+            .map(|k| {
+                let from = k as u64 * step;
+                let n = step.min(len - from);
+                let mut code = vec![0u8; (n + 4).min(len - from) as usize];
+                read_at(from, &mut code)?;
+                Ok(listing::Stretch::scan(chip, from, &code, n as usize))
+            })
+            .collect();
+        for s in scanned {
+            scan.join(s?);
+        }
     }
-    drop(buf);
-    let (labels, splits) = scan.finish_split();
+    let (labels, splits) = scan.finish();
     let check = Exactness::new(chip, opts.dialect);
     let exact = |i: &Instr, t: &str| check.is_exact(i, t);
     // Chunk k runs from starts[k] to starts[k + 1] (the last one to the end).
@@ -154,7 +166,6 @@ fn parallel_in_chunks<E: Send>(
         Ok((text, l.into_unplaced()))
     };
     let last = starts.len() - 1;
-    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
     let mut unplaced = Vec::new();
     for from in (0..last).step_by(window) {
         let chunks: Vec<_> = (from..(from + window).min(last))

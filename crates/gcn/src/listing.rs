@@ -215,14 +215,7 @@ impl Carry {
         // An instruction takes at most two dwords: one dword left may need
         // the next piece's first.
         while k < words.len() && (last || k + 1 < words.len()) {
-            let w = &words[k..(k + 2).min(words.len())];
-            let r = decode(self.target, w);
-            let step = match &r {
-                Ok(i) => i.len as usize,
-                // Only at the end: the words that are left.
-                Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
-                Err(_) => 1,
-            };
+            let (r, step) = decode_at(self.target, &words, k);
             f(self.pc, &r, &words[k..k + step]);
             self.pc += 4 * step as u64;
             k += step;
@@ -236,31 +229,28 @@ impl Carry {
     }
 }
 
+/// Decodes the instruction at dword `k` of `words` (a stream's dwords, to
+/// its end or at least one past `k`): the result and the dwords it
+/// accounts for (an instruction's length; one for a word that does not
+/// decode; the words left for an instruction cut short by the end).
+#[inline]
+fn decode_at(target: Target, words: &[u32], k: usize) -> (Result<Instr, DecodeError>, usize) {
+    let r = decode(target, &words[k..(k + 2).min(words.len())]);
+    let step = match &r {
+        Ok(i) => i.len as usize,
+        // Only at the end: the words that are left.
+        Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
+        Err(_) => 1,
+    };
+    (r, step)
+}
+
 /// The first pass of a listing: the labels (the given symbols and every
 /// branch target), from the code given piece by piece.
 pub struct Labels {
     carry: Carry,
     dialect: Dialect,
     labels: BTreeMap<u64, String>,
-    /// Record a [`Split`] about every this many bytes (0: none).
-    split_every: u64,
-    splits: Vec<Split>,
-    /// Address of the last instruction or data word seen, and where the
-    /// next split is due.
-    last_pc: Option<u64>,
-    next_split: u64,
-}
-
-/// A place where a listing can be cut into chunks listed independently
-/// (see [`Lister::at`]): the start of an instruction (or data word) that
-/// the first pass found, and the start of the one before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Split {
-    /// Byte address of the instruction the chunk starts with.
-    pub pc: u64,
-    /// Byte address of the instruction before it (the labels after it
-    /// and up to `pc` belong to the chunk).
-    pub prev: u64,
 }
 
 impl Labels {
@@ -275,20 +265,7 @@ impl Labels {
             carry: Carry::new(target.into(), base),
             dialect,
             labels: symbols,
-            split_every: 0,
-            splits: Vec::new(),
-            last_pc: None,
-            next_split: base,
         }
-    }
-
-    /// Also records a [`Split`] about every `bytes` bytes of code (at the
-    /// first instruction start at or after each multiple), for
-    /// [`Labels::finish_split`].
-    pub fn split_every(mut self, bytes: u64) -> Self {
-        self.split_every = bytes;
-        self.next_split = self.carry.pc + bytes;
-        self
     }
 
     /// The next piece of the code (any length).
@@ -298,33 +275,170 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
-        let (every, splits) = (self.split_every, &mut self.splits);
-        let (last_pc, next_split) = (&mut self.last_pc, &mut self.next_split);
         self.carry.feed(piece, last, |pc, r, _| {
-            if every != 0 && pc >= *next_split {
-                if let Some(prev) = *last_pc {
-                    splits.push(Split { pc, prev });
-                }
-                *next_split = pc + every;
-            }
-            *last_pc = Some(pc);
-            if let Ok(i) = r {
-                if let Some(t) = branch_target(i, pc) {
-                    labels.entry(t).or_insert_with(|| label_name(dialect, t));
-                }
+            if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
+                add_label(labels, dialect, t);
             }
         });
     }
 
     /// The labels, by byte address.
-    pub fn finish(self) -> BTreeMap<u64, String> {
-        self.finish_split().0
+    pub fn finish(mut self) -> BTreeMap<u64, String> {
+        self.scan(&[], true);
+        self.labels
+    }
+}
+
+/// Adds the label of a branch target (a symbol of the same address keeps its name).
+fn add_label(labels: &mut BTreeMap<u64, String>, dialect: Dialect, t: u64) {
+    labels.entry(t).or_insert_with(|| label_name(dialect, t));
+}
+
+/// A place where a listing can be cut into chunks listed independently
+/// (see [`Lister::at`]): the start of an instruction (or data word) that
+/// the first pass found, and the start of the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// Byte address of the instruction the chunk starts with.
+    pub pc: u64,
+    /// Byte address of the instruction before it (the labels after it
+    /// and up to `pc` belong to the chunk).
+    pub prev: u64,
+}
+
+/// The first pass of a listing over one stretch of the code, on its own
+/// (stretches are scanned in parallel, then joined in order by
+/// [`Stretches`]).
+///
+/// Where the stretch's first instruction starts is known only once the
+/// stretch before it is decoded: at its first dword, or at its second
+/// when a two-dword instruction crosses the border. The scan guesses the
+/// first dword; decoding is a function of where it starts, so a decoding
+/// from the true start agrees with the guess from the first address both
+/// start an instruction at (after a few instructions at most, in practice),
+/// and [`Stretches::join`] decodes only the instructions before it again.
+pub struct Stretch {
+    /// Byte address of the stretch's first dword.
+    from: u64,
+    /// Bytes of whole dwords in the stretch.
+    len: u64,
+    /// The stretch's dwords and the one after it (to the end of the code).
+    words: Vec<u32>,
+    /// Bit k: the guessed decoding starts an instruction at dword k.
+    starts: Vec<u64>,
+    /// Address and target of every branch the guess decoded, in order.
+    branches: Vec<(u64, u64)>,
+    /// The address of the guess's last instruction, and of the one after
+    /// it (at or past the end of the stretch).
+    last: u64,
+    end: u64,
+}
+
+impl Stretch {
+    /// Scans the stretch of code at byte address `from` of which `code`
+    /// holds the bytes followed by the next dword of the code, if any
+    /// (`len` bytes belong to the stretch; a partial dword at the end of
+    /// the code is left out).
+    pub fn scan(target: impl Into<Target>, from: u64, code: &[u8], len: usize) -> Stretch {
+        let target = target.into();
+        let words: Vec<u32> = code
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let n = (len / 4).min(words.len());
+        let mut starts = vec![0u64; n.div_ceil(64)];
+        let mut branches = Vec::new();
+        let (mut k, mut last) = (0, 0);
+        while k < n {
+            let (r, step) = decode_at(target, &words, k);
+            let pc = from + 4 * k as u64;
+            starts[k / 64] |= 1 << (k % 64);
+            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+                branches.push((pc, t));
+            }
+            last = pc;
+            k += step;
+        }
+        Stretch {
+            from,
+            len: 4 * n as u64,
+            words,
+            starts,
+            branches,
+            last,
+            end: from + 4 * k as u64,
+        }
     }
 
-    /// The labels and the splits recorded (see [`Labels::split_every`]),
-    /// in address order.
-    pub fn finish_split(mut self) -> (BTreeMap<u64, String>, Vec<Split>) {
-        self.scan(&[], true);
+    /// Whether the guessed decoding starts an instruction at `pc` (in the stretch).
+    fn starts_at(&self, pc: u64) -> bool {
+        let k = ((pc - self.from) / 4) as usize;
+        self.starts[k / 64] >> (k % 64) & 1 != 0
+    }
+}
+
+/// The labels and [`Split`]s of a listing from its [`Stretch`]es, joined
+/// in address order: the parallel form of [`Labels`].
+pub struct Stretches {
+    target: Target,
+    dialect: Dialect,
+    labels: BTreeMap<u64, String>,
+    splits: Vec<Split>,
+    /// Where the first instruction at or after the next stretch starts,
+    /// and the address of the one before it (none at the start).
+    next: u64,
+    prev: Option<u64>,
+}
+
+impl Stretches {
+    /// A scan of code starting at byte address `base`, with `symbols` as labels.
+    pub fn new(
+        target: impl Into<Target>,
+        base: u64,
+        dialect: Dialect,
+        symbols: BTreeMap<u64, String>,
+    ) -> Self {
+        Stretches {
+            target: target.into(),
+            dialect,
+            labels: symbols,
+            splits: Vec::new(),
+            next: base,
+            prev: None,
+        }
+    }
+
+    /// Adds the next stretch (the one that starts where the last one
+    /// ended; stretches of 8 bytes or more), and a [`Split`] at its first
+    /// instruction.
+    pub fn join(&mut self, s: Stretch) {
+        let mut pc = self.next;
+        let stop = s.from + s.len;
+        if let (Some(prev), true) = (self.prev, pc < stop) {
+            self.splits.push(Split { pc, prev });
+        }
+        // The true decoding, up to where it meets the guess.
+        while pc < stop && !s.starts_at(pc) {
+            let (r, step) = decode_at(self.target, &s.words, ((pc - s.from) / 4) as usize);
+            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+                add_label(&mut self.labels, self.dialect, t);
+            }
+            self.prev = Some(pc);
+            pc += 4 * step as u64;
+        }
+        if pc < stop {
+            let met = s.branches.partition_point(|&(a, _)| a < pc);
+            for &(_, t) in &s.branches[met..] {
+                add_label(&mut self.labels, self.dialect, t);
+            }
+            (self.next, self.prev) = (s.end, Some(s.last));
+        } else {
+            self.next = pc;
+        }
+    }
+
+    /// The labels and the splits, in address order.
+    pub fn finish(self) -> (BTreeMap<u64, String>, Vec<Split>) {
         (self.labels, self.splits)
     }
 }
@@ -706,6 +820,42 @@ mod tests {
                     whole,
                     "{gen}, pieces of {piece}"
                 );
+            }
+        }
+    }
+
+    /// Stretches scanned apart and joined find the labels of the scan of
+    /// the whole code, and split it at instruction starts: garbage words
+    /// (two-dword instructions across every border, words that do not
+    /// decode, branches anywhere), stretches of any size.
+    #[test]
+    fn joined_stretches_find_the_labels_of_the_whole_scan() {
+        for gen in crate::ALL_GENS {
+            let code: Vec<u8> = crate::random::garbage_cases(gen, 2000, 7)
+                .concat()
+                .into_iter()
+                .chain([0xaa])
+                .collect();
+            let syms: BTreeMap<u64, String> = [(0x108, "k".to_string())].into();
+            let mut whole = Labels::new(gen, 0x100, Dialect::Llvm, syms.clone());
+            whole.feed(&code);
+            let whole = whole.finish();
+            let starts: Vec<u64> = decode_all(gen, &code, 0x100).iter().map(|x| x.0).collect();
+            for step in [8, 12, 40, 4096] {
+                let mut join = Stretches::new(gen, 0x100, Dialect::Llvm, syms.clone());
+                for from in (0..code.len()).step_by(step) {
+                    let n = step.min(code.len() - from);
+                    let bytes = &code[from..(from + n + 4).min(code.len())];
+                    join.join(Stretch::scan(gen, 0x100 + from as u64, bytes, n));
+                }
+                let (labels, splits) = join.finish();
+                assert_eq!(labels, whole, "{gen}, stretches of {step}");
+                assert!(!splits.is_empty() || step > code.len());
+                for s in splits {
+                    let at = starts.partition_point(|&a| a < s.pc);
+                    assert_eq!(starts[at], s.pc, "{gen}, stretches of {step}");
+                    assert_eq!(starts[at - 1], s.prev, "{gen}, stretches of {step}");
+                }
             }
         }
     }
