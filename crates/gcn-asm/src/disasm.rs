@@ -75,7 +75,7 @@ pub fn disassemble_pieces<E>(
     chip: &'static Processor,
     opts: listing::Options,
     pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
-    write: impl FnMut(&[u8]) -> Result<(), E>,
+    write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let check = Exactness::new(chip, opts.dialect);
     let none = BTreeMap::new();
@@ -105,7 +105,7 @@ pub fn disassemble_parallel<E: Send>(
     opts: listing::Options,
     len: u64,
     read_at: &ReadAt<'_, E>,
-    write: impl FnMut(&[u8]) -> Result<(), E>,
+    write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     parallel_in_chunks(chip, opts, len, CHUNK, read_at, write)
 }
@@ -117,7 +117,7 @@ fn parallel_in_chunks<E: Send>(
     len: u64,
     chunk: u64,
     read_at: &ReadAt<'_, E>,
-    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let none = BTreeMap::new();
     let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
@@ -161,7 +161,7 @@ fn parallel_in_chunks<E: Send>(
         let mut code = vec![0u8; (to + 4).min(len).saturating_sub(from) as usize];
         read_at(from, &mut code)?;
         let mut l = lister(k);
-        let mut text = Vec::with_capacity(code.len() * 12);
+        let mut text = String::with_capacity(code.len() * 12);
         l.feed(&code, &mut text);
         Ok((text, l.into_unplaced()))
     };
@@ -183,7 +183,7 @@ fn parallel_in_chunks<E: Send>(
     read_at(from, &mut code)?;
     let mut l = lister(last);
     l.unplaced_before(unplaced);
-    let mut text = Vec::with_capacity(code.len() * 12);
+    let mut text = String::with_capacity(code.len() * 12);
     l.feed(&code, &mut text);
     l.finish(&mut text);
     write(&text)
@@ -194,7 +194,7 @@ fn parallel_in_chunks<E: Send>(
 pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
 
 /// A chunk's text and the labels it passed over.
-type ChunkText<'l> = (Vec<u8>, Vec<(u64, &'l str)>);
+type ChunkText<'l> = (String, Vec<(u64, &'l str)>);
 
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
@@ -318,10 +318,10 @@ mod tests {
                     dialect,
                     hex: false,
                 };
-                let mut whole = Vec::new();
+                let mut whole = String::new();
                 let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(&code);
-                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &[u8]| {
-                    whole.extend_from_slice(t);
+                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &str| {
+                    whole.push_str(t);
                     Ok(())
                 });
                 let read_at = |at: u64, buf: &mut [u8]| -> Result<(), Infallible> {
@@ -329,10 +329,10 @@ mod tests {
                     Ok(())
                 };
                 for chunk in [4, 60, 1000, CHUNK] {
-                    let mut text = Vec::new();
+                    let mut text = String::new();
                     let len = code.len() as u64;
                     let Ok(()) = parallel_in_chunks(chip, opts, len, chunk, &read_at, |t| {
-                        text.extend_from_slice(t);
+                        text.push_str(t);
                         Ok(())
                     });
                     assert!(

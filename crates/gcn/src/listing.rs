@@ -107,14 +107,14 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
-    let mut out = Vec::with_capacity(code.len() * 12);
+    let mut out = String::with_capacity(code.len() * 12);
     let once = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
-    let append = |text: &[u8]| {
-        out.extend_from_slice(text);
+    let append = |text: &str| {
+        out.push_str(text);
         Ok(())
     };
     let Ok(()) = disassemble_pieces(gen, base, symbols, relocs, opts, exact, once, append);
-    String::from_utf8(out).expect("the listing is UTF-8")
+    out
 }
 
 /// [`disassemble_checked`] of code given piece by piece: `pass(f)` calls
@@ -131,7 +131,7 @@ pub fn disassemble_pieces<E>(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
     mut pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
-    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let target = gen.into();
     let mut scan = Labels::new(target, base, opts.dialect, symbols.clone());
@@ -141,7 +141,7 @@ pub fn disassemble_pieces<E>(
     })?;
     let labels = scan.finish();
     let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
-    let mut text = Vec::new();
+    let mut text = String::new();
     pass(&mut |piece| {
         // (About 12 bytes of text per byte of code: no regrowing.)
         text.reserve(piece.len() * 12);
@@ -444,7 +444,7 @@ impl Stretches {
 }
 
 /// The second pass of a listing: the text of code given piece by piece,
-/// appended to a byte buffer the caller writes out and clears (so a listing
+/// appended to a `String` the caller writes out and clears (so a listing
 /// of any size takes memory for one piece and the labels). See
 /// [`disassemble_checked`] for what is printed how.
 pub struct Lister<'a> {
@@ -521,11 +521,11 @@ impl<'a> Lister<'a> {
 
     /// Appends the text of the next piece of the code to `out` (an
     /// instruction that continues in the next piece waits for it).
-    pub fn feed(&mut self, piece: &[u8], out: &mut Vec<u8>) {
+    pub fn feed(&mut self, piece: &[u8], out: &mut String) {
         self.list(piece, false, out);
     }
 
-    fn list(&mut self, piece: &[u8], last: bool, out: &mut Vec<u8>) {
+    fn list(&mut self, piece: &[u8], last: bool, out: &mut String) {
         let Lister {
             carry,
             opts,
@@ -543,12 +543,13 @@ impl<'a> Lister<'a> {
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
         let mut printer = Printer::with_labels(dialect, &lookup);
         let mut plain = Printer::new(dialect);
-        let mut line = String::new();
         carry.feed(piece, last, |pc, r, words| {
-            line.clear();
+            // (Each line goes straight to `out`.)
+            let line = &mut *out;
             while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
                 if a == pc {
-                    let _ = writeln!(line, "{l}:");
+                    line.push_str(l);
+                    line.push_str(":\n");
                 } else {
                     unplaced.push((a, l));
                 }
@@ -560,7 +561,7 @@ impl<'a> Lister<'a> {
                     // The text goes straight into the line (the common
                     // case); a line printed as data moves it behind `.int`.
                     printer.pc = pc;
-                    let expressible = printer.write_checked(i, &mut line);
+                    let expressible = printer.write_checked(i, line);
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
@@ -597,8 +598,8 @@ impl<'a> Lister<'a> {
                         text.clear();
                         text.push_str(&line[line_start..]);
                         line.truncate(line_start);
-                        push_int(&mut line, &w[..n]);
-                        pad(&mut line, line_start, 48);
+                        push_int(line, &w[..n]);
+                        pad(line, line_start, 48);
                         let _ = write!(line, "{cmt} ");
                         if opts.hex {
                             let _ = write!(line, "{pc:06x}: ");
@@ -611,10 +612,10 @@ impl<'a> Lister<'a> {
                         }
                     } else {
                         if let Some(r) = reloc {
-                            relocate_literal(&mut line, line_start, w[n - 1], r);
+                            relocate_literal(line, line_start, w[n - 1], r);
                         }
                         if opts.hex {
-                            pad(&mut line, line_start, 48);
+                            pad(line, line_start, 48);
                             let _ = write!(line, "{cmt} {pc:06x}:");
                             for x in &w[..n] {
                                 let _ = write!(line, " {x:08x}");
@@ -623,20 +624,19 @@ impl<'a> Lister<'a> {
                     }
                 }
                 Err(e) => {
-                    push_int(&mut line, words);
-                    pad(&mut line, line_start, 48);
+                    push_int(line, words);
+                    pad(line, line_start, 48);
                     let _ = write!(line, "{cmt} {pc:06x}: {e}");
                 }
             }
             line.push('\n');
-            out.extend_from_slice(line.as_bytes());
         });
     }
 
     /// Appends the end of the listing: what is left of the code, trailing
     /// bytes that are not a whole dword, and the labels not at an
     /// instruction.
-    pub fn finish(mut self, out: &mut Vec<u8>) {
+    pub fn finish(mut self, out: &mut String) {
         self.list(&[], true, out);
         let cmt = comment(self.opts.dialect);
         let tail = std::mem::take(&mut self.carry.bytes);
@@ -663,7 +663,7 @@ impl<'a> Lister<'a> {
                 d.unsigned_abs()
             );
         }
-        out.extend_from_slice(s.as_bytes());
+        out.push_str(&s);
     }
 }
 
@@ -805,18 +805,18 @@ mod tests {
             let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
             let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
             for piece in [1, 3, 7, 4096, 65537] {
-                let mut out = Vec::new();
+                let mut out = String::new();
                 let pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| {
                     code.chunks(piece).try_for_each(f)
                 };
-                let append = |text: &[u8]| {
-                    out.extend_from_slice(text);
+                let append = |text: &str| {
+                    out.push_str(text);
                     Ok(())
                 };
                 let Ok(()) =
                     disassemble_pieces(gen, 0x100, &syms, &none, opts, &exact, pieces, append);
                 assert_eq!(
-                    String::from_utf8(out).unwrap(),
+                    out,
                     whole,
                     "{gen}, pieces of {piece}"
                 );
