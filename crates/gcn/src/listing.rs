@@ -4,7 +4,6 @@
 use crate::decode::{decode, DecodeError, Instr};
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
-use crate::table::Ty;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt::Write as _;
@@ -20,7 +19,9 @@ pub struct Options {
 
 /// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
 pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
-    i.info().sig.iter().find(|o| o.ty == Ty::Label)?;
+    if !i.info().has(crate::table::flag::BRANCH) {
+        return None;
+    }
     let off = i64::from(i.field(crate::layout::Field::Simm16) as u16 as i16);
     Some((pc as i64 + 4 + off * 4) as u64)
 }
@@ -858,6 +859,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `branch_target` tests the flag `build.rs` derives: it marks exactly
+    /// the rows with a branch offset operand.
+    #[test]
+    fn branch_flag_marks_the_rows_with_a_label() {
+        use crate::table::{flag, Ty, OPS};
+        for info in OPS {
+            let label = info.sig.iter().any(|o| o.ty == Ty::Label);
+            assert_eq!(info.has(flag::BRANCH), label, "{}", info.name);
+        }
+        assert!(OPS.iter().any(|i| i.name == "s_cbranch_vccz" && i.has(flag::BRANCH)));
     }
 
     #[test]
