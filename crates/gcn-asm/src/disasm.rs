@@ -15,7 +15,7 @@ use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Condvar, Mutex, OnceLock};
 
 /// Whether `text` assembles (alone, at address 0, for `chip`) to exactly
 /// `i`'s words.
@@ -166,18 +166,7 @@ fn parallel_in_chunks<E: Send>(
         Ok((text, l.into_unplaced()))
     };
     let last = starts.len() - 1;
-    let mut unplaced = Vec::new();
-    for from in (0..last).step_by(window) {
-        let chunks: Vec<_> = (from..(from + window).min(last))
-            .into_par_iter()
-            .map(list_chunk)
-            .collect();
-        for c in chunks {
-            let (text, u) = c?;
-            write(&text)?;
-            unplaced.extend(u);
-        }
-    }
+    let unplaced = in_order(last, window, &list_chunk, &mut write)?;
     let from = starts[last].pc;
     let mut code = vec![0u8; len.saturating_sub(from) as usize];
     read_at(from, &mut code)?;
@@ -187,6 +176,105 @@ fn parallel_in_chunks<E: Send>(
     l.feed(&code, &mut text);
     l.finish(&mut text);
     write(&text)
+}
+
+/// Lists chunks `0..count` on the pool's threads, each taking the next
+/// chunk as soon as it is done, while this thread writes their text in
+/// order (so the cores stay busy while text is written); a thread waits
+/// while its next chunk is `window` or more ahead of the next to write,
+/// which bounds the text held. Returns the labels the chunks passed over,
+/// in order; the first error (of a chunk or of `write`) ends it.
+fn in_order<'l, E: Send>(
+    count: usize,
+    window: usize,
+    list_chunk: &(dyn Fn(usize) -> Result<ChunkText<'l>, E> + Sync),
+    write: &mut impl FnMut(&str) -> Result<(), E>,
+) -> Result<Vec<(u64, &'l str)>, E> {
+    /// What the threads share: the next chunk to take and to write, the
+    /// chunks listed and not written yet, and whether to stop.
+    struct Queue<T> {
+        taken: usize,
+        written: usize,
+        done: HashMap<usize, T>,
+        stop: bool,
+    }
+    let queue = Mutex::new(Queue {
+        taken: 0,
+        written: 0,
+        done: HashMap::new(),
+        stop: false,
+    });
+    if rayon::current_thread_index().is_some() {
+        // On a thread of the pool, waiting for the pool could wait forever:
+        // one chunk after the other.
+        let mut unplaced = Vec::new();
+        for k in 0..count {
+            let (text, u) = list_chunk(k)?;
+            write(&text)?;
+            unplaced.extend(u);
+        }
+        return Ok(unplaced);
+    }
+    let changed = Condvar::new();
+    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
+    let worker = || loop {
+        let k = {
+            let mut q = lock();
+            while !q.stop && q.taken < count && q.taken >= q.written + window {
+                q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+            if q.stop || q.taken >= count {
+                return;
+            }
+            q.taken += 1;
+            q.taken - 1
+        };
+        // (A panic goes to the writer, which would wait for the chunk.)
+        let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| list_chunk(k)));
+        lock().done.insert(k, text);
+        changed.notify_all();
+    };
+    rayon::in_place_scope(|scope| {
+        for _ in 0..rayon::current_num_threads().max(1) {
+            scope.spawn(|_| worker());
+        }
+        let mut unplaced = Vec::new();
+        let mut result = Ok(());
+        for k in 0..count {
+            let chunk = {
+                let mut q = lock();
+                loop {
+                    if let Some(c) = q.done.remove(&k) {
+                        break c;
+                    }
+                    q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let mut panic = None;
+            result = match chunk {
+                Ok(c) => c.and_then(|(text, u)| {
+                    unplaced.extend(u);
+                    write(&text)
+                }),
+                Err(p) => {
+                    panic = Some(p);
+                    Ok(())
+                }
+            };
+            let mut q = lock();
+            q.written = k + 1;
+            q.stop = result.is_err() || panic.is_some();
+            drop(q);
+            changed.notify_all();
+            if let Some(p) = panic {
+                std::panic::resume_unwind(p);
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        result.map(|()| unplaced)
+    })
 }
 
 /// Fills a buffer with the code from a byte offset (the input of
@@ -300,6 +388,30 @@ mod tests {
     use super::*;
     use std::convert::Infallible;
 
+    /// An error of the output ends the parallel listing with that error
+    /// (the threads listing ahead stop too).
+    #[test]
+    fn parallel_listing_stops_at_a_write_error() {
+        let chip = Processor::parse("fiji").unwrap();
+        let code: Vec<u8> = random::garbage_cases(chip, 3000, 3).concat();
+        let read_at = |at: u64, buf: &mut [u8]| -> Result<(), String> {
+            buf.copy_from_slice(&code[at as usize..at as usize + buf.len()]);
+            Ok(())
+        };
+        let mut writes = 0;
+        let opts = listing::Options::default();
+        let r = parallel_in_chunks(chip, opts, code.len() as u64, 64, &read_at, |_| {
+            writes += 1;
+            if writes == 3 {
+                Err("disk full".to_string())
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(r, Err("disk full".to_string()));
+        assert_eq!(writes, 3);
+    }
+
     /// The parallel listing, cut into chunks of any size, is the
     /// sequential one byte for byte: garbage words (branches into the
     /// middle of instructions and past the ends, words that do not
@@ -341,6 +453,16 @@ mod tests {
                         chip.name
                     );
                 }
+                // Called on a thread of a pool of one: chunk after chunk.
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+                let mut text = String::new();
+                let Ok(()) = pool.unwrap().install(|| {
+                    parallel_in_chunks(chip, opts, code.len() as u64, 60, &read_at, |t| {
+                        text.push_str(t);
+                        Ok(())
+                    })
+                });
+                assert!(text == whole, "{} {dialect:?}, in the pool", chip.name);
             }
         }
     }

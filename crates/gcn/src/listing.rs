@@ -816,11 +816,7 @@ mod tests {
                 };
                 let Ok(()) =
                     disassemble_pieces(gen, 0x100, &syms, &none, opts, &exact, pieces, append);
-                assert_eq!(
-                    out,
-                    whole,
-                    "{gen}, pieces of {piece}"
-                );
+                assert_eq!(out, whole, "{gen}, pieces of {piece}");
             }
         }
     }
@@ -870,7 +866,9 @@ mod tests {
             let label = info.sig.iter().any(|o| o.ty == Ty::Label);
             assert_eq!(info.has(flag::BRANCH), label, "{}", info.name);
         }
-        assert!(OPS.iter().any(|i| i.name == "s_cbranch_vccz" && i.has(flag::BRANCH)));
+        assert!(OPS
+            .iter()
+            .any(|i| i.name == "s_cbranch_vccz" && i.has(flag::BRANCH)));
     }
 
     #[test]
