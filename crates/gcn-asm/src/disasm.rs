@@ -291,6 +291,12 @@ const VERDICTS_KEPT: usize = 1 << 16;
 /// Instances of a form [`Exactness`] makes to learn which bits it uses.
 const FORM_SAMPLES: usize = 32;
 
+/// The first of the [`FORM_SAMPLES`] instances, which [`Exactness`] makes
+/// alone until an instruction sets a bit none of them sets: the bits of
+/// all samples are then learned (most forms met need no more, and making
+/// instances is most of a short listing's time).
+const FIRST_SAMPLES: usize = 8;
+
 /// The exactness check of a listing ([`listing::Lister`]), made cheap.
 ///
 /// The printer already refuses text it knows cannot stand for the words
@@ -308,8 +314,10 @@ pub struct Exactness {
     chip: &'static Processor,
     dialect: Dialect,
     /// Per form (instruction × encoding, a flat table: this is looked up
-    /// for every instruction): the bits its valid instances set, once known
+    /// for every instruction): the bits its first [`FIRST_SAMPLES`] valid
+    /// instances set, and those of all [`FORM_SAMPLES`], once known
     /// (shared by the threads of a parallel listing).
+    first: Vec<OnceLock<u64>>,
     forms: Vec<OnceLock<u64>>,
     /// Assembler verdicts by words.
     verdicts: Mutex<HashMap<(u64, Option<u32>), bool>>,
@@ -321,6 +329,9 @@ impl Exactness {
         Exactness {
             chip,
             dialect,
+            first: (0..OPS.len() * ENC_COUNT)
+                .map(|_| OnceLock::new())
+                .collect(),
             forms: (0..OPS.len() * ENC_COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -351,17 +362,24 @@ impl Exactness {
     /// Whether every bit `i` sets is one valid instances of its form set.
     pub fn trusted(&self, i: &Instr) -> bool {
         let key = i.op as usize * ENC_COUNT + i.enc as usize;
-        let mask = *self.forms[key].get_or_init(|| self.form_bits(i));
-        i.raw & !mask == 0
+        // The samples are the same whatever their number (the generator is
+        // seeded by the instruction): the first ones' bits are part of all
+        // samples' bits, and the verdict is all samples' verdict.
+        let first = *self.first[key].get_or_init(|| self.form_bits(i, FIRST_SAMPLES));
+        i.raw & !first == 0 || {
+            let mask = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
+            i.raw & !mask == 0
+        }
     }
 
-    /// The bits that valid instances of `i`'s form set (0 when the
-    /// generator has no instance of it: nothing is trusted then).
-    fn form_bits(&self, i: &Instr) -> u64 {
+    /// The bits that the first `samples` valid instances of `i`'s form
+    /// set (0 when the generator has no instance of it: nothing is trusted
+    /// then).
+    fn form_bits(&self, i: &Instr, samples: usize) -> u64 {
         let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
         let mut bits = 0;
         let mut made = 0;
-        for _ in 0..FORM_SAMPLES {
+        for _ in 0..samples {
             // (The generator names VOP3b forms by their VOP3 encoding.)
             let enc = if i.enc == Enc::Vop3b {
                 Enc::Vop3
