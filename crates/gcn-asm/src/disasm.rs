@@ -125,7 +125,7 @@ fn parallel_in_chunks<E: Send>(
     // bytes at least, see `Stretches::join`), scanned a window at a time.
     let step = chunk.max(8) / 4 * 4;
     let stretches = len.div_ceil(step) as usize;
-    let mut scan = listing::Stretches::new(chip, 0, opts.dialect, BTreeMap::new());
+    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
     for first in (0..stretches).step_by(window) {
         let scanned: Vec<_> = (first..(first + window).min(stretches))
             .into_par_iter()

@@ -283,6 +283,18 @@ impl Labels {
         });
     }
 
+    /// The same scan (not fed yet) made of [`Stretch`]es scanned apart.
+    pub fn in_stretches(self) -> Stretches {
+        Stretches {
+            target: self.carry.target,
+            dialect: self.dialect,
+            labels: self.labels,
+            splits: Vec::new(),
+            next: self.carry.pc,
+            prev: None,
+        }
+    }
+
     /// The labels, by byte address.
     pub fn finish(mut self) -> BTreeMap<u64, String> {
         self.scan(&[], true);
@@ -392,23 +404,6 @@ pub struct Stretches {
 }
 
 impl Stretches {
-    /// A scan of code starting at byte address `base`, with `symbols` as labels.
-    pub fn new(
-        target: impl Into<Target>,
-        base: u64,
-        dialect: Dialect,
-        symbols: BTreeMap<u64, String>,
-    ) -> Self {
-        Stretches {
-            target: target.into(),
-            dialect,
-            labels: symbols,
-            splits: Vec::new(),
-            next: base,
-            prev: None,
-        }
-    }
-
     /// Adds the next stretch (the one that starts where the last one
     /// ended; stretches of 8 bytes or more), and a [`Split`] at its first
     /// instruction.
@@ -839,7 +834,7 @@ mod tests {
             let whole = whole.finish();
             let starts: Vec<u64> = decode_all(gen, &code, 0x100).iter().map(|x| x.0).collect();
             for step in [8, 12, 40, 4096] {
-                let mut join = Stretches::new(gen, 0x100, Dialect::Llvm, syms.clone());
+                let mut join = Labels::new(gen, 0x100, Dialect::Llvm, syms.clone()).in_stretches();
                 for from in (0..code.len()).step_by(step) {
                     let n = step.min(code.len() - from);
                     let bytes = &code[from..(from + n + 4).min(code.len())];
