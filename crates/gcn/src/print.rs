@@ -771,18 +771,16 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             // llvm-mc reads such a literal as the inline constant.
             self.lose();
         }
-        if !self.llvm() {
-            if inline_code_of(i.gen, v, ty).is_some() {
-                out.push_str("lit(");
-                if (-16..=64).contains(&(v as i32)) {
-                    // (`lit(-3)` is 0xfffffffd; a 16-bit 0xfffd stays hex.)
-                    push_i64(out, i64::from(v as i32));
-                } else {
-                    push_hex(out, u64::from(v));
-                }
-                out.push(b')');
-                return;
+        if !self.llvm() && inline_code_of(i.gen, v, ty).is_some() {
+            out.push_str("lit(");
+            if (-16..=64).contains(&(v as i32)) {
+                // (`lit(-3)` is 0xfffffffd; a 16-bit 0xfffd stays hex.)
+                push_i64(out, i64::from(v as i32));
+            } else {
+                push_hex(out, u64::from(v));
             }
+            out.push(b')');
+            return;
         }
         push_hex(out, u64::from(v));
     }
