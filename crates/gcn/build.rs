@@ -209,6 +209,9 @@ fn main() {
             if sig.contains("role:Role::L,") {
                 flags.push("flag::LIT".into());
             }
+            if sig.contains("ty:Ty::Label,") {
+                flags.push("flag::BRANCH".into());
+            }
             let novop3 = flags.iter().any(|f| f == "flag::NOVOP3");
             let flags = if flags.is_empty() {
                 "0".to_string()

@@ -158,8 +158,8 @@ fn stream_raw(
             .and_then(|_| f.read_exact(buf))
             .map_err(|e| format!("{path}: {e}"))
     };
-    let write = |text: &[u8]| {
-        out.write_all(text)
+    let write = |text: &str| {
+        out.write_all(text.as_bytes())
             .map_err(|e| format!("writing output: {e}"))
     };
     risa_gcn_asm::disasm::disassemble_parallel(chip, opts, len, &read_at, write)

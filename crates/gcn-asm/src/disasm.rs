@@ -15,7 +15,7 @@ use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Condvar, Mutex, OnceLock};
 
 /// Whether `text` assembles (alone, at address 0, for `chip`) to exactly
 /// `i`'s words.
@@ -75,7 +75,7 @@ pub fn disassemble_pieces<E>(
     chip: &'static Processor,
     opts: listing::Options,
     pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
-    write: impl FnMut(&[u8]) -> Result<(), E>,
+    write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let check = Exactness::new(chip, opts.dialect);
     let none = BTreeMap::new();
@@ -95,8 +95,9 @@ const CHUNKS_PER_THREAD: usize = 2;
 /// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
 /// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
 /// first pass finds the labels and instruction starts about every
-/// [`CHUNK`] bytes, then the chunks are listed in parallel, a few per
-/// thread at a time, and their text goes to `write` in order. The text is
+/// [`CHUNK`] bytes (stretches scanned in parallel, then joined:
+/// [`listing::Stretches`]), then the chunks are listed in parallel, a few
+/// per thread at a time, and their text goes to `write` in order. The text is
 /// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
 /// the labels and a few chunks' text, whatever `len`.
 pub fn disassemble_parallel<E: Send>(
@@ -104,7 +105,7 @@ pub fn disassemble_parallel<E: Send>(
     opts: listing::Options,
     len: u64,
     read_at: &ReadAt<'_, E>,
-    write: impl FnMut(&[u8]) -> Result<(), E>,
+    write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     parallel_in_chunks(chip, opts, len, CHUNK, read_at, write)
 }
@@ -116,20 +117,31 @@ fn parallel_in_chunks<E: Send>(
     len: u64,
     chunk: u64,
     read_at: &ReadAt<'_, E>,
-    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let none = BTreeMap::new();
-    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).split_every(chunk);
-    let mut buf = vec![0u8; CHUNK as usize];
-    let mut at = 0;
-    while at < len {
-        let n = (len - at).min(CHUNK) as usize;
-        read_at(at, &mut buf[..n])?;
-        scan.feed(&buf[..n]);
-        at += n as u64;
+    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
+    // The first pass, on all cores too: stretches of whole dwords (8
+    // bytes at least, see `Stretches::join`), scanned a window at a time.
+    let step = chunk.max(8) / 4 * 4;
+    let stretches = len.div_ceil(step) as usize;
+    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
+    for first in (0..stretches).step_by(window) {
+        let scanned: Vec<_> = (first..(first + window).min(stretches))
+            .into_par_iter()
+            .map(|k| {
+                let from = k as u64 * step;
+                let n = step.min(len - from);
+                let mut code = vec![0u8; (n + 4).min(len - from) as usize];
+                read_at(from, &mut code)?;
+                Ok(listing::Stretch::scan(chip, from, &code, n as usize))
+            })
+            .collect();
+        for s in scanned {
+            scan.join(s?);
+        }
     }
-    drop(buf);
-    let (labels, splits) = scan.finish_split();
+    let (labels, splits) = scan.finish();
     let check = Exactness::new(chip, opts.dialect);
     let exact = |i: &Instr, t: &str| check.is_exact(i, t);
     // Chunk k runs from starts[k] to starts[k + 1] (the last one to the end).
@@ -149,33 +161,120 @@ fn parallel_in_chunks<E: Send>(
         let mut code = vec![0u8; (to + 4).min(len).saturating_sub(from) as usize];
         read_at(from, &mut code)?;
         let mut l = lister(k);
-        let mut text = Vec::with_capacity(code.len() * 12);
+        let mut text = String::with_capacity(code.len() * 12);
         l.feed(&code, &mut text);
         Ok((text, l.into_unplaced()))
     };
     let last = starts.len() - 1;
-    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
-    let mut unplaced = Vec::new();
-    for from in (0..last).step_by(window) {
-        let chunks: Vec<_> = (from..(from + window).min(last))
-            .into_par_iter()
-            .map(list_chunk)
-            .collect();
-        for c in chunks {
-            let (text, u) = c?;
-            write(&text)?;
-            unplaced.extend(u);
-        }
-    }
+    let unplaced = in_order(last, window, &list_chunk, &mut write)?;
     let from = starts[last].pc;
     let mut code = vec![0u8; len.saturating_sub(from) as usize];
     read_at(from, &mut code)?;
     let mut l = lister(last);
     l.unplaced_before(unplaced);
-    let mut text = Vec::with_capacity(code.len() * 12);
+    let mut text = String::with_capacity(code.len() * 12);
     l.feed(&code, &mut text);
     l.finish(&mut text);
     write(&text)
+}
+
+/// Lists chunks `0..count` on the pool's threads, each taking the next
+/// chunk as soon as it is done, while this thread writes their text in
+/// order (so the cores stay busy while text is written); a thread waits
+/// while its next chunk is `window` or more ahead of the next to write,
+/// which bounds the text held. Returns the labels the chunks passed over,
+/// in order; the first error (of a chunk or of `write`) ends it.
+fn in_order<'l, E: Send>(
+    count: usize,
+    window: usize,
+    list_chunk: &(dyn Fn(usize) -> Result<ChunkText<'l>, E> + Sync),
+    write: &mut impl FnMut(&str) -> Result<(), E>,
+) -> Result<Vec<(u64, &'l str)>, E> {
+    /// What the threads share: the next chunk to take and to write, the
+    /// chunks listed and not written yet, and whether to stop.
+    struct Queue<T> {
+        taken: usize,
+        written: usize,
+        done: HashMap<usize, T>,
+        stop: bool,
+    }
+    let queue = Mutex::new(Queue {
+        taken: 0,
+        written: 0,
+        done: HashMap::new(),
+        stop: false,
+    });
+    if rayon::current_thread_index().is_some() {
+        // On a thread of the pool, waiting for the pool could wait forever:
+        // one chunk after the other.
+        let mut unplaced = Vec::new();
+        for k in 0..count {
+            let (text, u) = list_chunk(k)?;
+            write(&text)?;
+            unplaced.extend(u);
+        }
+        return Ok(unplaced);
+    }
+    let changed = Condvar::new();
+    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
+    let worker = || loop {
+        let k = {
+            let mut q = lock();
+            while !q.stop && q.taken < count && q.taken >= q.written + window {
+                q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+            if q.stop || q.taken >= count {
+                return;
+            }
+            q.taken += 1;
+            q.taken - 1
+        };
+        // (A panic goes to the writer, which would wait for the chunk.)
+        let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| list_chunk(k)));
+        lock().done.insert(k, text);
+        changed.notify_all();
+    };
+    rayon::in_place_scope(|scope| {
+        for _ in 0..rayon::current_num_threads().max(1) {
+            scope.spawn(|_| worker());
+        }
+        let mut unplaced = Vec::new();
+        let mut result = Ok(());
+        for k in 0..count {
+            let chunk = {
+                let mut q = lock();
+                loop {
+                    if let Some(c) = q.done.remove(&k) {
+                        break c;
+                    }
+                    q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            let mut panic = None;
+            result = match chunk {
+                Ok(c) => c.and_then(|(text, u)| {
+                    unplaced.extend(u);
+                    write(&text)
+                }),
+                Err(p) => {
+                    panic = Some(p);
+                    Ok(())
+                }
+            };
+            let mut q = lock();
+            q.written = k + 1;
+            q.stop = result.is_err() || panic.is_some();
+            drop(q);
+            changed.notify_all();
+            if let Some(p) = panic {
+                std::panic::resume_unwind(p);
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        result.map(|()| unplaced)
+    })
 }
 
 /// Fills a buffer with the code from a byte offset (the input of
@@ -183,7 +282,7 @@ fn parallel_in_chunks<E: Send>(
 pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
 
 /// A chunk's text and the labels it passed over.
-type ChunkText<'l> = (Vec<u8>, Vec<(u64, &'l str)>);
+type ChunkText<'l> = (String, Vec<(u64, &'l str)>);
 
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
@@ -191,6 +290,12 @@ const VERDICTS_KEPT: usize = 1 << 16;
 
 /// Instances of a form [`Exactness`] makes to learn which bits it uses.
 const FORM_SAMPLES: usize = 32;
+
+/// The first of the [`FORM_SAMPLES`] instances, which [`Exactness`] makes
+/// alone until an instruction sets a bit none of them sets: the bits of
+/// all samples are then learned (most forms met need no more, and making
+/// instances is most of a short listing's time).
+const FIRST_SAMPLES: usize = 8;
 
 /// The exactness check of a listing ([`listing::Lister`]), made cheap.
 ///
@@ -209,8 +314,10 @@ pub struct Exactness {
     chip: &'static Processor,
     dialect: Dialect,
     /// Per form (instruction × encoding, a flat table: this is looked up
-    /// for every instruction): the bits its valid instances set, once known
+    /// for every instruction): the bits its first [`FIRST_SAMPLES`] valid
+    /// instances set, and those of all [`FORM_SAMPLES`], once known
     /// (shared by the threads of a parallel listing).
+    first: Vec<OnceLock<u64>>,
     forms: Vec<OnceLock<u64>>,
     /// Assembler verdicts by words.
     verdicts: Mutex<HashMap<(u64, Option<u32>), bool>>,
@@ -222,6 +329,9 @@ impl Exactness {
         Exactness {
             chip,
             dialect,
+            first: (0..OPS.len() * ENC_COUNT)
+                .map(|_| OnceLock::new())
+                .collect(),
             forms: (0..OPS.len() * ENC_COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
@@ -252,17 +362,24 @@ impl Exactness {
     /// Whether every bit `i` sets is one valid instances of its form set.
     pub fn trusted(&self, i: &Instr) -> bool {
         let key = i.op as usize * ENC_COUNT + i.enc as usize;
-        let mask = *self.forms[key].get_or_init(|| self.form_bits(i));
-        i.raw & !mask == 0
+        // The samples are the same whatever their number (the generator is
+        // seeded by the instruction): the first ones' bits are part of all
+        // samples' bits, and the verdict is all samples' verdict.
+        let first = *self.first[key].get_or_init(|| self.form_bits(i, FIRST_SAMPLES));
+        i.raw & !first == 0 || {
+            let mask = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
+            i.raw & !mask == 0
+        }
     }
 
-    /// The bits that valid instances of `i`'s form set (0 when the
-    /// generator has no instance of it: nothing is trusted then).
-    fn form_bits(&self, i: &Instr) -> u64 {
+    /// The bits that the first `samples` valid instances of `i`'s form
+    /// set (0 when the generator has no instance of it: nothing is trusted
+    /// then).
+    fn form_bits(&self, i: &Instr, samples: usize) -> u64 {
         let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
         let mut bits = 0;
         let mut made = 0;
-        for _ in 0..FORM_SAMPLES {
+        for _ in 0..samples {
             // (The generator names VOP3b forms by their VOP3 encoding.)
             let enc = if i.enc == Enc::Vop3b {
                 Enc::Vop3
@@ -289,6 +406,30 @@ mod tests {
     use super::*;
     use std::convert::Infallible;
 
+    /// An error of the output ends the parallel listing with that error
+    /// (the threads listing ahead stop too).
+    #[test]
+    fn parallel_listing_stops_at_a_write_error() {
+        let chip = Processor::parse("fiji").unwrap();
+        let code: Vec<u8> = random::garbage_cases(chip, 3000, 3).concat();
+        let read_at = |at: u64, buf: &mut [u8]| -> Result<(), String> {
+            buf.copy_from_slice(&code[at as usize..at as usize + buf.len()]);
+            Ok(())
+        };
+        let mut writes = 0;
+        let opts = listing::Options::default();
+        let r = parallel_in_chunks(chip, opts, code.len() as u64, 64, &read_at, |_| {
+            writes += 1;
+            if writes == 3 {
+                Err("disk full".to_string())
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(r, Err("disk full".to_string()));
+        assert_eq!(writes, 3);
+    }
+
     /// The parallel listing, cut into chunks of any size, is the
     /// sequential one byte for byte: garbage words (branches into the
     /// middle of instructions and past the ends, words that do not
@@ -307,10 +448,10 @@ mod tests {
                     dialect,
                     hex: false,
                 };
-                let mut whole = Vec::new();
+                let mut whole = String::new();
                 let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(&code);
-                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &[u8]| {
-                    whole.extend_from_slice(t);
+                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &str| {
+                    whole.push_str(t);
                     Ok(())
                 });
                 let read_at = |at: u64, buf: &mut [u8]| -> Result<(), Infallible> {
@@ -318,10 +459,10 @@ mod tests {
                     Ok(())
                 };
                 for chunk in [4, 60, 1000, CHUNK] {
-                    let mut text = Vec::new();
+                    let mut text = String::new();
                     let len = code.len() as u64;
                     let Ok(()) = parallel_in_chunks(chip, opts, len, chunk, &read_at, |t| {
-                        text.extend_from_slice(t);
+                        text.push_str(t);
                         Ok(())
                     });
                     assert!(
@@ -330,6 +471,16 @@ mod tests {
                         chip.name
                     );
                 }
+                // Called on a thread of a pool of one: chunk after chunk.
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+                let mut text = String::new();
+                let Ok(()) = pool.unwrap().install(|| {
+                    parallel_in_chunks(chip, opts, code.len() as u64, 60, &read_at, |t| {
+                        text.push_str(t);
+                        Ok(())
+                    })
+                });
+                assert!(text == whole, "{} {dialect:?}, in the pool", chip.name);
             }
         }
     }

@@ -4,7 +4,6 @@
 use crate::decode::{decode, DecodeError, Instr};
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
-use crate::table::Ty;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::fmt::Write as _;
@@ -20,7 +19,9 @@ pub struct Options {
 
 /// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
 pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
-    i.info().sig.iter().find(|o| o.ty == Ty::Label)?;
+    if !i.info().has(crate::table::flag::BRANCH) {
+        return None;
+    }
     let off = i64::from(i.field(crate::layout::Field::Simm16) as u16 as i16);
     Some((pc as i64 + 4 + off * 4) as u64)
 }
@@ -107,14 +108,14 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
-    let mut out = Vec::with_capacity(code.len() * 12);
+    let mut out = String::with_capacity(code.len() * 12);
     let once = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
-    let append = |text: &[u8]| {
-        out.extend_from_slice(text);
+    let append = |text: &str| {
+        out.push_str(text);
         Ok(())
     };
     let Ok(()) = disassemble_pieces(gen, base, symbols, relocs, opts, exact, once, append);
-    String::from_utf8(out).expect("the listing is UTF-8")
+    out
 }
 
 /// [`disassemble_checked`] of code given piece by piece: `pass(f)` calls
@@ -131,7 +132,7 @@ pub fn disassemble_pieces<E>(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
     mut pass: impl FnMut(&mut dyn FnMut(&[u8]) -> Result<(), E>) -> Result<(), E>,
-    mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let target = gen.into();
     let mut scan = Labels::new(target, base, opts.dialect, symbols.clone());
@@ -141,7 +142,7 @@ pub fn disassemble_pieces<E>(
     })?;
     let labels = scan.finish();
     let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
-    let mut text = Vec::new();
+    let mut text = String::new();
     pass(&mut |piece| {
         // (About 12 bytes of text per byte of code: no regrowing.)
         text.reserve(piece.len() * 12);
@@ -215,14 +216,7 @@ impl Carry {
         // An instruction takes at most two dwords: one dword left may need
         // the next piece's first.
         while k < words.len() && (last || k + 1 < words.len()) {
-            let w = &words[k..(k + 2).min(words.len())];
-            let r = decode(self.target, w);
-            let step = match &r {
-                Ok(i) => i.len as usize,
-                // Only at the end: the words that are left.
-                Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
-                Err(_) => 1,
-            };
+            let (r, step) = decode_at(self.target, &words, k);
             f(self.pc, &r, &words[k..k + step]);
             self.pc += 4 * step as u64;
             k += step;
@@ -236,31 +230,28 @@ impl Carry {
     }
 }
 
+/// Decodes the instruction at dword `k` of `words` (a stream's dwords, to
+/// its end or at least one past `k`): the result and the dwords it
+/// accounts for (an instruction's length; one for a word that does not
+/// decode; the words left for an instruction cut short by the end).
+#[inline]
+fn decode_at(target: Target, words: &[u32], k: usize) -> (Result<Instr, DecodeError>, usize) {
+    let r = decode(target, &words[k..(k + 2).min(words.len())]);
+    let step = match &r {
+        Ok(i) => i.len as usize,
+        // Only at the end: the words that are left.
+        Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
+        Err(_) => 1,
+    };
+    (r, step)
+}
+
 /// The first pass of a listing: the labels (the given symbols and every
 /// branch target), from the code given piece by piece.
 pub struct Labels {
     carry: Carry,
     dialect: Dialect,
     labels: BTreeMap<u64, String>,
-    /// Record a [`Split`] about every this many bytes (0: none).
-    split_every: u64,
-    splits: Vec<Split>,
-    /// Address of the last instruction or data word seen, and where the
-    /// next split is due.
-    last_pc: Option<u64>,
-    next_split: u64,
-}
-
-/// A place where a listing can be cut into chunks listed independently
-/// (see [`Lister::at`]): the start of an instruction (or data word) that
-/// the first pass found, and the start of the one before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Split {
-    /// Byte address of the instruction the chunk starts with.
-    pub pc: u64,
-    /// Byte address of the instruction before it (the labels after it
-    /// and up to `pc` belong to the chunk).
-    pub prev: u64,
 }
 
 impl Labels {
@@ -275,20 +266,7 @@ impl Labels {
             carry: Carry::new(target.into(), base),
             dialect,
             labels: symbols,
-            split_every: 0,
-            splits: Vec::new(),
-            last_pc: None,
-            next_split: base,
         }
-    }
-
-    /// Also records a [`Split`] about every `bytes` bytes of code (at the
-    /// first instruction start at or after each multiple), for
-    /// [`Labels::finish_split`].
-    pub fn split_every(mut self, bytes: u64) -> Self {
-        self.split_every = bytes;
-        self.next_split = self.carry.pc + bytes;
-        self
     }
 
     /// The next piece of the code (any length).
@@ -298,39 +276,171 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
-        let (every, splits) = (self.split_every, &mut self.splits);
-        let (last_pc, next_split) = (&mut self.last_pc, &mut self.next_split);
         self.carry.feed(piece, last, |pc, r, _| {
-            if every != 0 && pc >= *next_split {
-                if let Some(prev) = *last_pc {
-                    splits.push(Split { pc, prev });
-                }
-                *next_split = pc + every;
-            }
-            *last_pc = Some(pc);
-            if let Ok(i) = r {
-                if let Some(t) = branch_target(i, pc) {
-                    labels.entry(t).or_insert_with(|| label_name(dialect, t));
-                }
+            if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
+                add_label(labels, dialect, t);
             }
         });
     }
 
-    /// The labels, by byte address.
-    pub fn finish(self) -> BTreeMap<u64, String> {
-        self.finish_split().0
+    /// The same scan (not fed yet) made of [`Stretch`]es scanned apart.
+    pub fn in_stretches(self) -> Stretches {
+        Stretches {
+            target: self.carry.target,
+            dialect: self.dialect,
+            labels: self.labels,
+            splits: Vec::new(),
+            next: self.carry.pc,
+            prev: None,
+        }
     }
 
-    /// The labels and the splits recorded (see [`Labels::split_every`]),
-    /// in address order.
-    pub fn finish_split(mut self) -> (BTreeMap<u64, String>, Vec<Split>) {
+    /// The labels, by byte address.
+    pub fn finish(mut self) -> BTreeMap<u64, String> {
         self.scan(&[], true);
+        self.labels
+    }
+}
+
+/// Adds the label of a branch target (a symbol of the same address keeps its name).
+fn add_label(labels: &mut BTreeMap<u64, String>, dialect: Dialect, t: u64) {
+    labels.entry(t).or_insert_with(|| label_name(dialect, t));
+}
+
+/// A place where a listing can be cut into chunks listed independently
+/// (see [`Lister::at`]): the start of an instruction (or data word) that
+/// the first pass found, and the start of the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    /// Byte address of the instruction the chunk starts with.
+    pub pc: u64,
+    /// Byte address of the instruction before it (the labels after it
+    /// and up to `pc` belong to the chunk).
+    pub prev: u64,
+}
+
+/// The first pass of a listing over one stretch of the code, on its own
+/// (stretches are scanned in parallel, then joined in order by
+/// [`Stretches`]).
+///
+/// Where the stretch's first instruction starts is known only once the
+/// stretch before it is decoded: at its first dword, or at its second
+/// when a two-dword instruction crosses the border. The scan guesses the
+/// first dword; decoding is a function of where it starts, so a decoding
+/// from the true start agrees with the guess from the first address both
+/// start an instruction at (after a few instructions at most, in practice),
+/// and [`Stretches::join`] decodes only the instructions before it again.
+pub struct Stretch {
+    /// Byte address of the stretch's first dword.
+    from: u64,
+    /// Bytes of whole dwords in the stretch.
+    len: u64,
+    /// The stretch's dwords and the one after it (to the end of the code).
+    words: Vec<u32>,
+    /// Bit k: the guessed decoding starts an instruction at dword k.
+    starts: Vec<u64>,
+    /// Address and target of every branch the guess decoded, in order.
+    branches: Vec<(u64, u64)>,
+    /// The address of the guess's last instruction, and of the one after
+    /// it (at or past the end of the stretch).
+    last: u64,
+    end: u64,
+}
+
+impl Stretch {
+    /// Scans the stretch of code at byte address `from` of which `code`
+    /// holds the bytes followed by the next dword of the code, if any
+    /// (`len` bytes belong to the stretch; a partial dword at the end of
+    /// the code is left out).
+    pub fn scan(target: impl Into<Target>, from: u64, code: &[u8], len: usize) -> Stretch {
+        let target = target.into();
+        let words: Vec<u32> = code
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let n = (len / 4).min(words.len());
+        let mut starts = vec![0u64; n.div_ceil(64)];
+        let mut branches = Vec::new();
+        let (mut k, mut last) = (0, 0);
+        while k < n {
+            let (r, step) = decode_at(target, &words, k);
+            let pc = from + 4 * k as u64;
+            starts[k / 64] |= 1 << (k % 64);
+            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+                branches.push((pc, t));
+            }
+            last = pc;
+            k += step;
+        }
+        Stretch {
+            from,
+            len: 4 * n as u64,
+            words,
+            starts,
+            branches,
+            last,
+            end: from + 4 * k as u64,
+        }
+    }
+
+    /// Whether the guessed decoding starts an instruction at `pc` (in the stretch).
+    fn starts_at(&self, pc: u64) -> bool {
+        let k = ((pc - self.from) / 4) as usize;
+        self.starts[k / 64] >> (k % 64) & 1 != 0
+    }
+}
+
+/// The labels and [`Split`]s of a listing from its [`Stretch`]es, joined
+/// in address order: the parallel form of [`Labels`].
+pub struct Stretches {
+    target: Target,
+    dialect: Dialect,
+    labels: BTreeMap<u64, String>,
+    splits: Vec<Split>,
+    /// Where the first instruction at or after the next stretch starts,
+    /// and the address of the one before it (none at the start).
+    next: u64,
+    prev: Option<u64>,
+}
+
+impl Stretches {
+    /// Adds the next stretch (the one that starts where the last one
+    /// ended; stretches of 8 bytes or more), and a [`Split`] at its first
+    /// instruction.
+    pub fn join(&mut self, s: Stretch) {
+        let mut pc = self.next;
+        let stop = s.from + s.len;
+        if let (Some(prev), true) = (self.prev, pc < stop) {
+            self.splits.push(Split { pc, prev });
+        }
+        // The true decoding, up to where it meets the guess.
+        while pc < stop && !s.starts_at(pc) {
+            let (r, step) = decode_at(self.target, &s.words, ((pc - s.from) / 4) as usize);
+            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+                add_label(&mut self.labels, self.dialect, t);
+            }
+            self.prev = Some(pc);
+            pc += 4 * step as u64;
+        }
+        if pc < stop {
+            let met = s.branches.partition_point(|&(a, _)| a < pc);
+            for &(_, t) in &s.branches[met..] {
+                add_label(&mut self.labels, self.dialect, t);
+            }
+            (self.next, self.prev) = (s.end, Some(s.last));
+        } else {
+            self.next = pc;
+        }
+    }
+
+    /// The labels and the splits, in address order.
+    pub fn finish(self) -> (BTreeMap<u64, String>, Vec<Split>) {
         (self.labels, self.splits)
     }
 }
 
 /// The second pass of a listing: the text of code given piece by piece,
-/// appended to a byte buffer the caller writes out and clears (so a listing
+/// appended to a `String` the caller writes out and clears (so a listing
 /// of any size takes memory for one piece and the labels). See
 /// [`disassemble_checked`] for what is printed how.
 pub struct Lister<'a> {
@@ -407,11 +517,11 @@ impl<'a> Lister<'a> {
 
     /// Appends the text of the next piece of the code to `out` (an
     /// instruction that continues in the next piece waits for it).
-    pub fn feed(&mut self, piece: &[u8], out: &mut Vec<u8>) {
+    pub fn feed(&mut self, piece: &[u8], out: &mut String) {
         self.list(piece, false, out);
     }
 
-    fn list(&mut self, piece: &[u8], last: bool, out: &mut Vec<u8>) {
+    fn list(&mut self, piece: &[u8], last: bool, out: &mut String) {
         let Lister {
             carry,
             opts,
@@ -429,12 +539,13 @@ impl<'a> Lister<'a> {
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
         let mut printer = Printer::with_labels(dialect, &lookup);
         let mut plain = Printer::new(dialect);
-        let mut line = String::new();
         carry.feed(piece, last, |pc, r, words| {
-            line.clear();
+            // (Each line goes straight to `out`.)
+            let line = &mut *out;
             while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
                 if a == pc {
-                    let _ = writeln!(line, "{l}:");
+                    line.push_str(l);
+                    line.push_str(":\n");
                 } else {
                     unplaced.push((a, l));
                 }
@@ -446,7 +557,7 @@ impl<'a> Lister<'a> {
                     // The text goes straight into the line (the common
                     // case); a line printed as data moves it behind `.int`.
                     printer.pc = pc;
-                    let expressible = printer.write_checked(i, &mut line);
+                    let expressible = printer.write_checked(i, line);
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
@@ -483,8 +594,8 @@ impl<'a> Lister<'a> {
                         text.clear();
                         text.push_str(&line[line_start..]);
                         line.truncate(line_start);
-                        push_int(&mut line, &w[..n]);
-                        pad(&mut line, line_start, 48);
+                        push_int(line, &w[..n]);
+                        pad(line, line_start, 48);
                         let _ = write!(line, "{cmt} ");
                         if opts.hex {
                             let _ = write!(line, "{pc:06x}: ");
@@ -497,10 +608,10 @@ impl<'a> Lister<'a> {
                         }
                     } else {
                         if let Some(r) = reloc {
-                            relocate_literal(&mut line, line_start, w[n - 1], r);
+                            relocate_literal(line, line_start, w[n - 1], r);
                         }
                         if opts.hex {
-                            pad(&mut line, line_start, 48);
+                            pad(line, line_start, 48);
                             let _ = write!(line, "{cmt} {pc:06x}:");
                             for x in &w[..n] {
                                 let _ = write!(line, " {x:08x}");
@@ -509,20 +620,19 @@ impl<'a> Lister<'a> {
                     }
                 }
                 Err(e) => {
-                    push_int(&mut line, words);
-                    pad(&mut line, line_start, 48);
+                    push_int(line, words);
+                    pad(line, line_start, 48);
                     let _ = write!(line, "{cmt} {pc:06x}: {e}");
                 }
             }
             line.push('\n');
-            out.extend_from_slice(line.as_bytes());
         });
     }
 
     /// Appends the end of the listing: what is left of the code, trailing
     /// bytes that are not a whole dword, and the labels not at an
     /// instruction.
-    pub fn finish(mut self, out: &mut Vec<u8>) {
+    pub fn finish(mut self, out: &mut String) {
         self.list(&[], true, out);
         let cmt = comment(self.opts.dialect);
         let tail = std::mem::take(&mut self.carry.bytes);
@@ -549,7 +659,7 @@ impl<'a> Lister<'a> {
                 d.unsigned_abs()
             );
         }
-        out.extend_from_slice(s.as_bytes());
+        out.push_str(&s);
     }
 }
 
@@ -691,23 +801,69 @@ mod tests {
             let exact = |i: &Instr, _: &str| !i.raw.is_multiple_of(3);
             let whole = disassemble_checked(gen, &code, 0x100, &syms, &none, opts, &exact);
             for piece in [1, 3, 7, 4096, 65537] {
-                let mut out = Vec::new();
+                let mut out = String::new();
                 let pieces = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| {
                     code.chunks(piece).try_for_each(f)
                 };
-                let append = |text: &[u8]| {
-                    out.extend_from_slice(text);
+                let append = |text: &str| {
+                    out.push_str(text);
                     Ok(())
                 };
                 let Ok(()) =
                     disassemble_pieces(gen, 0x100, &syms, &none, opts, &exact, pieces, append);
-                assert_eq!(
-                    String::from_utf8(out).unwrap(),
-                    whole,
-                    "{gen}, pieces of {piece}"
-                );
+                assert_eq!(out, whole, "{gen}, pieces of {piece}");
             }
         }
+    }
+
+    /// Stretches scanned apart and joined find the labels of the scan of
+    /// the whole code, and split it at instruction starts: garbage words
+    /// (two-dword instructions across every border, words that do not
+    /// decode, branches anywhere), stretches of any size.
+    #[test]
+    fn joined_stretches_find_the_labels_of_the_whole_scan() {
+        for gen in crate::ALL_GENS {
+            let code: Vec<u8> = crate::random::garbage_cases(gen, 2000, 7)
+                .concat()
+                .into_iter()
+                .chain([0xaa])
+                .collect();
+            let syms: BTreeMap<u64, String> = [(0x108, "k".to_string())].into();
+            let mut whole = Labels::new(gen, 0x100, Dialect::Llvm, syms.clone());
+            whole.feed(&code);
+            let whole = whole.finish();
+            let starts: Vec<u64> = decode_all(gen, &code, 0x100).iter().map(|x| x.0).collect();
+            for step in [8, 12, 40, 4096] {
+                let mut join = Labels::new(gen, 0x100, Dialect::Llvm, syms.clone()).in_stretches();
+                for from in (0..code.len()).step_by(step) {
+                    let n = step.min(code.len() - from);
+                    let bytes = &code[from..(from + n + 4).min(code.len())];
+                    join.join(Stretch::scan(gen, 0x100 + from as u64, bytes, n));
+                }
+                let (labels, splits) = join.finish();
+                assert_eq!(labels, whole, "{gen}, stretches of {step}");
+                assert!(!splits.is_empty() || step > code.len());
+                for s in splits {
+                    let at = starts.partition_point(|&a| a < s.pc);
+                    assert_eq!(starts[at], s.pc, "{gen}, stretches of {step}");
+                    assert_eq!(starts[at - 1], s.prev, "{gen}, stretches of {step}");
+                }
+            }
+        }
+    }
+
+    /// `branch_target` tests the flag `build.rs` derives: it marks exactly
+    /// the rows with a branch offset operand.
+    #[test]
+    fn branch_flag_marks_the_rows_with_a_label() {
+        use crate::table::{flag, Ty, OPS};
+        for info in OPS {
+            let label = info.sig.iter().any(|o| o.ty == Ty::Label);
+            assert_eq!(info.has(flag::BRANCH), label, "{}", info.name);
+        }
+        assert!(OPS
+            .iter()
+            .any(|i| i.name == "s_cbranch_vccz" && i.has(flag::BRANCH)));
     }
 
     #[test]

@@ -102,14 +102,14 @@ pub fn random_instr(rng: &mut Rng, target: impl Into<Target>, op: OpId, enc: Enc
     g.set(Field::Op, u32::from(opcode));
     g.fill();
     let (raw, lit) = (g.raw, g.lit);
-    let mut words = vec![raw as u32];
-    if enc.base_dwords() == 2 {
-        words.push((raw >> 32) as u32);
-    }
+    // (No allocation: listings make instances of every form they meet.)
+    let mut words = [raw as u32, (raw >> 32) as u32, 0];
+    let mut n = enc.base_dwords() as usize;
     if let Some(l) = lit {
-        words.push(l);
+        words[n] = l;
+        n += 1;
     }
-    let i = decode(target, &words).ok()?;
+    let i = decode(target, &words[..n]).ok()?;
     (i.op == op).then_some(i)
 }
 

@@ -180,6 +180,9 @@ pub mod flag {
     /// 32 (clrxasm requires `v[n:n+1]` for the class mask of
     /// `v_cmp_class_f64`: "Required 2 vector registers").
     pub const CLRXB64: u32 = 1 << 24;
+    /// Derived by `build.rs`: an operand is a branch offset (type `label`):
+    /// listings test it for every instruction.
+    pub const BRANCH: u32 = 1 << 25;
 }
 
 /// One instruction: a row of a table.

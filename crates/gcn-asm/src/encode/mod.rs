@@ -601,8 +601,7 @@ impl<'a> Build<'a, '_, '_> {
                     return Some(255);
                 }
                 let sv = raw as i64;
-                if !wide
-                    && !(ty.is_16bit() && (-0x8000..=0xffff).contains(&sv))
+                if !(wide || (ty.is_16bit() && (-0x8000..=0xffff).contains(&sv)))
                     && (sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX))
                 {
                     self.asm
