@@ -13,6 +13,7 @@ mod finish;
 mod lines;
 mod output;
 mod report;
+mod resolve;
 mod sections;
 mod state;
 mod statement;
@@ -21,6 +22,7 @@ mod symbols;
 pub use symbols::SymbolError;
 
 pub use output::*;
+pub(crate) use resolve::Waiting;
 pub(crate) use sections::fits;
 pub(crate) use state::*;
 pub(crate) use statement::{leading_directive, AssignKind};
@@ -64,6 +66,14 @@ pub struct Assembler {
     pub(crate) macros: HashMap<String, Rc<MacroDef>>,
     pub(crate) recording: Option<Recording>,
     pub(crate) fixups: Vec<Fixup>,
+    /// What each of `fixups` waited for when last tried ([`Waiting`]).
+    pub(crate) fixup_waits: Vec<Waiting>,
+    /// Symbols made pending (ids, possibly repeated or no longer pending),
+    /// so that early resolution need not scan every symbol.
+    pub(crate) pending_syms: Vec<(u32, Waiting)>,
+    /// Counts redefinitions of pending or lazy (`.eqv`) symbols: each can
+    /// change what a pending expression depends on ([`Waiting`]).
+    pub(crate) redefinitions: u64,
     /// Fixups whose value was fixed when their symbols were first defined
     /// (CLRX's rule), applied at the end.
     pub(crate) resolved_fixups: Vec<(Fixup, Value)>,
@@ -136,6 +146,9 @@ impl Assembler {
             recording: None,
             fixups: Vec::new(),
             data_fixups: Vec::new(),
+            fixup_waits: Vec::new(),
+            pending_syms: Vec::new(),
+            redefinitions: 0,
             resolved_fixups: Vec::new(),
             relocations: Vec::new(),
             printed: Vec::new(),

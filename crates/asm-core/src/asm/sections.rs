@@ -178,6 +178,7 @@ impl Assembler {
     /// calls [`Backend::apply_fixup`].
     pub fn add_fixup(&mut self, fixup: Fixup) {
         self.fixups.push(fixup);
+        self.fixup_waits.push(Waiting::UNTRIED);
     }
 
     /// Record a relocation (see [`Relocation`]).

@@ -127,4 +127,5 @@ pub(crate) struct DataFixup {
     pub offset: u64,
     pub size: u8,
     pub expr: Expr,
+    pub wait: Waiting,
 }
