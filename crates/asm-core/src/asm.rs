@@ -9,6 +9,7 @@ use crate::diag::{Diagnostic, Note, Severity};
 use crate::expr::Expr;
 use crate::lex::{self, is_ident_char, is_space, Cursor};
 
+mod context;
 mod finish;
 mod lines;
 mod output;
@@ -74,6 +75,10 @@ pub struct Assembler {
     /// Counts redefinitions of pending or lazy (`.eqv`) symbols: each can
     /// change what a pending expression depends on ([`Waiting`]).
     pub(crate) redefinitions: u64,
+    /// Counts reads of state an instruction's encoding could depend on
+    /// (symbols, the location counter, the section): see
+    /// [`Assembler::context_reads`].
+    pub(crate) context_reads: std::cell::Cell<u64>,
     /// Fixups whose value was fixed when their symbols were first defined
     /// (CLRX's rule), applied at the end.
     pub(crate) resolved_fixups: Vec<(Fixup, Value)>,
@@ -149,6 +154,7 @@ impl Assembler {
             fixup_waits: Vec::new(),
             pending_syms: Vec::new(),
             redefinitions: 0,
+            context_reads: std::cell::Cell::new(0),
             resolved_fixups: Vec::new(),
             relocations: Vec::new(),
             printed: Vec::new(),

@@ -59,6 +59,10 @@ pub(crate) struct AsmArgs {
     /// With --check: exit with status 4 when there is any finding
     #[arg(long, requires = "check")]
     pub(crate) check_error: bool,
+    /// Threads that encode instructions ahead of the assembler (default:
+    /// one per CPU; 1: assemble on one thread). The output is the same.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    pub(crate) jobs: Option<usize>,
     /// The source file, or - for standard input
     #[arg(value_name = "FILE|-")]
     pub(crate) input: String,
@@ -77,19 +81,6 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
     if a.out.is_none() && !a.listing {
         return Err("no output: give -o OUT (- for standard output), or --listing".into());
     }
-    // The source is read as a stream (pieces of whole lines), never whole.
-    let (name, reader): (String, Box<dyn std::io::BufRead>) = if a.input == "-" {
-        (
-            "<stdin>".to_string(),
-            Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin())),
-        )
-    } else {
-        let f = std::fs::File::open(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
-        (
-            a.input.clone(),
-            Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
-        )
-    };
     let opts = Options {
         include_paths: a.includes.iter().map(Into::into).collect(),
         semicolon_comments: a.llvm,
@@ -103,7 +94,24 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
     } else {
         risa_gcn::Dialect::Clrx
     };
-    let mut res = risa_gcn_asm::assemble_reader_in(gen, &name, reader, opts, a.listing, dialect);
+    // The source is read as a stream (pieces of whole lines), never whole;
+    // a file is also read by the threads that encode ahead.
+    let (name, mut res) = if a.input == "-" {
+        let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()));
+        let name = "<stdin>".to_string();
+        let res = risa_gcn_asm::assemble_reader_in(gen, &name, reader, opts, a.listing, dialect);
+        (name, res)
+    } else {
+        let jobs = a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let workers = if jobs > 1 { jobs } else { 0 };
+        let path = std::path::Path::new(&a.input);
+        let res =
+            risa_gcn_asm::parallel::assemble_file_in(gen, path, opts, a.listing, dialect, workers)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+        (a.input.clone(), res)
+    };
     eprint!("{}", res.diagnostics());
     if res.output.has_errors() {
         let n = res.output.errors().count();

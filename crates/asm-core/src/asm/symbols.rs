@@ -164,6 +164,7 @@ impl Assembler {
 
     /// Find a symbol by (possibly scoped) name without creating it.
     pub(crate) fn find_symbol(&mut self, path: &str) -> Option<u32> {
+        self.read_context();
         match path.rfind("::") {
             None => {
                 for &s in self.scope_stack.iter().rev() {
@@ -265,6 +266,7 @@ impl Assembler {
 
     /// Reference to local label `n` forward (`nf`) or backward (`nb`).
     pub(crate) fn local_label_ref(&mut self, n: u64, forward: bool) -> Option<u32> {
+        self.read_context();
         if forward {
             if let Some(id) = self.locals.get(&n).and_then(|l| l.next) {
                 return Some(id);

@@ -1,0 +1,442 @@
+//! Parallel assembly of a source file: worker threads encode the file's
+//! instruction statements ahead of the assembler, which reads the file as
+//! usual (sequentially: labels, symbols, pseudo-ops, macros, conditionals,
+//! sections, fixups) and takes a worker's encoding instead of encoding a
+//! statement itself when that encoding is certainly what it would get.
+//!
+//! A worker reads its block of the file (whole lines) with an assembler of
+//! its own, as if the block were a source (pseudo-ops other than
+//! `.gpu`/`.arch` are ignored), and encodes every instruction statement of
+//! the block's lines. It keeps an encoding only when it depended on the
+//! statement's text alone: no symbol, `.`, local label, section or offset
+//! was read ([`Assembler::context_reads`]) and nothing is left for later (a
+//! fixup). The assembler takes it for a statement of the same file line
+//! with the same line text, at the same place in the line, for the same
+//! chip (a block may start inside a comment, a macro body or a false
+//! conditional: then the text, the position or the state differs, and the
+//! statement is encoded as usual); diagnostics of the encoding are reported
+//! at the same columns. So the output and the diagnostics are those of the
+//! sequential assembler, byte for byte.
+//!
+//! Memory stays bounded: a fixed number of blocks is read ahead of the
+//! assembler ([`AHEAD`] per worker), each released once the assembler is
+//! past it.
+
+use std::io::Read;
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use risa_asm_core::{Assembler, Backend, Options, Severity, Statement};
+use risa_gcn::{Dialect, Processor};
+
+use crate::backend::arch_of;
+use crate::encode::{self, Encoded};
+use crate::{backend_for, Assembled};
+
+/// The size of a block (whole lines are added up to the next line end).
+pub const BLOCK: usize = 256 << 10;
+
+/// Blocks read ahead of the assembler, per worker.
+const AHEAD: usize = 3;
+
+/// A block of the source file given to a worker.
+struct Block {
+    idx: usize,
+    /// The number of the block's first line in the file (1-based).
+    first_line: u32,
+    /// The number of lines the block holds.
+    lines: u32,
+    text: String,
+}
+
+/// One statement a worker encoded.
+struct Entry {
+    /// The file line.
+    line: u32,
+    /// The line's text in [`Encodings::texts`].
+    text: (u32, u32),
+    /// Offsets and lengths of the statement's name, operands and whole text
+    /// in the line.
+    name: (u32, u32),
+    args: (u32, u32),
+    stmt: (u32, u32),
+    chip: &'static Processor,
+    encoded: Option<Encoded>,
+    diags: Vec<(Severity, u32, String)>,
+}
+
+/// The encodings of one block.
+struct Encodings {
+    idx: usize,
+    first_line: u32,
+    end_line: u32,
+    entries: Vec<Entry>,
+    /// The texts of the lines with entries, one after another.
+    texts: String,
+}
+
+/// Offset and length of `part` (a slice of `line`) in `line`.
+fn span(line: &str, part: &str) -> (u32, u32) {
+    let off = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    (off as u32, part.len() as u32)
+}
+
+/// A worker's back end: encodes instruction statements of the file's lines.
+struct Worker {
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    first_line: u32,
+    entries: Vec<Entry>,
+    texts: String,
+}
+
+impl Backend for Worker {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        let Some(chip) = self.chip else { return };
+        let Some((line_no, line)) = asm.file_line() else {
+            return;
+        };
+        let (name, args, stmt) = (
+            span(line, st.name),
+            span(line, st.args),
+            span(line, st.text),
+        );
+        let at = self.texts.len();
+        self.texts.push_str(line);
+        let text = (at as u32, line.len() as u32);
+        let reads = asm.context_reads();
+        let n_diags = asm.diagnostics().len();
+        let e = encode::assemble(asm, chip.target(), st, 0, self.clrx);
+        let mut keep =
+            asm.context_reads() == reads && e.as_ref().is_none_or(|e| e.pending.is_none());
+        let mut diags = Vec::new();
+        for d in &asm.diagnostics()[n_diags..] {
+            keep &= d.notes.is_empty();
+            diags.push((d.severity, d.col, d.message.clone()));
+        }
+        if !keep {
+            self.texts.truncate(at);
+            return;
+        }
+        self.entries.push(Entry {
+            line: line_no + self.first_line - 1,
+            text,
+            name,
+            args,
+            stmt,
+            chip,
+            encoded: e,
+            diags,
+        });
+    }
+
+    fn directive(&mut self, _asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
+        // The chip as the assembler sets it; every other pseudo-op is left
+        // to the assembler (its effects on encodings are the context reads).
+        if name == ".gpu" || name == ".arch" {
+            self.chip = arch_of(st.args.trim()).ok();
+        }
+        true
+    }
+}
+
+/// Encodes the instruction statements of `b` (for `chip` at its start).
+fn encode_block(
+    b: &Block,
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    opts: &Options,
+) -> Encodings {
+    let opts = Options {
+        max_lines: u64::MAX,
+        max_diagnostics: usize::MAX,
+        ..opts.clone()
+    };
+    let mut w = Worker {
+        chip,
+        clrx,
+        first_line: b.first_line,
+        entries: Vec::new(),
+        texts: String::new(),
+    };
+    let mut asm = Assembler::new(opts);
+    asm.run("", &b.text, &mut w);
+    Encodings {
+        idx: b.idx,
+        first_line: b.first_line,
+        end_line: b.first_line + b.lines,
+        entries: w.entries,
+        texts: w.texts,
+    }
+}
+
+/// What the assembler takes worker encodings from (kept by the back end).
+pub(crate) struct Prepared {
+    results: Receiver<Encodings>,
+    /// One token per block released: lets the reader read another.
+    tokens: SyncSender<()>,
+    /// Blocks that arrived before their turn.
+    waiting: Vec<Encodings>,
+    cur: Option<Encodings>,
+    next_idx: usize,
+    /// Entries of `cur` before this one are behind the assembler.
+    at: usize,
+    done: bool,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("next_idx", &self.next_idx)
+            .finish()
+    }
+}
+
+/// A statement's encoding made by a worker.
+pub(crate) struct Hit {
+    pub encoded: Option<Encoded>,
+    pub diags: Vec<(Severity, u32, String)>,
+}
+
+impl Prepared {
+    /// The next block in file order (None: there is none).
+    fn next_block(&mut self) -> Option<Encodings> {
+        let want = self.next_idx;
+        loop {
+            if let Some(k) = self.waiting.iter().position(|e| e.idx == want) {
+                self.next_idx += 1;
+                return Some(self.waiting.swap_remove(k));
+            }
+            match self.results.recv() {
+                Ok(e) => self.waiting.push(e),
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// The worker's encoding of statement `st` of the current line, if
+    /// there is one made in the same place for `chip`.
+    pub(crate) fn take(
+        &mut self,
+        asm: &Assembler,
+        st: &Statement<'_>,
+        chip: &'static Processor,
+    ) -> Option<Hit> {
+        if self.done {
+            return None;
+        }
+        let (line_no, line) = asm.file_line()?;
+        while self.cur.as_ref().is_none_or(|c| line_no >= c.end_line) {
+            if self.cur.take().is_some() {
+                let _ = self.tokens.send(());
+            }
+            match self.next_block() {
+                Some(b) => self.cur = Some(b),
+                None => {
+                    self.done = true;
+                    return None;
+                }
+            }
+            self.at = 0;
+        }
+        let cur = self.cur.as_mut()?;
+        if line_no < cur.first_line {
+            return None;
+        }
+        while cur.entries.get(self.at).is_some_and(|e| e.line < line_no) {
+            self.at += 1;
+        }
+        let (name, args, stmt) = (
+            span(line, st.name),
+            span(line, st.args),
+            span(line, st.text),
+        );
+        let mut k = self.at;
+        while let Some(e) = cur.entries.get_mut(k) {
+            if e.line != line_no {
+                break;
+            }
+            let (o, n) = (e.text.0 as usize, e.text.1 as usize);
+            if e.name == name
+                && e.args == args
+                && e.stmt == stmt
+                && std::ptr::eq(e.chip, chip)
+                && &cur.texts[o..o + n] == line
+            {
+                self.at = k + 1;
+                return Some(Hit {
+                    encoded: e.encoded.take(),
+                    diags: std::mem::take(&mut e.diags),
+                });
+            }
+            k += 1;
+        }
+        None
+    }
+}
+
+/// Reads `file` in blocks of whole lines (about `block` bytes, never
+/// ending inside a continued line) for the workers, one per token.
+fn read_blocks(
+    mut file: std::fs::File,
+    block: usize,
+    tokens: Receiver<()>,
+    work: SyncSender<Block>,
+) {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut first_line = 1u32;
+    let mut buf = vec![0u8; block.min(1 << 16)];
+    let mut eof = false;
+    for idx in 0.. {
+        if tokens.recv().is_err() {
+            return;
+        }
+        // Fill up to `block` bytes, then cut after the last line end (read
+        // on while there is none).
+        let mut want = block;
+        let cut = loop {
+            while !eof && carry.len() < want {
+                match file.read(&mut buf) {
+                    Ok(0) => eof = true,
+                    Ok(n) => carry.extend_from_slice(&buf[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => eof = true,
+                }
+            }
+            if eof {
+                break carry.len();
+            }
+            match last_line_end(&carry) {
+                Some(cut) => break cut,
+                None => want = carry.len() + block,
+            }
+        };
+        if carry.is_empty() {
+            return;
+        }
+        let rest = carry.split_off(cut);
+        let bytes = std::mem::replace(&mut carry, rest);
+        let lines = bytes.iter().filter(|&&c| c == b'\n').count() as u32;
+        let Ok(text) = String::from_utf8(bytes) else {
+            // The assembler reports it; nothing more to encode.
+            return;
+        };
+        let b = Block {
+            idx,
+            first_line,
+            lines: lines + u32::from(!text.ends_with('\n')),
+            text,
+        };
+        first_line += lines;
+        if work.send(b).is_err() {
+            return;
+        }
+    }
+}
+
+/// Where the text after the last line end that does not continue a line
+/// (`\` before it) starts.
+fn last_line_end(b: &[u8]) -> Option<usize> {
+    let mut end = b.len();
+    while let Some(p) = b[..end].iter().rposition(|&c| c == b'\n') {
+        let mut e = p;
+        while e > 0 && b[e - 1] == b'\r' {
+            e -= 1;
+        }
+        if e == 0 || b[e - 1] != b'\\' {
+            return Some(p + 1);
+        }
+        end = p;
+    }
+    None
+}
+
+/// Workers take blocks and send their encodings.
+fn work(
+    blocks: &Mutex<Receiver<Block>>,
+    out: Sender<Encodings>,
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    opts: &Options,
+) {
+    loop {
+        let b = match blocks.lock() {
+            Ok(r) => r.recv(),
+            Err(_) => return,
+        };
+        let Ok(b) = b else { return };
+        if out.send(encode_block(&b, chip, clrx, opts)).is_err() {
+            return;
+        }
+    }
+}
+
+/// [`crate::assemble_reader_in`] of the file at `path` with `workers`
+/// threads encoding ahead (see the module documentation); 0 workers:
+/// sequentially. The result is the sequential assembler's.
+pub fn assemble_file_in(
+    chip: Option<&'static Processor>,
+    path: &std::path::Path,
+    opts: Options,
+    listing: bool,
+    dialect: Dialect,
+    workers: usize,
+) -> std::io::Result<Assembled> {
+    assemble_file_blocks(chip, path, opts, listing, dialect, workers, BLOCK)
+}
+
+/// [`assemble_file_in`] with blocks of about `block` bytes (tests use
+/// small ones, so that blocks start anywhere).
+#[doc(hidden)]
+pub fn assemble_file_blocks(
+    chip: Option<&'static Processor>,
+    path: &std::path::Path,
+    opts: Options,
+    listing: bool,
+    dialect: Dialect,
+    workers: usize,
+    block: usize,
+) -> std::io::Result<Assembled> {
+    let name = path.display().to_string();
+    let main = std::fs::File::open(path)?;
+    let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, main));
+    let mut backend = backend_for(chip, listing, dialect);
+    if workers == 0 {
+        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        return Ok(Assembled { output, backend });
+    }
+    let side = std::fs::File::open(path)?;
+    let clrx = dialect == Dialect::Clrx;
+    let (token_tx, token_rx) = sync_channel(AHEAD * workers + 1);
+    for _ in 0..AHEAD * workers + 1 {
+        let _ = token_tx.send(());
+    }
+    let (work_tx, work_rx) = sync_channel(workers);
+    let (out_tx, out_rx) = channel();
+    // (Owned by the workers: when the last ends, the reader's sends fail.)
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let shared = Arc::new(opts.clone());
+    let output = std::thread::scope(|s| {
+        s.spawn(move || read_blocks(side, block.max(1), token_rx, work_tx));
+        for _ in 0..workers {
+            let (out, work_rx, opts) = (out_tx.clone(), work_rx.clone(), shared.clone());
+            s.spawn(move || work(&work_rx, out, chip, clrx, &opts));
+        }
+        drop(out_tx);
+        drop(work_rx);
+        backend.prepared = Some(Box::new(Prepared {
+            results: out_rx,
+            tokens: token_tx,
+            waiting: Vec::new(),
+            cur: None,
+            next_idx: 0,
+            at: 0,
+            done: false,
+        }));
+        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        // (Lets the reader and the workers end.)
+        backend.prepared = None;
+        output
+    });
+    Ok(Assembled { output, backend })
+}
