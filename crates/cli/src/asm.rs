@@ -105,10 +105,10 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
         let jobs = a
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let workers = if jobs > 1 { jobs } else { 0 };
+        let threads = risa_gcn_asm::parallel::Threads::new(if jobs > 1 { jobs } else { 0 });
         let path = std::path::Path::new(&a.input);
         let res =
-            risa_gcn_asm::parallel::assemble_file_in(gen, path, opts, a.listing, dialect, workers)
+            risa_gcn_asm::parallel::assemble_file_in(gen, path, opts, a.listing, dialect, threads)
                 .map_err(|e| format!("{}: {e}", a.input))?;
         (a.input.clone(), res)
     };

@@ -18,12 +18,18 @@
 //! at the same columns. So the output and the diagnostics are those of the
 //! sequential assembler, byte for byte.
 //!
+//! When the assembler reaches a block no worker has started, it takes the
+//! block over (encodes its statements itself, and the workers skip it):
+//! the assembler's own time goes into encoding rather than waiting, and no
+//! block is encoded twice.
+//!
 //! Memory stays bounded: a fixed number of blocks is read ahead of the
 //! assembler ([`AHEAD`] per worker), each released once the assembler is
 //! past it.
 
 use std::io::Read;
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
 use risa_asm_core::{Assembler, Backend, Options, Severity, Statement};
@@ -63,6 +69,68 @@ struct Entry {
     chip: &'static Processor,
     encoded: Option<Encoded>,
     diags: Vec<(Severity, u32, String)>,
+}
+
+/// Who encodes a block, for the blocks in flight (slot `idx % slots`):
+/// `idx << 2 | state`, state [`QUEUED`], [`STARTED`] (by a worker) or
+/// [`TAKEN`] (by the assembler), and the block's lines.
+struct Slot {
+    claim: AtomicU64,
+    first_line: AtomicU32,
+    end_line: AtomicU32,
+}
+
+const QUEUED: u64 = 0;
+const STARTED: u64 = 1;
+const TAKEN: u64 = 2;
+
+/// The claim slots of the blocks in flight (as many as blocks can be).
+struct Slots(Vec<Slot>);
+
+impl Slots {
+    fn new(n: usize) -> Self {
+        Slots(
+            (0..n)
+                .map(|_| Slot {
+                    claim: AtomicU64::new(u64::MAX),
+                    first_line: AtomicU32::new(0),
+                    end_line: AtomicU32::new(0),
+                })
+                .collect(),
+        )
+    }
+
+    fn slot(&self, idx: usize) -> &Slot {
+        &self.0[idx % self.0.len()]
+    }
+
+    /// Block `idx` was read (its lines: `first_line..end_line`).
+    fn queued(&self, idx: usize, first_line: u32, end_line: u32) {
+        let s = self.slot(idx);
+        s.first_line.store(first_line, Ordering::Relaxed);
+        s.end_line.store(end_line, Ordering::Relaxed);
+        s.claim.store((idx as u64) << 2 | QUEUED, Ordering::Release);
+    }
+
+    /// Claims queued block `idx` for `who`; false if it is not queued.
+    fn claim(&self, idx: usize, who: u64) -> bool {
+        let q = (idx as u64) << 2;
+        self.slot(idx)
+            .claim
+            .compare_exchange(q | QUEUED, q | who, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The lines of block `idx` if it was read.
+    fn lines(&self, idx: usize) -> Option<(u32, u32)> {
+        let s = self.slot(idx);
+        (s.claim.load(Ordering::Acquire) >> 2 == idx as u64).then(|| {
+            (
+                s.first_line.load(Ordering::Relaxed),
+                s.end_line.load(Ordering::Relaxed),
+            )
+        })
+    }
 }
 
 /// The encodings of one block.
@@ -175,6 +243,9 @@ pub(crate) struct Prepared {
     results: Receiver<Encodings>,
     /// One token per block released: lets the reader read another.
     tokens: SyncSender<()>,
+    slots: Arc<Slots>,
+    /// Whether the assembler takes blocks no worker has started.
+    take_over: bool,
     /// Blocks that arrived before their turn.
     waiting: Vec<Encodings>,
     cur: Option<Encodings>,
@@ -199,7 +270,9 @@ pub(crate) struct Hit {
 }
 
 impl Prepared {
-    /// The next block in file order (None: there is none).
+    /// The next block in file order (None: there is none): the workers'
+    /// encodings, or none when no worker had started it (then it is the
+    /// assembler's: the workers skip it).
     fn next_block(&mut self) -> Option<Encodings> {
         let want = self.next_idx;
         loop {
@@ -207,9 +280,27 @@ impl Prepared {
                 self.next_idx += 1;
                 return Some(self.waiting.swap_remove(k));
             }
-            match self.results.recv() {
+            if let Some((first_line, end_line)) = self.slots.lines(want) {
+                if self.take_over && self.slots.claim(want, TAKEN) {
+                    self.next_idx += 1;
+                    return Some(Encodings {
+                        idx: want,
+                        first_line,
+                        end_line,
+                        entries: Vec::new(),
+                        texts: String::new(),
+                    });
+                }
+            }
+            // (Looks again at the claim now and then: the block may be
+            // read, and not yet started, while waiting.)
+            match self
+                .results
+                .recv_timeout(std::time::Duration::from_millis(1))
+            {
                 Ok(e) => self.waiting.push(e),
-                Err(_) => return None,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
     }
@@ -282,6 +373,7 @@ fn read_blocks(
     block: usize,
     tokens: Receiver<()>,
     work: SyncSender<Block>,
+    slots: &Slots,
 ) {
     let mut carry: Vec<u8> = Vec::new();
     let mut first_line = 1u32;
@@ -328,6 +420,7 @@ fn read_blocks(
             text,
         };
         first_line += lines;
+        slots.queued(idx, b.first_line, b.first_line + b.lines);
         if work.send(b).is_err() {
             return;
         }
@@ -354,6 +447,7 @@ fn last_line_end(b: &[u8]) -> Option<usize> {
 /// Workers take blocks and send their encodings.
 fn work(
     blocks: &Mutex<Receiver<Block>>,
+    slots: &Slots,
     out: Sender<Encodings>,
     chip: Option<&'static Processor>,
     clrx: bool,
@@ -365,38 +459,57 @@ fn work(
             Err(_) => return,
         };
         let Ok(b) = b else { return };
+        if !slots.claim(b.idx, STARTED) {
+            // The assembler took it.
+            continue;
+        }
         if out.send(encode_block(&b, chip, clrx, opts)).is_err() {
             return;
         }
     }
 }
 
-/// [`crate::assemble_reader_in`] of the file at `path` with `workers`
-/// threads encoding ahead (see the module documentation); 0 workers:
-/// sequentially. The result is the sequential assembler's.
+/// How [`assemble_file_in`] shares the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Threads {
+    /// Worker threads encoding ahead (0: the file is assembled sequentially).
+    pub workers: usize,
+    /// The size of a block of the file (whole lines are added up to the
+    /// next line end).
+    pub block: usize,
+    /// Whether the assembler takes over the blocks no worker has started
+    /// (tests also check the workers alone, whose encodings are hardly used
+    /// on small sources otherwise).
+    pub take_over: bool,
+}
+
+impl Threads {
+    /// `workers` workers, blocks of [`BLOCK`] bytes, taking over.
+    pub fn new(workers: usize) -> Self {
+        Threads {
+            workers,
+            block: BLOCK,
+            take_over: true,
+        }
+    }
+}
+
+/// [`crate::assemble_reader_in`] of the file at `path`, with worker
+/// threads encoding ahead (see the module documentation). The result is
+/// the sequential assembler's.
 pub fn assemble_file_in(
     chip: Option<&'static Processor>,
     path: &std::path::Path,
     opts: Options,
     listing: bool,
     dialect: Dialect,
-    workers: usize,
+    threads: Threads,
 ) -> std::io::Result<Assembled> {
-    assemble_file_blocks(chip, path, opts, listing, dialect, workers, BLOCK)
-}
-
-/// [`assemble_file_in`] with blocks of about `block` bytes (tests use
-/// small ones, so that blocks start anywhere).
-#[doc(hidden)]
-pub fn assemble_file_blocks(
-    chip: Option<&'static Processor>,
-    path: &std::path::Path,
-    opts: Options,
-    listing: bool,
-    dialect: Dialect,
-    workers: usize,
-    block: usize,
-) -> std::io::Result<Assembled> {
+    let Threads {
+        workers,
+        block,
+        take_over,
+    } = threads;
     let name = path.display().to_string();
     let main = std::fs::File::open(path)?;
     let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, main));
@@ -407,26 +520,33 @@ pub fn assemble_file_blocks(
     }
     let side = std::fs::File::open(path)?;
     let clrx = dialect == Dialect::Clrx;
-    let (token_tx, token_rx) = sync_channel(AHEAD * workers + 1);
-    for _ in 0..AHEAD * workers + 1 {
+    let in_flight = AHEAD * workers + 1;
+    let (token_tx, token_rx) = sync_channel(in_flight);
+    for _ in 0..in_flight {
         let _ = token_tx.send(());
     }
+    // (A block's slot is reused only after its token came back.)
+    let slots = Arc::new(Slots::new(in_flight + 1));
     let (work_tx, work_rx) = sync_channel(workers);
     let (out_tx, out_rx) = channel();
     // (Owned by the workers: when the last ends, the reader's sends fail.)
     let work_rx = Arc::new(Mutex::new(work_rx));
     let shared = Arc::new(opts.clone());
     let output = std::thread::scope(|s| {
-        s.spawn(move || read_blocks(side, block.max(1), token_rx, work_tx));
+        let reader_slots = slots.clone();
+        s.spawn(move || read_blocks(side, block.max(1), token_rx, work_tx, &reader_slots));
         for _ in 0..workers {
             let (out, work_rx, opts) = (out_tx.clone(), work_rx.clone(), shared.clone());
-            s.spawn(move || work(&work_rx, out, chip, clrx, &opts));
+            let slots = slots.clone();
+            s.spawn(move || work(&work_rx, &slots, out, chip, clrx, &opts));
         }
         drop(out_tx);
         drop(work_rx);
         backend.prepared = Some(Box::new(Prepared {
             results: out_rx,
             tokens: token_tx,
+            slots,
+            take_over,
             waiting: Vec::new(),
             cur: None,
             next_idx: 0,

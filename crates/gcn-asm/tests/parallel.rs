@@ -7,7 +7,7 @@
 
 use risa_asm_core::Options;
 use risa_gcn::{Dialect, Gen, Processor};
-use risa_gcn_asm::parallel::assemble_file_blocks;
+use risa_gcn_asm::parallel::{assemble_file_in, Threads};
 
 /// Everything observable of an assembly: sections, symbols, diagnostics,
 /// listing.
@@ -26,7 +26,7 @@ fn observe(a: &risa_gcn_asm::Assembled) -> String {
 }
 
 /// Checks parallel against sequential; returns the fewest statements a
-/// parallel run took from the workers.
+/// parallel run without taking over took from the workers.
 /// (A line of a report, cut.)
 fn short(l: Option<&str>) -> &str {
     let l = l.unwrap_or("");
@@ -43,19 +43,26 @@ fn check(src: &str, chip: Option<&'static Processor>, dialect: Dialect, blocks: 
         slash_comments: dialect == Dialect::Llvm,
         ..Default::default()
     };
-    let seq = assemble_file_blocks(chip, &path, opts(), true, dialect, 0, 0).unwrap();
+    let seq = assemble_file_in(chip, &path, opts(), true, dialect, Threads::new(0)).unwrap();
     let want = observe(&seq);
     let mut taken = u64::MAX;
     for &b in blocks {
-        for workers in [1, 3] {
-            let par = assemble_file_blocks(chip, &path, opts(), true, dialect, workers, b).unwrap();
+        for (workers, take_over) in [(1, false), (3, false), (2, true)] {
+            let threads = Threads {
+                workers,
+                block: b,
+                take_over,
+            };
+            let par = assemble_file_in(chip, &path, opts(), true, dialect, threads).unwrap();
             let got = observe(&par);
-            taken = taken.min(par.backend.encodings_taken);
+            if !take_over {
+                taken = taken.min(par.backend.encodings_taken);
+            }
             if got != want {
                 let _ = std::fs::remove_file(&path);
                 let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
                 panic!(
-                    "blocks of {b} bytes, {workers} workers: differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
+                    "blocks of {b} bytes, {workers} workers (taking over: {take_over}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
                     short(want.lines().nth(first.unwrap_or(0))),
                     short(got.lines().nth(first.unwrap_or(0)))
                 );
