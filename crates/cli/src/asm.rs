@@ -59,8 +59,9 @@ pub(crate) struct AsmArgs {
     /// With --check: exit with status 4 when there is any finding
     #[arg(long, requires = "check")]
     pub(crate) check_error: bool,
-    /// Threads that encode instructions ahead of the assembler (default:
-    /// one per CPU; 1: assemble on one thread). The output is the same.
+    /// Threads (default: one per CPU): the assembler's and N-1 that encode
+    /// instructions ahead of it; 1: assemble on one thread. The output is
+    /// the same.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub(crate) jobs: Option<usize>,
     /// The source file, or - for standard input
@@ -105,7 +106,9 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
         let jobs = a
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let threads = risa_gcn_asm::parallel::Threads::new(if jobs > 1 { jobs } else { 0 });
+        // The assembler's thread takes over blocks no worker has started,
+        // so N threads: N - 1 workers.
+        let threads = risa_gcn_asm::parallel::Threads::new(jobs.saturating_sub(1));
         let path = std::path::Path::new(&a.input);
         let res =
             risa_gcn_asm::parallel::assemble_file_in(gen, path, opts, a.listing, dialect, threads)

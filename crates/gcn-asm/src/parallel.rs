@@ -40,10 +40,10 @@ use crate::encode::{self, Encoded};
 use crate::{backend_for, Assembled};
 
 /// The size of a block (whole lines are added up to the next line end).
-pub const BLOCK: usize = 256 << 10;
+pub const BLOCK: usize = 128 << 10;
 
 /// Blocks read ahead of the assembler, per worker.
-const AHEAD: usize = 3;
+const AHEAD: usize = 2;
 
 /// A block of the source file given to a worker.
 struct Block {
@@ -53,6 +53,40 @@ struct Block {
     /// The number of lines the block holds.
     lines: u32,
     text: String,
+}
+
+/// An encoding a worker made (one with a fixup is not kept): what
+/// [`Encoded`] holds then, in less room.
+#[derive(Clone, Copy)]
+struct Made {
+    words: [u32; 3],
+    len: u8,
+    op: risa_gcn::table::OpId,
+    vgprs: u32,
+    sgprs: u32,
+}
+
+impl Made {
+    fn of(e: &Encoded) -> Made {
+        Made {
+            words: e.words,
+            len: e.len as u8,
+            op: e.op,
+            vgprs: e.vgprs,
+            sgprs: e.sgprs,
+        }
+    }
+
+    fn encoded(self) -> Encoded {
+        Encoded {
+            words: self.words,
+            len: usize::from(self.len),
+            pending: None,
+            op: self.op,
+            vgprs: self.vgprs,
+            sgprs: self.sgprs,
+        }
+    }
 }
 
 /// One statement a worker encoded.
@@ -67,8 +101,9 @@ struct Entry {
     args: (u32, u32),
     stmt: (u32, u32),
     chip: &'static Processor,
-    encoded: Option<Encoded>,
-    diags: Vec<(Severity, u32, String)>,
+    encoded: Option<Made>,
+    /// The encoding's diagnostics (severity, column, message), if any.
+    diags: Option<Box<[(Severity, u32, String)]>>,
 }
 
 /// Who encodes a block, for the blocks in flight (slot `idx % slots`):
@@ -193,8 +228,8 @@ impl Backend for Worker {
             args,
             stmt,
             chip,
-            encoded: e,
-            diags,
+            encoded: e.as_ref().map(Made::of),
+            diags: (!diags.is_empty()).then(|| diags.into_boxed_slice()),
         });
     }
 
@@ -356,8 +391,8 @@ impl Prepared {
             {
                 self.at = k + 1;
                 return Some(Hit {
-                    encoded: e.encoded.take(),
-                    diags: std::mem::take(&mut e.diags),
+                    encoded: e.encoded.map(Made::encoded),
+                    diags: e.diags.take().map(Vec::from).unwrap_or_default(),
                 });
             }
             k += 1;
@@ -463,7 +498,19 @@ fn work(
             // The assembler took it.
             continue;
         }
-        if out.send(encode_block(&b, chip, clrx, opts)).is_err() {
+        // (Should encoding panic, the block comes back empty: the assembler
+        // encodes it, as it would without workers, instead of waiting.)
+        let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            encode_block(&b, chip, clrx, opts)
+        }))
+        .unwrap_or_else(|_| Encodings {
+            idx: b.idx,
+            first_line: b.first_line,
+            end_line: b.first_line + b.lines,
+            entries: Vec::new(),
+            texts: String::new(),
+        });
+        if out.send(e).is_err() {
             return;
         }
     }
