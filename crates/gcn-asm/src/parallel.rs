@@ -543,7 +543,8 @@ impl Threads {
 
 /// [`crate::assemble_reader_in`] of the file at `path`, with worker
 /// threads encoding ahead (see the module documentation). The result is
-/// the sequential assembler's.
+/// the sequential assembler's. A path that is not a regular file (a pipe)
+/// is assembled sequentially: it cannot be read twice.
 pub fn assemble_file_in(
     chip: Option<&'static Processor>,
     path: &std::path::Path,
@@ -559,9 +560,12 @@ pub fn assemble_file_in(
     } = threads;
     let name = path.display().to_string();
     let main = std::fs::File::open(path)?;
+    // Only a regular file can be read twice (a pipe, `<(...)`, would be
+    // shared between the two readers).
+    let regular = main.metadata().is_ok_and(|m| m.is_file());
     let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, main));
     let mut backend = backend_for(chip, listing, dialect);
-    if workers == 0 {
+    if workers == 0 || !regular {
         let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
         return Ok(Assembled { output, backend });
     }

@@ -202,3 +202,38 @@ fn labels_macros_conditionals_symbols_and_errors() {
     // No chip: the first instruction is an error (once), none is encoded.
     assert_eq!(check(&src, None, Dialect::Clrx, &[1, 100]), 0);
 }
+
+#[test]
+fn a_pipe_is_read_once() {
+    // A named pipe cannot be read twice: assembled sequentially.
+    let dir = std::env::temp_dir().join(format!("risa-par-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("src.s");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo unavailable");
+        return;
+    }
+    let src = risa_gcn_asm::random_source(Gen::Gcn14, 20_000, 3);
+    let writer = {
+        let (fifo, src) = (fifo.clone(), src.clone());
+        std::thread::spawn(move || std::fs::write(fifo, src).unwrap())
+    };
+    let chip = Some(Processor::of_gen(Gen::Gcn14));
+    let opts = Options {
+        semicolon_comments: true,
+        ..Default::default()
+    };
+    let threads = Threads {
+        workers: 2,
+        block: 4096,
+        take_over: false,
+    };
+    let par = assemble_file_in(chip, &fifo, opts.clone(), false, Dialect::Llvm, threads).unwrap();
+    writer.join().unwrap();
+    let seq = risa_gcn_asm::assemble_for(chip, "s.s", &src, opts, false);
+    assert!(!par.output.has_errors(), "{}", par.diagnostics());
+    assert_eq!(par.code(), seq.code());
+    assert_eq!(par.backend.encodings_taken, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
