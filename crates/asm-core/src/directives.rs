@@ -55,9 +55,8 @@ impl Assembler {
         if let Some(reg) = rhs.strip_prefix('%') {
             if let Some(r) = backend.register_symbol(self, reg) {
                 let id = self.def_symbol(name);
-                let s = &mut self.symbols[id as usize];
-                s.state = SymState::Register(r);
-                s.fixed = kind != AssignKind::Set;
+                self.set_symbol_state(id, SymState::Register(r));
+                self.symbols[id as usize].fixed = kind != AssignKind::Set;
             }
             return;
         }
@@ -71,9 +70,8 @@ impl Assembler {
                 return;
             }
             let id = self.def_symbol(name);
-            let s = &mut self.symbols[id as usize];
-            s.state = SymState::Eqv(Rc::new(e));
-            s.fixed = true;
+            self.set_symbol_state(id, SymState::Eqv(Rc::new(e)));
+            self.symbols[id as usize].fixed = true;
             return;
         }
         let r = self.expr(&mut c);
@@ -87,8 +85,8 @@ impl Assembler {
             ExprResult::Error => return,
         };
         let id = self.def_symbol(name);
+        self.set_symbol_state(id, state);
         let s = &mut self.symbols[id as usize];
-        s.state = state;
         s.fixed = kind == AssignKind::Equiv;
         if std::mem::take(&mut s.forward) {
             self.resolve_ready();
@@ -244,8 +242,8 @@ impl Assembler {
                         self.expect_end(&mut c);
                         match self.find_symbol(n) {
                             Some(id) if self.is_defined(id) => {
+                                self.set_symbol_state(id, SymState::Undefined);
                                 let s = &mut self.symbols[id as usize];
-                                s.state = SymState::Undefined;
                                 s.fixed = false;
                                 s.is_label = false;
                             }
@@ -615,6 +613,7 @@ impl Assembler {
                             offset: off,
                             size,
                             expr: e,
+                            wait: crate::asm::Waiting::UNTRIED,
                         });
                     }
                 }
@@ -888,9 +887,8 @@ impl Assembler {
                     if self.is_defined(id) {
                         self.error(n, format!("symbol '{n}' is already defined"));
                     } else {
-                        let s = &mut self.symbols[id as usize];
-                        s.state = SymState::Value(Value::abs(v));
-                        s.fixed = true;
+                        self.set_symbol_state(id, SymState::Value(Value::abs(v)));
+                        self.symbols[id as usize].fixed = true;
                     }
                     self.scopes[scope as usize].enum_counter = v.wrapping_add(1);
                 }

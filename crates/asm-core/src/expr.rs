@@ -230,6 +230,17 @@ impl Assembler {
         }
     }
 
+    /// [`Assembler::try_eval`], telling on failure the undefined symbol the
+    /// evaluation stopped at (None: another error).
+    pub(crate) fn try_eval_blocker(&mut self, e: &Expr) -> Result<Value, Option<u32>> {
+        self.eval_budget = 1_000_000;
+        match self.eval_items(&e.items, LocRef::Stored(e.loc), 0, true) {
+            Ev::Ok(v) => Ok(v),
+            Ev::Unresolved(s, _) => Err(Some(s)),
+            Ev::Err => Err(None),
+        }
+    }
+
     /// Evaluate a pending expression at the end; undefined symbols are errors.
     pub(crate) fn eval_final(&mut self, e: &Expr) -> Option<Value> {
         self.eval_budget = 1_000_000;

@@ -319,7 +319,7 @@ impl Assembler {
                 let sym = self.def_symbol(sym_name);
                 match init {
                     Some(v) if !self.symbols[sym as usize].fixed => {
-                        self.symbols[sym as usize].state = crate::asm::SymState::Value(v);
+                        self.set_symbol_state(sym, crate::asm::SymState::Value(v));
                         let line = self.line.clone();
                         RepMode::For {
                             sym,

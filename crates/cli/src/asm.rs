@@ -59,9 +59,28 @@ pub(crate) struct AsmArgs {
     /// With --check: exit with status 4 when there is any finding
     #[arg(long, requires = "check")]
     pub(crate) check_error: bool,
+    /// Threads (default: one per idle CPU, by the load average): the
+    /// assembler's and N-1 that encode instructions ahead of it; 1:
+    /// assemble on one thread. The output is the same.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    pub(crate) jobs: Option<usize>,
     /// The source file, or - for standard input
     #[arg(value_name = "FILE|-")]
     pub(crate) input: String,
+}
+
+/// The CPUs not busy (at least 1): the CPUs less the load average of the
+/// last minute (Linux's `/proc/loadavg`; elsewhere all CPUs). Threads only
+/// pay where cores are idle: parallel assembly spends more CPU time in all
+/// (the assembler still reads every statement), which on busy cores is
+/// taken from its own wall time.
+fn idle_cpus() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let busy = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    ((cpus as f64 - busy).round().max(1.0) as usize).min(cpus)
 }
 
 /// Runs the command; the exit status: 1 when the source had errors
@@ -77,19 +96,6 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
     if a.out.is_none() && !a.listing {
         return Err("no output: give -o OUT (- for standard output), or --listing".into());
     }
-    // The source is read as a stream (pieces of whole lines), never whole.
-    let (name, reader): (String, Box<dyn std::io::BufRead>) = if a.input == "-" {
-        (
-            "<stdin>".to_string(),
-            Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin())),
-        )
-    } else {
-        let f = std::fs::File::open(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
-        (
-            a.input.clone(),
-            Box::new(std::io::BufReader::with_capacity(1 << 16, f)),
-        )
-    };
     let opts = Options {
         include_paths: a.includes.iter().map(Into::into).collect(),
         semicolon_comments: a.llvm,
@@ -103,7 +109,24 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
     } else {
         risa_gcn::Dialect::Clrx
     };
-    let mut res = risa_gcn_asm::assemble_reader_in(gen, &name, reader, opts, a.listing, dialect);
+    // The source is read as a stream (pieces of whole lines), never whole;
+    // a file is also read by the threads that encode ahead.
+    let (name, mut res) = if a.input == "-" {
+        let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()));
+        let name = "<stdin>".to_string();
+        let res = risa_gcn_asm::assemble_reader_in(gen, &name, reader, opts, a.listing, dialect);
+        (name, res)
+    } else {
+        let jobs = a.jobs.unwrap_or_else(idle_cpus);
+        // The assembler's thread takes over blocks no worker has started,
+        // so N threads: N - 1 workers.
+        let threads = risa_gcn_asm::parallel::Threads::new(jobs.saturating_sub(1));
+        let path = std::path::Path::new(&a.input);
+        let res =
+            risa_gcn_asm::parallel::assemble_file_in(gen, path, opts, a.listing, dialect, threads)
+                .map_err(|e| format!("{}: {e}", a.input))?;
+        (a.input.clone(), res)
+    };
     eprint!("{}", res.diagnostics());
     if res.output.has_errors() {
         let n = res.output.errors().count();

@@ -185,6 +185,10 @@ pub struct GcnBackend {
     /// differ (`--syntax`; CLRX by default).
     pub dialect: risa_gcn::Dialect,
     arch_reported: bool,
+    /// Encodings made ahead by worker threads ([`crate::parallel`]).
+    pub(crate) prepared: Option<Box<crate::parallel::Prepared>>,
+    /// Statements whose encoding was taken from a worker thread.
+    pub encodings_taken: u64,
 }
 
 /// What `.type` and the visibility pseudo-ops said about a symbol.
@@ -230,7 +234,18 @@ impl Backend for GcnBackend {
         };
         let pc = asm.offset();
         let clrx = self.dialect == risa_gcn::Dialect::Clrx;
-        let Some(e) = encode::assemble(asm, chip.target(), st, pc, clrx) else {
+        let hit = self.prepared.as_mut().and_then(|p| p.take(asm, st, chip));
+        let e = match hit {
+            Some(hit) => {
+                self.encodings_taken += 1;
+                for (severity, col, message) in hit.diags {
+                    asm.report_at_col(severity, col, message);
+                }
+                hit.encoded
+            }
+            None => encode::assemble(asm, chip.target(), st, pc, clrx),
+        };
+        let Some(e) = e else {
             return;
         };
         let mut bytes = [0u8; 12];

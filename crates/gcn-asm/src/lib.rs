@@ -26,6 +26,7 @@ pub mod mods;
 mod names;
 pub mod objdis;
 pub mod opnd;
+pub mod parallel;
 
 pub use backend::{GcnBackend, ListEntry};
 use risa_asm_core::{Assembler, Options, Output};

@@ -1,5 +1,5 @@
 //! The end of the source: unterminated blocks, undefined and pending
-//! symbols, fixups; and CLRX's early resolution of forward references.
+//! symbols, fixups.
 
 use super::*;
 
@@ -31,7 +31,7 @@ impl Assembler {
                         && !matches!(self.symbols[id as usize].state, SymState::Undefined)
                     {
                         let e = Expr::symbol_ref(id);
-                        self.symbols[i].state = SymState::Pending(Rc::new(e));
+                        self.set_symbol_state(i as u32, SymState::Pending(Rc::new(e)));
                         break;
                     }
                 }
@@ -66,6 +66,7 @@ impl Assembler {
             }
         }
         let fixups = std::mem::take(&mut self.fixups);
+        self.fixup_waits.clear();
         for f in &fixups {
             if let Some(v) = self.eval_final(&f.expr) {
                 let data = &mut self.sections[f.section.0 as usize].data;
@@ -78,40 +79,5 @@ impl Assembler {
             }
         }
         backend.finish(self);
-    }
-
-    /// CLRX resolves a forward reference as soon as its expression can be
-    /// evaluated (when the symbols it waits for get values), not at the end:
-    /// `.int x; x=1; x=2` writes 1. Called after an assignment to a symbol
-    /// that was referenced while undefined: pending symbols, data and
-    /// instruction fixups that can be evaluated now are resolved.
-    pub(crate) fn resolve_ready(&mut self) {
-        for i in 0..self.symbols.len() {
-            if let SymState::Pending(e) = self.symbols[i].state.clone() {
-                if let Some(v) = self.try_eval(&e) {
-                    self.symbols[i].state = SymState::Value(v);
-                }
-            }
-        }
-        let data_fixups = std::mem::take(&mut self.data_fixups);
-        let mut keep = Vec::with_capacity(data_fixups.len());
-        for f in data_fixups {
-            match self.try_eval(&f.expr) {
-                Some(v) => self.write_data(f.section, f.offset, f.size, v, f.expr.pos()),
-                None => keep.push(f),
-            }
-        }
-        self.data_fixups = keep;
-        // Back-end fixups keep their value and are applied at the end, after
-        // `end_of_source` (a back end may emit its bytes only then).
-        let fixups = std::mem::take(&mut self.fixups);
-        let mut keep = Vec::with_capacity(fixups.len());
-        for f in fixups {
-            match self.try_eval(&f.expr) {
-                Some(v) => self.resolved_fixups.push((f, v)),
-                None => keep.push(f),
-            }
-        }
-        self.fixups = keep;
     }
 }

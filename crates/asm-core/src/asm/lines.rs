@@ -352,7 +352,7 @@ impl Assembler {
                 let mut c = Cursor::new(ntext);
                 let mut ok = false;
                 if let Some(v) = self.abs_or_rel_expr(&mut c) {
-                    self.symbols[sym as usize].state = SymState::Value(v);
+                    self.set_symbol_state(sym, SymState::Value(v));
                     let ctext = &t[base + cond.0..base + cond.1];
                     let mut c = Cursor::new(ctext);
                     ok = self.abs_expr(&mut c).is_some_and(|v| v != 0);

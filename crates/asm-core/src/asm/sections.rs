@@ -45,6 +45,7 @@ impl Assembler {
 
     /// The current section.
     pub fn current_section(&self) -> SectionId {
+        self.read_context();
         SectionId(self.cur_section)
     }
 
@@ -65,12 +66,14 @@ impl Assembler {
 
     /// Offset (location counter) in the current section.
     pub fn offset(&self) -> u64 {
+        self.read_context();
         self.sections[self.cur_section as usize].size
     }
 
     /// The value of `.`: current section and offset (absolute inside an
     /// absolute section).
     pub fn here(&self) -> Value {
+        self.read_context();
         let s = &self.sections[self.cur_section as usize];
         if s.kind == SectionKind::Absolute {
             Value::abs(s.size)
@@ -178,6 +181,7 @@ impl Assembler {
     /// calls [`Backend::apply_fixup`].
     pub fn add_fixup(&mut self, fixup: Fixup) {
         self.fixups.push(fixup);
+        self.fixup_waits.push(Waiting::UNTRIED);
     }
 
     /// Record a relocation (see [`Relocation`]).

@@ -164,6 +164,7 @@ impl Assembler {
 
     /// Find a symbol by (possibly scoped) name without creating it.
     pub(crate) fn find_symbol(&mut self, path: &str) -> Option<u32> {
+        self.read_context();
         match path.rfind("::") {
             None => {
                 for &s in self.scope_stack.iter().rev() {
@@ -241,8 +242,8 @@ impl Assembler {
             );
             return;
         }
+        self.set_symbol_state(id, SymState::Value(here));
         let s = &mut self.symbols[id as usize];
-        s.state = SymState::Value(here);
         s.is_label = true;
         s.fixed = true;
     }
@@ -259,13 +260,13 @@ impl Assembler {
             None => self.anon_symbol(),
         };
         self.locals.entry(n).or_default().last = Some(id);
-        let s = &mut self.symbols[id as usize];
-        s.state = SymState::Value(here);
-        s.is_label = true;
+        self.set_symbol_state(id, SymState::Value(here));
+        self.symbols[id as usize].is_label = true;
     }
 
     /// Reference to local label `n` forward (`nf`) or backward (`nb`).
     pub(crate) fn local_label_ref(&mut self, n: u64, forward: bool) -> Option<u32> {
+        self.read_context();
         if forward {
             if let Some(id) = self.locals.get(&n).and_then(|l| l.next) {
                 return Some(id);
@@ -282,11 +283,11 @@ impl Assembler {
     /// as `.set` does. Errors if the symbol is a label or fixed.
     pub fn set_symbol(&mut self, name: &str, value: Value) -> Result<(), SymbolError> {
         let id = self.def_symbol(name);
-        let s = &mut self.symbols[id as usize];
+        let s = &self.symbols[id as usize];
         if s.fixed && !matches!(s.state, SymState::Undefined) {
             return Err(SymbolError::Fixed(name.to_string()));
         }
-        s.state = SymState::Value(value);
+        self.set_symbol_state(id, SymState::Value(value));
         Ok(())
     }
 

@@ -601,9 +601,8 @@ impl<'a> Build<'a, '_, '_> {
                     return Some(255);
                 }
                 let sv = raw as i64;
-                if !(wide || (ty.is_16bit() && (-0x8000..=0xffff).contains(&sv)))
-                    && (sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX))
-                {
+                let fits_16 = ty.is_16bit() && (-0x8000..=0xffff).contains(&sv);
+                if !(wide || fits_16) && (sv < i64::from(i32::MIN) || sv > i64::from(u32::MAX)) {
                     self.asm
                         .warning(o.at, format!("value {raw:#x} truncated to 32 bits"));
                 }

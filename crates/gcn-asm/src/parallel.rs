@@ -1,0 +1,613 @@
+//! Parallel assembly of a source file: worker threads encode the file's
+//! instruction statements ahead of the assembler, which reads the file as
+//! usual (sequentially: labels, symbols, pseudo-ops, macros, conditionals,
+//! sections, fixups) and takes a worker's encoding instead of encoding a
+//! statement itself when that encoding is certainly what it would get.
+//!
+//! A worker reads its block of the file (whole lines) with an assembler of
+//! its own, as if the block were a source (pseudo-ops other than
+//! `.gpu`/`.arch` are ignored), and encodes every instruction statement of
+//! the block's lines. It keeps an encoding only when it depended on the
+//! statement's text alone: no symbol, `.`, local label, section or offset
+//! was read ([`Assembler::context_reads`]) and nothing is left for later (a
+//! fixup). The assembler takes it for a statement of the same file line
+//! with the same line text, at the same place in the line, for the same
+//! chip (a block may start inside a comment, a macro body or a false
+//! conditional: then the text, the position or the state differs, and the
+//! statement is encoded as usual); diagnostics of the encoding are reported
+//! at the same columns. So the output and the diagnostics are those of the
+//! sequential assembler, byte for byte.
+//!
+//! When the assembler reaches a block no worker has started, it takes the
+//! block over (encodes its statements itself, and the workers skip it):
+//! the assembler's own time goes into encoding rather than waiting, and no
+//! block is encoded twice.
+//!
+//! Memory stays bounded: a fixed number of blocks is read ahead of the
+//! assembler ([`AHEAD`] per worker), each released once the assembler is
+//! past it.
+
+use std::io::Read;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex};
+
+use risa_asm_core::{Assembler, Backend, Options, Severity, Statement};
+use risa_gcn::{Dialect, Processor};
+
+use crate::backend::arch_of;
+use crate::encode::{self, Encoded};
+use crate::{backend_for, Assembled};
+
+/// The size of a block (whole lines are added up to the next line end).
+pub const BLOCK: usize = 128 << 10;
+
+/// Blocks read ahead of the assembler, per worker.
+const AHEAD: usize = 2;
+
+/// A block of the source file given to a worker.
+struct Block {
+    idx: usize,
+    /// The number of the block's first line in the file (1-based).
+    first_line: u32,
+    /// The number of lines the block holds.
+    lines: u32,
+    text: String,
+}
+
+/// An encoding a worker made (one with a fixup is not kept): what
+/// [`Encoded`] holds then, in less room.
+#[derive(Clone, Copy)]
+struct Made {
+    words: [u32; 3],
+    len: u8,
+    op: risa_gcn::table::OpId,
+    vgprs: u32,
+    sgprs: u32,
+}
+
+impl Made {
+    fn of(e: &Encoded) -> Made {
+        Made {
+            words: e.words,
+            len: e.len as u8,
+            op: e.op,
+            vgprs: e.vgprs,
+            sgprs: e.sgprs,
+        }
+    }
+
+    fn encoded(self) -> Encoded {
+        Encoded {
+            words: self.words,
+            len: usize::from(self.len),
+            pending: None,
+            op: self.op,
+            vgprs: self.vgprs,
+            sgprs: self.sgprs,
+        }
+    }
+}
+
+/// One statement a worker encoded.
+struct Entry {
+    /// The file line.
+    line: u32,
+    /// The line's text in [`Encodings::texts`].
+    text: (u32, u32),
+    /// Offsets and lengths of the statement's name, operands and whole text
+    /// in the line.
+    name: (u32, u32),
+    args: (u32, u32),
+    stmt: (u32, u32),
+    chip: &'static Processor,
+    encoded: Option<Made>,
+    /// The encoding's diagnostics (severity, column, message), if any.
+    diags: Option<Box<[(Severity, u32, String)]>>,
+}
+
+/// Who encodes a block, for the blocks in flight (slot `idx % slots`):
+/// `idx << 2 | state`, state [`QUEUED`], [`STARTED`] (by a worker) or
+/// [`TAKEN`] (by the assembler), and the block's lines.
+struct Slot {
+    claim: AtomicU64,
+    first_line: AtomicU32,
+    end_line: AtomicU32,
+}
+
+const QUEUED: u64 = 0;
+const STARTED: u64 = 1;
+const TAKEN: u64 = 2;
+
+/// The claim slots of the blocks in flight (as many as blocks can be).
+struct Slots(Vec<Slot>);
+
+impl Slots {
+    fn new(n: usize) -> Self {
+        Slots(
+            (0..n)
+                .map(|_| Slot {
+                    claim: AtomicU64::new(u64::MAX),
+                    first_line: AtomicU32::new(0),
+                    end_line: AtomicU32::new(0),
+                })
+                .collect(),
+        )
+    }
+
+    fn slot(&self, idx: usize) -> &Slot {
+        &self.0[idx % self.0.len()]
+    }
+
+    /// Block `idx` was read (its lines: `first_line..end_line`).
+    fn queued(&self, idx: usize, first_line: u32, end_line: u32) {
+        let s = self.slot(idx);
+        s.first_line.store(first_line, Ordering::Relaxed);
+        s.end_line.store(end_line, Ordering::Relaxed);
+        s.claim.store((idx as u64) << 2 | QUEUED, Ordering::Release);
+    }
+
+    /// Claims queued block `idx` for `who`; false if it is not queued.
+    fn claim(&self, idx: usize, who: u64) -> bool {
+        let q = (idx as u64) << 2;
+        self.slot(idx)
+            .claim
+            .compare_exchange(q | QUEUED, q | who, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The lines of block `idx` if it was read.
+    fn lines(&self, idx: usize) -> Option<(u32, u32)> {
+        let s = self.slot(idx);
+        (s.claim.load(Ordering::Acquire) >> 2 == idx as u64).then(|| {
+            (
+                s.first_line.load(Ordering::Relaxed),
+                s.end_line.load(Ordering::Relaxed),
+            )
+        })
+    }
+}
+
+/// The encodings of one block.
+struct Encodings {
+    idx: usize,
+    first_line: u32,
+    end_line: u32,
+    entries: Vec<Entry>,
+    /// The texts of the lines with entries, one after another.
+    texts: String,
+}
+
+/// Offset and length of `part` (a slice of `line`) in `line`.
+fn span(line: &str, part: &str) -> (u32, u32) {
+    let off = (part.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+    (off as u32, part.len() as u32)
+}
+
+/// A worker's back end: encodes instruction statements of the file's lines.
+struct Worker {
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    first_line: u32,
+    entries: Vec<Entry>,
+    texts: String,
+}
+
+impl Backend for Worker {
+    fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
+        let Some(chip) = self.chip else { return };
+        let Some((line_no, line)) = asm.file_line() else {
+            return;
+        };
+        let (name, args, stmt) = (
+            span(line, st.name),
+            span(line, st.args),
+            span(line, st.text),
+        );
+        let at = self.texts.len();
+        self.texts.push_str(line);
+        let text = (at as u32, line.len() as u32);
+        let reads = asm.context_reads();
+        let n_diags = asm.diagnostics().len();
+        let e = encode::assemble(asm, chip.target(), st, 0, self.clrx);
+        let mut keep =
+            asm.context_reads() == reads && e.as_ref().is_none_or(|e| e.pending.is_none());
+        let mut diags = Vec::new();
+        for d in &asm.diagnostics()[n_diags..] {
+            keep &= d.notes.is_empty();
+            diags.push((d.severity, d.col, d.message.clone()));
+        }
+        if !keep {
+            self.texts.truncate(at);
+            return;
+        }
+        self.entries.push(Entry {
+            line: line_no + self.first_line - 1,
+            text,
+            name,
+            args,
+            stmt,
+            chip,
+            encoded: e.as_ref().map(Made::of),
+            diags: (!diags.is_empty()).then(|| diags.into_boxed_slice()),
+        });
+    }
+
+    fn directive(&mut self, _asm: &mut Assembler, name: &str, st: &Statement<'_>) -> bool {
+        // The chip as the assembler sets it; every other pseudo-op is left
+        // to the assembler (its effects on encodings are the context reads).
+        if name == ".gpu" || name == ".arch" {
+            self.chip = arch_of(st.args.trim()).ok();
+        }
+        true
+    }
+}
+
+/// Encodes the instruction statements of `b` (for `chip` at its start).
+fn encode_block(
+    b: &Block,
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    opts: &Options,
+) -> Encodings {
+    let opts = Options {
+        max_lines: u64::MAX,
+        max_diagnostics: usize::MAX,
+        ..opts.clone()
+    };
+    let mut w = Worker {
+        chip,
+        clrx,
+        first_line: b.first_line,
+        entries: Vec::new(),
+        texts: String::new(),
+    };
+    let mut asm = Assembler::new(opts);
+    asm.run("", &b.text, &mut w);
+    Encodings {
+        idx: b.idx,
+        first_line: b.first_line,
+        end_line: b.first_line + b.lines,
+        entries: w.entries,
+        texts: w.texts,
+    }
+}
+
+/// What the assembler takes worker encodings from (kept by the back end).
+pub(crate) struct Prepared {
+    results: Receiver<Encodings>,
+    /// One token per block released: lets the reader read another.
+    tokens: SyncSender<()>,
+    slots: Arc<Slots>,
+    /// Whether the assembler takes blocks no worker has started.
+    take_over: bool,
+    /// Blocks that arrived before their turn.
+    waiting: Vec<Encodings>,
+    cur: Option<Encodings>,
+    next_idx: usize,
+    /// Entries of `cur` before this one are behind the assembler.
+    at: usize,
+    done: bool,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("next_idx", &self.next_idx)
+            .finish()
+    }
+}
+
+/// A statement's encoding made by a worker.
+pub(crate) struct Hit {
+    pub encoded: Option<Encoded>,
+    pub diags: Vec<(Severity, u32, String)>,
+}
+
+impl Prepared {
+    /// The next block in file order (None: there is none): the workers'
+    /// encodings, or none when no worker had started it (then it is the
+    /// assembler's: the workers skip it).
+    fn next_block(&mut self) -> Option<Encodings> {
+        let want = self.next_idx;
+        loop {
+            if let Some(k) = self.waiting.iter().position(|e| e.idx == want) {
+                self.next_idx += 1;
+                return Some(self.waiting.swap_remove(k));
+            }
+            if let Some((first_line, end_line)) = self.slots.lines(want) {
+                if self.take_over && self.slots.claim(want, TAKEN) {
+                    self.next_idx += 1;
+                    return Some(Encodings {
+                        idx: want,
+                        first_line,
+                        end_line,
+                        entries: Vec::new(),
+                        texts: String::new(),
+                    });
+                }
+            }
+            // (Looks again at the claim now and then: the block may be
+            // read, and not yet started, while waiting.)
+            match self
+                .results
+                .recv_timeout(std::time::Duration::from_millis(1))
+            {
+                Ok(e) => self.waiting.push(e),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// The worker's encoding of statement `st` of the current line, if
+    /// there is one made in the same place for `chip`.
+    pub(crate) fn take(
+        &mut self,
+        asm: &Assembler,
+        st: &Statement<'_>,
+        chip: &'static Processor,
+    ) -> Option<Hit> {
+        if self.done {
+            return None;
+        }
+        let (line_no, line) = asm.file_line()?;
+        while self.cur.as_ref().is_none_or(|c| line_no >= c.end_line) {
+            if self.cur.take().is_some() {
+                let _ = self.tokens.send(());
+            }
+            match self.next_block() {
+                Some(b) => self.cur = Some(b),
+                None => {
+                    self.done = true;
+                    return None;
+                }
+            }
+            self.at = 0;
+        }
+        let cur = self.cur.as_mut()?;
+        if line_no < cur.first_line {
+            return None;
+        }
+        while cur.entries.get(self.at).is_some_and(|e| e.line < line_no) {
+            self.at += 1;
+        }
+        let (name, args, stmt) = (
+            span(line, st.name),
+            span(line, st.args),
+            span(line, st.text),
+        );
+        let mut k = self.at;
+        while let Some(e) = cur.entries.get_mut(k) {
+            if e.line != line_no {
+                break;
+            }
+            let (o, n) = (e.text.0 as usize, e.text.1 as usize);
+            if e.name == name
+                && e.args == args
+                && e.stmt == stmt
+                && std::ptr::eq(e.chip, chip)
+                && &cur.texts[o..o + n] == line
+            {
+                self.at = k + 1;
+                return Some(Hit {
+                    encoded: e.encoded.map(Made::encoded),
+                    diags: e.diags.take().map(Vec::from).unwrap_or_default(),
+                });
+            }
+            k += 1;
+        }
+        None
+    }
+}
+
+/// Reads `file` in blocks of whole lines (about `block` bytes, never
+/// ending inside a continued line) for the workers, one per token.
+fn read_blocks(
+    mut file: std::fs::File,
+    block: usize,
+    tokens: Receiver<()>,
+    work: SyncSender<Block>,
+    slots: &Slots,
+) {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut first_line = 1u32;
+    let mut buf = vec![0u8; block.min(1 << 16)];
+    let mut eof = false;
+    for idx in 0.. {
+        if tokens.recv().is_err() {
+            return;
+        }
+        // Fill up to `block` bytes, then cut after the last line end (read
+        // on while there is none).
+        let mut want = block;
+        let cut = loop {
+            while !eof && carry.len() < want {
+                match file.read(&mut buf) {
+                    Ok(0) => eof = true,
+                    Ok(n) => carry.extend_from_slice(&buf[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => eof = true,
+                }
+            }
+            if eof {
+                break carry.len();
+            }
+            match last_line_end(&carry) {
+                Some(cut) => break cut,
+                None => want = carry.len() + block,
+            }
+        };
+        if carry.is_empty() {
+            return;
+        }
+        let rest = carry.split_off(cut);
+        let bytes = std::mem::replace(&mut carry, rest);
+        let lines = bytes.iter().filter(|&&c| c == b'\n').count() as u32;
+        let Ok(text) = String::from_utf8(bytes) else {
+            // The assembler reports it; nothing more to encode.
+            return;
+        };
+        let b = Block {
+            idx,
+            first_line,
+            lines: lines + u32::from(!text.ends_with('\n')),
+            text,
+        };
+        first_line += lines;
+        slots.queued(idx, b.first_line, b.first_line + b.lines);
+        if work.send(b).is_err() {
+            return;
+        }
+    }
+}
+
+/// Where the text after the last line end that does not continue a line
+/// (`\` before it) starts.
+fn last_line_end(b: &[u8]) -> Option<usize> {
+    let mut end = b.len();
+    while let Some(p) = b[..end].iter().rposition(|&c| c == b'\n') {
+        let mut e = p;
+        while e > 0 && b[e - 1] == b'\r' {
+            e -= 1;
+        }
+        if e == 0 || b[e - 1] != b'\\' {
+            return Some(p + 1);
+        }
+        end = p;
+    }
+    None
+}
+
+/// Workers take blocks and send their encodings.
+fn work(
+    blocks: &Mutex<Receiver<Block>>,
+    slots: &Slots,
+    out: Sender<Encodings>,
+    chip: Option<&'static Processor>,
+    clrx: bool,
+    opts: &Options,
+) {
+    loop {
+        let b = match blocks.lock() {
+            Ok(r) => r.recv(),
+            Err(_) => return,
+        };
+        let Ok(b) = b else { return };
+        if !slots.claim(b.idx, STARTED) {
+            // The assembler took it.
+            continue;
+        }
+        // (Should encoding panic, the block comes back empty: the assembler
+        // encodes it, as it would without workers, instead of waiting.)
+        let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            encode_block(&b, chip, clrx, opts)
+        }))
+        .unwrap_or_else(|_| Encodings {
+            idx: b.idx,
+            first_line: b.first_line,
+            end_line: b.first_line + b.lines,
+            entries: Vec::new(),
+            texts: String::new(),
+        });
+        if out.send(e).is_err() {
+            return;
+        }
+    }
+}
+
+/// How [`assemble_file_in`] shares the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Threads {
+    /// Worker threads encoding ahead (0: the file is assembled sequentially).
+    pub workers: usize,
+    /// The size of a block of the file (whole lines are added up to the
+    /// next line end).
+    pub block: usize,
+    /// Whether the assembler takes over the blocks no worker has started
+    /// (tests also check the workers alone, whose encodings are hardly used
+    /// on small sources otherwise).
+    pub take_over: bool,
+}
+
+impl Threads {
+    /// `workers` workers, blocks of [`BLOCK`] bytes, taking over.
+    pub fn new(workers: usize) -> Self {
+        Threads {
+            workers,
+            block: BLOCK,
+            take_over: true,
+        }
+    }
+}
+
+/// [`crate::assemble_reader_in`] of the file at `path`, with worker
+/// threads encoding ahead (see the module documentation). The result is
+/// the sequential assembler's. A path that is not a regular file (a pipe)
+/// is assembled sequentially: it cannot be read twice.
+pub fn assemble_file_in(
+    chip: Option<&'static Processor>,
+    path: &std::path::Path,
+    opts: Options,
+    listing: bool,
+    dialect: Dialect,
+    threads: Threads,
+) -> std::io::Result<Assembled> {
+    let Threads {
+        workers,
+        block,
+        take_over,
+    } = threads;
+    let name = path.display().to_string();
+    let main = std::fs::File::open(path)?;
+    // Only a regular file can be read twice (a pipe, `<(...)`, would be
+    // shared between the two readers).
+    let regular = main.metadata().is_ok_and(|m| m.is_file());
+    let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, main));
+    let mut backend = backend_for(chip, listing, dialect);
+    if workers == 0 || !regular {
+        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        return Ok(Assembled { output, backend });
+    }
+    let side = std::fs::File::open(path)?;
+    let clrx = dialect == Dialect::Clrx;
+    let in_flight = AHEAD * workers + 1;
+    let (token_tx, token_rx) = sync_channel(in_flight);
+    for _ in 0..in_flight {
+        let _ = token_tx.send(());
+    }
+    // (A block's slot is reused only after its token came back.)
+    let slots = Arc::new(Slots::new(in_flight + 1));
+    let (work_tx, work_rx) = sync_channel(workers);
+    let (out_tx, out_rx) = channel();
+    // (Owned by the workers: when the last ends, the reader's sends fail.)
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let shared = Arc::new(opts.clone());
+    let output = std::thread::scope(|s| {
+        let reader_slots = slots.clone();
+        s.spawn(move || read_blocks(side, block.max(1), token_rx, work_tx, &reader_slots));
+        for _ in 0..workers {
+            let (out, work_rx, opts) = (out_tx.clone(), work_rx.clone(), shared.clone());
+            let slots = slots.clone();
+            s.spawn(move || work(&work_rx, &slots, out, chip, clrx, &opts));
+        }
+        drop(out_tx);
+        drop(work_rx);
+        backend.prepared = Some(Box::new(Prepared {
+            results: out_rx,
+            tokens: token_tx,
+            slots,
+            take_over,
+            waiting: Vec::new(),
+            cur: None,
+            next_idx: 0,
+            at: 0,
+            done: false,
+        }));
+        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        // (Lets the reader and the workers end.)
+        backend.prepared = None;
+        output
+    });
+    Ok(Assembled { output, backend })
+}
