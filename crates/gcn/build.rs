@@ -401,7 +401,17 @@ fn main() {
     .unwrap();
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tables.rs");
     std::fs::write(dest, out).unwrap();
-    let sems = semantics_rs(&sem_ids, &rounded_ids, &row_sems, index);
+    let mut sems = semantics_rs(&sem_ids, &rounded_ids, &row_sems, index);
+    let atomics: String = ATOMICS
+        .iter()
+        .map(|(n, v)| format!("({n:?}, Atomic::{v}),"))
+        .collect();
+    writeln!(
+        sems,
+        "/// The atomic operations as memory row names spell them (`*_atomic_OP[_x2]`).\npub const ATOMIC_NAMES: [(&str, Atomic); {}] = [{atomics}];",
+        ATOMICS.len()
+    )
+    .unwrap();
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("semantics.rs");
     std::fs::write(dest, sems).unwrap();
 }

@@ -67,26 +67,7 @@ impl Shape {
     }
 }
 
-pub(super) const ATOMICS: [(&str, AtomicOp); 18] = [
-    ("swap", AtomicOp::Swap),
-    ("cmpswap", AtomicOp::CmpSwap),
-    ("add", AtomicOp::Add),
-    ("sub", AtomicOp::Sub),
-    ("smin", AtomicOp::SMin),
-    ("umin", AtomicOp::UMin),
-    ("smax", AtomicOp::SMax),
-    ("umax", AtomicOp::UMax),
-    ("and", AtomicOp::And),
-    ("or", AtomicOp::Or),
-    ("xor", AtomicOp::Xor),
-    ("inc", AtomicOp::Inc),
-    ("dec", AtomicOp::Dec),
-    ("fcmpswap", AtomicOp::FCmpSwap),
-    ("fmin", AtomicOp::FMin),
-    ("fmax", AtomicOp::FMax),
-    ("add_f32", AtomicOp::FAdd),
-    ("rsub", AtomicOp::RSub),
-];
+pub(super) use risa_gcn::semantics::ATOMIC_NAMES as ATOMICS;
 
 /// Parses `load_dwordx2`, `store_byte_d16_hi`, `atomic_add_x2`, ... (the name without its prefix).
 pub(super) fn parse_shape(rest: &str) -> Option<Shape> {
