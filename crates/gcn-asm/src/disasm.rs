@@ -303,8 +303,9 @@ const FIRST_SAMPLES: usize = 8;
 /// ([`risa_gcn::Printer::write_checked`]); what it cannot know is whether
 /// the assembler gives back bits the text does not show: unused fields,
 /// operands of a form that has none, and the like. So an instruction
-/// whose set bits are all bits that valid instances of its form set
-/// (learned once per form from [`risa_gcn::random::random_instr`]) is
+/// whose set bits are all bits that valid instances of its form set, and
+/// that clears no bit they all set ([`FormBits`], learned once per form
+/// from [`risa_gcn::random::random_instr`]), is
 /// taken as the printer says: valid instructions round-trip, which
 /// tests/roundtrip.rs checks for every form, and tests/raw_roundtrip.rs
 /// and tests/exactness.rs check for random words (a trusted instruction
@@ -317,8 +318,8 @@ pub struct Exactness {
     /// for every instruction): the bits its first [`FIRST_SAMPLES`] valid
     /// instances set, and those of all [`FORM_SAMPLES`], once known
     /// (shared by the threads of a parallel listing).
-    first: Vec<OnceLock<u64>>,
-    forms: Vec<OnceLock<u64>>,
+    first: Vec<OnceLock<FormBits>>,
+    forms: Vec<OnceLock<FormBits>>,
     /// Assembler verdicts by words.
     verdicts: Mutex<HashMap<(u64, Option<u32>), bool>>,
 }
@@ -366,19 +367,18 @@ impl Exactness {
         // seeded by the instruction): the first ones' bits are part of all
         // samples' bits, and the verdict is all samples' verdict.
         let first = *self.first[key].get_or_init(|| self.form_bits(i, FIRST_SAMPLES));
-        i.raw & !first == 0 || {
-            let mask = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
-            i.raw & !mask == 0
+        first.admits(i.raw) || {
+            let all = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
+            all.admits(i.raw)
         }
     }
 
     /// The bits that the first `samples` valid instances of `i`'s form
-    /// set (0 when the generator has no instance of it: nothing is trusted
-    /// then).
-    fn form_bits(&self, i: &Instr, samples: usize) -> u64 {
+    /// set (none when the generator has no instance of it: nothing is
+    /// trusted then).
+    fn form_bits(&self, i: &Instr, samples: usize) -> FormBits {
         let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
-        let mut bits = 0;
-        let mut made = 0;
+        let mut bits = FormBits { any: 0, all: !0 };
         for _ in 0..samples {
             // (The generator names VOP3b forms by their VOP3 encoding.)
             let enc = if i.enc == Enc::Vop3b {
@@ -388,16 +388,32 @@ impl Exactness {
             };
             if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, enc) {
                 if x.enc == i.enc {
-                    bits |= x.raw;
-                    made += 1;
+                    bits.any |= x.raw;
+                    bits.all &= x.raw;
                 }
             }
         }
-        if made == 0 {
-            0
-        } else {
-            bits
-        }
+        bits
+    }
+}
+
+/// The bits valid instances of a form set: some of them (`any`) and all
+/// of them (`all`). An instruction that clears a bit every instance sets
+/// is as suspect as one that sets a bit none sets: an assembler writes
+/// such a bit whatever the text says (the unused third `op_sel_hi` bit of
+/// a two-source VOP3P instruction is 1 in LLVM's and risa's encodings, so
+/// text cannot give it back as 0).
+#[derive(Clone, Copy)]
+struct FormBits {
+    any: u64,
+    all: u64,
+}
+
+impl FormBits {
+    /// Whether `raw` sets only bits of `any` and every bit of `all` (never
+    /// when no instance was made: `all` is then every bit, `any` none).
+    fn admits(self, raw: u64) -> bool {
+        raw & !self.any == 0 && raw & self.all == self.all
     }
 }
 

@@ -40,9 +40,29 @@ fn instructions(chip: &'static Processor, n: usize) -> Vec<Instr> {
         if x.lit.is_some() {
             v.extend(LITERALS_LIKE_INLINE.map(|l| Instr { lit: Some(l), ..x }));
         }
+        v.extend(one_bit_off(chip, &x));
         v.push(x);
     }
     v
+}
+
+/// The instructions that differ from `x` in one bit of its encoding
+/// (not of its literal): a bit that valid instances of a form always set
+/// or always clear is where text and words part first.
+fn one_bit_off(chip: &'static Processor, x: &Instr) -> Vec<Instr> {
+    let (w, k) = x.words();
+    let bits = if x.lit.is_some() {
+        (k - 1) * 32
+    } else {
+        k * 32
+    };
+    (0..bits)
+        .filter_map(|b| {
+            let mut w = w;
+            w[b / 32] ^= 1 << (b % 32);
+            decode(chip, &w[..k]).ok()
+        })
+        .collect()
 }
 
 /// Literals whose text an assembler reads as an inline constant for some

@@ -6,7 +6,11 @@
 //! when the classes were drawn up; the commands are in docs/gcn-asm.md):
 //!
 //! - CLRX: MTBUF with data format 0 (clrxdisasm prints `format:[invalid]`,
-//!   which clrxasm rejects: "Unknown data/number format");
+//!   which clrxasm rejects: "Unknown data/number format"); two-source VOP3P
+//!   (`v_pk_*`) with an `op_sel_hi` other than the default and the unused
+//!   third bit set, as LLVM encodes it (clrxasm clears the bits a written
+//!   list leaves out: `v_pk_add_f16 v0, v1, v2 op_sel_hi:[1,0]` is
+//!   `d38f0000 08020501`, llvm-mc's `d38f4000 08020501`);
 //! - LLVM: instructions llvm-mc 14 does not know on the chip
 //!   ("invalid instruction" / "instruction not supported on this GPU").
 
@@ -36,9 +40,19 @@ const NOT_IN_LLVM: &[&str] = &[
 
 fn justified(dialect: Dialect, text: &str) -> bool {
     match dialect {
-        Dialect::Clrx => text.starts_with("tbuffer_") && text.contains("format:[invalid"),
+        Dialect::Clrx => {
+            (text.starts_with("tbuffer_") && text.contains("format:[invalid"))
+                || (text.starts_with("v_pk_") && two_source_op_sel_hi(text))
+        }
         Dialect::Llvm => NOT_IN_LLVM.iter().any(|p| text.starts_with(p)),
     }
+}
+
+/// Whether the text writes a two-element `op_sel_hi` list.
+fn two_source_op_sel_hi(text: &str) -> bool {
+    text.split_once("op_sel_hi:[")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .is_some_and(|(list, _)| list.split(',').count() == 2)
 }
 
 #[test]

@@ -622,7 +622,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 lit_partner |= r < 108 || r == 124;
                 r < 108 || r == IMPLICIT_VCC
             };
-            let r = if r == 107 || (r == IMPLICIT_VCC && !self.llvm()) {
+            // clrxasm counts VCC as one register; llvm-mc tells vcc_hi from
+            // vcc_lo (and both from the implicit VCC).
+            let r = if !self.llvm() && (r == 107 || r == IMPLICIT_VCC) {
                 106
             } else {
                 r
@@ -1385,7 +1387,16 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         // Default OP_SEL_HI: all ones, except LLVM's zeros for v_mad_mix*/v_fma_mix*
         // (clrxasm takes [1,1,1] for those too; clrxdisasm prints [0,0,0]).
         let default_hi = if mix && self.llvm() { 0 } else { all };
-        if hi & all != default_hi {
+        // The bits of sources the row lacks: llvm-mc sets them; clrxasm sets
+        // them too unless a list is written, which clears them. Other values
+        // have no text.
+        let spare = 7 & !all;
+        let written = hi & all != default_hi || (!self.llvm() && spare != 0 && hi & spare == 0);
+        let kept = if written && !self.llvm() { 0 } else { spare };
+        if hi & spare != kept {
+            self.lose();
+        }
+        if written {
             self.bit_list(o.modifier(), "op_sel_hi", hi, n, false);
         }
         let lists = !mix || !self.llvm();
@@ -1443,6 +1454,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         for op in info.sig {
             let out = o.next();
             match op.role {
+                Role::D if op.sgpr => {
+                    // v_readfirstlane_b32: clrxasm and llvm-mc refuse its
+                    // SDWA/DPP forms (clrxdisasm prints them so).
+                    self.lose();
+                    self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords())
+                }
                 Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {
@@ -1585,6 +1602,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         for op in info.sig {
             let out = o.next();
             match op.role {
+                Role::D if op.sgpr => {
+                    // v_readfirstlane_b32: clrxasm and llvm-mc refuse its
+                    // SDWA/DPP forms (clrxdisasm prints them so).
+                    self.lose();
+                    self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords())
+                }
                 Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD | Role::SC => out.push_str("vcc"),
                 Role::A | Role::B => {

@@ -168,6 +168,13 @@ impl<'a> Build<'a, '_, '_> {
                 "DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
             );
         }
+        let scalar_dst = info.sig.iter().any(|o| o.role == Role::D && o.sgpr);
+        if self.clrx && (sdwa || dpp) && scalar_dst {
+            return self.err(
+                self.st.name,
+                "SDWA/DPP encoding of an instruction with a scalar destination (clrxasm rejects it)",
+            );
+        }
         if (sdwa && info.has(flag::NOSDWA)) || (dpp && info.has(flag::NODPP)) {
             if !self.clrx {
                 return self.err(self.st.name, "this instruction has no SDWA/DPP form");
@@ -905,10 +912,16 @@ impl<'a> Build<'a, '_, '_> {
             }
         };
         let opsel = get(M::OpSel, 0)?;
-        // Unused op_sel_hi bits keep their default (1 for packed math), as LLVM encodes them.
+        // Unused op_sel_hi bits keep their default (1 for packed math), as LLVM encodes them;
+        // clrxasm clears those a written list leaves out.
         // v_mad_mix*: op_sel_hi defaults to 0 in LLVM syntax, to [1,1,1] in CLRX's.
         let mix_hi = if self.clrx { 7 } else { 0 };
-        let hi = get(M::OpSelHi, if mix { mix_hi } else { all })? | if mix { 0 } else { 7 & !all };
+        let unused = if mix || (self.clrx && m.has(M::OpSelHi)) {
+            0
+        } else {
+            7 & !all
+        };
+        let hi = get(M::OpSelHi, if mix { mix_hi } else { all })? | unused;
         if !mix {
             neg = get(M::NegLo, 0)?;
             neg_hi = get(M::NegHi, 0)?;
