@@ -87,7 +87,9 @@ fn valid_instructions_print_as_text() {
 /// constants (clrxasm takes `abs:`/`neg:` masks; llvm-mc takes `|36|`), the
 /// output modifier of v_div_scale, LLVM's reserved MTBUF formats on GCN 1.2+
 /// and sext() of an SGPR in GFX9 SDWA (the LLVM texts as llvm-mc 14 takes
-/// them; the CLRX texts as clrxasm 0.1.9 takes them).
+/// them; the CLRX texts as clrxasm 0.1.9 takes them); and words a dialect
+/// cannot write, listed as `.int` (each checked with the oracle: the
+/// reason is above the case).
 #[test]
 fn examples_print_as_oracle_text() {
     let cases: &[(&str, Dialect, &[u32], &str)] = &[
@@ -132,6 +134,61 @@ fn examples_print_as_oracle_text() {
             Dialect::Llvm,
             &[0x7f0e02f9, 0x008c113f],
             "v_mov_b32_sdwa v135, sext(s63) dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0",
+        ),
+        // Two-source VOP3P: clrxasm makes bit 14 (the unused third
+        // op_sel_hi bit) 0 for a written list, llvm-mc 1; words with the
+        // other value have no text in the dialect.
+        (
+            "gfx900",
+            Dialect::Clrx,
+            &[0xd38f0000, 0x08020501],
+            "v_pk_add_f16 v0, v1, v2 op_sel_hi:[1,0]",
+        ),
+        (
+            "gfx900",
+            Dialect::Clrx,
+            &[0xd38f0000, 0x18020501],
+            "v_pk_add_f16 v0, v1, v2 op_sel_hi:[1,1]",
+        ),
+        (
+            "gfx900",
+            Dialect::Clrx,
+            &[0xd38f4000, 0x18020501],
+            "v_pk_add_f16 v0, v1, v2",
+        ),
+        (
+            "gfx900",
+            Dialect::Llvm,
+            &[0xd38f4000, 0x08020501],
+            "v_pk_add_f16 v0, v1, v2 op_sel_hi:[1,0]",
+        ),
+        (
+            "gfx900",
+            Dialect::Clrx,
+            &[0xd38f4000, 0x08020501],
+            ".int 0xd38f4000, 0x08020501                     # v_pk_add_f16 v0, v1, v2 op_sel_hi:[1,0] (this text does not assemble to these words)",
+        ),
+        // llvm-mc counts `s[0:1]` and `s0` as two constant-bus reads
+        // ("invalid operand (violates constant bus restrictions)"); clrxasm
+        // takes them.
+        (
+            "fiji",
+            Dialect::Llvm,
+            &[0xd2840000, 0x00000000],
+            ".int 0xd2840000, 0x00000000                     ; v_ldexp_f64 v[0:1], s[0:1], s0 (this text does not assemble to these words)",
+        ),
+        (
+            "fiji",
+            Dialect::Clrx,
+            &[0xd2840000, 0x00000000],
+            "v_ldexp_f64 v[0:1], s[0:1], s0",
+        ),
+        // clrxasm: "SDWA encoding is illegal for this instruction".
+        (
+            "fiji",
+            Dialect::Clrx,
+            &[0x7e0004f9, 0x00000000],
+            ".int 0x7e0004f9, 0x00000000                     # v_readfirstlane_b32 s0, v0 dst_sel:byte0 src0_sel:byte0 (this text does not assemble to these words)",
         ),
     ];
     for (chip, dialect, words, want) in cases {

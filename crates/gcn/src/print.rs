@@ -306,6 +306,11 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
 /// [`Printer::constant_bus`].
 const IMPLICIT_VCC: u32 = 0x1000;
 
+/// Marks a 64-bit scalar read for [`Printer::constant_bus`] in LLVM's
+/// syntax: llvm-mc counts `s[0:1]` and `s0` (or `vcc` and `vcc_lo`) as two
+/// registers.
+const WIDE_READ: u32 = 0x2000;
+
 /// CLRX's names of the MTBUF number formats (NFMT).
 pub const CLRX_NFMT: [&str; 8] = [
     "unorm",
@@ -594,7 +599,8 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     ///
     /// The two assemblers count differently. llvm-mc counts every scalar
     /// source (SGPRs, TTMPs, EXEC, M0, the `src_*` specials, literals) and
-    /// tells the implicit VCC from an explicit `vcc_lo`. clrxasm 0.1.9
+    /// tells the implicit VCC from an explicit `vcc_lo`, `vcc_hi` from
+    /// `vcc_lo` and a 64-bit register from its low half ([`WIDE_READ`]). clrxasm 0.1.9
     /// counts only the registers below TTMP (SGPRs, FLAT_SCRATCH,
     /// XNACK_MASK, VCC; the implicit VCC as VCC) and refuses a literal
     /// beside an explicit one of them or M0 ("Literal with SGPR or M0 is
@@ -607,16 +613,17 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         let mut n = 0;
         let (mut literal, mut lit_partner) = (false, false);
         for &r in reads {
+            let code = r & !WIDE_READ;
             // VGPRs (and unused slots) never use the bus: the common case.
-            if r >= 256 && r != IMPLICIT_VCC {
+            if code >= 256 && code != IMPLICIT_VCC {
                 continue;
             }
             let scalar = if self.llvm() {
-                r < 128
-                    || r == 255
-                    || r == IMPLICIT_VCC
-                    || (235..=239).contains(&r)
-                    || (251..=254).contains(&r)
+                code < 128
+                    || code == 255
+                    || code == IMPLICIT_VCC
+                    || (235..=239).contains(&code)
+                    || (251..=254).contains(&code)
             } else {
                 literal |= r == 255;
                 lit_partner |= r < 108 || r == 124;
@@ -1255,7 +1262,13 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                         // A source that names the implicit register whole
                         // (`vcc` of v_div_fmas_f64) is that read to llvm-mc.
                         let whole = self.llvm() && implicit == Some((code, op.ty.dwords()));
-                        reads[n] = if whole { key(code) } else { code };
+                        reads[n] = if whole {
+                            key(code)
+                        } else if self.llvm() && op.ty.dwords() == 2 {
+                            code | WIDE_READ
+                        } else {
+                            code
+                        };
                         n += 1;
                     }
                 }
