@@ -35,7 +35,7 @@ pub(super) fn lookup(info: &OpInfo, access: Option<ImageMem>) -> Result<(Handler
         bit(a.mip, MIP) | bit(a.pck, PCK) | bit(a.sgn, SGN)
     };
     Ok(match access.ok_or(unimpl.clone())? {
-        ImageMem::Sample => return super::sample::lookup(name),
+        ImageMem::Sample(s) => (super::sample::SAMPLE, super::sample::aux(s)),
         ImageMem::Atomic(op) => {
             let i = ATOMICS.iter().position(|(_, o)| *o == op).ok_or(unimpl)?;
             (atomic, i as u32)
