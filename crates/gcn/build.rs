@@ -1064,9 +1064,11 @@ fn sampling(name: &str, flags: &str) -> Result<String, String> {
             "cl" => "lod_clamp",
             "l" => "lod",
             "lz" => "lod_zero",
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown sampling suffix _{part} (mark a row the emulator leaves out nosem=REASON)"
-            )),
+            ))
+            }
         };
         let f = format!("{f}:true");
         if fields.contains(&f) {

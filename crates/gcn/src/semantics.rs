@@ -509,4 +509,197 @@ mod tests {
         }
         assert!(seen > 60, "{seen} image rows");
     }
+
+    /// The row of `name` that exists on `gen` (names repeat across rows).
+    fn row(name: &str) -> &'static RowSem {
+        let i = OPS.iter().position(|o| o.name == name).unwrap();
+        row_sem(i as OpId)
+    }
+
+    /// Every DS row with semantics has its operation, and only they; a few
+    /// rows read by hand from the CLRX pages (GcnInstrsDs.md) come out as
+    /// the build derives them.
+    #[test]
+    fn lds_rows_have_their_operation() {
+        use crate::table::Family;
+        let mut seen = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let rs = row_sem(i as OpId);
+            let ds = o.family == Family::Ds;
+            assert_eq!(rs.lds.is_some(), ds && rs.id().is_some(), "{}", o.name);
+            seen += usize::from(ds);
+        }
+        assert!(seen > 150, "{seen} DS rows");
+        let e = |bytes, count, signed, half| Elements {
+            bytes,
+            count,
+            signed,
+            half,
+        };
+        let cases = [
+            ("ds_read_b96", LdsOp::Read(e(4, 3, false, Half::Whole))),
+            ("ds_read_i8_d16_hi", LdsOp::Read(e(1, 1, true, Half::High))),
+            ("ds_write_b16", LdsOp::Write(e(2, 1, false, Half::Whole))),
+            (
+                "ds_read2st64_b64",
+                LdsOp::Read2 {
+                    wide: true,
+                    st64: true,
+                },
+            ),
+            (
+                "ds_min_rtn_i64",
+                LdsOp::Atomic {
+                    op: LdsAtomic::Mem(Atomic::SMin),
+                    wide: true,
+                    ret: true,
+                },
+            ),
+            (
+                "ds_cmpst_f32",
+                LdsOp::Atomic {
+                    op: LdsAtomic::FCmpStore,
+                    wide: false,
+                    ret: false,
+                },
+            ),
+            (
+                "ds_wrxchg_rtn_b32",
+                LdsOp::Atomic {
+                    op: LdsAtomic::Mem(Atomic::Swap),
+                    wide: false,
+                    ret: true,
+                },
+            ),
+            (
+                "ds_write_src2_b64",
+                LdsOp::Src2 {
+                    op: Atomic::Swap,
+                    wide: true,
+                },
+            ),
+            ("ds_condxchg32_rtn_b128", LdsOp::CondExchange { dwords: 4 }),
+            ("ds_gws_sema_br", LdsOp::Gws(Gws::SemaBr)),
+            ("ds_bpermute_b32", LdsOp::BPermute),
+        ];
+        for (name, want) in cases {
+            assert_eq!(row(name).lds, Some(want), "{name}");
+        }
+    }
+
+    /// Every MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH row with semantics has its
+    /// access, and only they; an atomic's data operand holds its value (and
+    /// comparand); a few rows come out as read by hand.
+    #[test]
+    fn vector_memory_rows_have_their_access() {
+        use crate::table::{Family, Role};
+        let mut seen = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let rs = row_sem(i as OpId);
+            let vmem = matches!(
+                o.family,
+                Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch
+            );
+            assert_eq!(
+                rs.vector_mem.is_some(),
+                vmem && rs.id().is_some(),
+                "{}",
+                o.name
+            );
+            if let Some(VectorMem::Atomic { op, wide }) = rs.vector_mem {
+                let v = o.operand(Role::V).unwrap().ty.dwords();
+                let per = if wide { 2 } else { 1 };
+                let cmp = matches!(op, Atomic::CmpSwap | Atomic::FCmpSwap);
+                assert_eq!(v, if cmp { 2 * per } else { per }, "{}", o.name);
+            }
+            seen += usize::from(vmem);
+        }
+        assert!(seen > 210, "{seen} vector memory rows");
+        let e = |bytes, count, signed, half| Elements {
+            bytes,
+            count,
+            signed,
+            half,
+        };
+        let cases = [
+            (
+                "buffer_load_sshort",
+                VectorMem::Load(e(2, 1, true, Half::Whole)),
+            ),
+            (
+                "global_store_byte_d16_hi",
+                VectorMem::Store(e(1, 1, false, Half::High)),
+            ),
+            (
+                "scratch_load_dwordx3",
+                VectorMem::Load(e(4, 3, false, Half::Whole)),
+            ),
+            (
+                "flat_atomic_fcmpswap_x2",
+                VectorMem::Atomic {
+                    op: Atomic::FCmpSwap,
+                    wide: true,
+                },
+            ),
+            (
+                "tbuffer_store_format_d16_xyz",
+                VectorMem::Format {
+                    store: true,
+                    components: 3,
+                    half: Half::Low,
+                },
+            ),
+            (
+                "buffer_load_format_d16_hi_x",
+                VectorMem::Format {
+                    store: false,
+                    components: 1,
+                    half: Half::High,
+                },
+            ),
+            ("buffer_store_lds_dword", VectorMem::StoreFromLds),
+            ("buffer_wbinvl1", VectorMem::CacheControl),
+        ];
+        for (name, want) in cases {
+            assert_eq!(row(name).vector_mem, Some(want), "{name}");
+        }
+    }
+
+    /// A sampling row's suffixes are those of its name.
+    #[test]
+    fn sampling_rows_have_their_suffixes() {
+        let s = |name| match row(name).image {
+            Some(ImageMem::Sample(s)) => s,
+            other => panic!("{name}: {other:?}"),
+        };
+        assert_eq!(s("image_sample"), Sampling::NONE);
+        assert_eq!(
+            s("image_sample_c_cd_cl_o"),
+            Sampling {
+                compare: true,
+                derivatives: true,
+                lod_clamp: true,
+                offsets: true,
+                ..Sampling::NONE
+            }
+        );
+        assert_eq!(
+            s("image_gather4_b_cl"),
+            Sampling {
+                gather: true,
+                bias: true,
+                lod_clamp: true,
+                ..Sampling::NONE
+            }
+        );
+        assert_eq!(
+            s("image_get_lod"),
+            Sampling {
+                get_lod: true,
+                ..Sampling::NONE
+            }
+        );
+        // GCN 1.4's graphics-only 4x1 gathers are marked, so they have none.
+        assert_eq!(row("image_gather4h").image, None);
+    }
 }
