@@ -767,7 +767,7 @@ fn lds_mem_atomic(op: &str, ty: &str) -> Result<&'static str, String> {
             .iter()
             .find(|(n, _)| *n == op)
             .map(|a| a.1)
-            .unwrap_or_default(),
+            .ok_or_else(|| format!("{op:?} is not in ATOMICS"))?,
         _ => return Err(format!("unknown DS atomic {op:?} on {ty}")),
     })
 }

@@ -1,7 +1,11 @@
 //! What each table row computes, as the emulator needs it: the row's
 //! semantic id ([`Sem`]), or why it has none; whether its result follows the
 //! rounding mode; and on which generations its 16-bit result keeps the high
-//! half of its destination.
+//! half of its destination. Compare, memory and image rows also carry what
+//! they do as data ([`Compare`], [`ScalarMem`], [`ImageMem`] with
+//! [`Sampling`], [`LdsOp`], [`VectorMem`]), which `build.rs` reads from the
+//! row's NAME and checks against its operands and flags: a row of those
+//! families that it cannot read fails the build with its file and line.
 //!
 //! The facts are row attributes in `tables/*.tbl` (`sem=`, `nosem=`, `round`,
 //! `keephi=`; see `tables/README.md`, "Semantics"), turned by `build.rs` into
@@ -510,7 +514,17 @@ mod tests {
         assert!(seen > 60, "{seen} image rows");
     }
 
-    /// The row of `name` that exists on `gen` (names repeat across rows).
+    /// The elements of a load or store, in short.
+    fn e(bytes: u8, count: u8, signed: bool, half: Half) -> Elements {
+        Elements {
+            bytes,
+            count,
+            signed,
+            half,
+        }
+    }
+
+    /// The semantics of the first row named `name`.
     fn row(name: &str) -> &'static RowSem {
         let i = OPS.iter().position(|o| o.name == name).unwrap();
         row_sem(i as OpId)
@@ -530,12 +544,6 @@ mod tests {
             seen += usize::from(ds);
         }
         assert!(seen > 150, "{seen} DS rows");
-        let e = |bytes, count, signed, half| Elements {
-            bytes,
-            count,
-            signed,
-            half,
-        };
         let cases = [
             ("ds_read_b96", LdsOp::Read(e(4, 3, false, Half::Whole))),
             ("ds_read_i8_d16_hi", LdsOp::Read(e(1, 1, true, Half::High))),
@@ -615,12 +623,6 @@ mod tests {
             seen += usize::from(vmem);
         }
         assert!(seen > 210, "{seen} vector memory rows");
-        let e = |bytes, count, signed, half| Elements {
-            bytes,
-            count,
-            signed,
-            half,
-        };
         let cases = [
             (
                 "buffer_load_sshort",

@@ -2,7 +2,7 @@
 //! return, swizzle and permute. Addresses outside the work-group's LDS read
 //! as 0 and drop writes, as the hardware does.
 
-use super::vmem::ATOMICS;
+use super::vmem::{atomic_index, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -643,21 +643,18 @@ const MASK_OR: u32 = 28;
 const CMP_STORE: u32 = 29;
 const FCMP_STORE: u32 = 30;
 const WRAP: u32 = 31;
+// The DS-only codes stay clear of the memory atomics' indices.
+const _: () = assert!(ATOMICS.len() <= MASK_OR as usize);
 
 /// The `aux` code of atomic `at` (bits 13-17).
-fn atomic_code(at: LdsAtomic) -> u32 {
-    match at {
-        LdsAtomic::Mem(m) => mem_atomic_code(m),
+fn atomic_code(at: LdsAtomic) -> Option<u32> {
+    Some(match at {
+        LdsAtomic::Mem(m) => atomic_index(m)?,
         LdsAtomic::MaskOr => MASK_OR,
         LdsAtomic::CmpStore => CMP_STORE,
         LdsAtomic::FCmpStore => FCMP_STORE,
         LdsAtomic::Wrap => WRAP,
-    }
-}
-
-/// The index of `m` in [`ATOMICS`].
-fn mem_atomic_code(m: AtomicOp) -> u32 {
-    ATOMICS.iter().position(|(_, a)| *a == m).unwrap_or(0) as u32
+    })
 }
 
 /// The atomic of `aux` (see [`atomic_code`]).
@@ -675,7 +672,8 @@ fn aux_atomic(a: u32) -> LdsAtomic {
 /// The handler of a DS row and its packed description, from the row's
 /// [`LdsOp`] (derived from the row by the build).
 pub(super) fn lookup(info: &OpInfo, access: Option<LdsOp>) -> Result<(Handler, u32), FaultKind> {
-    let access = access.ok_or(FaultKind::Unimplemented(info.name))?;
+    let unimpl = || FaultKind::Unimplemented(info.name);
+    let access = access.ok_or_else(unimpl)?;
     let wide = |w: bool| u32::from(w) << 18;
     let st64 = |s: bool| u32::from(s) << 11;
     let pack = |kind: u32, bytes: u32, n: u32| kind | bytes << 3 | n << 19;
@@ -698,7 +696,10 @@ pub(super) fn lookup(info: &OpInfo, access: Option<LdsOp>) -> Result<(Handler, u
         LdsOp::ReadAddTid => (ds_misc, 5 << 24),
         LdsOp::WriteAddTid => (ds_misc, 6 << 24),
         LdsOp::Exchange2 { wide: w, st64: s } => (ds_misc, 1 << 24 | wide(w) | st64(s)),
-        LdsOp::Src2 { op, wide: w } => (ds_misc, 2 << 24 | wide(w) | mem_atomic_code(op) << 13),
+        LdsOp::Src2 { op, wide: w } => (
+            ds_misc,
+            2 << 24 | wide(w) | atomic_index(op).ok_or_else(unimpl)? << 13,
+        ),
         LdsOp::Read(e) => (ds_op, elem(e)),
         LdsOp::Write(e) => (ds_op, 1 | elem(e) & !(1 << 8)),
         LdsOp::Read2 { wide: w, st64: s } => (ds_op, pack(2, pair_bytes(w), 1) | st64(s)),
@@ -708,7 +709,7 @@ pub(super) fn lookup(info: &OpInfo, access: Option<LdsOp>) -> Result<(Handler, u
         LdsOp::BPermute => (ds_op, 7),
         LdsOp::Atomic { op, wide: w, ret } => (
             ds_op,
-            4 | 4 << 3 | u32::from(ret) << 12 | atomic_code(op) << 13 | wide(w),
+            4 | 4 << 3 | u32::from(ret) << 12 | atomic_code(op).ok_or_else(unimpl)? << 13 | wide(w),
         ),
     })
 }

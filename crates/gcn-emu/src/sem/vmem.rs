@@ -70,6 +70,12 @@ impl Shape {
 
 pub(super) use risa_gcn::semantics::ATOMIC_NAMES as ATOMICS;
 
+/// The index of atomic `op` in [`ATOMICS`]: how memory and DS rows' `aux`
+/// names their atomic.
+pub(super) fn atomic_index(op: AtomicOp) -> Option<u32> {
+    ATOMICS.iter().position(|(_, a)| *a == op).map(|i| i as u32)
+}
+
 /// Where one lane's access goes.
 #[derive(Clone, Copy)]
 pub(super) enum Target {
@@ -687,7 +693,7 @@ pub(super) fn lookup(
         VectorMem::Load(e) => (h, elements_shape(Kind::Load, e).pack()),
         VectorMem::Store(e) => (h, elements_shape(Kind::Store, e).pack()),
         VectorMem::Atomic { op, wide } => {
-            let aop = ATOMICS.iter().position(|(_, a)| *a == op).unwrap_or(0) as u8;
+            let aop = atomic_index(op).ok_or(FaultKind::Unimplemented(info.name))? as u8;
             let s = Shape {
                 kind: Kind::Atomic,
                 bytes: 4,
