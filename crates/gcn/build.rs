@@ -282,9 +282,14 @@ fn main() {
             } else {
                 "None".into()
             };
+            let (lds, vector_mem) = memory_sems(fam, name, &sig, &flags, nosem.is_none())
+                .unwrap_or_else(|e| {
+                    errors.push(format!("{at}: {e}"));
+                    ("None".into(), "None".into())
+                });
             writeln!(
                 row_sems,
-                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare},scalar_mem:{scalar_mem},image:{image}}},"
+                "RowSem{{sem:{semantics},round:{round},keep_high:{keephi},compare:{compare},scalar_mem:{scalar_mem},image:{image},lds:{lds},vector_mem:{vector_mem}}},"
             )
             .unwrap();
             gated.push(!feat.is_empty());
@@ -564,7 +569,7 @@ fn scalar_access(name: &str) -> Result<String, String> {
 fn image_mem(name: &str, flags: &str) -> Result<String, String> {
     let flag = |f: &str| flags.split('|').any(|x| x == f);
     if flag("flag::SAMPLER") || flag("flag::GATHER4") {
-        return Ok("Sample".into());
+        return Ok(format!("Sample({})", sampling(name, flags)?));
     }
     let rest = name
         .strip_prefix("image_")
@@ -608,6 +613,470 @@ fn image_mem(name: &str, flags: &str) -> Result<String, String> {
         return Err("an image_store* row, and only one, is flagged `store`".into());
     }
     Ok(v)
+}
+
+/// The `lds` and `vector_mem` fields of a row's `RowSem` (Rust source,
+/// `None` outside their families or for a `nosem=` row).
+fn memory_sems(
+    fam: &str,
+    name: &str,
+    sig: &str,
+    flags: &str,
+    runs: bool,
+) -> Result<(String, String), String> {
+    let none = || "None".to_string();
+    if !runs {
+        return Ok((none(), none()));
+    }
+    Ok(match fam {
+        "Ds" => (
+            format!("Some(LdsOp::{})", lds_op(name, sig, flags)?),
+            none(),
+        ),
+        "Mubuf" | "Mtbuf" | "Flat" | "Global" | "Scratch" => (
+            none(),
+            format!("Some(VectorMem::{})", vector_mem(fam, name, sig, flags)?),
+        ),
+        _ => (none(), none()),
+    })
+}
+
+/// The type of the `role` operand in signature `sig` (Rust source as `main`
+/// writes it: `B64`, `D16x2` ...), if the row has one.
+fn operand_ty<'s>(sig: &'s str, role: &str) -> Option<&'s str> {
+    let key = format!("role:Role::{role},ty:Ty::");
+    sig.split(key.as_str()).nth(1)?.split(',').next()
+}
+
+/// The width in bits of the `role` operand (`V2F16` 32, `D16xN` none).
+fn operand_bits(sig: &str, role: &str) -> Option<u32> {
+    let ty = operand_ty(sig, role)?;
+    if ty.starts_with("V2") {
+        return Some(32);
+    }
+    ty.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .parse()
+        .ok()
+}
+
+/// Whether `flags` (`flag::A|flag::B`) holds `f` (`flag::STORE`).
+fn has_flag(flags: &str, f: &str) -> bool {
+    flags.split('|').any(|x| x == f)
+}
+
+/// Checks that the `role` operand of a load or store of `e` (Rust source of
+/// an `Elements`, with its byte size and signedness) is as wide as the
+/// elements: `count` dwords, or a 16- or 32-bit register for bytes and
+/// shorts, an `i` type exactly when a load sign-extends.
+fn check_elements(
+    sig: &str,
+    role: &str,
+    bytes: u32,
+    count: u32,
+    signed: bool,
+    load: bool,
+) -> Result<(), String> {
+    let bits = operand_bits(sig, role);
+    let ok = if bytes == 4 {
+        bits == Some(32 * count)
+    } else {
+        matches!(bits, Some(16 | 32))
+    };
+    if !ok {
+        return Err(format!(
+            "operand {role} must hold {} (it is {:?})",
+            if bytes == 4 {
+                format!("{count} dwords")
+            } else {
+                "a 16- or 32-bit value".into()
+            },
+            operand_ty(sig, role)
+        ));
+    }
+    if load && signed != operand_ty(sig, role).is_some_and(|t| t.starts_with('I')) {
+        return Err(format!(
+            "operand {role} of a {} load must be of an {} type",
+            if signed {
+                "sign-extending"
+            } else {
+                "zero-extending"
+            },
+            if signed { "i" } else { "u or b" }
+        ));
+    }
+    Ok(())
+}
+
+/// A load's or store's element TYPE as a name spells it (`b8` `u8` `i8`
+/// `b16` `u16` `i16` `b32` `b64` `b96` `b128` for DS; `ubyte` `byte`
+/// `sbyte` `ushort` `short` `sshort` `dword` `dwordx2..4` for vector
+/// memory): (bytes, count, signed).
+fn element_type(t: &str) -> Option<(u32, u32, bool)> {
+    Some(match t {
+        "b8" | "u8" | "ubyte" | "byte" => (1, 1, false),
+        "i8" | "sbyte" => (1, 1, true),
+        "b16" | "u16" | "ushort" | "short" => (2, 1, false),
+        "i16" | "sshort" => (2, 1, true),
+        "b32" | "dword" => (4, 1, false),
+        "b64" | "dwordx2" => (4, 2, false),
+        "b96" | "dwordx3" => (4, 3, false),
+        "b128" | "dwordx4" => (4, 4, false),
+        _ => return None,
+    })
+}
+
+/// `t` without its `_d16` / `_d16_hi` suffix, and the `Half` it names.
+fn strip_half(t: &str) -> (&str, &'static str) {
+    if let Some(b) = t.strip_suffix("_d16_hi") {
+        (b, "High")
+    } else if let Some(b) = t.strip_suffix("_d16") {
+        (b, "Low")
+    } else {
+        (t, "Whole")
+    }
+}
+
+/// The `Elements` of element type `t` with `half`, checked against the
+/// `role` operand, as Rust source.
+fn elements(t: &str, half: &str, sig: &str, role: &str, load: bool) -> Result<String, String> {
+    let (bytes, count, signed) =
+        element_type(t).ok_or_else(|| format!("unknown element type {t:?}"))?;
+    if half != "Whole" && bytes == 4 {
+        return Err("only bytes and shorts have _d16 forms".into());
+    }
+    check_elements(sig, role, bytes, count, signed, load)?;
+    Ok(format!(
+        "Elements{{bytes:{bytes},count:{count},signed:{signed},half:Half::{half}}}"
+    ))
+}
+
+/// The memory atomic a DS name spells as OP and TYPE (`min` + `i32` is
+/// `SMin`, `add` + `f32` `FAdd`, `wrxchg` `Swap`).
+fn lds_mem_atomic(op: &str, ty: &str) -> Result<&'static str, String> {
+    let kind = ty.chars().next().unwrap_or(' ');
+    Ok(match (op, kind) {
+        ("min", 'i') => "SMin",
+        ("max", 'i') => "SMax",
+        ("min", 'u') => "UMin",
+        ("max", 'u') => "UMax",
+        ("min", 'f') => "FMin",
+        ("max", 'f') => "FMax",
+        ("add", 'f') => "FAdd",
+        ("wrxchg" | "write", _) => "Swap",
+        ("add" | "sub" | "rsub" | "inc" | "dec" | "and" | "or" | "xor", 'u' | 'b') => ATOMICS
+            .iter()
+            .find(|(n, _)| *n == op)
+            .map(|a| a.1)
+            .ok_or_else(|| format!("{op:?} is not in ATOMICS"))?,
+        _ => return Err(format!("unknown DS atomic {op:?} on {ty}")),
+    })
+}
+
+/// The `LdsOp` of DS row `name`, as Rust source; the row's operands and its
+/// `off2` and `gds` flags must agree with it.
+fn lds_op(name: &str, sig: &str, flags: &str) -> Result<String, String> {
+    let v = lds_access(name, sig)?;
+    let pair = v.starts_with("Read2") || v.starts_with("Write2") || v.starts_with("Exchange2");
+    if pair != has_flag(flags, "flag::OFF2") {
+        return Err(
+            "a ds_read2*, ds_write2* or ds_wrxchg2* row, and only one, is flagged `off2`".into(),
+        );
+    }
+    let gws = v.starts_with("Gws") || v == "OrderedCount";
+    if gws != has_flag(flags, "flag::GDS") {
+        return Err("a ds_gws_* or ds_ordered_count row, and only one, is flagged `gds`".into());
+    }
+    Ok(v)
+}
+
+/// [`lds_op`] before the flag checks.
+fn lds_access(name: &str, sig: &str) -> Result<String, String> {
+    let rest = name.strip_prefix("ds_").ok_or("a DS row is named ds_*")?;
+    let fixed = match rest {
+        "nop" => "Nop",
+        "append" => "Append",
+        "consume" => "Consume",
+        "read_addtid_b32" => "ReadAddTid",
+        "write_addtid_b32" => "WriteAddTid",
+        "swizzle_b32" => "Swizzle",
+        "permute_b32" => "Permute",
+        "bpermute_b32" => "BPermute",
+        "ordered_count" => "OrderedCount",
+        "gws_init" => "Gws(Gws::Init)",
+        "gws_sema_v" => "Gws(Gws::SemaV)",
+        "gws_sema_br" => "Gws(Gws::SemaBr)",
+        "gws_sema_p" => "Gws(Gws::SemaP)",
+        "gws_sema_release_all" => "Gws(Gws::SemaReleaseAll)",
+        "gws_barrier" => "Gws(Gws::Barrier)",
+        _ => "",
+    };
+    if !fixed.is_empty() {
+        return Ok(fixed.into());
+    }
+    let (t, half) = strip_half(rest);
+    let (op, ty) = t.rsplit_once('_').ok_or("a DS row is named ds_OP_TYPE")?;
+    let wide = ty.ends_with("64");
+    let pair_ty = || match ty {
+        "b32" | "b64" => Ok(()),
+        _ => Err(format!("a paired DS access moves b32 or b64, not {ty}")),
+    };
+    let bits = |role: &str| operand_bits(sig, role);
+    let elem = if wide { 64 } else { 32 };
+    match op {
+        "read" => return Ok(format!("Read({})", elements(ty, half, sig, "D", true)?)),
+        "write" => return Ok(format!("Write({})", elements(ty, half, sig, "B", false)?)),
+        _ => {}
+    }
+    if half != "Whole" {
+        return Err("only ds_read_* and ds_write_* have _d16 forms".into());
+    }
+    let pair = match op {
+        "read2" | "read2st64" => Some(("Read2", "D", 2 * elem)),
+        "write2" | "write2st64" => Some(("Write2", "B", elem)),
+        "wrxchg2_rtn" | "wrxchg2st64_rtn" => Some(("Exchange2", "D", 2 * elem)),
+        _ => None,
+    };
+    if let Some((v, role, n)) = pair {
+        pair_ty()?;
+        if bits(role) != Some(n) {
+            return Err(format!("operand {role} of {v} on {ty} must have {n} bits"));
+        }
+        let st64 = op.contains("st64");
+        return Ok(format!("{v}{{wide:{wide},st64:{st64}}}"));
+    }
+    if op == "condxchg32_rtn" {
+        let dwords = match ty {
+            "b64" => 2,
+            "b128" => 4,
+            _ => return Err(format!("ds_condxchg32_rtn moves b64 or b128, not {ty}")),
+        };
+        if bits("D") != Some(32 * dwords) || bits("B") != Some(32 * dwords) {
+            return Err(format!(
+                "operands D and B of ds_condxchg32_rtn_{ty} must have {} bits",
+                32 * dwords
+            ));
+        }
+        return Ok(format!("CondExchange{{dwords:{dwords}}}"));
+    }
+    if let Some(base) = op.strip_suffix("_src2") {
+        if bits("B").is_some() || bits("D").is_some() {
+            return Err(
+                "a ds_OP_src2 row reads its data from LDS: it has no D or B operand".into(),
+            );
+        }
+        let a = lds_mem_atomic(base, ty)?;
+        return Ok(format!("Src2{{op:Atomic::{a},wide:{wide}}}"));
+    }
+    let (op, ret) = match op.strip_suffix("_rtn") {
+        Some(o) => (o, true),
+        None => (op, false),
+    };
+    let at = match op {
+        "mskor" => "MaskOr".to_string(),
+        "cmpst" if ty.starts_with('f') => "FCmpStore".into(),
+        "cmpst" => "CmpStore".into(),
+        "wrap" => "Wrap".into(),
+        _ => format!("Mem(Atomic::{})", lds_mem_atomic(op, ty)?),
+    };
+    if bits("B") != Some(elem) {
+        return Err(format!(
+            "operand B of a DS atomic on {ty} must have {elem} bits"
+        ));
+    }
+    if ret != bits("D").is_some() {
+        return Err("a DS atomic has a D operand exactly when it is named _rtn".into());
+    }
+    if ret && bits("D") != Some(elem) {
+        return Err(format!(
+            "operand D of a DS atomic on {ty} must have {elem} bits"
+        ));
+    }
+    Ok(format!(
+        "Atomic{{op:LdsAtomic::{at},wide:{wide},ret:{ret}}}"
+    ))
+}
+
+/// Name prefixes of the vector memory families.
+const VECTOR_MEM_PREFIXES: [(&str, &str); 5] = [
+    ("Mubuf", "buffer_"),
+    ("Mtbuf", "tbuffer_"),
+    ("Flat", "flat_"),
+    ("Global", "global_"),
+    ("Scratch", "scratch_"),
+];
+
+/// The `VectorMem` of MUBUF/MTBUF/FLAT/GLOBAL/SCRATCH row `name`, as Rust
+/// source; the row's data operand and its `store`, `atomic`, `noargs` and
+/// (MUBUF) `lds` flags must agree with it.
+fn vector_mem(fam: &str, name: &str, sig: &str, flags: &str) -> Result<String, String> {
+    let &(_, prefix) = VECTOR_MEM_PREFIXES
+        .iter()
+        .find(|(f, _)| *f == fam)
+        .ok_or("not a vector memory family")?;
+    let rest = name
+        .strip_prefix(prefix)
+        .ok_or_else(|| format!("a {fam} row is named {prefix}*"))?;
+    let v = vector_access(fam, rest, sig)?;
+    let store = v.starts_with("Store") || v.contains("store:true");
+    if store != has_flag(flags, "flag::STORE") {
+        return Err("a store row, and only one, is flagged `store`".into());
+    }
+    if v.starts_with("Atomic") != has_flag(flags, "flag::ATOMIC") {
+        return Err("a *_atomic_* row, and only one, is flagged `atomic`".into());
+    }
+    if (v == "CacheControl") != has_flag(flags, "flag::NOARGS") {
+        return Err(
+            "a cache control row (buffer_wbinvl1*), and only one, is flagged `noargs`".into(),
+        );
+    }
+    // GcnMemHandling.md: the loads of one dword or less, and
+    // buffer_store_lds_dword, move data between a buffer and LDS.
+    let one = |e: &str| e.contains("count:1,") && e.contains("half:Half::Whole");
+    let lds = fam == "Mubuf"
+        && (v == "StoreFromLds"
+            || (v.starts_with("Load(") && one(&v))
+            || v.starts_with("Format{store:false,components:1,half:Half::Whole"));
+    if lds != has_flag(flags, "flag::LDS") {
+        return Err("a buffer load of one dword or less (buffer_load_format_x, _ubyte ... _dword) or buffer_store_lds_dword, and only one, is flagged `lds`".into());
+    }
+    Ok(v)
+}
+
+/// [`vector_mem`] before the flag checks: `rest` is the name after its
+/// family's prefix.
+fn vector_access(fam: &str, rest: &str, sig: &str) -> Result<String, String> {
+    let buffer = matches!(fam, "Mubuf" | "Mtbuf");
+    if fam == "Mubuf" && rest.starts_with("wbinvl1") {
+        return Ok("CacheControl".into());
+    }
+    if fam == "Mubuf" && rest == "store_lds_dword" {
+        return Ok("StoreFromLds".into());
+    }
+    // Where the data is: VDATA, except a FLAT-like load's VDST.
+    let data = |load: bool| if load && !buffer { "D" } else { "V" };
+    if let Some(a) = rest.strip_prefix("atomic_") {
+        let (base, wide) = match a.strip_suffix("_x2") {
+            Some(b) => (b, true),
+            None => (a, false),
+        };
+        let Some(&(_, op)) = ATOMICS.iter().find(|(n, _)| *n == base) else {
+            return Err(format!("unknown atomic operation {base:?}"));
+        };
+        let per = if wide { 64 } else { 32 };
+        let n = if base.contains("cmpswap") {
+            2 * per
+        } else {
+            per
+        };
+        if operand_bits(sig, "V") != Some(n) {
+            return Err(format!("operand V of atomic_{a} must have {n} bits"));
+        }
+        return Ok(format!("Atomic{{op:Atomic::{op},wide:{wide}}}"));
+    }
+    let (store, t) = if let Some(t) = rest.strip_prefix("load_") {
+        (false, t)
+    } else if let Some(t) = rest.strip_prefix("store_") {
+        (true, t)
+    } else {
+        return Err(format!(
+            "a {fam} row is named *_load_*, *_store_*, *_atomic_OP[_x2]{}",
+            if fam == "Mubuf" {
+                ", buffer_wbinvl1* or buffer_store_lds_dword"
+            } else {
+                ""
+            }
+        ));
+    };
+    if let Some(f) = t.strip_prefix("format") {
+        if !buffer {
+            return Err("only buffer rows convert through a format".into());
+        }
+        let (f, comps) = f
+            .rsplit_once('_')
+            .ok_or("a format access is named *_format[_d16[_hi]]_x|xy|xyz|xyzw")?;
+        let components = match comps {
+            "x" => 1,
+            "xy" => 2,
+            "xyz" => 3,
+            "xyzw" => 4,
+            _ => return Err(format!("unknown format components {comps:?}")),
+        };
+        let half = match f {
+            "" => "Whole",
+            "_d16" => "Low",
+            "_d16_hi" if components == 1 => "High",
+            _ => return Err(format!("unknown format suffix {f:?}")),
+        };
+        let ty = operand_ty(sig, "V");
+        let ok = if half == "Whole" {
+            operand_bits(sig, "V") == Some(32 * components)
+        } else {
+            ty == Some(format!("D16x{components}").as_str())
+        };
+        if !ok {
+            return Err(format!(
+                "operand V of a {comps} format access is of type {ty:?}"
+            ));
+        }
+        return Ok(format!(
+            "Format{{store:{store},components:{components},half:Half::{half}}}"
+        ));
+    }
+    if fam == "Mtbuf" {
+        return Err("a tbuffer row is named tbuffer_load/store_format_*".into());
+    }
+    let (t, half) = strip_half(t);
+    let e = elements(t, half, sig, data(!store), !store)?;
+    Ok(format!("{}({e})", if store { "Store" } else { "Load" }))
+}
+
+/// The `Sampling` of a MIMG row flagged `sampler` or `gather4`, as Rust
+/// source: `image_sample[SUFFIXES]`, `image_gather4[SUFFIXES]` (flagged
+/// `gather4`) or `image_get_lod`, SUFFIXES from `_o _b _c _d _cd _cl _l _lz`.
+fn sampling(name: &str, flags: &str) -> Result<String, String> {
+    let gather4 = has_flag(flags, "flag::GATHER4");
+    if !has_flag(flags, "flag::SAMPLER") {
+        return Err("a sampling row is flagged `sampler`".into());
+    }
+    if name == "image_get_lod" {
+        if gather4 {
+            return Err("image_get_lod is not flagged `gather4`".into());
+        }
+        return Ok("Sampling{get_lod:true,..Sampling::NONE}".into());
+    }
+    let (gather, rest) = if let Some(r) = name.strip_prefix("image_sample") {
+        (false, r)
+    } else if let Some(r) = name.strip_prefix("image_gather4") {
+        (true, r)
+    } else {
+        return Err("a sampling row is image_sample*, image_gather4* or image_get_lod".into());
+    };
+    if gather != gather4 {
+        return Err("an image_gather4* row, and only one, is flagged `gather4`".into());
+    }
+    let mut fields = vec![format!("gather:{gather}")];
+    for part in rest.split('_').filter(|p| !p.is_empty()) {
+        let f = match part {
+            "o" => "offsets",
+            "b" => "bias",
+            "c" => "compare",
+            "d" | "cd" => "derivatives",
+            "cl" => "lod_clamp",
+            "l" => "lod",
+            "lz" => "lod_zero",
+            _ => {
+                return Err(format!(
+                "unknown sampling suffix _{part} (mark a row the emulator leaves out nosem=REASON)"
+            ))
+            }
+        };
+        let f = format!("{f}:true");
+        if fields.contains(&f) {
+            return Err(format!("sampling suffix _{part} twice"));
+        }
+        fields.push(f);
+    }
+    Ok(format!("Sampling{{{},..Sampling::NONE}}", fields.join(",")))
 }
 
 /// Whether `s` can be a semantic id (and so a Rust enum variant).

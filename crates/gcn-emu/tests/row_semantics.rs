@@ -66,3 +66,64 @@ fn coverage_agrees_with_the_table() {
         }
     }
 }
+
+/// Every DS, MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH and sampling (MIMG flagged
+/// `sampler`) row of every generation runs from the operation the build
+/// derived from the row (`RowSem::lds`, `vector_mem`, `image`), or is marked
+/// `nosem=REASON` in the table; the marked ones are listed with their reason.
+#[test]
+fn memory_rows_run_from_their_row_data_or_say_why_not() {
+    use risa_gcn::semantics::ImageMem;
+    use risa_gcn::table::{flag, Family};
+    let mut bad = Vec::new();
+    let mut unsupported = std::collections::BTreeSet::new();
+    for gen in ALL_GENS {
+        let mut runs = 0;
+        for (i, o) in OPS.iter().enumerate() {
+            let sampling = o.family == Family::Mimg && o.has(flag::SAMPLER);
+            let memory = matches!(
+                o.family,
+                Family::Ds
+                    | Family::Mubuf
+                    | Family::Mtbuf
+                    | Family::Flat
+                    | Family::Global
+                    | Family::Scratch
+            );
+            if o.opcode(gen).is_none() || !(memory || sampling) {
+                continue;
+            }
+            let id = i as OpId;
+            let rs = row_sem(id);
+            let data = match o.family {
+                Family::Ds => rs.lds.is_some(),
+                Family::Mimg => matches!(rs.image, Some(ImageMem::Sample(_))),
+                _ => rs.vector_mem.is_some(),
+            };
+            match rs.sem {
+                Semantics::Runs(_) if data && risa_gcn_emu::resolves(id, gen) => runs += 1,
+                Semantics::Runs(_) => bad.push(format!(
+                    "{gen}: {} (row data derived: {data}) does not run",
+                    o.name
+                )),
+                Semantics::Unsupported(why) => {
+                    assert!(!why.is_empty() && !data, "{}", o.name);
+                    unsupported.insert(format!("{} (nosem={why})", o.name));
+                }
+            }
+        }
+        eprintln!("{gen}: {runs} DS, vector memory and sampling rows run");
+        assert!(runs > 200, "{gen}: only {runs} rows run");
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    let unsupported: Vec<_> = unsupported.into_iter().collect();
+    eprintln!("deliberately unsupported: {}", unsupported.join(", "));
+    assert_eq!(
+        unsupported,
+        [
+            "image_gather4h (nosem=graphics)",
+            "image_gather4h_pck (nosem=graphics)",
+            "image_gather8h_pck (nosem=graphics)",
+        ]
+    );
+}

@@ -2,12 +2,14 @@
 //! return, swizzle and permute. Addresses outside the work-group's LDS read
 //! as 0 and drop writes, as the hardware does.
 
+use super::vmem::{atomic_index, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::mem::{AtomicApply, AtomicOp};
 use crate::program::{Cat, Op, Src};
 use crate::wave::{Wave, M0};
+use risa_gcn::semantics::{Elements, Half, LdsAtomic, LdsOp};
 use risa_gcn::table::OpInfo;
 use risa_gcn::{Field, Gen};
 
@@ -149,41 +151,6 @@ fn with_space(
     r
 }
 
-/// DS operations beyond plain reads and writes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum DsAtomic {
-    Mem(AtomicOp),
-    Mskor,
-    /// ds_cmpst: compare with DATA0, store DATA1.
-    Cmpst,
-    FCmpst,
-    /// ds_wrap_rtn_b32.
-    Wrap,
-}
-
-const DS_ATOMICS: [(&str, DsAtomic); 20] = [
-    ("add", DsAtomic::Mem(AtomicOp::Add)),
-    ("sub", DsAtomic::Mem(AtomicOp::Sub)),
-    ("rsub", DsAtomic::Mem(AtomicOp::RSub)),
-    ("inc", DsAtomic::Mem(AtomicOp::Inc)),
-    ("dec", DsAtomic::Mem(AtomicOp::Dec)),
-    ("min_i", DsAtomic::Mem(AtomicOp::SMin)),
-    ("max_i", DsAtomic::Mem(AtomicOp::SMax)),
-    ("min_u", DsAtomic::Mem(AtomicOp::UMin)),
-    ("max_u", DsAtomic::Mem(AtomicOp::UMax)),
-    ("and", DsAtomic::Mem(AtomicOp::And)),
-    ("or", DsAtomic::Mem(AtomicOp::Or)),
-    ("xor", DsAtomic::Mem(AtomicOp::Xor)),
-    ("mskor", DsAtomic::Mskor),
-    ("cmpst", DsAtomic::Cmpst),
-    ("min_f", DsAtomic::Mem(AtomicOp::FMin)),
-    ("max_f", DsAtomic::Mem(AtomicOp::FMax)),
-    ("wrxchg", DsAtomic::Mem(AtomicOp::Swap)),
-    ("add_f", DsAtomic::Mem(AtomicOp::FAdd)),
-    ("fcmpst", DsAtomic::FCmpst),
-    ("wrap", DsAtomic::Wrap),
-];
-
 /// Whether M0 limits LDS addresses in `gen` (GCN 1.0-1.2; GCN 1.4 dropped it).
 fn m0_limits_lds(gen: Gen) -> bool {
     !gen.has(risa_gcn::Feature::Gfx9Insts)
@@ -239,7 +206,7 @@ impl LaneSrc {
 
 // aux layout: bits 0-2 kind (0 read, 1 write, 2 read2, 3 write2, 4 atomic, 5 swizzle,
 // 6 permute, 7 bpermute), 3-7 bytes per element, 8 signed, 9-10 d16, 11 st64, 12 rtn,
-// 13-17 atomic index, 18 wide, 19-21 element count.
+// 13-17 atomic (`atomic_code`), 18 wide, 19-21 element count.
 fn aux_kind(a: u32) -> u32 {
     a & 7
 }
@@ -436,7 +403,7 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
             }
         }
         _ => {
-            let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
+            let at = aux_atomic(a);
             let off = i.field(Field::Offset);
             let bits = if wide { 64 } else { 32 };
             for l in 0..64 {
@@ -448,25 +415,25 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 let addr = src.addr.wrapping_add(off);
                 let mask = if wide { u64::MAX } else { 0xffff_ffff };
                 let old = sp.rmw(addr, bits, |old| match at {
-                    DsAtomic::Mem(m) => m.apply(old, x, 0, bits),
-                    DsAtomic::Mskor => (old & !x) | y,
+                    LdsAtomic::Mem(m) => m.apply(old, x, 0, bits),
+                    LdsAtomic::MaskOr => (old & !x) | y,
                     // GcnInstrsDs.md DS_WRAP_RTN_B32: subtract DATA0 while
                     // the value is at least DATA0, else add DATA1.
-                    DsAtomic::Wrap => {
+                    LdsAtomic::Wrap => {
                         if old >= x {
                             old - x
                         } else {
                             old.wrapping_add(y) & mask
                         }
                     }
-                    DsAtomic::Cmpst => {
+                    LdsAtomic::CmpStore => {
                         if old == x {
                             y
                         } else {
                             old
                         }
                     }
-                    DsAtomic::FCmpst => {
+                    LdsAtomic::FCmpStore => {
                         let f = |v: u64| {
                             if wide {
                                 f64::from_bits(v)
@@ -537,7 +504,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
             }
         }
         2 => {
-            let at = DS_ATOMICS[((a >> 13) & 0x1f) as usize].1;
+            let at = aux_atomic(a);
             let off = i.field(Field::Offset);
             for l in 0..64 {
                 if e >> l & 1 == 0 {
@@ -555,7 +522,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 sp.read(b, &mut buf[..bytes]);
                 let src = u64::from_le_bytes(buf);
                 match at {
-                    DsAtomic::Mem(m) => {
+                    LdsAtomic::Mem(m) => {
                         sp.atomic(base, 8 * bytes as u32, m, src, 0);
                     }
                     _ => return Err(FaultKind::Unimplemented(op.instr.info().name)),
@@ -670,117 +637,79 @@ fn ds_nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-/// The handler of a DS row and its packed description.
-pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
-    let name = info.name;
-    if let Some(h) = super::gws::lookup(name) {
-        return Ok((h, 0));
+/// `aux` bits 13-17 of an atomic: the index of a memory atomic in
+/// [`ATOMICS`], or one of these for the DS-only ones.
+const MASK_OR: u32 = 28;
+const CMP_STORE: u32 = 29;
+const FCMP_STORE: u32 = 30;
+const WRAP: u32 = 31;
+// The DS-only codes stay clear of the memory atomics' indices.
+const _: () = assert!(ATOMICS.len() <= MASK_OR as usize);
+
+/// The `aux` code of atomic `at` (bits 13-17).
+fn atomic_code(at: LdsAtomic) -> Option<u32> {
+    Some(match at {
+        LdsAtomic::Mem(m) => atomic_index(m)?,
+        LdsAtomic::MaskOr => MASK_OR,
+        LdsAtomic::CmpStore => CMP_STORE,
+        LdsAtomic::FCmpStore => FCMP_STORE,
+        LdsAtomic::Wrap => WRAP,
+    })
+}
+
+/// The atomic of `aux` (see [`atomic_code`]).
+#[inline(always)]
+fn aux_atomic(a: u32) -> LdsAtomic {
+    match (a >> 13) & 0x1f {
+        MASK_OR => LdsAtomic::MaskOr,
+        CMP_STORE => LdsAtomic::CmpStore,
+        FCMP_STORE => LdsAtomic::FCmpStore,
+        WRAP => LdsAtomic::Wrap,
+        i => LdsAtomic::Mem(ATOMICS[i as usize].1),
     }
-    if let Some(t) = name.strip_prefix("ds_condxchg32_rtn_") {
-        let n = if t == "b128" { 4 } else { 2 };
-        return Ok((ds_misc, 7 << 24 | n << 19));
-    }
-    if name == "ds_nop" {
-        return Ok((ds_nop, 0));
-    }
-    let wide = |t: &str| u32::from(t.ends_with("64")) << 18;
-    match name {
-        "ds_append" => return Ok((ds_misc, 3 << 24)),
-        "ds_consume" => return Ok((ds_misc, 4 << 24)),
-        "ds_read_addtid_b32" => return Ok((ds_misc, 5 << 24)),
-        "ds_write_addtid_b32" => return Ok((ds_misc, 6 << 24)),
-        _ => {}
-    }
-    if let Some(t) = name.strip_prefix("ds_wrxchg2st64_rtn_") {
-        return Ok((ds_misc, 1 << 24 | wide(t) | 1 << 11));
-    }
-    if let Some(t) = name.strip_prefix("ds_wrxchg2_rtn_") {
-        return Ok((ds_misc, 1 << 24 | wide(t)));
-    }
-    if let Some((opname, t)) = name
-        .strip_prefix("ds_")
-        .and_then(|r| r.split_once("_src2_"))
-    {
-        let key = match opname {
-            "min" | "max" => format!("{opname}_{}", &t[..1]),
-            "add" if t.starts_with('f') => "add_f".to_string(),
-            "write" => "wrxchg".to_string(),
-            o => o.to_string(),
-        };
-        let idx = DS_ATOMICS
-            .iter()
-            .position(|(n, _)| *n == key)
-            .ok_or(FaultKind::Unimplemented(info.name))?;
-        return Ok((ds_misc, 2 << 24 | wide(t) | (idx as u32) << 13));
-    }
-    let rest = name
-        .strip_prefix("ds_")
-        .ok_or(FaultKind::Unimplemented(info.name))?;
+}
+
+/// The handler of a DS row and its packed description, from the row's
+/// [`LdsOp`] (derived from the row by the build).
+pub(super) fn lookup(info: &OpInfo, access: Option<LdsOp>) -> Result<(Handler, u32), FaultKind> {
+    let unimpl = || FaultKind::Unimplemented(info.name);
+    let access = access.ok_or_else(unimpl)?;
+    let wide = |w: bool| u32::from(w) << 18;
+    let st64 = |s: bool| u32::from(s) << 11;
     let pack = |kind: u32, bytes: u32, n: u32| kind | bytes << 3 | n << 19;
-    let elem = |t: &str| -> Option<(u32, u32, bool)> {
-        Some(match t {
-            "b8" | "u8" => (1, 1, false),
-            "i8" => (1, 1, true),
-            "b16" | "u16" => (2, 1, false),
-            "i16" => (2, 1, true),
-            "b32" => (4, 1, false),
-            "b64" => (4, 2, false),
-            "b96" => (4, 3, false),
-            "b128" => (4, 4, false),
-            _ => return None,
-        })
-    };
-    let unimpl = FaultKind::Unimplemented(info.name);
-    let (t, d16) = if let Some(b) = rest.strip_suffix("_d16_hi") {
-        (b, 2)
-    } else if let Some(b) = rest.strip_suffix("_d16") {
-        (b, 1)
-    } else {
-        (rest, 0)
-    };
-    let aux = if let Some(ty) = t.strip_prefix("read2st64_") {
-        pack(2, if ty == "b64" { 8 } else { 4 }, 1) | 1 << 11
-    } else if let Some(ty) = t.strip_prefix("read2_") {
-        pack(2, if ty == "b64" { 8 } else { 4 }, 1)
-    } else if let Some(ty) = t.strip_prefix("write2st64_") {
-        pack(3, if ty == "b64" { 8 } else { 4 }, 1) | 1 << 11
-    } else if let Some(ty) = t.strip_prefix("write2_") {
-        pack(3, if ty == "b64" { 8 } else { 4 }, 1)
-    } else if let Some(ty) = t.strip_prefix("read_") {
-        let (b, n, s) = elem(ty).ok_or(unimpl.clone())?;
-        pack(0, b, n) | (s as u32) << 8 | d16 << 9
-    } else if let Some(ty) = t.strip_prefix("write_") {
-        let (b, n, _) = elem(ty).ok_or(unimpl.clone())?;
-        pack(1, b, n) | d16 << 9
-    } else if t == "swizzle_b32" {
-        5
-    } else if t == "permute_b32" {
-        6
-    } else if t == "bpermute_b32" {
-        7
-    } else {
-        // Atomics: OP[_rtn]_TYPE, e.g. add_u32, add_rtn_u32, min_rtn_i64, cmpst_f32.
-        let (opname, ty) = t.rsplit_once('_').ok_or(unimpl.clone())?;
-        let (opname, rtn) = match opname.strip_suffix("_rtn") {
-            Some(o) => (o, true),
-            None => (opname, false),
+    let elem = |e: Elements| {
+        let d16 = match e.half {
+            Half::Whole => 0,
+            Half::Low => 1,
+            Half::High => 2,
         };
-        let wide = ty.ends_with("64");
-        let key = match opname {
-            "min" | "max" => format!("{opname}_{}", &ty[..1]),
-            "add" if ty.starts_with('f') => "add_f".to_string(),
-            "cmpst" if ty.starts_with('f') => "fcmpst".to_string(),
-            o => o.to_string(),
-        };
-        let (idx, at) = DS_ATOMICS
-            .iter()
-            .enumerate()
-            .find(|(_, (n, _))| *n == key)
-            .map(|(i, (_, a))| (i, *a))
-            .ok_or(unimpl.clone())?;
-        let _ = at;
-        let idx = idx as u32;
-        4 | 4 << 3 | (rtn as u32) << 12 | idx << 13 | (wide as u32) << 18
+        u32::from(e.bytes) << 3 | u32::from(e.count) << 19 | u32::from(e.signed) << 8 | d16 << 9
     };
-    Ok((ds_op, aux))
+    let pair_bytes = |w: bool| if w { 8 } else { 4 };
+    Ok(match access {
+        LdsOp::Gws(g) => (super::gws::lookup(g), 0),
+        LdsOp::OrderedCount => (super::gws::ordered_count, 0),
+        LdsOp::Nop => (ds_nop, 0),
+        LdsOp::CondExchange { dwords } => (ds_misc, 7 << 24 | u32::from(dwords) << 19),
+        LdsOp::Append => (ds_misc, 3 << 24),
+        LdsOp::Consume => (ds_misc, 4 << 24),
+        LdsOp::ReadAddTid => (ds_misc, 5 << 24),
+        LdsOp::WriteAddTid => (ds_misc, 6 << 24),
+        LdsOp::Exchange2 { wide: w, st64: s } => (ds_misc, 1 << 24 | wide(w) | st64(s)),
+        LdsOp::Src2 { op, wide: w } => (
+            ds_misc,
+            2 << 24 | wide(w) | atomic_index(op).ok_or_else(unimpl)? << 13,
+        ),
+        LdsOp::Read(e) => (ds_op, elem(e)),
+        LdsOp::Write(e) => (ds_op, 1 | elem(e) & !(1 << 8)),
+        LdsOp::Read2 { wide: w, st64: s } => (ds_op, pack(2, pair_bytes(w), 1) | st64(s)),
+        LdsOp::Write2 { wide: w, st64: s } => (ds_op, pack(3, pair_bytes(w), 1) | st64(s)),
+        LdsOp::Swizzle => (ds_op, 5),
+        LdsOp::Permute => (ds_op, 6),
+        LdsOp::BPermute => (ds_op, 7),
+        LdsOp::Atomic { op, wide: w, ret } => (
+            ds_op,
+            4 | 4 << 3 | u32::from(ret) << 12 | atomic_code(op).ok_or_else(unimpl)? << 13 | wide(w),
+        ),
+    })
 }

@@ -15,6 +15,7 @@ use crate::fault::FaultKind;
 use crate::gds::{advance, Gds, State};
 use crate::program::{Op, Src};
 use crate::wave::{Status, Wave, M0};
+use risa_gcn::semantics::Gws;
 use risa_gcn::Field;
 
 fn gds<'a>(c: &Ctx<'a>) -> Result<&'a Gds, FaultKind> {
@@ -143,7 +144,7 @@ fn gws_barrier(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 /// wave's turn on that index (dispatch order), then applies the operation to
 /// the GDS dword at OFFSET0 in the wave's M0 window with the first active
 /// lane's ADDR value and returns the old value to every active lane.
-fn ordered_count(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
+pub(super) fn ordered_count(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let g = gds(c)?;
     let off = op.instr.field(Field::Offset);
     let (off0, off1) = (off & 0xff, (off >> 8) & 0xff);
@@ -202,16 +203,14 @@ fn rmw_window(s: &mut State, m0: u32, a: u32, f: impl FnOnce(u64) -> u64) -> u32
     old
 }
 
-/// The handler of a GWS or ordered-count row.
-pub(super) fn lookup(name: &str) -> Option<Handler> {
-    Some(match name {
-        "ds_gws_init" => gws_init,
-        "ds_gws_sema_v" => gws_sema_v,
-        "ds_gws_sema_br" => gws_sema_br,
-        "ds_gws_sema_p" => gws_sema_p,
-        "ds_gws_sema_release_all" => gws_sema_release_all,
-        "ds_gws_barrier" => gws_barrier,
-        "ds_ordered_count" => ordered_count,
-        _ => return None,
-    })
+/// The handler of a GWS row.
+pub(super) fn lookup(g: Gws) -> Handler {
+    match g {
+        Gws::Init => gws_init,
+        Gws::SemaV => gws_sema_v,
+        Gws::SemaBr => gws_sema_br,
+        Gws::SemaP => gws_sema_p,
+        Gws::SemaReleaseAll => gws_sema_release_all,
+        Gws::Barrier => gws_barrier,
+    }
 }

@@ -6,7 +6,7 @@
 //! are silent the choice is stated here and in `docs/gcn-emulator.md`.
 
 use super::format::{components, from_d16, join, mask, one, pack, split, to_d16, unpack};
-use super::vmem::{mem_fault, ATOMICS};
+use super::vmem::{atomic_index, mem_fault, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
@@ -35,11 +35,8 @@ pub(super) fn lookup(info: &OpInfo, access: Option<ImageMem>) -> Result<(Handler
         bit(a.mip, MIP) | bit(a.pck, PCK) | bit(a.sgn, SGN)
     };
     Ok(match access.ok_or(unimpl.clone())? {
-        ImageMem::Sample => return super::sample::lookup(name),
-        ImageMem::Atomic(op) => {
-            let i = ATOMICS.iter().position(|(_, o)| *o == op).ok_or(unimpl)?;
-            (atomic, i as u32)
-        }
+        ImageMem::Sample(s) => (super::sample::SAMPLE, super::sample::aux(s)),
+        ImageMem::Atomic(op) => (atomic, atomic_index(op).ok_or(unimpl)?),
         ImageMem::ResInfo => (resinfo, 0),
         ImageMem::Load(a) => (load, aux(a)),
         ImageMem::Store(a) => (store, aux(a)),

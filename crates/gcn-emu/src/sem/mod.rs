@@ -4,10 +4,11 @@
 //! [`Sem`] id, or `nosem=REASON`). The handlers here are keyed by that id:
 //! the function tables of the ALU modules (`(Sem, Handler)` pairs) are laid
 //! out once, at compile time, into [`FUNCS`] and [`ROUND_FUNCS`], indexed by
-//! the id. Compares, scalar memory and image rows run what their row's
-//! `Compare` / `ScalarMem` / `ImageMem` says (derived from the row by the
-//! build); DS, buffer, flat and sampling rows still decode their operation
-//! from the row's name (`ds_<op>_<type>`, `buffer_*`, `image_sample_*`). The map is read
+//! the id. Compare, scalar memory, image (sampling included), DS and vector
+//! memory rows run what their row's `Compare` / `ScalarMem` / `ImageMem` /
+//! `LdsOp` / `VectorMem` says (derived from the row by the build, which
+//! fails on a row it cannot read); no handler is chosen by parsing a row's
+//! name. The map is read
 //! once per op, at lowering: each op carries a plain function pointer, so
 //! execution never looks an id up. `tests/row_semantics.rs` walks every row
 //! of every generation: each has semantics or says in the table why not.
@@ -182,9 +183,9 @@ fn resolve(op: OpId, sem: Sem, gen: Gen) -> Result<(Handler, u32), FaultKind> {
     let info = &OPS[op as usize];
     let h = match info.family {
         Family::Smrd | Family::Smem => return smem::lookup(info, row_sem(op).scalar_mem),
-        Family::Ds => return ds::lookup(info),
+        Family::Ds => return ds::lookup(info, row_sem(op).lds),
         Family::Mubuf | Family::Mtbuf | Family::Flat | Family::Global | Family::Scratch => {
-            return vmem::lookup(info)
+            return vmem::lookup(info, row_sem(op).vector_mem)
         }
         Family::Mimg => return mimg::lookup(info, row_sem(op).image),
         Family::Vopc => row_sem(op).compare.as_ref().and_then(vcmp::lookup),

@@ -21,9 +21,10 @@ use crate::image::Kind;
 use crate::program::Op;
 use crate::sampler::{axis, lerp, raw_lod, Axis, SamplerDesc};
 use crate::wave::Wave;
+use risa_gcn::semantics::Sampling as Suffixes;
 use risa_gcn::Field;
 
-/// `aux` bits: the suffixes of the instruction name.
+/// `aux` bits: the suffixes of the instruction name ([`Suffixes`]).
 const O: u32 = 1;
 const B: u32 = 2;
 const C: u32 = 4;
@@ -34,33 +35,26 @@ const LZ: u32 = 64;
 const GATHER: u32 = 128;
 const GET_LOD: u32 = 256;
 
-/// The handler and `aux` of a sampling row (named `image_sample*`,
-/// `image_gather4*` or `image_get_lod`).
-pub(super) fn lookup(name: &'static str) -> Result<(Handler, u32), FaultKind> {
-    if name == "image_get_lod" {
-        return Ok((sample, GET_LOD));
-    }
-    let (mut aux, rest) = if let Some(r) = name.strip_prefix("image_sample") {
-        (0, r)
-    } else if let Some(r) = name.strip_prefix("image_gather4") {
-        (GATHER, r)
-    } else {
-        return Err(FaultKind::Unsupported(name));
-    };
-    for part in rest.split('_').filter(|p| !p.is_empty()) {
-        aux |= match part {
-            "o" => O,
-            "b" => B,
-            "c" => C,
-            "d" | "cd" => D,
-            "cl" => CL,
-            "l" => L,
-            "lz" => LZ,
-            // image_gather4h* (GCN 1.4): a graphics-only 4x1 gather.
-            _ => return Err(FaultKind::Unsupported(name)),
-        };
-    }
-    Ok((sample, aux))
+/// The handler of every sampling row.
+pub(super) const SAMPLE: Handler = sample;
+
+/// The `aux` of a sampling row: its suffixes (`risa_gcn::semantics::Sampling`,
+/// derived from the row by the build) as the bits above.
+pub(super) fn aux(s: Suffixes) -> u32 {
+    [
+        (s.offsets, O),
+        (s.bias, B),
+        (s.compare, C),
+        (s.derivatives, D),
+        (s.lod_clamp, CL),
+        (s.lod, L),
+        (s.lod_zero, LZ),
+        (s.gather, GATHER),
+        (s.get_lod, GET_LOD),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .fold(0, |a, (_, bit)| a | bit)
 }
 
 /// One lane's address components.

@@ -12,6 +12,7 @@ use crate::fault::FaultKind;
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src, HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::wave::Wave;
+use risa_gcn::semantics::{Elements, Half, VectorMem};
 use risa_gcn::table::{Family, OpInfo};
 use risa_gcn::{Field, Gen};
 
@@ -69,62 +70,10 @@ impl Shape {
 
 pub(super) use risa_gcn::semantics::ATOMIC_NAMES as ATOMICS;
 
-/// Parses `load_dwordx2`, `store_byte_d16_hi`, `atomic_add_x2`, ... (the name without its prefix).
-pub(super) fn parse_shape(rest: &str) -> Option<Shape> {
-    let mut s = Shape {
-        kind: Kind::Load,
-        bytes: 4,
-        n: 1,
-        signed: false,
-        d16: 0,
-        aop: 0,
-        wide: false,
-    };
-    if let Some(a) = rest.strip_prefix("atomic_") {
-        s.kind = Kind::Atomic;
-        let a = match a.strip_suffix("_x2") {
-            Some(b) => {
-                s.wide = true;
-                b
-            }
-            None => a,
-        };
-        s.aop = ATOMICS.iter().position(|(n, _)| *n == a)? as u8;
-        s.n = if s.wide { 2 } else { 1 };
-        return Some(s);
-    }
-    let (kind, t) = if let Some(t) = rest.strip_prefix("load_") {
-        (Kind::Load, t)
-    } else {
-        (Kind::Store, rest.strip_prefix("store_")?)
-    };
-    s.kind = kind;
-    let (t, d16) = if let Some(b) = t.strip_suffix("_d16_hi") {
-        (b, 2)
-    } else if let Some(b) = t.strip_suffix("_d16") {
-        (b, 1)
-    } else {
-        (t, 0)
-    };
-    s.d16 = d16;
-    match t {
-        "dword" => {}
-        "dwordx2" => s.n = 2,
-        "dwordx3" => s.n = 3,
-        "dwordx4" => s.n = 4,
-        "ubyte" | "byte" => s.bytes = 1,
-        "sbyte" => {
-            s.bytes = 1;
-            s.signed = true
-        }
-        "ushort" | "short" => s.bytes = 2,
-        "sshort" => {
-            s.bytes = 2;
-            s.signed = true
-        }
-        _ => return None,
-    }
-    Some(s)
+/// The index of atomic `op` in [`ATOMICS`]: how memory and DS rows' `aux`
+/// names their atomic.
+pub(super) fn atomic_index(op: AtomicOp) -> Option<u32> {
+    ATOMICS.iter().position(|(_, a)| *a == op).map(|i| i as u32)
 }
 
 /// Where one lane's access goes.
@@ -689,43 +638,72 @@ fn cache_nop(_w: &mut Wave, _op: &Op, _c: &mut Ctx) -> R {
     Ok(())
 }
 
-/// The handler of a vector memory row and its packed [`Shape`].
-pub(super) fn lookup(info: &OpInfo) -> Result<(Handler, u32), FaultKind> {
-    let name = info.name;
-    if name.starts_with("buffer_wbinvl1") || name.starts_with("buffer_inv") || name == "buffer_wbl2"
-    {
-        return Ok((cache_nop, 0));
+/// The `d16` code of [`Shape`] and `buffer_format`'s `aux`: 0 whole, 1 low, 2 high.
+fn half_code(h: Half) -> u8 {
+    match h {
+        Half::Whole => 0,
+        Half::Low => 1,
+        Half::High => 2,
     }
-    let (h, rest): (Handler, &str) = match info.family {
-        Family::Mubuf => (mubuf, name.strip_prefix("buffer_").unwrap_or(name)),
-        Family::Mtbuf => (buffer_format, name.strip_prefix("tbuffer_").unwrap_or(name)),
-        Family::Flat => (flat, name.strip_prefix("flat_").unwrap_or(name)),
-        Family::Global => (flat, name.strip_prefix("global_").unwrap_or(name)),
-        Family::Scratch => (scratch, name.strip_prefix("scratch_").unwrap_or(name)),
-        _ => return Err(FaultKind::Unimplemented(info.name)),
+}
+
+/// The [`Shape`] of a load or store of `e`.
+fn elements_shape(kind: Kind, e: Elements) -> Shape {
+    Shape {
+        kind,
+        bytes: e.bytes,
+        n: e.count,
+        signed: e.signed,
+        d16: half_code(e.half),
+        aop: 0,
+        wide: false,
+    }
+}
+
+/// The handler of a vector memory row and its packed [`Shape`] (or
+/// `buffer_format`'s `aux`), from the row's [`VectorMem`] (derived from the
+/// row by the build).
+pub(super) fn lookup(
+    info: &OpInfo,
+    access: Option<VectorMem>,
+) -> Result<(Handler, u32), FaultKind> {
+    let unimpl = FaultKind::Unimplemented(info.name);
+    let h: Handler = match info.family {
+        Family::Mubuf => mubuf,
+        Family::Mtbuf => buffer_format,
+        Family::Flat | Family::Global => flat,
+        Family::Scratch => scratch,
+        _ => return Err(unimpl),
     };
-    if name == "buffer_store_lds_dword" {
-        return Ok((store_lds_dword, 0));
-    }
-    if info.family == Family::Mtbuf || rest.contains("format") {
-        let d16 = if rest.contains("_d16_hi_") {
-            2
-        } else if rest.contains("_d16_") {
-            1
-        } else {
-            0
-        };
-        let count = match rest.rsplit_once('_').map(|(_, c)| c) {
-            Some("x") => 1,
-            Some("xy") => 2,
-            Some("xyz") => 3,
-            Some("xyzw") => 4,
-            _ => return Err(FaultKind::Unimplemented(info.name)),
-        };
-        let store = u32::from(rest.contains("store"));
-        let tbuf = u32::from(info.family == Family::Mtbuf);
-        return Ok((buffer_format, count | store << 3 | tbuf << 4 | d16 << 5));
-    }
-    let s = parse_shape(rest).ok_or(FaultKind::Unimplemented(info.name))?;
-    Ok((h, s.pack()))
+    Ok(match access.ok_or(unimpl)? {
+        VectorMem::CacheControl => (cache_nop, 0),
+        VectorMem::StoreFromLds => (store_lds_dword, 0),
+        VectorMem::Format {
+            store,
+            components,
+            half,
+        } => {
+            let tbuf = u32::from(info.family == Family::Mtbuf);
+            let aux = u32::from(components)
+                | u32::from(store) << 3
+                | tbuf << 4
+                | u32::from(half_code(half)) << 5;
+            (buffer_format, aux)
+        }
+        VectorMem::Load(e) => (h, elements_shape(Kind::Load, e).pack()),
+        VectorMem::Store(e) => (h, elements_shape(Kind::Store, e).pack()),
+        VectorMem::Atomic { op, wide } => {
+            let aop = atomic_index(op).ok_or(FaultKind::Unimplemented(info.name))? as u8;
+            let s = Shape {
+                kind: Kind::Atomic,
+                bytes: 4,
+                n: if wide { 2 } else { 1 },
+                signed: false,
+                d16: 0,
+                aop,
+                wide,
+            };
+            (h, s.pack())
+        }
+    })
 }
