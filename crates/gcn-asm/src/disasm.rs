@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 use risa_asm_core::Options;
-use risa_gcn::layout::{Enc, ENC_COUNT};
+use risa_gcn::layout::ENC_COUNT;
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
@@ -411,13 +411,10 @@ impl Exactness {
         let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
         let mut bits = FormBits { any: 0, all: !0 };
         for _ in 0..samples {
-            // (The generator names VOP3b forms by their VOP3 encoding.)
-            let enc = if i.enc == Enc::Vop3b {
-                Enc::Vop3
-            } else {
-                i.enc
-            };
-            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, enc) {
+            // (VOP3b forms by their own encoding: named by their VOP3
+            // encoding, the generator leaves the SDST field 0, and every
+            // instruction with another SDST would be assembled.)
+            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, i.enc) {
                 if x.enc == i.enc {
                     bits.any |= x.raw;
                     bits.all &= x.raw;
