@@ -342,8 +342,9 @@ impl Exactness {
             forms: (0..OPS.len() * ENC_COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
+            // (Admitting nothing: see `FormBits::admits`.)
             known: (0..OPS.len() * ENC_COUNT)
-                .map(|_| AtomicU64::new(0))
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(!0)])
                 .collect(),
             verdicts: Mutex::default(),
         }
