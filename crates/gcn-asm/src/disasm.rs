@@ -10,11 +10,12 @@
 
 use rayon::prelude::*;
 use risa_asm_core::Options;
-use risa_gcn::layout::{Enc, ENC_COUNT};
+use risa_gcn::layout::ENC_COUNT;
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 
 /// Whether `text` assembles (alone, at address 0, for `chip`) to exactly
@@ -320,6 +321,11 @@ pub struct Exactness {
     /// (shared by the threads of a parallel listing).
     first: Vec<OnceLock<FormBits>>,
     forms: Vec<OnceLock<FormBits>>,
+    /// Per form, the bits of the samples learned so far (`any` only
+    /// grows and `all` only shrinks towards all samples' bits, see
+    /// [`Exactness::learn`]): the common case, an instruction they admit,
+    /// is two loads and two tests.
+    known: Vec<[AtomicU64; 2]>,
     /// Assembler verdicts by words.
     verdicts: Mutex<HashMap<(u64, Option<u32>), bool>>,
 }
@@ -336,12 +342,17 @@ impl Exactness {
             forms: (0..OPS.len() * ENC_COUNT)
                 .map(|_| OnceLock::new())
                 .collect(),
+            // (Admitting nothing: see `FormBits::admits`.)
+            known: (0..OPS.len() * ENC_COUNT)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(!0)])
+                .collect(),
             verdicts: Mutex::default(),
         }
     }
 
     /// Whether `text` (which the printer wrote for `i` and called exact)
     /// assembles back to `i`'s words.
+    #[inline]
     pub fn is_exact(&self, i: &Instr, text: &str) -> bool {
         if self.trusted(i) {
             return true;
@@ -361,14 +372,35 @@ impl Exactness {
     }
 
     /// Whether every bit `i` sets is one valid instances of its form set.
+    #[inline]
     pub fn trusted(&self, i: &Instr) -> bool {
         let key = i.op as usize * ENC_COUNT + i.enc as usize;
+        // (What fewer samples admit, all samples admit: a verdict of the
+        // bits known so far is the verdict of all samples.)
+        let [any, all] = &self.known[key];
+        let known = FormBits {
+            any: any.load(Ordering::Relaxed),
+            all: all.load(Ordering::Relaxed),
+        };
+        known.admits(i.raw) || self.learn(i, key)
+    }
+
+    /// [`Exactness::trusted`] for an instruction the bits known so far do
+    /// not admit: learned from the samples, and the bits kept.
+    #[cold]
+    fn learn(&self, i: &Instr, key: usize) -> bool {
         // The samples are the same whatever their number (the generator is
         // seeded by the instruction): the first ones' bits are part of all
         // samples' bits, and the verdict is all samples' verdict.
         let first = *self.first[key].get_or_init(|| self.form_bits(i, FIRST_SAMPLES));
+        let learnt = |bits: FormBits| {
+            self.known[key][0].fetch_or(bits.any, Ordering::Relaxed);
+            self.known[key][1].fetch_and(bits.all, Ordering::Relaxed);
+        };
+        learnt(first);
         first.admits(i.raw) || {
             let all = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
+            learnt(all);
             all.admits(i.raw)
         }
     }
@@ -380,13 +412,10 @@ impl Exactness {
         let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
         let mut bits = FormBits { any: 0, all: !0 };
         for _ in 0..samples {
-            // (The generator names VOP3b forms by their VOP3 encoding.)
-            let enc = if i.enc == Enc::Vop3b {
-                Enc::Vop3
-            } else {
-                i.enc
-            };
-            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, enc) {
+            // (VOP3b forms by their own encoding: named by their VOP3
+            // encoding, the generator leaves the SDST field 0, and every
+            // instruction with another SDST would be assembled.)
+            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, i.enc) {
                 if x.enc == i.enc {
                     bits.any |= x.raw;
                     bits.all &= x.raw;
@@ -412,6 +441,8 @@ struct FormBits {
 impl FormBits {
     /// Whether `raw` sets only bits of `any` and every bit of `all` (never
     /// when no instance was made: `all` is then every bit, `any` none).
+    /// Fewer instances admit less: `any` is smaller and `all` larger.
+    #[inline]
     fn admits(self, raw: u64) -> bool {
         raw & !self.any == 0 && raw & self.all == self.all
     }

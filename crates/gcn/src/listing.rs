@@ -1,7 +1,7 @@
 //! Whole-program disassembly: labels for branch targets and symbols, data
 //! words for what does not decode, optional hex.
 
-use crate::decode::{decode, DecodeError, Instr};
+use crate::decode::{decode, decode_len, DecodeError, Instr};
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
 use std::collections::BTreeMap;
@@ -22,8 +22,16 @@ pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
     if !i.info().has(crate::table::flag::BRANCH) {
         return None;
     }
-    let off = i64::from(i.field(crate::layout::Field::Simm16) as u16 as i16);
-    Some((pc as i64 + 4 + off * 4) as u64)
+    Some(branch_address(
+        pc,
+        i.field(crate::layout::Field::Simm16) as u16 as i16,
+    ))
+}
+
+/// The byte address a branch at `pc` with SIMM16 offset `off` (dwords) goes to.
+#[inline]
+fn branch_address(pc: u64, off: i16) -> u64 {
+    (pc as i64 + 4 + i64::from(off) * 4) as u64
 }
 
 /// Decodes `code` (little-endian) as one stream starting at byte address `base`.
@@ -246,6 +254,19 @@ fn decode_at(target: Target, words: &[u32], k: usize) -> (Result<Instr, DecodeEr
     (r, step)
 }
 
+/// [`decode_at`] for the first pass, which needs only lengths and branch
+/// targets ([`decode_len`]): the dwords the instruction at dword `k` (byte
+/// address `pc`) accounts for and where it branches to, if it is a branch.
+#[inline]
+fn step_at(target: Target, words: &[u32], k: usize, pc: u64) -> (usize, Option<u64>) {
+    match decode_len(target, &words[k..(k + 2).min(words.len())]) {
+        Ok((len, off)) => (len as usize, off.map(|o| branch_address(pc, o))),
+        // Only at the end: the words that are left.
+        Err(DecodeError::Truncated { have, .. }) => (have.max(1) as usize, None),
+        Err(_) => (1, None),
+    }
+}
+
 /// The first pass of a listing: the labels (the given symbols and every
 /// branch target), from the code given piece by piece.
 pub struct Labels {
@@ -363,10 +384,10 @@ impl Stretch {
         let mut branches = Vec::new();
         let (mut k, mut last) = (0, 0);
         while k < n {
-            let (r, step) = decode_at(target, &words, k);
             let pc = from + 4 * k as u64;
+            let (step, branch) = step_at(target, &words, k, pc);
             starts[k / 64] |= 1 << (k % 64);
-            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+            if let Some(t) = branch {
                 branches.push((pc, t));
             }
             last = pc;
@@ -415,8 +436,9 @@ impl Stretches {
         }
         // The true decoding, up to where it meets the guess.
         while pc < stop && !s.starts_at(pc) {
-            let (r, step) = decode_at(self.target, &s.words, ((pc - s.from) / 4) as usize);
-            if let Some(t) = r.ok().and_then(|i| branch_target(&i, pc)) {
+            let k = ((pc - s.from) / 4) as usize;
+            let (step, branch) = step_at(self.target, &s.words, k, pc);
+            if let Some(t) = branch {
                 add_label(&mut self.labels, self.dialect, t);
             }
             self.prev = Some(pc);

@@ -1299,11 +1299,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 .count();
             self.bit_list(o.modifier(), "op_sel", opsel, n, true);
         }
-        let float = info
-            .sig
-            .iter()
-            .any(|s| s.role == Role::A && s.ty.is_float());
-        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 && !float {
+        let float = || {
+            info.sig
+                .iter()
+                .any(|s| s.role == Role::A && s.ty.is_float())
+        };
+        if self.llvm() && i.enc == Enc::Vop3b && i.field(Field::Omod) != 0 && !float() {
             // LLVM's VOP3b carry forms have no output modifier (v_div_scale
             // has one: llvm-mc 14 takes `mul:2` there).
             self.lose();
