@@ -94,7 +94,7 @@ pub mod lex;
 mod macros;
 
 pub use asm::{
-    Assembler, Options, Output, Pos, Relocation, Section, SectionId, SectionKind, SymbolError,
+    Assembler, LineDiag, Options, Output, Pos, Relocation, Section, SectionId, SectionKind, SymbolError,
     SymbolInfo, Value, VERSION_NUMBER,
 };
 pub use backend::{Backend, Fixup, Statement};

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
-use risa_asm_core::{Assembler, Backend, Options, Severity, Statement};
+use risa_asm_core::{Assembler, Backend, LineDiag, Options, Severity, Statement};
 use risa_gcn::{Dialect, Processor};
 
 use crate::backend::arch_of;
@@ -176,6 +176,38 @@ struct Encodings {
     entries: Vec<Entry>,
     /// The texts of the lines with entries, one after another.
     texts: String,
+    /// The whole block's output when it is plain.
+    plain: Option<Box<Plain>>,
+}
+
+impl Encodings {
+    /// Block `idx` (lines `first_line..end_line`) with nothing encoded.
+    fn empty(idx: usize, first_line: u32, end_line: u32) -> Self {
+        Encodings {
+            idx,
+            first_line,
+            end_line,
+            entries: Vec::new(),
+            texts: String::new(),
+            plain: None,
+        }
+    }
+}
+
+/// What a plain block (every line blank, a comment, or instruction
+/// statements whose encodings depended on their text alone) gives the
+/// assembler that reaches its first line in the ordinary state for the same
+/// chip: the same as its statements one by one.
+struct Plain {
+    chip: &'static Processor,
+    /// The code of all its statements.
+    bytes: Vec<u8>,
+    diags: Vec<LineDiag>,
+    /// The highest register counts of its statements.
+    vgprs: u32,
+    sgprs: u32,
+    /// Its instruction statements.
+    statements: u64,
 }
 
 /// Offset and length of `part` (a slice of `line`) in `line`.
@@ -191,6 +223,8 @@ struct Worker {
     first_line: u32,
     entries: Vec<Entry>,
     texts: String,
+    /// The block's output while every encoding was kept.
+    plain: Option<Plain>,
 }
 
 impl Backend for Worker {
@@ -219,10 +253,30 @@ impl Backend for Worker {
         }
         if !keep {
             self.texts.truncate(at);
+            self.plain = None;
             return;
         }
+        let file_line = line_no + self.first_line - 1;
+        if let Some(p) = self.plain.as_mut().filter(|p| std::ptr::eq(p.chip, chip)) {
+            p.statements += 1;
+            if let Some(e) = &e {
+                for w in &e.words[..e.len] {
+                    p.bytes.extend_from_slice(&w.to_le_bytes());
+                }
+                p.vgprs = p.vgprs.max(e.vgprs);
+                p.sgprs = p.sgprs.max(e.sgprs);
+            }
+            p.diags
+                .extend(diags.iter().map(|(severity, col, message)| LineDiag {
+                    line: file_line,
+                    col: *col,
+                    severity: *severity,
+                    message: message.clone(),
+                    source_line: self.texts[at..].to_string(),
+                }));
+        }
         self.entries.push(Entry {
-            line: line_no + self.first_line - 1,
+            line: file_line,
             text,
             name,
             args,
@@ -261,15 +315,29 @@ fn encode_block(
         first_line: b.first_line,
         entries: Vec::new(),
         texts: String::new(),
+        plain: chip.map(|chip| Plain {
+            chip,
+            bytes: Vec::with_capacity(b.text.len() / 4),
+            diags: Vec::new(),
+            vgprs: 0,
+            sgprs: 0,
+            statements: 0,
+        }),
     };
     let mut asm = Assembler::new(opts);
     asm.run("", &b.text, &mut w);
+    // (A plain block keeps its statements' entries too: the assembler
+    // takes them one by one when it cannot take the block whole.)
+    let plain = w
+        .plain
+        .filter(|p| asm.irregular_count() == 0 && w.chip.is_some_and(|c| std::ptr::eq(c, p.chip)));
     Encodings {
         idx: b.idx,
         first_line: b.first_line,
         end_line: b.first_line + b.lines,
         entries: w.entries,
         texts: w.texts,
+        plain: plain.map(Box::new),
     }
 }
 
@@ -318,13 +386,7 @@ impl Prepared {
             if let Some((first_line, end_line)) = self.slots.lines(want) {
                 if self.take_over && self.slots.claim(want, TAKEN) {
                     self.next_idx += 1;
-                    return Some(Encodings {
-                        idx: want,
-                        first_line,
-                        end_line,
-                        entries: Vec::new(),
-                        texts: String::new(),
-                    });
+                    return Some(Encodings::empty(want, first_line, end_line));
                 }
             }
             // (Looks again at the claim now and then: the block may be
@@ -340,18 +402,12 @@ impl Prepared {
         }
     }
 
-    /// The worker's encoding of statement `st` of the current line, if
-    /// there is one made in the same place for `chip`.
-    pub(crate) fn take(
-        &mut self,
-        asm: &Assembler,
-        st: &Statement<'_>,
-        chip: &'static Processor,
-    ) -> Option<Hit> {
+    /// Moves to the block holding file line `line_no` (releasing those
+    /// before it): false after the last.
+    fn seek(&mut self, line_no: u32) -> bool {
         if self.done {
-            return None;
+            return false;
         }
-        let (line_no, line) = asm.file_line()?;
         while self.cur.as_ref().is_none_or(|c| line_no >= c.end_line) {
             if self.cur.take().is_some() {
                 let _ = self.tokens.send(());
@@ -360,10 +416,51 @@ impl Prepared {
                 Some(b) => self.cur = Some(b),
                 None => {
                     self.done = true;
-                    return None;
+                    return false;
                 }
             }
             self.at = 0;
+        }
+        true
+    }
+
+    /// Before file line `line`: when it starts a plain block made for
+    /// `chip` (and no listing is kept), the assembler takes the whole block
+    /// ([`Assembler::take_plain_lines`]): then its register counts and
+    /// number of statements. Asks to be called again at the next block.
+    pub(crate) fn before_line(
+        &mut self,
+        asm: &mut Assembler,
+        line: u32,
+        chip: Option<&'static Processor>,
+        listing: bool,
+    ) -> Option<(u32, u32, u64)> {
+        if !self.seek(line) {
+            asm.call_before_file_line(u32::MAX);
+            return None;
+        }
+        let cur = self.cur.as_ref()?;
+        asm.call_before_file_line(cur.end_line);
+        let p = cur.plain.as_ref().filter(|_| cur.first_line == line && !listing)?;
+        if !chip.is_some_and(|c| std::ptr::eq(c, p.chip)) {
+            return None;
+        }
+        let lines = cur.end_line - cur.first_line;
+        asm.take_plain_lines(line, lines, &p.bytes, &p.diags)
+            .then_some((p.vgprs, p.sgprs, p.statements))
+    }
+
+    /// The worker's encoding of statement `st` of the current line, if
+    /// there is one made in the same place for `chip`.
+    pub(crate) fn take(
+        &mut self,
+        asm: &Assembler,
+        st: &Statement<'_>,
+        chip: &'static Processor,
+    ) -> Option<Hit> {
+        let (line_no, line) = asm.file_line()?;
+        if !self.seek(line_no) {
+            return None;
         }
         let cur = self.cur.as_mut()?;
         if line_no < cur.first_line {
@@ -503,13 +600,7 @@ fn work(
         let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             encode_block(&b, chip, clrx, opts)
         }))
-        .unwrap_or_else(|_| Encodings {
-            idx: b.idx,
-            first_line: b.first_line,
-            end_line: b.first_line + b.lines,
-            entries: Vec::new(),
-            texts: String::new(),
-        });
+        .unwrap_or_else(|_| Encodings::empty(b.idx, b.first_line, b.first_line + b.lines));
         if out.send(e).is_err() {
             return;
         }
@@ -604,7 +695,9 @@ pub fn assemble_file_in(
             at: 0,
             done: false,
         }));
-        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        let mut asm = Assembler::new(opts);
+        asm.call_before_file_line(1);
+        let output = asm.assemble_reader(&name, reader, &mut backend);
         // (Lets the reader and the workers end.)
         backend.prepared = None;
         output

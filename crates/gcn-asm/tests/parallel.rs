@@ -43,29 +43,34 @@ fn check(src: &str, chip: Option<&'static Processor>, dialect: Dialect, blocks: 
         slash_comments: dialect == Dialect::Llvm,
         ..Default::default()
     };
-    let seq = assemble_file_in(chip, &path, opts(), true, dialect, Threads::new(0)).unwrap();
-    let want = observe(&seq);
     let mut taken = u64::MAX;
-    for &b in blocks {
-        for (workers, take_over) in [(1, false), (3, false), (2, true)] {
-            let threads = Threads {
-                workers,
-                block: b,
-                take_over,
-            };
-            let par = assemble_file_in(chip, &path, opts(), true, dialect, threads).unwrap();
-            let got = observe(&par);
-            if !take_over {
-                taken = taken.min(par.backend.encodings_taken);
-            }
-            if got != want {
-                let _ = std::fs::remove_file(&path);
-                let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
-                panic!(
-                    "blocks of {b} bytes, {workers} workers (taking over: {take_over}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
-                    short(want.lines().nth(first.unwrap_or(0))),
-                    short(got.lines().nth(first.unwrap_or(0)))
-                );
+    // (With a listing kept every statement is read; without, plain blocks
+    // are taken whole.)
+    for listing in [true, false] {
+        let seq = assemble_file_in(chip, &path, opts(), listing, dialect, Threads::new(0)).unwrap();
+        let want = observe(&seq);
+        for &b in blocks {
+            for (workers, take_over) in [(1, false), (3, false), (2, true)] {
+                let threads = Threads {
+                    workers,
+                    block: b,
+                    take_over,
+                };
+                let par = assemble_file_in(chip, &path, opts(), listing, dialect, threads).unwrap();
+                let got = observe(&par);
+                if !take_over {
+                    eprintln!("DBG {listing} {b} {workers} {} {}", par.backend.encodings_taken, par.backend.blocks_taken);
+                    taken = taken.min(par.backend.encodings_taken);
+                }
+                if got != want {
+                    let _ = std::fs::remove_file(&path);
+                    let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+                    panic!(
+                        "blocks of {b} bytes, {workers} workers (taking over: {take_over}, listing: {listing}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
+                        short(want.lines().nth(first.unwrap_or(0))),
+                        short(got.lines().nth(first.unwrap_or(0)))
+                    );
+                }
             }
         }
     }
