@@ -266,7 +266,11 @@ fn plain_runs_next_to_everything_else() {
     // As many errors as the assembler keeps, and more.
     let mut src = String::new();
     for k in 0..10_050 {
-        src += if k % 3 == 0 { "    v_nop\n" } else { "    v_bogus\n" };
+        src += if k % 3 == 0 {
+            "    v_nop\n"
+        } else {
+            "    v_bogus\n"
+        };
     }
     let (_, runs) = check(&src, Some(fiji), Dialect::Clrx, &[1000, 100_000]);
     assert!(runs > 0);
