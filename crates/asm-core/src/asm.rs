@@ -20,6 +20,7 @@ mod state;
 mod statement;
 mod symbols;
 
+pub use context::LineDiag;
 pub use symbols::SymbolError;
 
 pub use output::*;
@@ -79,6 +80,12 @@ pub struct Assembler {
     /// (symbols, the location counter, the section): see
     /// [`Assembler::context_reads`].
     pub(crate) context_reads: std::cell::Cell<u64>,
+    /// Counts statements that are not instruction statements, and lines
+    /// that are not plain: see [`Assembler::irregular_count`].
+    pub(crate) irregular: u64,
+    /// The line of the source file before which [`Backend::before_file_line`]
+    /// is called next (`u32::MAX`: never).
+    pub(crate) line_hook: u32,
     /// Fixups whose value was fixed when their symbols were first defined
     /// (CLRX's rule), applied at the end.
     pub(crate) resolved_fixups: Vec<(Fixup, Value)>,
@@ -155,6 +162,8 @@ impl Assembler {
             pending_syms: Vec::new(),
             redefinitions: 0,
             context_reads: std::cell::Cell::new(0),
+            irregular: 0,
+            line_hook: u32::MAX,
             resolved_fixups: Vec::new(),
             relocations: Vec::new(),
             printed: Vec::new(),
@@ -233,7 +242,19 @@ impl Assembler {
             cond_depth: 0,
             kind: FrameKind::File,
         });
-        while !self.ended && self.next_line() {
+        while !self.ended {
+            // (A file line is next, or the end of the source; asked again
+            // after the back end took lines.)
+            while self.frames.len() == 1 && self.frames[0].line >= self.line_hook {
+                let line = self.frames[0].line;
+                backend.before_file_line(self, line);
+                if self.frames.len() != 1 || self.frames[0].line == line {
+                    break;
+                }
+            }
+            if !self.next_line() {
+                break;
+            }
             self.lines_done += 1;
             if self.lines_done > self.opts.max_lines {
                 let p = self.cur_pos(0);

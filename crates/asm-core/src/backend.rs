@@ -142,6 +142,15 @@ pub trait Backend {
         let _ = (asm, rhs);
     }
 
+    /// Called before line `line` of the source file is read when it is
+    /// read from the file itself and `line` is at least the one given to
+    /// [`Assembler::call_before_file_line`] (also at the end of the source):
+    /// a back end that has the lines ahead prepared (assembled by other
+    /// threads) can take them here ([`Assembler::take_plain_lines`]).
+    fn before_file_line(&mut self, asm: &mut Assembler, line: u32) {
+        let _ = (asm, line);
+    }
+
     /// Called once when the source is exhausted, before symbols and fixups
     /// are resolved: a back end that buffers code (to lay it out once a
     /// unit is complete) emits the rest here.

@@ -94,8 +94,8 @@ pub mod lex;
 mod macros;
 
 pub use asm::{
-    Assembler, Options, Output, Pos, Relocation, Section, SectionId, SectionKind, SymbolError,
-    SymbolInfo, Value, VERSION_NUMBER,
+    Assembler, LineDiag, Options, Output, Pos, Relocation, Section, SectionId, SectionKind,
+    SymbolError, SymbolInfo, Value, VERSION_NUMBER,
 };
 pub use backend::{Backend, Fixup, Statement};
 pub use diag::{Diagnostic, Note, Severity};

@@ -72,8 +72,9 @@ pub(crate) struct AsmArgs {
 /// The CPUs not busy (at least 1): the CPUs less the load average of the
 /// last minute (Linux's `/proc/loadavg`; elsewhere all CPUs). Threads only
 /// pay where cores are idle: parallel assembly spends more CPU time in all
-/// (the assembler still reads every statement), which on busy cores is
-/// taken from its own wall time.
+/// (the workers read their blocks as an assembler would; the assembler
+/// still reads every line that is not plain), which on busy cores is taken
+/// from its own wall time.
 fn idle_cpus() -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let busy = std::fs::read_to_string("/proc/loadavg")

@@ -189,6 +189,9 @@ pub struct GcnBackend {
     pub(crate) prepared: Option<Box<crate::parallel::Prepared>>,
     /// Statements whose encoding was taken from a worker thread.
     pub encodings_taken: u64,
+    /// Blocks of lines taken whole from a worker thread (plain blocks:
+    /// [`crate::parallel`]).
+    pub blocks_taken: u64,
 }
 
 /// What `.type` and the visibility pseudo-ops said about a symbol.
@@ -422,6 +425,18 @@ impl Backend for GcnBackend {
                 true
             }
             _ => crate::kernel::directive(self, asm, name, st),
+        }
+    }
+
+    fn before_file_line(&mut self, asm: &mut Assembler, line: u32) {
+        let Some(p) = self.prepared.as_mut() else {
+            return asm.call_before_file_line(u32::MAX);
+        };
+        if let Some((vgprs, sgprs, n)) = p.before_line(asm, line, self.chip, self.keep_listing) {
+            self.max_vgpr = self.max_vgpr.max(vgprs);
+            self.max_sgpr = self.max_sgpr.max(sgprs);
+            self.encodings_taken += n;
+            self.blocks_taken += 1;
         }
     }
 

@@ -1,8 +1,8 @@
 //! Parallel assembly of a source file: worker threads encode the file's
 //! instruction statements ahead of the assembler, which reads the file as
 //! usual (sequentially: labels, symbols, pseudo-ops, macros, conditionals,
-//! sections, fixups) and takes a worker's encoding instead of encoding a
-//! statement itself when that encoding is certainly what it would get.
+//! sections, fixups) and takes what the workers made instead of encoding
+//! when that is certainly what it would get.
 //!
 //! A worker reads its block of the file (whole lines) with an assembler of
 //! its own, as if the block were a source (pseudo-ops other than
@@ -10,13 +10,33 @@
 //! the block's lines. It keeps an encoding only when it depended on the
 //! statement's text alone: no symbol, `.`, local label, section or offset
 //! was read ([`Assembler::context_reads`]) and nothing is left for later (a
-//! fixup). The assembler takes it for a statement of the same file line
-//! with the same line text, at the same place in the line, for the same
-//! chip (a block may start inside a comment, a macro body or a false
-//! conditional: then the text, the position or the state differs, and the
-//! statement is encoded as usual); diagnostics of the encoding are reported
-//! at the same columns. So the output and the diagnostics are those of the
-//! sequential assembler, byte for byte.
+//! fixup).
+//!
+//! Most lines are *plain*: blank, a comment, or instruction statements
+//! whose encodings were kept, read by the worker's assembler in its ordinary
+//! state (no label, assignment, pseudo-op, macro call, block comment or
+//! joined line on them, and not inside a macro body or a false conditional:
+//! [`Assembler::irregular_count`] did not change). The worker gathers the
+//! block's runs of plain lines with their code, diagnostics and register
+//! counts. When the assembler is about to read the first line of a run
+//! ([`Backend::before_file_line`]) in the ordinary state (not in a block
+//! comment, a macro or repetition body or expansion, a false conditional;
+//! no macro defined, `.altmacro` off), for the run's chip, in a section
+//! that takes code, without a listing, it takes the whole run in one step
+//! ([`Assembler::take_plain_lines`]): appends its code, reports its
+//! diagnostics at their lines and columns, and goes on after its last line.
+//! The worker cannot know the state its block starts in; the assembler
+//! can, and a run read in the same state means the same.
+//!
+//! Other lines are read by the assembler. For their instruction statements
+//! (and those of runs it cannot take whole) it takes a kept encoding of a
+//! statement of the same file line with the same line text, at the same
+//! place in the line, for the same chip (a block may start inside a
+//! comment, a macro body or a false conditional: then the text, the
+//! position or the state differs, and the statement is encoded as usual);
+//! diagnostics of the encoding are reported at the same columns. So the
+//! output and the diagnostics are those of the sequential assembler, byte
+//! for byte.
 //!
 //! When the assembler reaches a block no worker has started, it takes the
 //! block over (encodes its statements itself, and the workers skip it):
@@ -32,7 +52,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 
-use risa_asm_core::{Assembler, Backend, Options, Severity, Statement};
+use risa_asm_core::{Assembler, Backend, LineDiag, Options, Severity, Statement};
 use risa_gcn::{Dialect, Processor};
 
 use crate::backend::arch_of;
@@ -176,6 +196,64 @@ struct Encodings {
     entries: Vec<Entry>,
     /// The texts of the lines with entries, one after another.
     texts: String,
+    /// The block's runs of plain lines, in order, and their output.
+    runs: Vec<Run>,
+    bytes: Vec<u8>,
+    diags: Vec<LineDiag>,
+}
+
+impl Encodings {
+    /// Block `idx` (lines `first_line..end_line`) with nothing encoded.
+    fn empty(idx: usize, first_line: u32, end_line: u32) -> Self {
+        Encodings {
+            idx,
+            first_line,
+            end_line,
+            entries: Vec::new(),
+            texts: String::new(),
+            runs: Vec::new(),
+            bytes: Vec::new(),
+            diags: Vec::new(),
+        }
+    }
+}
+
+/// A run of plain lines of a block (each blank, a comment, or instruction
+/// statements whose encodings depended on their text alone, read in the
+/// worker's ordinary state): what the assembler that reaches its first line
+/// in the ordinary state for the same chip takes in one step, the same as
+/// its statements one by one.
+struct Run {
+    chip: &'static Processor,
+    /// The file lines `first..first + lines`.
+    first: u32,
+    lines: u32,
+    /// Its code and diagnostics in the block's [`Encodings::bytes`] and
+    /// [`Encodings::diags`].
+    bytes: std::ops::Range<usize>,
+    diags: std::ops::Range<usize>,
+    /// The highest register counts of its statements.
+    vgprs: u32,
+    sgprs: u32,
+    /// Its instruction statements.
+    statements: u64,
+}
+
+/// What the worker saw of the line it reads: whether it is plain so far,
+/// and its output.
+#[derive(Default)]
+struct LineSeen {
+    /// The line in the block (1-based).
+    line: u32,
+    /// [`Assembler::irregular_count`] before it.
+    irregular: u64,
+    /// A statement on it was not encoded, or not kept.
+    bad: bool,
+    bytes_at: usize,
+    diags_at: usize,
+    vgprs: u32,
+    sgprs: u32,
+    statements: u64,
 }
 
 /// Offset and length of `part` (a slice of `line`) in `line`.
@@ -191,11 +269,18 @@ struct Worker {
     first_line: u32,
     entries: Vec<Entry>,
     texts: String,
+    runs: Vec<Run>,
+    bytes: Vec<u8>,
+    diags: Vec<LineDiag>,
+    seen: LineSeen,
 }
 
 impl Backend for Worker {
     fn instruction(&mut self, asm: &mut Assembler, st: &Statement<'_>) {
-        let Some(chip) = self.chip else { return };
+        let Some(chip) = self.chip else {
+            self.seen.bad = true;
+            return;
+        };
         let Some((line_no, line)) = asm.file_line() else {
             return;
         };
@@ -219,10 +304,30 @@ impl Backend for Worker {
         }
         if !keep {
             self.texts.truncate(at);
+            self.seen.bad = true;
             return;
         }
+        let file_line = line_no + self.first_line - 1;
+        let seen = &mut self.seen;
+        seen.statements += 1;
+        if let Some(e) = &e {
+            for w in &e.words[..e.len] {
+                self.bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            seen.vgprs = seen.vgprs.max(e.vgprs);
+            seen.sgprs = seen.sgprs.max(e.sgprs);
+        }
+        for (severity, col, message) in &diags {
+            self.diags.push(LineDiag {
+                line: file_line,
+                col: *col,
+                severity: *severity,
+                message: message.clone(),
+                source_line: self.texts[at..].to_string(),
+            });
+        }
         self.entries.push(Entry {
-            line: line_no + self.first_line - 1,
+            line: file_line,
             text,
             name,
             args,
@@ -240,6 +345,50 @@ impl Backend for Worker {
             self.chip = arch_of(st.args.trim()).ok();
         }
         true
+    }
+
+    fn before_file_line(&mut self, asm: &mut Assembler, line: u32) {
+        // The lines since the last call (one, but for joined lines) are
+        // plain when nothing irregular was read and every statement kept.
+        let seen = std::mem::take(&mut self.seen);
+        let lines = line.saturating_sub(seen.line);
+        let plain = !seen.bad && asm.irregular_count() == seen.irregular;
+        match self.chip {
+            Some(chip) if plain && lines > 0 => {
+                let first = seen.line + self.first_line - 1;
+                match self.runs.last_mut() {
+                    Some(r) if r.first + r.lines == first => {
+                        r.lines += lines;
+                        r.bytes.end = self.bytes.len();
+                        r.diags.end = self.diags.len();
+                        r.vgprs = r.vgprs.max(seen.vgprs);
+                        r.sgprs = r.sgprs.max(seen.sgprs);
+                        r.statements += seen.statements;
+                    }
+                    _ => self.runs.push(Run {
+                        chip,
+                        first,
+                        lines,
+                        bytes: seen.bytes_at..self.bytes.len(),
+                        diags: seen.diags_at..self.diags.len(),
+                        vgprs: seen.vgprs,
+                        sgprs: seen.sgprs,
+                        statements: seen.statements,
+                    }),
+                }
+            }
+            _ => {
+                self.bytes.truncate(seen.bytes_at);
+                self.diags.truncate(seen.diags_at);
+            }
+        }
+        self.seen = LineSeen {
+            line,
+            irregular: asm.irregular_count(),
+            bytes_at: self.bytes.len(),
+            diags_at: self.diags.len(),
+            ..LineSeen::default()
+        };
     }
 }
 
@@ -261,15 +410,29 @@ fn encode_block(
         first_line: b.first_line,
         entries: Vec::new(),
         texts: String::new(),
+        runs: Vec::new(),
+        bytes: Vec::with_capacity(b.text.len() / 4),
+        diags: Vec::new(),
+        seen: LineSeen {
+            line: 1,
+            ..LineSeen::default()
+        },
     };
     let mut asm = Assembler::new(opts);
+    // (Called before every line: it ends the line before.)
+    asm.call_before_file_line(1);
     asm.run("", &b.text, &mut w);
+    // (The statements of plain lines have entries too: the assembler takes
+    // them one by one when it cannot take their run whole.)
     Encodings {
         idx: b.idx,
         first_line: b.first_line,
         end_line: b.first_line + b.lines,
         entries: w.entries,
         texts: w.texts,
+        runs: w.runs,
+        bytes: w.bytes,
+        diags: w.diags,
     }
 }
 
@@ -287,6 +450,8 @@ pub(crate) struct Prepared {
     next_idx: usize,
     /// Entries of `cur` before this one are behind the assembler.
     at: usize,
+    /// Runs of `cur` before this one are behind the assembler.
+    run_at: usize,
     done: bool,
 }
 
@@ -318,13 +483,7 @@ impl Prepared {
             if let Some((first_line, end_line)) = self.slots.lines(want) {
                 if self.take_over && self.slots.claim(want, TAKEN) {
                     self.next_idx += 1;
-                    return Some(Encodings {
-                        idx: want,
-                        first_line,
-                        end_line,
-                        entries: Vec::new(),
-                        texts: String::new(),
-                    });
+                    return Some(Encodings::empty(want, first_line, end_line));
                 }
             }
             // (Looks again at the claim now and then: the block may be
@@ -340,18 +499,12 @@ impl Prepared {
         }
     }
 
-    /// The worker's encoding of statement `st` of the current line, if
-    /// there is one made in the same place for `chip`.
-    pub(crate) fn take(
-        &mut self,
-        asm: &Assembler,
-        st: &Statement<'_>,
-        chip: &'static Processor,
-    ) -> Option<Hit> {
+    /// Moves to the block holding file line `line_no` (releasing those
+    /// before it): false after the last.
+    fn seek(&mut self, line_no: u32) -> bool {
         if self.done {
-            return None;
+            return false;
         }
-        let (line_no, line) = asm.file_line()?;
         while self.cur.as_ref().is_none_or(|c| line_no >= c.end_line) {
             if self.cur.take().is_some() {
                 let _ = self.tokens.send(());
@@ -360,10 +513,65 @@ impl Prepared {
                 Some(b) => self.cur = Some(b),
                 None => {
                     self.done = true;
-                    return None;
+                    return false;
                 }
             }
             self.at = 0;
+            self.run_at = 0;
+        }
+        true
+    }
+
+    /// Before file line `line`: when a run of plain lines made for `chip`
+    /// starts there (and no listing is kept), the assembler takes the whole
+    /// run ([`Assembler::take_plain_lines`]): then its register counts and
+    /// number of statements. Asks to be called again at the next run.
+    pub(crate) fn before_line(
+        &mut self,
+        asm: &mut Assembler,
+        line: u32,
+        chip: Option<&'static Processor>,
+        listing: bool,
+    ) -> Option<(u32, u32, u64)> {
+        if !self.seek(line) {
+            asm.call_before_file_line(u32::MAX);
+            return None;
+        }
+        let cur = self.cur.as_ref()?;
+        while cur.runs.get(self.run_at).is_some_and(|r| r.first < line) {
+            self.run_at += 1;
+        }
+        let next = |k: usize| cur.runs.get(k).map_or(cur.end_line, |r| r.first);
+        let Some(r) = cur.runs.get(self.run_at).filter(|r| r.first == line) else {
+            asm.call_before_file_line(next(self.run_at));
+            return None;
+        };
+        asm.call_before_file_line(next(self.run_at + 1));
+        if listing || !chip.is_some_and(|c| std::ptr::eq(c, r.chip)) {
+            return None;
+        }
+        let taken = asm.take_plain_lines(
+            line,
+            r.lines,
+            &cur.bytes[r.bytes.clone()],
+            &cur.diags[r.diags.clone()],
+        );
+        let counts = (r.vgprs, r.sgprs, r.statements);
+        self.run_at += 1;
+        taken.then_some(counts)
+    }
+
+    /// The worker's encoding of statement `st` of the current line, if
+    /// there is one made in the same place for `chip`.
+    pub(crate) fn take(
+        &mut self,
+        asm: &Assembler,
+        st: &Statement<'_>,
+        chip: &'static Processor,
+    ) -> Option<Hit> {
+        let (line_no, line) = asm.file_line()?;
+        if !self.seek(line_no) {
+            return None;
         }
         let cur = self.cur.as_mut()?;
         if line_no < cur.first_line {
@@ -503,13 +711,7 @@ fn work(
         let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             encode_block(&b, chip, clrx, opts)
         }))
-        .unwrap_or_else(|_| Encodings {
-            idx: b.idx,
-            first_line: b.first_line,
-            end_line: b.first_line + b.lines,
-            entries: Vec::new(),
-            texts: String::new(),
-        });
+        .unwrap_or_else(|_| Encodings::empty(b.idx, b.first_line, b.first_line + b.lines));
         if out.send(e).is_err() {
             return;
         }
@@ -602,9 +804,12 @@ pub fn assemble_file_in(
             cur: None,
             next_idx: 0,
             at: 0,
+            run_at: 0,
             done: false,
         }));
-        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        let mut asm = Assembler::new(opts);
+        asm.call_before_file_line(1);
+        let output = asm.assemble_reader(&name, reader, &mut backend);
         // (Lets the reader and the workers end.)
         backend.prepared = None;
         output

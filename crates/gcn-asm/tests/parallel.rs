@@ -25,15 +25,21 @@ fn observe(a: &risa_gcn_asm::Assembled) -> String {
     s
 }
 
-/// Checks parallel against sequential; returns the fewest statements a
-/// parallel run without taking over took from the workers.
 /// (A line of a report, cut.)
 fn short(l: Option<&str>) -> &str {
     let l = l.unwrap_or("");
     &l[..l.len().min(400)]
 }
 
-fn check(src: &str, chip: Option<&'static Processor>, dialect: Dialect, blocks: &[usize]) -> u64 {
+/// Checks parallel against sequential; returns the fewest statements a
+/// parallel run without taking over took from the workers, and the fewest
+/// runs of plain lines it took whole (without a listing).
+fn check(
+    src: &str,
+    chip: Option<&'static Processor>,
+    dialect: Dialect,
+    blocks: &[usize],
+) -> (u64, u64) {
     let dir = std::env::temp_dir().join(format!("risa-par-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("t{:x}.s", src.len() ^ (src.as_ptr() as usize)));
@@ -43,29 +49,36 @@ fn check(src: &str, chip: Option<&'static Processor>, dialect: Dialect, blocks: 
         slash_comments: dialect == Dialect::Llvm,
         ..Default::default()
     };
-    let seq = assemble_file_in(chip, &path, opts(), true, dialect, Threads::new(0)).unwrap();
-    let want = observe(&seq);
-    let mut taken = u64::MAX;
-    for &b in blocks {
-        for (workers, take_over) in [(1, false), (3, false), (2, true)] {
-            let threads = Threads {
-                workers,
-                block: b,
-                take_over,
-            };
-            let par = assemble_file_in(chip, &path, opts(), true, dialect, threads).unwrap();
-            let got = observe(&par);
-            if !take_over {
-                taken = taken.min(par.backend.encodings_taken);
-            }
-            if got != want {
-                let _ = std::fs::remove_file(&path);
-                let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
-                panic!(
-                    "blocks of {b} bytes, {workers} workers (taking over: {take_over}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
-                    short(want.lines().nth(first.unwrap_or(0))),
-                    short(got.lines().nth(first.unwrap_or(0)))
-                );
+    let mut taken = (u64::MAX, u64::MAX);
+    // (With a listing kept every statement is read; without, plain blocks
+    // are taken whole.)
+    for listing in [true, false] {
+        let seq = assemble_file_in(chip, &path, opts(), listing, dialect, Threads::new(0)).unwrap();
+        let want = observe(&seq);
+        for &b in blocks {
+            for (workers, take_over) in [(1, false), (3, false), (2, true)] {
+                let threads = Threads {
+                    workers,
+                    block: b,
+                    take_over,
+                };
+                let par = assemble_file_in(chip, &path, opts(), listing, dialect, threads).unwrap();
+                let got = observe(&par);
+                if !take_over {
+                    taken.0 = taken.0.min(par.backend.encodings_taken);
+                    if !listing {
+                        taken.1 = taken.1.min(par.backend.blocks_taken);
+                    }
+                }
+                if got != want {
+                    let _ = std::fs::remove_file(&path);
+                    let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
+                    panic!(
+                        "blocks of {b} bytes, {workers} workers (taking over: {take_over}, listing: {listing}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
+                        short(want.lines().nth(first.unwrap_or(0))),
+                        short(got.lines().nth(first.unwrap_or(0)))
+                    );
+                }
             }
         }
     }
@@ -87,7 +100,7 @@ fn clang_fixture_sources() {
         files.sort();
         for f in files.iter().take(12) {
             let src = std::fs::read_to_string(f).unwrap();
-            assert!(check(&src, Some(chip), Dialect::Llvm, &[200, 4096]) > 0);
+            assert!(check(&src, Some(chip), Dialect::Llvm, &[200, 4096]).0 > 0);
             n += 1;
         }
     }
@@ -100,7 +113,8 @@ fn random_listings_of_every_generation() {
         let chip = Processor::of_gen(gen);
         let llvm = risa_gcn_asm::random_source(gen, 1500, 7 + gen as u64);
         // (Most statements are taken from the workers.)
-        assert!(check(&llvm, Some(chip), Dialect::Llvm, &[1, 20_000]) > 1000);
+        let (statements, runs) = check(&llvm, Some(chip), Dialect::Llvm, &[1, 20_000]);
+        assert!(statements > 1000 && runs > 0, "{statements} {runs}");
         // The same instructions in CLRX's syntax.
         let code = risa_gcn_asm::assemble_for(
             Some(chip),
@@ -124,7 +138,8 @@ fn random_listings_of_every_generation() {
             at += i.len as usize;
         }
         assert!(clrx.lines().count() > 1000);
-        assert!(check(&clrx, Some(chip), Dialect::Clrx, &[1, 20_000]) > 1000);
+        let (statements, runs) = check(&clrx, Some(chip), Dialect::Clrx, &[1, 20_000]);
+        assert!(statements > 1000 && runs > 0, "{statements} {runs}");
     }
 }
 
@@ -197,10 +212,68 @@ fn labels_macros_conditionals_symbols_and_errors() {
         src += MIXED.trim_end_matches(".end\n    v_mov_b32 v1, v2\n");
     }
     src += MIXED;
-    assert!(check(&src, Some(fiji), Dialect::Clrx, &[1, 10, 37, 100, 1000]) > 300);
-    assert!(check(&src, Some(fiji), Dialect::Llvm, &[1, 10, 37, 100, 1000]) > 300);
+    assert!(check(&src, Some(fiji), Dialect::Clrx, &[1, 10, 37, 100, 1000]).0 > 300);
+    assert!(check(&src, Some(fiji), Dialect::Llvm, &[1, 10, 37, 100, 1000]).0 > 300);
     // No chip: the first instruction is an error (once), none is encoded.
-    assert_eq!(check(&src, None, Dialect::Clrx, &[1, 100]), 0);
+    assert_eq!(check(&src, None, Dialect::Clrx, &[1, 100]), (0, 0));
+}
+
+/// Plain lines (instructions, comments, blank lines, `;`, warnings) with
+/// one thing that is not plain in the middle: blocks of every small size
+/// start before it, on it, inside it and after it.
+fn around(middle: &str) -> String {
+    const PLAIN: &str = "    v_add_f32 v1, v2, v3\n    s_mov_b32 s0, 5 # five\n\n    v_nop ; s_nop 1\n    v_cmp_class_f64 s[0:1], -9, m0 vop3\n";
+    format!("{}{middle}{}", PLAIN.repeat(6), PLAIN.repeat(6))
+}
+
+#[test]
+fn plain_runs_next_to_everything_else() {
+    let fiji = Processor::parse("fiji").unwrap();
+    let plain = around("");
+    let cases = [
+        // A block may start inside each of these: it is not plain to the
+        // assembler however it looks to the worker.
+        format!("/*\n{plain}*/\n"),
+        format!("    v_nop /* a\n{plain} */ v_nop\n"),
+        format!(".macro m\n{plain}.endm\n    m\n.purgem m\n"),
+        format!(".macro v_nop\n    s_nop 3\n.endm\n{plain}.purgem v_nop\n"),
+        format!(".if 0\n{plain}    v_bogus\n.endif\n"),
+        format!(".if 1\n{plain}.else\n{plain}.endif\n"),
+        format!(".rept 2\n{plain}.endr\n"),
+        format!(".irp r, v1, v2\n    v_mov_b32 \\r, v3\n{plain}.endr\n"),
+        format!(".altmacro\n{plain}    local\n.noaltmacro\n"),
+        // Labels, branches, symbols, `.`: read by the assembler.
+        "lab:\n    s_branch lab\n    v_nop ; lab2: s_nop 0\n    s_branch lab2\n".into(),
+        "    s_branch later\n    x = 5\n    s_mov_b32 s1, x\n    s_mov_b32 s2, .\nlater:\n".into(),
+        // Errors and warnings at their columns.
+        "    v_mov_b32 v1\n    v_bogus v3\n    s_mov_b32 s0, 0x123456789\n".into(),
+        "    v_add_f32 v1, \\\n        v2, v3\n".into(),
+        // Sections: code, data, another, nobits (non-zero data warns).
+        format!(".data\n{plain}.section .foo\n{plain}.bss\n    v_nop\n.text\n"),
+        format!(".struct 8\n{plain}.text\n"),
+        // The chip changes: the same text encodes differently.
+        format!(".gpu tahiti\n{plain}.gpu fiji\n"),
+        format!(".arch gcn1.0\n{plain}.arch gcn1.2\n"),
+        ".end\n    v_nop\n".into(),
+    ];
+    for middle in &cases {
+        let src = around(middle);
+        for dialect in [Dialect::Clrx, Dialect::Llvm] {
+            let (_, runs) = check(&src, Some(fiji), dialect, &[1, 7, 10, 37, 64, 100, 1000]);
+            assert!(runs > 0, "no run taken whole:\n{src}");
+        }
+    }
+    // As many errors as the assembler keeps, and more.
+    let mut src = String::new();
+    for k in 0..10_050 {
+        src += if k % 3 == 0 {
+            "    v_nop\n"
+        } else {
+            "    v_bogus\n"
+        };
+    }
+    let (_, runs) = check(&src, Some(fiji), Dialect::Clrx, &[1000, 100_000]);
+    assert!(runs > 0);
 }
 
 #[test]

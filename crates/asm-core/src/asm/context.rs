@@ -61,3 +61,133 @@ impl Assembler {
         self.report(severity, p, message);
     }
 }
+
+/// A diagnostic of a line of the source file, made by another assembler
+/// (see [`Assembler::take_plain_lines`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineDiag {
+    /// The line's number in the file (1-based).
+    pub line: u32,
+    /// The column (1-based, 0: none).
+    pub col: u32,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The message.
+    pub message: String,
+    /// The line as its statements are read (comments cut off).
+    pub source_line: String,
+}
+
+impl Assembler {
+    /// Counts what makes a source more than instruction statements on
+    /// plain lines: labels, assignments, pseudo-ops, macro calls, statements
+    /// recorded (a macro body) or skipped (a false conditional), and lines
+    /// joined by `\` or holding a block comment. While it stays the same, the
+    /// lines read changed no state of the assembler but the output of their
+    /// instructions.
+    pub fn irregular_count(&self) -> u64 {
+        self.irregular
+    }
+
+    /// Calls [`Backend::before_file_line`] before the source file's line
+    /// `line` (and each line after it) is read, when it is read from the
+    /// file itself (not in an include, a macro or a repetition); `u32::MAX`:
+    /// never.
+    pub fn call_before_file_line(&mut self, line: u32) {
+        self.line_hook = line;
+    }
+
+    /// Whether line `line` of the source file is the next line read, in the
+    /// ordinary state: outside block comments, macro or repetition bodies
+    /// and false conditionals, with no macro defined and `.altmacro` off.
+    /// Then an instruction statement on it means to this assembler what it
+    /// means to a fresh one.
+    fn at_plain_file_line(&self, line: u32) -> bool {
+        let [fr] = self.frames.as_slice() else {
+            return false;
+        };
+        matches!(fr.kind, FrameKind::File)
+            && fr.line_map.is_none()
+            && fr.line == line
+            && !fr.in_comment
+            && self.deferred.is_empty()
+            && self.recording.is_none()
+            && !self.is_skipping()
+            && self.macros.is_empty()
+            && !self.altmacro
+            && !self.ended
+    }
+
+    /// Takes lines `first..first + lines` of the source file as another
+    /// assembler read them (from the same file, each line an instruction
+    /// statement, a comment or blank: [`Assembler::irregular_count`] did not
+    /// change): appends their code `bytes` to the current section, reports
+    /// their diagnostics `diags` (in order) and goes on after them. False
+    /// (nothing done) unless [`Backend::before_file_line`] is at line
+    /// `first` in the ordinary state, the current section takes code
+    /// (program or data) and has room, and the line limit allows.
+    pub fn take_plain_lines(
+        &mut self,
+        first: u32,
+        lines: u32,
+        bytes: &[u8],
+        diags: &[LineDiag],
+    ) -> bool {
+        if !self.at_plain_file_line(first)
+            || self.lines_done + u64::from(lines) > self.opts.max_lines
+        {
+            return false;
+        }
+        let s = &self.sections[self.cur_section as usize];
+        if s.kind > SectionKind::Data
+            || s.size != s.data.len() as u64
+            || s.size + bytes.len() as u64 > self.opts.max_section_size
+        {
+            return false;
+        }
+        let file = self.files[self.frames[0].file as usize].clone();
+        for d in diags {
+            if d.severity == Severity::Error {
+                self.n_errors += 1;
+            }
+            if self.diags.len() >= self.opts.max_diagnostics {
+                continue;
+            }
+            self.push_diagnostic(Diagnostic {
+                severity: d.severity,
+                file: file.clone(),
+                line: d.line,
+                col: d.col,
+                message: d.message.clone(),
+                source_line: d.source_line.clone(),
+                notes: Vec::new(),
+            });
+        }
+        let s = &mut self.sections[self.cur_section as usize];
+        s.data.extend_from_slice(bytes);
+        s.size += bytes.len() as u64;
+        self.skip_file_lines(lines);
+        true
+    }
+
+    /// Moves the file frame (on top, at a line start) past `n` lines.
+    fn skip_file_lines(&mut self, n: u32) {
+        let mut left = n;
+        while left > 0 {
+            let fr = &mut self.frames[0];
+            if fr.pos >= fr.text.len() {
+                if self.stream.is_some() && self.refill() {
+                    continue;
+                }
+                break;
+            }
+            let b = fr.text.as_bytes();
+            while left > 0 && fr.pos < b.len() {
+                fr.pos = lex::find_newline(b, fr.pos) + 1;
+                fr.line += 1;
+                left -= 1;
+            }
+        }
+        self.lines_done += u64::from(n - left);
+    }
+}

@@ -80,6 +80,7 @@ impl Assembler {
                 }
                 None => {
                     self.line_semi = true;
+                    self.irregular += 1;
                     let s = self.clean_complex(start, end);
                     let len = s.len();
                     self.line = LineCtx {

@@ -129,7 +129,7 @@ impl Assembler {
                 message: format!("... and {} more levels", guard - 10),
             });
         }
-        self.diags.push(Diagnostic {
+        self.push_diagnostic(Diagnostic {
             severity: sev,
             file,
             line: loc.line,
@@ -138,6 +138,12 @@ impl Assembler {
             source_line,
             notes,
         });
+    }
+
+    /// Keeps `d` (counted already; room checked), with a note on the last
+    /// one there is room for.
+    pub(crate) fn push_diagnostic(&mut self, d: Diagnostic) {
+        self.diags.push(d);
         if self.diags.len() == self.opts.max_diagnostics {
             if let Some(d) = self.diags.last_mut() {
                 d.notes.push(Note {

@@ -65,6 +65,7 @@ impl Assembler {
 
     fn process_statement(&mut self, backend: &mut dyn Backend, stmt: &str) {
         if self.recording.is_some() {
+            self.irregular += 1;
             self.record_statement(stmt);
             if let Some((end, text)) = self.raw_done.take() {
                 backend.raw_block(self, &end, &text);
@@ -73,6 +74,7 @@ impl Assembler {
         }
         let mut c = Cursor::new(stmt);
         if self.is_skipping() {
+            self.irregular += 1;
             if let Some((name, rest)) = leading_directive(stmt) {
                 let mut buf = [0u8; 64];
                 let mut heap = String::new();
@@ -103,6 +105,7 @@ impl Assembler {
                     if b.get(n) == Some(&b':') && b.get(n + 1) != Some(&b':') {
                         let digits = &c.rest()[..n];
                         c.set_pos(save + n + 1);
+                        self.irregular += 1;
                         self.define_local_label(digits);
                         continue;
                     }
@@ -112,6 +115,7 @@ impl Assembler {
                     if let Some(name) = c.symbol_path() {
                         if c.peek() == Some(b':') && c.peek_at(1) != Some(b':') {
                             c.bump();
+                            self.irregular += 1;
                             self.define_label(name);
                             continue;
                         }
@@ -140,6 +144,7 @@ impl Assembler {
             c.skip_ws();
             if c.peek() == Some(b'=') && c.peek_at(1) != Some(b'=') {
                 c.bump();
+                self.irregular += 1;
                 let rest = c.rest().trim();
                 self.assign(backend, name, rest, AssignKind::Set);
                 return;
@@ -168,6 +173,7 @@ impl Assembler {
         let mut buf = [0u8; 64];
         let mut heap = String::new();
         if name.starts_with('.') && name.len() > 1 {
+            self.irregular += 1;
             let lname = lower_into(name, &mut buf, &mut heap);
             if is_cond_directive(lname) {
                 self.cond_directive(backend, lname, &st);
@@ -186,9 +192,11 @@ impl Assembler {
             return;
         }
         if !self.macros.is_empty() && self.try_macro_call(name, &st) {
+            self.irregular += 1;
             return;
         }
         if self.altmacro && !self.frames.is_empty() && name.eq_ignore_ascii_case("local") {
+            self.irregular += 1;
             // `local` outside a macro body: nothing to substitute
             return;
         }
