@@ -184,10 +184,11 @@ impl DeviceMemory {
         mut f: impl FnMut(usize, &Alloc, usize),
     ) -> Result<(), (usize, OutOfRange)> {
         let mut cur: Option<&Alloc> = None;
-        for (l, &a) in addrs.iter().enumerate() {
-            if mask >> l & 1 == 0 {
-                continue;
-            }
+        let mut active = mask;
+        while active != 0 {
+            let l = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let a = addrs[l];
             // Lanes usually hit the allocation of the previous lane.
             let al = match cur.filter(|c| c.holds(a, len)) {
                 Some(c) => c,

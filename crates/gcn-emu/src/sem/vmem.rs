@@ -167,14 +167,16 @@ fn lanes(
     if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
         let mut addrs = [0u64; 64];
         let mut all_global = true;
-        for (l, slot) in addrs.iter_mut().enumerate() {
-            if e >> l & 1 != 0 {
-                match addr(w, l) {
-                    Target::Global(a) => *slot = a,
-                    _ => {
-                        all_global = false;
-                        break;
-                    }
+        // (Active lanes only: work-groups of a few items leave most idle.)
+        let mut active = e;
+        while active != 0 {
+            let l = active.trailing_zeros() as usize;
+            active &= active - 1;
+            match addr(w, l) {
+                Target::Global(a) => addrs[l] = a,
+                _ => {
+                    all_global = false;
+                    break;
                 }
             }
         }
@@ -192,8 +194,7 @@ fn lanes(
                 }
                 c.stats.bytes_read += bytes;
             } else {
-                let data: Vec<[u32; 64]> = (0..n).map(|k| w.v[data + k]).collect();
-                if let Err((l, err)) = c.mem.write_lanes(&addrs, e, n, &data) {
+                if let Err((l, err)) = c.mem.write_lanes(&addrs, e, n, &w.v[data..data + n]) {
                     return Err(mem_fault(l, err, true));
                 }
                 c.stats.bytes_written += bytes;
