@@ -18,6 +18,19 @@ pub struct OutOfRange {
 /// [`AtomicApply::apply`].
 pub use risa_gcn::semantics::Atomic as AtomicOp;
 
+/// The lanes set in `mask`, in order: a memory access of a wave with a few
+/// active items (small work-groups) touches only those.
+pub fn active_lanes(mask: u64) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            l
+        })
+    })
+}
+
 /// What an atomic operation writes.
 pub trait AtomicApply {
     /// The new memory value for `old`, operand `data` and comparand `cmp`, on `bits`-wide values.

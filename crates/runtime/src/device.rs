@@ -184,10 +184,7 @@ impl DeviceMemory {
         mut f: impl FnMut(usize, &Alloc, usize),
     ) -> Result<(), (usize, OutOfRange)> {
         let mut cur: Option<&Alloc> = None;
-        let mut active = mask;
-        while active != 0 {
-            let l = active.trailing_zeros() as usize;
-            active &= active - 1;
+        for l in risa_gcn_emu::mem::active_lanes(mask) {
             let a = addrs[l];
             // Lanes usually hit the allocation of the previous lane.
             let al = match cur.filter(|c| c.holds(a, len)) {

@@ -167,11 +167,7 @@ fn lanes(
     if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
         let mut addrs = [0u64; 64];
         let mut all_global = true;
-        // (Active lanes only: work-groups of a few items leave most idle.)
-        let mut active = e;
-        while active != 0 {
-            let l = active.trailing_zeros() as usize;
-            active &= active - 1;
+        for l in crate::mem::active_lanes(e) {
             match addr(w, l) {
                 Target::Global(a) => addrs[l] = a,
                 _ => {
