@@ -13,6 +13,7 @@
 //! sampling is skipped and every workload runs exactly once, so instruction
 //! counts are comparable from run to run (`cg.sh LABEL BINARY`).
 
+#![warn(missing_docs)]
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 

@@ -11,7 +11,7 @@ use risa_cayman::codec::{AluForm, CfForm};
 use risa_cayman::fields::*;
 use risa_cayman::{decode_alu, decode_cf, decode_fetch, listing, ItemKind};
 
-/// `SQ_PGM_RESOURCES_LS`: NUM_GPRS [7:0], STACK_SIZE [15:8].
+/// `SQ_PGM_RESOURCES_LS`: NUM_GPRS \[7:0\], STACK_SIZE \[15:8\].
 pub const SQ_PGM_RESOURCES_LS: u32 = 0x0002_88D4;
 /// `DB_SHADER_CONTROL` (0 for compute).
 pub const DB_SHADER_CONTROL: u32 = 0x0002_880C;

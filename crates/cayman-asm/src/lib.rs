@@ -29,6 +29,7 @@
 //! assert!(text.contains("y: ADD R1.y, R1.x, (0x3f800000, 1e0).x"), "{text}");
 //! ```
 
+#![warn(missing_docs)]
 pub mod alu;
 mod backend;
 pub mod cf;

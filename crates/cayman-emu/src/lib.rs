@@ -35,6 +35,7 @@
 //! println!("{} ALU groups", stats.alu_groups);
 //! ```
 
+#![warn(missing_docs)]
 // Lane loops index several arrays by lane; iterators would hide that.
 #![allow(clippy::needless_range_loop, clippy::manual_memcpy)]
 

@@ -21,8 +21,13 @@ pub enum SrcKind {
     Pv,
     /// Previous scalar result (PS): Cayman has no T slot, so it faults.
     Ps,
-    /// LDS output queue A/B; `pop` for OQAP/OQBP.
-    Oq { b: bool, pop: bool },
+    /// LDS output queue A/B (OQA/OQB, OQAP/OQBP).
+    Oq {
+        /// Queue B rather than queue A.
+        b: bool,
+        /// Pop the value read (the `P` forms).
+        pop: bool,
+    },
     /// The loop index aL (LOOP_IDX).
     LoopIdx,
     /// LDS direct read (ALU_SRC_LDS_DIRECT_A/B, guide 7.3.1): lane l reads
@@ -339,7 +344,7 @@ pub enum FetchOp {
         /// DST_SEL_X..W (0 the first returned value, 1 the second, 4 zero,
         /// 5 one, 7 masked).
         dst_sel: [u8; 4],
-        /// MEM_GDS_WORD1 [22:16]: the dword offset of the `_REL` / `2` ops.
+        /// MEM_GDS_WORD1 \[22:16\]: the dword offset of the `_REL` / `2` ops.
         offset: u8,
         /// BCAST_FIRST_REQ: only the first active lane's request; its result goes to all lanes.
         bcast_first: bool,

@@ -51,7 +51,7 @@ pub enum CfForm {
     Alu,
     /// CF_ALU_WORD0_EXT + CF_ALU_WORD1_EXT (the ALU_EXTENDED prefix).
     AluExt,
-    /// CF_ALLOC_EXPORT_WORD0[_RAT] + CF_ALLOC_EXPORT_WORD1_{BUF,SWIZ}.
+    /// CF_ALLOC_EXPORT_WORD0\[_RAT\] + CF_ALLOC_EXPORT_WORD1_{BUF,SWIZ}.
     Export,
 }
 

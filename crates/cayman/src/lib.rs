@@ -7,10 +7,11 @@
 //! * [`sem`] — what each ALU instruction computes, as the ALU rows name it;
 //! * [`codec`] — `decode_*`/`encode_*`, driven by the tables, panic-free and
 //!   allocation-free;
-//! * [`print`] — the text form of one instruction;
+//! * [`print`](mod@print) — the text form of one instruction;
 //! * [`disasm`] — walks a CF program and its clauses: [`disassemble`],
 //!   [`disassemble_object`].
 
+#![warn(missing_docs)]
 pub mod codec;
 pub mod disasm;
 pub mod fields;

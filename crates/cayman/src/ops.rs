@@ -67,7 +67,7 @@ const fn alu(name: &'static str, code: u16, flags: u16, sem: Sem) -> Op {
     }
 }
 
-/// CF_WORD1 `CF_INST` values (8 bits, [29:22]) of general CF instructions.
+/// CF_WORD1 `CF_INST` values (8 bits, \[29:22\]) of general CF instructions.
 pub const CF_OPS: &[Op] = &[
     op("NOP", 0, 0),
     op("TC", 1, F_TC),
@@ -115,7 +115,7 @@ pub const GWS_OPS: &[Op] = &[
     op("GWS_INIT", 3, 0),
 ];
 
-/// CF_ALU_WORD1 `CF_INST` values (4 bits, [29:26]).
+/// CF_ALU_WORD1 `CF_INST` values (4 bits, \[29:26\]).
 pub const CF_ALU_OPS: &[Op] = &[
     op("ALU", 8, 0),
     op("ALU_PUSH_BEFORE", 9, 0),
@@ -203,7 +203,7 @@ const S1: u16 = 1;
 const S2: u16 = 2;
 const S3: u16 = 3;
 
-/// ALU_WORD1_OP2 `ALU_INST` values (11 bits, [17:7]).
+/// ALU_WORD1_OP2 `ALU_INST` values (11 bits, \[17:7\]).
 pub const ALU_OP2: &[Op] = &[
     alu("ADD", 0, S2, Sem::Add),
     alu("MUL", 1, S2, Sem::Mul),
@@ -460,7 +460,7 @@ pub const ALU_OP2: &[Op] = &[
     alu("INTERP_LOAD_P20", 226, S1, Sem::InterpLoad(2)),
 ];
 
-/// ALU_WORD1_OP3 `ALU_INST` values (5 bits, [17:13]); 17 selects the LDS_IDX_OP format.
+/// ALU_WORD1_OP3 `ALU_INST` values (5 bits, \[17:13\]); 17 selects the LDS_IDX_OP format.
 pub const ALU_OP3: &[Op] = &[
     alu("BFE_UINT", 4, S3, Sem::BfeUint),
     alu("BFE_INT", 5, S3, Sem::BfeInt),

@@ -6,7 +6,7 @@
 //! register class) read through the encoding's fields, so every row of every
 //! generation is covered without a case per instruction. What a row does not
 //! say (SCC, EXEC of the `saveexec` forms, M0 of LDS and messages, ...) is the
-//! short [`IMPLICIT`] list of name patterns, resolved once per row.
+//! short `IMPLICIT` list of name patterns, resolved once per row.
 //!
 //! [`access`] allocates nothing: the sets are fixed-capacity arrays.
 

@@ -648,7 +648,7 @@ fn produces(producer: Producer, pi: &Instr, p: &Access) -> Option<Option<Reg>> {
     }
 }
 
-/// The producer classes of an instruction, as bits in [`PRODUCERS`] order.
+/// The producer classes of an instruction, as bits in `PRODUCERS` order.
 pub fn producer_mask(pi: &Instr, p: &Access) -> u32 {
     PRODUCERS
         .iter()
@@ -658,7 +658,7 @@ pub fn producer_mask(pi: &Instr, p: &Access) -> u32 {
 }
 
 /// The consumer classes an instruction may belong to (the cheap part of
-/// [`consumes`]: the class, not the registers), as bits in [`CONSUMERS`] order.
+/// `consumes`: the class, not the registers), as bits in `CONSUMERS` order.
 pub fn consumer_mask(ci: &Instr, c: &Access) -> u32 {
     let name = ci.info().name;
     let vector = !matches!(c.class, Class::Salu | Class::Smem);

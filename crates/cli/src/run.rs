@@ -27,7 +27,7 @@ pub(crate) struct RunArgs {
     /// One per kernel argument, in order (kinds: see --help)
     #[arg(long = "arg", value_name = "SPEC", long_help = crate::cli::ARG_HELP, value_parser = parse_spec)]
     pub(crate) args: Vec<ArgValue>,
-    /// Write every buffer argument to DIR/arg<i>.bin (i counts all
+    /// Write every buffer argument to `DIR/arg<i>.bin` (i counts all
     /// arguments, scalars included); also after a fault
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,

@@ -10,6 +10,7 @@
 //! assert!(err.to_string().contains("truncated"));
 //! ```
 
+#![warn(missing_docs)]
 pub mod write;
 
 /// `e_machine` of AMD GPU objects (r600 and amdgcn).

@@ -15,12 +15,12 @@
 //! assert_eq!(elf.section_by_name(".text").unwrap().data, [0, 0, 0x81, 0xbf]);
 //! ```
 
-/// `sh_type` of program data.
 use object::elf;
 use object::endian::{LittleEndian as LE, U16, U32, U64};
 use object::pod::bytes_of;
 use object::{I32, I64};
 
+/// `sh_type` of program data.
 pub const SHT_PROGBITS: u32 = elf::SHT_PROGBITS;
 /// `sh_type` of a string table.
 pub const SHT_STRTAB: u32 = elf::SHT_STRTAB;

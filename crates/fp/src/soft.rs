@@ -6,7 +6,7 @@
 //!
 //! A finite value is `(-1)^sign * sig * 2^exp` with `sig` an integer. Sums are
 //! formed with both significands normalised so that their top bit sits at
-//! [`TOP`]; what a right shift drops is "jammed" into bit 0 (sticky), which is
+//! `TOP`; what a right shift drops is "jammed" into bit 0 (sticky), which is
 //! always at least two bits below the rounding position, so it decides the
 //! direction without ever moving a result across a rounding boundary.
 
@@ -147,7 +147,7 @@ fn overflow(f: Fmt, sign: bool, r: Round) -> u64 {
 /// Rounds `(-1)^sign * (sig + s) * 2^exp` to format `f`, where `s` is 0 when
 /// `sticky` is false and some value in (0, 1) when it is true. With `sticky`,
 /// `sig` must carry at least two bits below the rounding position (callers
-/// normalise it to [`TOP`]).
+/// normalise it to `TOP`).
 pub fn round_pack(f: Fmt, sign: bool, exp: i32, sig: u128, sticky: bool, r: Round) -> u64 {
     if sig == 0 {
         debug_assert!(!sticky);

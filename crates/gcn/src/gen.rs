@@ -43,7 +43,7 @@ pub struct GenInfo {
     /// Whether `tba`/`tma` (codes 108-111) are readable by name.
     pub trap_base_regs: bool,
     /// `s_waitcnt`'s SIMM16: the bits it defines and the largest `vmcnt`
-    /// (GCN 1.4 adds VM_CNT[5:4] at bits 15:14).
+    /// (GCN 1.4 adds VM_CNT\[5:4\] at bits 15:14).
     pub waitcnt_mask: u32,
     /// See `waitcnt_mask`.
     pub vmcnt_max: u32,

@@ -217,7 +217,7 @@ pub const HWREG_NAMES: [&str; 8] = [
 pub const HWREG_NAMES_GCN14: [(&str, u32); 1] = [("SH_MEM_BASES", 15)];
 
 /// Hardware registers CLRX names beyond [`HWREG_NAMES`] (GcnOperands.md;
-/// clrxdisasm prints `hwreg(inst_dw1, 25, 28)` for [ba5ede4b]), in every
+/// clrxdisasm prints `hwreg(inst_dw1, 25, 28)` for `ba5ede4b`), in every
 /// generation; other ids it writes as `@N`.
 pub const HWREG_NAMES_CLRX: [(&str, u32); 5] = [
     ("PC_LO", 8),

@@ -277,7 +277,7 @@ pub struct Processor {
 
 use Feature::*;
 
-/// Every GCN 1.0-1.4 processor, oldest first. [`REFERENCE`] names each
+/// Every GCN 1.0-1.4 processor, oldest first. `REFERENCE` names each
 /// generation's reference chip (what a bare generation name selects).
 pub static PROCESSORS: &[Processor] = &PROCESSOR_DATA;
 

@@ -36,7 +36,7 @@ pub struct RowSem {
     /// The result follows MODE.FP_ROUND (flag `round`): the emulator has a
     /// rounding-mode form of the row's semantics.
     pub round: bool,
-    /// Bit `g` set: on generation `g` the row's 16-bit result leaves VDST[31:16]
+    /// Bit `g` set: on generation `g` the row's 16-bit result leaves VDST\[31:16\]
     /// as it was instead of zeroing it (`keephi=14`).
     pub keep_high: u8,
     /// A VOPC row's comparison (every VOPC row with semantics has one; the

@@ -20,6 +20,7 @@
 //! assert_eq!(to_yaml(&back).unwrap(), "---\namdhsa.version:\n  - 1\n  - 2\n...\n");
 //! ```
 
+#![warn(missing_docs)]
 mod msgpack;
 mod yaml;
 

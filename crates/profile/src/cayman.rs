@@ -73,7 +73,7 @@ pub fn profile(counts: &Counts, tl: Option<&Timeline>) -> Profile {
 pub const GROUP_BARRIER: &str = "GROUP_BARRIER";
 
 /// Records the timeline of Cayman dispatches (`risa run --timeline`): one
-/// [`TimelineRecorder`] per worker thread, gathered by [`Timeline::finish`].
+/// [`TimelineRecorder`] per worker thread, gathered by `Timeline::finish`.
 #[derive(Clone)]
 pub struct Timeline {
     limits: Limits,

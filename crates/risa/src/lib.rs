@@ -37,7 +37,7 @@
 //!
 //! ## `gcn`: build an instruction and encode it
 //!
-//! [`gcn::encode`] is the exact inverse of [`gcn::decode`](fn@gcn::decode), separate from
+//! [`gcn::encode`](fn@gcn::encode) is the exact inverse of [`gcn::decode`](fn@gcn::decode), separate from
 //! any assembler syntax (in the manner of iced-x86's `Encoder`): an
 //! instruction built from operands ([`gcn::Instr::new`]) or field by field
 //! ([`gcn::Instr::build`]) becomes words held inline ([`gcn::Words`]), and

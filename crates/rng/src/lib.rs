@@ -13,6 +13,8 @@
 //!   shrinks to a minimal instruction (register 0, no modifiers, the first
 //!   form) instead of an arbitrary seed.
 
+#![warn(missing_docs)]
+
 /// Draws past the end of a choice list that still give 0 (the smallest
 /// choice) before a fixed stream takes over.
 pub const ZERO_TAIL: usize = 256;

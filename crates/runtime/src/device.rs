@@ -70,7 +70,7 @@ impl DeviceMemory {
     /// [`GUARD`] unmapped bytes after it; returns the device address, or None
     /// when the address space has no room. Freed space is reused (first fit),
     /// so a long-lived device does not run out of addresses. Accesses may
-    /// reach the end of the last dword (see [`Alloc::holds`]).
+    /// reach the end of the last dword (see `Alloc::holds`).
     pub fn try_alloc(&mut self, len: u64) -> Option<u64> {
         let need = len.checked_add(GUARD)?;
         let mut base = self.start;

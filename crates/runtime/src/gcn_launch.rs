@@ -570,7 +570,7 @@ fn fill_hidden(
     }
 }
 
-/// The registers [`run_one_group`] sets up in every wave before its first
+/// The registers `run_one_group` sets up in every wave before its first
 /// instruction, from the kernel descriptor: the user SGPRs the
 /// kernel_code_properties enable (from s0), the system SGPRs RSRC2 enables
 /// (from USER_SGPR_COUNT), and v0-v2 as RSRC2.TIDIG_COMP_CNT says (the

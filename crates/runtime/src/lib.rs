@@ -19,7 +19,7 @@
 //!
 //! The layers, GCN and Cayman side by side: [`gcn`] (amdhsa code objects)
 //! and [`gcn_launch`] (kernarg segment, dispatch packet, wave state);
-//! [`cayman`] (r600 objects: [`cayman::load`], constant buffer 0 in
+//! [`cayman`] (r600 objects: [`cayman::load`](fn@cayman::load), constant buffer 0 in
 //! [`cayman::abi`], [`cayman::launch`]); [`gpu`] the device over both;
 //! [`args`] the argument language; [`error`] what can go wrong.
 #![warn(missing_docs)]

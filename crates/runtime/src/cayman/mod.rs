@@ -4,7 +4,7 @@
 //! byte offset Mesa's r600 driver passes in its global pool, ABI-NOTES).
 //!
 //! The runtime's Cayman side, beside GCN's (`gcn`, `gcn_launch`):
-//! * [`load`] — r600 ELF objects into kernels ready to dispatch;
+//! * [`load`](mod@load) — r600 ELF objects into kernels ready to dispatch;
 //! * [`abi`] — constant buffer 0 and the dynamic LDS of a launch's
 //!   arguments;
 //! * [`launch`] — a launch of a device's kernel arguments and NDRange.
