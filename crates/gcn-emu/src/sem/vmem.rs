@@ -300,8 +300,10 @@ struct BufAddr {
     num: u64,
     swizzle: bool,
     add_tid: bool,
-    elem: u64,
-    index_stride: u64,
+    /// log2 of ELEMENT_SIZE and of INDEX_STRIDE (both powers of two): the
+    /// swizzle splits by shifts, not divisions, on every scratch access.
+    elem_log2: u32,
+    index_stride_log2: u32,
     soff: u64,
     inst_off: u64,
     offen: bool,
@@ -314,6 +316,7 @@ struct BufAddr {
 }
 
 impl BufAddr {
+    #[inline]
     fn new(w: &Wave, op: &Op) -> Result<BufAddr, FaultKind> {
         let r = op.sd as usize;
         if r + 3 >= 128 {
@@ -329,8 +332,8 @@ impl BufAddr {
             num: u64::from(num),
             swizzle: v1 >> 31 != 0,
             add_tid: (v3 >> 23) & 1 != 0,
-            elem: 2u64 << ((v3 >> 19) & 3),
-            index_stride: 8u64 << ((v3 >> 21) & 3),
+            elem_log2: 1 + ((v3 >> 19) & 3),
+            index_stride_log2: 3 + ((v3 >> 21) & 3),
             soff: u64::from(w.sread32(op.src[1])),
             inst_off: u64::from(op.lit),
             offen: i.field(Field::Offen) != 0,
@@ -367,11 +370,10 @@ impl BufAddr {
         }
         let off = voff + self.inst_off;
         if self.swizzle {
-            let (imsb, ilsb) = (idx / self.index_stride, idx % self.index_stride);
-            let (omsb, olsb) = (off / self.elem, off % self.elem);
-            let bo = (imsb * self.stride + omsb * self.elem) * self.index_stride
-                + ilsb * self.elem
-                + olsb;
+            let (is, es) = (self.index_stride_log2, self.elem_log2);
+            let (imsb, ilsb) = (idx >> is, idx & ((1 << is) - 1));
+            let (omsb, olsb) = (off >> es, off & ((1 << es) - 1));
+            let bo = ((imsb * self.stride + (omsb << es)) << is) + (ilsb << es) + olsb;
             return Target::Global(self.base.wrapping_add(self.soff).wrapping_add(bo));
         }
         let out = if self.stride == 0 || !(self.idxen || self.add_tid) {
@@ -703,4 +705,55 @@ pub(super) fn lookup(
             (h, s.pack())
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Swizzled (scratch) addressing by shifts against the ISA documents'
+    /// formula with divisions, for every ELEMENT_SIZE and INDEX_STRIDE code.
+    #[test]
+    fn swizzle_shifts_match_the_documented_divisions() {
+        let mut w = Wave::new(0);
+        for l in 0..64 {
+            w.v[0][l] = (l as u32 * 37) % 300; // index
+            w.v[1][l] = (l as u32 * 53) % 1000; // offset
+        }
+        for es in 0..4u32 {
+            for is in 0..4u32 {
+                let b = BufAddr {
+                    base: 0x1000,
+                    stride: 12,
+                    num: u64::MAX,
+                    swizzle: true,
+                    add_tid: es == 2,
+                    elem_log2: 1 + es,
+                    index_stride_log2: 3 + is,
+                    soff: 64,
+                    inst_off: 4,
+                    offen: true,
+                    idxen: true,
+                    addr64: false,
+                    va: 0,
+                    dfmt: 0,
+                    nfmt: 0,
+                };
+                let (elem, istride) = (2u64 << es, 8u64 << is);
+                for l in 0..64 {
+                    let idx = u64::from(w.v[0][l]) + if b.add_tid { l as u64 } else { 0 };
+                    let off = u64::from(w.v[1][l]) + 4;
+                    let want = 0x1000
+                        + 64
+                        + (idx / istride * 12 + off / elem * elem) * istride
+                        + idx % istride * elem
+                        + off % elem;
+                    match b.target(&w, l, 4) {
+                        Target::Global(a) => assert_eq!(a, want, "es {es} is {is} lane {l}"),
+                        _ => panic!("lane {l}: not a device address"),
+                    }
+                }
+            }
+        }
+    }
 }
