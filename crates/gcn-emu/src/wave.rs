@@ -181,10 +181,8 @@ impl Wave {
         if exec == u64::MAX {
             *d = *vals;
         } else {
-            for l in 0..64 {
-                if exec >> l & 1 != 0 {
-                    d[l] = vals[l];
-                }
+            for l in crate::mem::active_lanes(exec) {
+                d[l] = vals[l];
             }
         }
     }
@@ -195,11 +193,9 @@ impl Wave {
         let (lo, hi) = self.v.split_at_mut(r + 1);
         let lo = &mut lo[r];
         let hi = &mut hi[0];
-        for l in 0..64 {
-            if exec >> l & 1 != 0 {
-                lo[l] = vals[l] as u32;
-                hi[l] = (vals[l] >> 32) as u32;
-            }
+        for l in crate::mem::active_lanes(exec) {
+            lo[l] = vals[l] as u32;
+            hi[l] = (vals[l] >> 32) as u32;
         }
     }
 
@@ -229,3 +225,4 @@ impl Wave {
         self.mode & 0x100 != 0
     }
 }
+

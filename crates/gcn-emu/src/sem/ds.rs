@@ -6,6 +6,7 @@ use super::vmem::{atomic_index, ATOMICS};
 use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
+use crate::mem::active_lanes;
 use crate::mem::{AtomicApply, AtomicOp};
 use crate::program::{Cat, Op, Src};
 use crate::wave::{Wave, M0};
@@ -252,10 +253,7 @@ pub fn lds_footprint(w: &Wave, op: &Op, mut f: impl FnMut(LdsAccess)) {
         // Swizzles, permutes, and GWS rows (which have no element size).
         return;
     }
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let base = w.v[addr_reg][l];
         let mut at = |off: u32, bytes: u32, read: bool, write: bool, atomic: bool| {
             f(LdsAccess {
@@ -325,10 +323,7 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
         0 | 1 => {
             let off = i.field(Field::Offset);
             let size = bytes * n;
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let src = LaneSrc::read(w, op, l, nd);
                 let addr = src.addr.wrapping_add(off);
                 if kind == 0 {
@@ -378,10 +373,7 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
             let o0 = i.field(Field::Offset0) * unit;
             let o1 = i.field(Field::Offset1) * unit;
             let dw = (bytes / 4) as usize;
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let src = LaneSrc::read(w, op, l, nd);
                 for (k, o) in [o0, o1].into_iter().enumerate() {
                     let addr = src.addr.wrapping_add(o);
@@ -406,10 +398,7 @@ fn ds_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
             let at = aux_atomic(a);
             let off = i.field(Field::Offset);
             let bits = if wide { 64 } else { 32 };
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let src = LaneSrc::read(w, op, l, nd);
                 let (x, y) = (src.data(0, wide), src.data(1, wide));
                 let addr = src.addr.wrapping_add(off);
@@ -484,10 +473,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
                 i.field(Field::Offset0) * unit,
                 i.field(Field::Offset1) * unit,
             ];
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let src = LaneSrc::read(w, op, l, dw);
                 for (k, o) in offs.into_iter().enumerate() {
                     let new = src.data(k, wide);
@@ -506,10 +492,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
         2 => {
             let at = aux_atomic(a);
             let off = i.field(Field::Offset);
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let addr = LaneSrc::read(w, op, l, 0).addr;
                 // GcnInstrsDs.md, DS_ADD_SRC2_U32: A and the stride to B.
                 let (base, stride) = if off & 0x8000 != 0 {
@@ -543,10 +526,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
         }
         5 | 6 => {
             let base = (w.s[M0] & 0xffff).wrapping_add(i.field(Field::Offset));
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let ad = base.wrapping_add(4 * l as u32);
                 if form == 5 {
                     let mut b = [0u8; 4];
@@ -564,10 +544,7 @@ fn ds_misc_mem(w: &mut Wave, op: &Op, sp: &mut Space) -> R {
             // bit 31 cleared (AMD ISA description; not in the CLRX pages).
             let n = ((a >> 19) & 7) as usize;
             let off = i.field(Field::Offset);
-            for l in 0..64 {
-                if e >> l & 1 == 0 {
-                    continue;
-                }
+            for l in active_lanes(e) {
                 let src = LaneSrc::read(w, op, l, n);
                 let base = src.addr.wrapping_add(off);
                 for k in 0..n {
@@ -618,10 +595,7 @@ fn ds_permute(w: &mut Wave, op: &Op, backward: bool) {
     let data = w.v[vreg(op.src[1])];
     let e = w.exec();
     let mut d = [0u32; 64];
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let t = ((addr[l].wrapping_add(off) >> 2) & 63) as usize;
         if backward {
             d[l] = if e >> t & 1 != 0 { data[t] } else { 0 };

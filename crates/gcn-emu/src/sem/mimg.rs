@@ -11,6 +11,7 @@ use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::image::{layout, ImageDesc, Kind};
+use crate::mem::active_lanes;
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src};
 use crate::wave::Wave;
@@ -183,10 +184,7 @@ fn load(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let bpp = a.img.texel_bytes() as usize;
     let nfmt = a.img.nfmt;
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let vals = match a.target(w, l, op.aux & MIP != 0) {
             // Outside the image: every returned component is 0.
             None => [0; 4],
@@ -250,10 +248,7 @@ fn store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     // Components DMASK leaves out keep their stored bits.
     let full = a.dmask & mask(comps.len() as u32) == mask(comps.len() as u32);
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         // Outside the image: the store is dropped.
         let Some(addr) = a.target(w, l, op.aux & MIP != 0) else {
             continue;
@@ -339,10 +334,7 @@ fn atomic(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     }
     let k = (bits / 32) as usize;
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let rd = |r: usize| -> u64 {
             let lo = u64::from(w.v[r][l]);
             if k == 2 {

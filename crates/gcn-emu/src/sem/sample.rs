@@ -18,6 +18,7 @@ use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::float::f16_to_f32;
 use crate::image::Kind;
+use crate::mem::active_lanes;
 use crate::program::Op;
 use crate::sampler::{axis, lerp, raw_lod, Axis, SamplerDesc};
 use crate::wave::Wave;
@@ -436,10 +437,7 @@ fn sample(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         s.a.img.nfmt
     };
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let (raw, lod) = s.lod(&all, l);
         let (vals, mask) = if s.aux & GET_LOD != 0 {
             ([lod.to_bits(), raw.to_bits(), 0, 0], s.a.dmask)

@@ -9,6 +9,7 @@
 use super::R;
 use crate::exec::{Ctx, Handler};
 use crate::fault::FaultKind;
+use crate::mem::active_lanes;
 use crate::program::{Op, Src};
 use crate::wave::{Lanes, Wave, EXEC};
 
@@ -106,10 +107,7 @@ pub fn run_ext(w: &mut Wave, op: &Op, c: &mut Ctx, x: &Ext, round: bool) -> R {
         4 | 5 => (16 * u32::from(x.dst_sel - 4), 16),
         _ => (0, 32),
     };
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         if bits == 32 {
             d[l] = r[l];
             continue;

@@ -9,6 +9,7 @@ use super::format::{components, from_d16, pack, to_d16, unpack};
 use super::{ds, Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
+use crate::mem::active_lanes;
 use crate::mem::AtomicOp;
 use crate::program::{Op, Src, HIDDEN_PRIVATE_BASE, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI};
 use crate::wave::Wave;
@@ -167,7 +168,7 @@ fn lanes(
     if sh.bytes == 4 && sh.kind != Kind::Atomic && e != 0 {
         let mut addrs = [0u64; 64];
         let mut all_global = true;
-        for l in crate::mem::active_lanes(e) {
+        for l in active_lanes(e) {
             match addr(w, l) {
                 Target::Global(a) => addrs[l] = a,
                 _ => {
@@ -198,10 +199,7 @@ fn lanes(
             return Ok(());
         }
     }
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let t = addr(w, l);
         match sh.kind {
             Kind::Load => {
@@ -407,10 +405,7 @@ fn mubuf(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
         }
         lds_without_tfe(op)?;
         let e = w.exec();
-        for l in 0..64 {
-            if e >> l & 1 == 0 {
-                continue;
-            }
+        for l in active_lanes(e) {
             let mut buf = [0u8; 4];
             read_bytes(w, c, l, b.target(w, l, size), &mut buf[..size as usize])?;
             ds::lds_write(c, lds_dma_addr(w, l, 0), &buf);
@@ -456,10 +451,7 @@ fn store_lds_dword(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let mut b = BufAddr::new(w, op)?;
     (b.offen, b.idxen, b.addr64) = (false, false, false);
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let mut buf = [0u8; 4];
         ds::lds_read(c, lds_dma_addr(w, l, op.lit), &mut buf);
         write_bytes(w, c, l, b.target(w, l, 4), &buf)?;
@@ -509,10 +501,7 @@ fn buffer_format(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
             _ => (d + k, 0),
         }
     };
-    for l in 0..64 {
-        if e >> l & 1 == 0 {
-            continue;
-        }
+    for l in active_lanes(e) {
         let t = b.target(w, l, bytes as u64);
         let mut buf = [0u8; 16];
         if store {
