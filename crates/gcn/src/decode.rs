@@ -97,7 +97,7 @@ pub enum DecodeError {
 /// The family whose table holds the opcodes of an encoding.
 fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
     if enc != Enc::Flat {
-        return Ok(base_family(enc));
+        return Ok(BASE_FAMILY[enc as usize]);
     }
     Ok(match layout::get(enc, gen, raw, Field::Seg) {
         0 => Family::Flat,
@@ -111,6 +111,18 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
         }
     })
 }
+
+/// [`base_family`] by encoding: a load where the `match` is a jump (every
+/// instruction a listing decodes, twice, asks).
+static BASE_FAMILY: [Family; layout::ENC_COUNT] = {
+    let mut t = [Family::Sop2; layout::ENC_COUNT];
+    let mut k = 0;
+    while k < layout::ENC_COUNT {
+        t[k] = base_family(layout::ENCS[k]);
+        k += 1;
+    }
+    t
+};
 
 /// The family of the rows encoding `enc` holds in its own form (FLAT: the
 /// FLAT rows; GCN 1.4's segment field picks GLOBAL or SCRATCH instead, see
@@ -325,7 +337,11 @@ fn facts(gen: Gen) -> Facts {
                     Some(info) => {
                         FACT_ROW
                             | if info.has(flag::LIT) { FACT_LIT } else { 0 }
-                            | if info.has(flag::BRANCH) { FACT_BRANCH } else { 0 }
+                            | if info.has(flag::BRANCH) {
+                                FACT_BRANCH
+                            } else {
+                                0
+                            }
                     }
                 })
                 .collect()
