@@ -2177,7 +2177,7 @@ mod tests {
         for n in 0..=long.len() {
             for lead in ["", "x", "    "] {
                 let mut out = lead.as_bytes().to_vec();
-                push_bytes(&mut out, long[..n].as_bytes());
+                push_bytes(&mut out, &long.as_bytes()[..n]);
                 assert_eq!(out, format!("{lead}{}", &long[..n]).as_bytes());
             }
         }
