@@ -5,14 +5,15 @@
 # the ratios (throughput: the other tool's time / risa's; memory: risa's
 # peak / the other's).
 #
-# usage: tools/cli-bench/disasm.sh DIR [RUNS (5)] [CHIPS (tahiti hawaii fiji gfx900)]
-#   DIR: made by `tools/cli-bench/inputs.sh DIR 2000000`
+# usage: tools/cli-bench/disasm.sh DIR [RUNS (5)] [CHIPS (tahiti hawaii fiji gfx900 gfx906)]
+#   DIR: made by `tools/cli-bench/inputs.sh DIR 2000000 "tahiti hawaii fiji gfx900 gfx906"`
+# One line per chip and syntax (every generation: GCN 1.0, 1.1, 1.2, 1.4).
 # llvm-mc reads the code as hex text (DIR/CHIP.hex, made here once); it
-# runs for the chips it disassembles (fiji, gfx900).
+# runs for the chips it disassembles (fiji, gfx900, gfx906).
 set -eu
 dir=$1
 runs=${2:-5}
-chips=${3:-tahiti hawaii fiji gfx900}
+chips=${3:-tahiti hawaii fiji gfx900 gfx906}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 risa=${RISA:-$root/target/release/risa}
 clrx=${CLRXDISASM:-$HOME/.cache/risa-oracles/bin/clrxdisasm}
@@ -35,7 +36,7 @@ measure() {
 for c in $chips; do
     bin=$dir/$c.bin
     case $c in
-        tahiti) dev=Tahiti ;; hawaii) dev=Hawaii ;; fiji) dev=Fiji ;; gfx900) dev=GFX900 ;;
+        tahiti) dev=Tahiti ;; hawaii) dev=Hawaii ;; fiji) dev=Fiji ;; gfx900) dev=GFX900 ;; gfx906) dev=GFX906 ;;
         *) dev=$c ;;
     esac
     mb=$(awk -v n="$(wc -c < "$bin")" 'BEGIN { printf "%.1f", n / 1e6 }')
@@ -45,7 +46,7 @@ for c in $chips; do
     ct=$1 cm=$2 cc=$3
     echo "$c ($mb MB) clrx syntax: risa ${rt}s (CPU ${rc}s) ${rm}KB, clrxdisasm ${ct}s (CPU ${cc}s) ${cm}KB:" \
         "throughput x$(ratio "$ct" "$rt") (CPU x$(ratio "$cc" "$rc")), memory x$(ratio "$rm" "$cm") of CLRX's"
-    case $c in fiji | gfx900) ;; *) continue ;; esac
+    case $c in fiji | gfx900 | gfx906) ;; *) continue ;; esac
     hex=$dir/$c.hex
     [ -s "$hex" ] || od -An -v -tx1 "$bin" | sed 's/ \([0-9a-f][0-9a-f]\)/ 0x\1/g' > "$hex"
     set -- $(measure "$risa" disasm --arch "$c" --syntax llvm "$bin")

@@ -97,7 +97,7 @@ pub enum DecodeError {
 /// The family whose table holds the opcodes of an encoding.
 fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
     if enc != Enc::Flat {
-        return Ok(base_family(enc));
+        return Ok(BASE_FAMILY[enc as usize]);
     }
     Ok(match layout::get(enc, gen, raw, Field::Seg) {
         0 => Family::Flat,
@@ -111,6 +111,18 @@ fn family_of(enc: Enc, gen: Gen, raw: u64) -> Result<Family, DecodeError> {
         }
     })
 }
+
+/// [`base_family`] by encoding: a load where the `match` is a jump (every
+/// instruction a listing decodes, twice, asks).
+static BASE_FAMILY: [Family; layout::ENC_COUNT] = {
+    let mut t = [Family::Sop2; layout::ENC_COUNT];
+    let mut k = 0;
+    while k < layout::ENC_COUNT {
+        t[k] = base_family(layout::ENCS[k]);
+        k += 1;
+    }
+    t
+};
 
 /// The family of the rows encoding `enc` holds in its own form (FLAT: the
 /// FLAT rows; GCN 1.4's segment field picks GLOBAL or SCRATCH instead, see
@@ -146,7 +158,13 @@ pub(crate) const fn base_family(enc: Enc) -> Family {
 /// literal offset, or a row whose constant is always a literal.
 #[inline(always)]
 pub(crate) fn literal_follows(enc: Enc, gen: Gen, raw: u64, info: &OpInfo) -> bool {
-    let scalar_lit = match enc {
+    literal_in_fields(enc, gen, raw) || info.has(flag::LIT)
+}
+
+/// The part of [`literal_follows`] that the fields decide, whatever the row.
+#[inline(always)]
+fn literal_in_fields(enc: Enc, gen: Gen, raw: u64) -> bool {
+    match enc {
         Enc::Sop2 | Enc::Sop1 | Enc::Sopc => {
             layout::get(enc, gen, raw, Field::Ssrc0) == 255
                 || layout::get(enc, gen, raw, Field::Ssrc1) == 255
@@ -159,8 +177,7 @@ pub(crate) fn literal_follows(enc: Enc, gen: Gen, raw: u64, info: &OpInfo) -> bo
                 && layout::get(enc, gen, raw, Field::Offset) == 255
         }
         _ => false,
-    };
-    scalar_lit || info.has(flag::LIT)
+    }
 }
 
 /// Decodes one instruction from the start of `words` for `target`: a
@@ -191,6 +208,37 @@ fn decode_for(target: Target, words: &[u32]) -> Result<Instr, DecodeError> {
     })
 }
 
+/// The encoding of an instruction whose first dword is `w0`: SDWA and DPP
+/// replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
+#[inline(always)]
+fn encoding_of(gen: Gen, w0: u32) -> Option<Enc> {
+    let enc = Enc::classify(gen, w0)?;
+    let src0 = w0 & 0x1ff;
+    if (src0 == 0xf9 || src0 == 0xfa) && matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
+        let sdwa = src0 == 0xf9;
+        if gen.has(if sdwa { Feature::Sdwa } else { Feature::Dpp }) {
+            return Some(match (enc, sdwa) {
+                (Enc::Vop2, true) => Enc::Vop2Sdwa,
+                (Enc::Vop1, true) => Enc::Vop1Sdwa,
+                (Enc::Vopc, true) => Enc::VopcSdwa,
+                (Enc::Vop2, false) => Enc::Vop2Dpp,
+                (Enc::Vop1, false) => Enc::Vop1Dpp,
+                _ => Enc::VopcDpp,
+            });
+        }
+    }
+    Some(enc)
+}
+
+/// Whether `enc` is an SDWA or DPP encoding.
+#[inline(always)]
+fn sdwa_or_dpp(enc: Enc) -> bool {
+    matches!(
+        enc,
+        Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa | Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp
+    )
+}
+
 /// What decoding finds before the [`Instr`] is made: the words at `words`
 /// are an instruction of row `op`, `base` dwords long in encoding `enc`,
 /// followed by a literal dword when `lit` (and `words` holds it).
@@ -209,22 +257,8 @@ struct Head {
 fn decode_head(target: Target, words: &[u32]) -> Result<Head, DecodeError> {
     let gen = target.gen;
     let w0 = *words.first().ok_or(DecodeError::Empty)?;
-    let mut enc = Enc::classify(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
-    // SDWA and DPP replace SRC0 of VOP1/VOP2/VOPC with a marker and add a dword (GCN 1.2+).
+    let mut enc = encoding_of(gen, w0).ok_or(DecodeError::UnknownEncoding(w0))?;
     let src0 = w0 & 0x1ff;
-    if (src0 == 0xf9 || src0 == 0xfa) && matches!(enc, Enc::Vop2 | Enc::Vop1 | Enc::Vopc) {
-        let sdwa = src0 == 0xf9;
-        if gen.has(if sdwa { Feature::Sdwa } else { Feature::Dpp }) {
-            enc = match (enc, sdwa) {
-                (Enc::Vop2, true) => Enc::Vop2Sdwa,
-                (Enc::Vop1, true) => Enc::Vop1Sdwa,
-                (Enc::Vopc, true) => Enc::VopcSdwa,
-                (Enc::Vop2, false) => Enc::Vop2Dpp,
-                (Enc::Vop1, false) => Enc::Vop1Dpp,
-                _ => Enc::VopcDpp,
-            };
-        }
-    }
     let base = enc.base_dwords() as usize;
     if words.len() < base {
         return Err(DecodeError::Truncated {
@@ -247,15 +281,7 @@ fn decode_head(target: Target, words: &[u32]) -> Result<Head, DecodeError> {
     }
     let lit = literal_follows(enc, gen, raw, info);
     if lit {
-        if matches!(
-            enc,
-            Enc::Vop2Sdwa
-                | Enc::Vop1Sdwa
-                | Enc::VopcSdwa
-                | Enc::Vop2Dpp
-                | Enc::Vop1Dpp
-                | Enc::VopcDpp
-        ) {
+        if sdwa_or_dpp(enc) {
             // An SDWA/DPP word where a K constant follows (v_madmk/v_madak):
             // no such form exists (llvm-mc calls it an invalid encoding), and
             // an instruction is at most two dwords.
@@ -283,9 +309,106 @@ fn decode_head(target: Target, words: &[u32]) -> Result<Head, DecodeError> {
 /// The length in dwords of the instruction at the start of `words` (its
 /// [`Instr::len`]) and, if it is a branch ([`flag::BRANCH`]), its SIMM16
 /// offset in dwords; the same errors as [`decode`]. The first pass of a
-/// listing needs no more, and this costs a fraction of a decoding.
-#[inline]
+/// listing needs no more, and this costs a fraction of a decoding (a
+/// first pass over much code makes one [`LenDecoder`] and asks it).
 pub fn decode_len(target: Target, words: &[u32]) -> Result<(u8, Option<i16>), DecodeError> {
+    LenDecoder::new(target).decode_len(words)
+}
+
+/// Bits of a [`LenDecoder`] fact: the opcode names a row that needs no
+/// chip feature; the row has a literal operand ([`flag::LIT`]); it branches.
+const FACT_ROW: u8 = 1;
+const FACT_LIT: u8 = 2;
+const FACT_BRANCH: u8 = 4;
+
+/// Per generation, family and opcode: the `FACT_*` bits of the row (0 for
+/// no row or a feature-gated one, which the full decoding resolves).
+type Facts = Vec<Vec<u8>>;
+
+static FACTS: [std::sync::OnceLock<Facts>; crate::gen::GEN_COUNT] =
+    [const { std::sync::OnceLock::new() }; crate::gen::GEN_COUNT];
+
+fn facts(gen: Gen) -> Facts {
+    (0..table::FAMILY_COUNT)
+        .map(|family| {
+            table::ungated_rows(family, gen)
+                .map(|row| match row.map(|r| &OPS[r as usize]) {
+                    None => 0,
+                    Some(info) => {
+                        FACT_ROW
+                            | if info.has(flag::LIT) { FACT_LIT } else { 0 }
+                            | if info.has(flag::BRANCH) {
+                                FACT_BRANCH
+                            } else {
+                                0
+                            }
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// [`decode_len`] for one target, made once for many instructions: the
+/// common case reads a byte of facts per opcode (a small table that stays
+/// in cache) instead of the row; anything else (words that do not decode,
+/// feature-gated rows, code cut short) takes the decoder's own path, so
+/// the answers are [`decode`]'s.
+#[derive(Clone, Copy)]
+pub struct LenDecoder {
+    target: Target,
+    facts: &'static Facts,
+}
+
+impl LenDecoder {
+    /// The length decoder of `target`.
+    pub fn new(target: Target) -> Self {
+        LenDecoder {
+            target,
+            facts: FACTS[target.gen as usize].get_or_init(|| facts(target.gen)),
+        }
+    }
+
+    /// [`decode_len`].
+    #[inline]
+    pub fn decode_len(&self, words: &[u32]) -> Result<(u8, Option<i16>), DecodeError> {
+        match self.quick(words) {
+            Some(x) => Ok(x),
+            None => decode_len_by_head(self.target, words),
+        }
+    }
+
+    /// The common case of [`LenDecoder::decode_len`]; `None` for the rest.
+    #[inline(always)]
+    fn quick(&self, words: &[u32]) -> Option<(u8, Option<i16>)> {
+        let gen = self.target.gen;
+        let (&w0, rest) = words.split_first()?;
+        let enc = encoding_of(gen, w0)?;
+        let base = enc.base_dwords() as usize;
+        let raw = match (base, rest.first()) {
+            (1, _) => u64::from(w0),
+            (_, Some(&w1)) => u64::from(w0) | u64::from(w1) << 32,
+            _ => return None,
+        };
+        let family = family_of(enc, gen, raw).ok()?;
+        let opcode = layout::get(enc, gen, raw, Field::Op);
+        let fact = *self.facts[family as usize].get(opcode as usize)?;
+        if fact == 0 {
+            return None;
+        }
+        let lit = fact & FACT_LIT != 0 || literal_in_fields(enc, gen, raw);
+        if lit && (sdwa_or_dpp(enc) || words.len() <= base) {
+            return None;
+        }
+        let branch = (fact & FACT_BRANCH != 0)
+            .then(|| layout::get(enc, gen, raw, Field::Simm16) as u16 as i16);
+        Some((base as u8 + u8::from(lit), branch))
+    }
+}
+
+/// [`decode_len`] by the decoder's own path.
+#[cold]
+fn decode_len_by_head(target: Target, words: &[u32]) -> Result<(u8, Option<i16>), DecodeError> {
     let h = decode_head(target, words)?;
     let branch = OPS[h.op as usize]
         .has(flag::BRANCH)

@@ -1,7 +1,7 @@
 //! Whole-program disassembly: labels for branch targets and symbols, data
 //! words for what does not decode, optional hex.
 
-use crate::decode::{decode, decode_len, DecodeError, Instr};
+use crate::decode::{decode, DecodeError, Instr, LenDecoder};
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
 use std::collections::BTreeMap;
@@ -255,11 +255,11 @@ fn decode_at(target: Target, words: &[u32], k: usize) -> (Result<Instr, DecodeEr
 }
 
 /// [`decode_at`] for the first pass, which needs only lengths and branch
-/// targets ([`decode_len`]): the dwords the instruction at dword `k` (byte
+/// targets ([`LenDecoder`]): the dwords the instruction at dword `k` (byte
 /// address `pc`) accounts for and where it branches to, if it is a branch.
 #[inline]
-fn step_at(target: Target, words: &[u32], k: usize, pc: u64) -> (usize, Option<u64>) {
-    match decode_len(target, &words[k..(k + 2).min(words.len())]) {
+fn step_at(lens: &LenDecoder, words: &[u32], k: usize, pc: u64) -> (usize, Option<u64>) {
+    match lens.decode_len(&words[k..(k + 2).min(words.len())]) {
         Ok((len, off)) => (len as usize, off.map(|o| branch_address(pc, o))),
         // Only at the end: the words that are left.
         Err(DecodeError::Truncated { have, .. }) => (have.max(1) as usize, None),
@@ -374,7 +374,7 @@ impl Stretch {
     /// (`len` bytes belong to the stretch; a partial dword at the end of
     /// the code is left out).
     pub fn scan(target: impl Into<Target>, from: u64, code: &[u8], len: usize) -> Stretch {
-        let target = target.into();
+        let lens = LenDecoder::new(target.into());
         let words: Vec<u32> = code
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -385,7 +385,7 @@ impl Stretch {
         let (mut k, mut last) = (0, 0);
         while k < n {
             let pc = from + 4 * k as u64;
-            let (step, branch) = step_at(target, &words, k, pc);
+            let (step, branch) = step_at(&lens, &words, k, pc);
             starts[k / 64] |= 1 << (k % 64);
             if let Some(t) = branch {
                 branches.push((pc, t));
@@ -437,7 +437,7 @@ impl Stretches {
         // The true decoding, up to where it meets the guess.
         while pc < stop && !s.starts_at(pc) {
             let k = ((pc - s.from) / 4) as usize;
-            let (step, branch) = step_at(self.target, &s.words, k, pc);
+            let (step, branch) = step_at(&LenDecoder::new(self.target), &s.words, k, pc);
             if let Some(t) = branch {
                 add_label(&mut self.labels, self.dialect, t);
             }

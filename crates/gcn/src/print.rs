@@ -116,46 +116,45 @@ fn push_u32_long(out: &mut Vec<u8>, v: u32) {
     push_padded3(out, v % 1000);
 }
 
-/// Appends a short string; a byte loop beats a `memcpy` call for the few
-/// characters of a register prefix or separator.
-#[inline]
-fn push_short(out: &mut Vec<u8>, s: &str) {
-    for &b in s.as_bytes() {
-        out.push(b);
-    }
-}
-
-/// Appends a mnemonic: 8 to 32 bytes (most of them) as two overlapping
-/// 8- or 16-byte copies, not a `memcpy` call per instruction (a listing
-/// spent 3 % of its time in those calls).
+/// Appends a string of up to 32 bytes (mnemonics, modifier names,
+/// separators: every string the printer writes but labels) as two
+/// overlapping copies of 1, 4, 8 or 16 bytes, not a `memcpy` call (a
+/// listing spent 3 % of its time in those calls for the mnemonics alone);
+/// for a constant string the length tests fold away.
 #[inline(always)]
-fn push_name(out: &mut Vec<u8>, s: &str) {
-    let b = s.as_bytes();
+fn push_bytes(out: &mut Vec<u8>, b: &[u8]) {
     let n = b.len();
-    if !(8..=32).contains(&n) {
+    if n > 32 {
         return out.extend_from_slice(b);
     }
     out.reserve(n);
     let len = out.len();
-    // SAFETY: the loads read `b[0..w]` and `b[n - w..n]` with `w <= n`;
-    // the stores write the `n` bytes past `len` that `reserve` made room
-    // for, all of them (the two copies overlap), before `set_len`.
+    // SAFETY: the loads read `b[0..w]` and `b[n - w..n]` with `w <= n`
+    // (the short case `b[0]`, `b[n / 2]` and `b[n - 1]`, `n >= 1`); the
+    // stores write the `n` bytes past `len` that `reserve` made room for,
+    // all of them (the two copies overlap), before `set_len`.
     unsafe {
         let (src, dst) = (b.as_ptr(), out.as_mut_ptr().add(len));
-        if n <= 16 {
-            let (head, tail) = (
-                src.cast::<u64>().read_unaligned(),
-                src.add(n - 8).cast::<u64>().read_unaligned(),
-            );
-            dst.cast::<u64>().write_unaligned(head);
-            dst.add(n - 8).cast::<u64>().write_unaligned(tail);
-        } else {
-            let (head, tail) = (
-                src.cast::<u128>().read_unaligned(),
-                src.add(n - 16).cast::<u128>().read_unaligned(),
-            );
-            dst.cast::<u128>().write_unaligned(head);
-            dst.add(n - 16).cast::<u128>().write_unaligned(tail);
+        macro_rules! two_copies {
+            ($t:ty, $w:expr) => {{
+                let (head, tail) = (
+                    src.cast::<$t>().read_unaligned(),
+                    src.add(n - $w).cast::<$t>().read_unaligned(),
+                );
+                dst.cast::<$t>().write_unaligned(head);
+                dst.add(n - $w).cast::<$t>().write_unaligned(tail);
+            }};
+        }
+        if n >= 16 {
+            two_copies!(u128, 16)
+        } else if n >= 8 {
+            two_copies!(u64, 8)
+        } else if n >= 4 {
+            two_copies!(u32, 4)
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
         }
         out.set_len(len + n);
     }
@@ -223,16 +222,16 @@ trait PushStr {
 }
 
 impl PushStr for Vec<u8> {
-    #[inline]
+    #[inline(always)]
     fn push_str(&mut self, s: &str) {
-        self.extend_from_slice(s.as_bytes());
+        push_bytes(self, s.as_bytes());
     }
 }
 
 /// `v5` or `v[5:6]`.
 #[inline(always)]
 fn push_range(out: &mut Vec<u8>, prefix: &str, first: u32, count: u32) {
-    push_short(out, prefix);
+    out.push_str(prefix);
     if count == 1 {
         push_u32(out, first);
     } else {
@@ -458,7 +457,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             self.lose();
         }
         let name = if self.llvm() { info.name } else { info.clrx };
-        push_name(out, name);
+        out.push_str(name);
         let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
         if self.llvm() {
             match i.enc {
@@ -2132,12 +2131,9 @@ impl Ops<'_> {
     /// Starts the next operand and returns the buffer to write it to.
     #[inline(always)]
     fn next(&mut self) -> &mut Vec<u8> {
-        if self.first {
-            self.out.push(b' ');
-        } else {
-            self.out.push(b',');
-            self.out.push(b' ');
-        }
+        // (One store either way: the branch would follow the data.)
+        const SEPARATOR: [Packed; 2] = [pack_concat(", ", ""), pack_concat(" ", "")];
+        push_packed(self.out, SEPARATOR[usize::from(self.first)]);
         self.first = false;
         self.out
     }
@@ -2163,8 +2159,7 @@ impl Ops<'_> {
     #[inline(always)]
     fn flag(&mut self, on: bool, name: &str) {
         if on {
-            self.out.push(b' ');
-            self.out.push_str(name);
+            self.modifier().push_str(name);
         }
     }
 }
@@ -2174,14 +2169,15 @@ mod tests {
     use super::*;
     use crate::gen::ALL_GENS;
 
-    /// Mnemonics of every length are copied whole, after any text.
+    /// Strings of every length (mnemonics, modifiers) are copied whole,
+    /// after any text.
     #[test]
-    fn names_of_every_length_are_copied_whole() {
+    fn strings_of_every_length_are_copied_whole() {
         let long = "v_mad_mixhi_f16_abcdefghijklmnopqrstuvwxyz0123456789";
         for n in 0..=long.len() {
             for lead in ["", "x", "    "] {
                 let mut out = lead.as_bytes().to_vec();
-                push_name(&mut out, &long[..n]);
+                push_bytes(&mut out, &long.as_bytes()[..n]);
                 assert_eq!(out, format!("{lead}{}", &long[..n]).as_bytes());
             }
         }

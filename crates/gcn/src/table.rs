@@ -285,6 +285,19 @@ pub fn lookup(family: Family, target: Target, opcode: u32) -> Option<OpId> {
     }
 }
 
+/// The rows of family number `family` in `gen` by opcode: `Some(row)` where
+/// the opcode names a row that needs no chip feature (what [`lookup`]
+/// finds for every chip), `None` where it names no row or a
+/// feature-gated one (which only [`lookup`] with a chip tells apart).
+pub(crate) fn ungated_rows(family: usize, gen: Gen) -> impl Iterator<Item = Option<OpId>> {
+    LOOKUP[family][gen as usize]
+        .iter()
+        .map(|&e| (e != 0 && e & GATED == 0).then(|| e - 1))
+}
+
+/// How many families [`ungated_rows`] knows.
+pub(crate) const FAMILY_COUNT: usize = LOOKUP.len();
+
 /// The feature-gated rows that share an opcode with the row in the lookup
 /// table (e.g. gfx906's `v_fma_mix_f32` and gfx900's `v_mad_mix_f32`).
 #[cold]
