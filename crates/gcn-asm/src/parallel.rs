@@ -408,8 +408,10 @@ fn encode_block(
         chip,
         clrx,
         first_line: b.first_line,
-        entries: Vec::new(),
-        texts: String::new(),
+        // (Sized for the common block, one instruction a line: growing them
+        // cost more than filling them.)
+        entries: Vec::with_capacity(b.lines as usize),
+        texts: String::with_capacity(b.text.len()),
         runs: Vec::new(),
         bytes: Vec::with_capacity(b.text.len() / 4),
         diags: Vec::new(),
