@@ -96,7 +96,9 @@ fn idle_cpus() -> usize {
 fn busy_cpus(loadavg: &str) -> Option<f64> {
     let mut fields = loadavg.split_whitespace();
     let avg = fields.next()?.parse::<f64>().ok()?;
-    let running = fields.nth(2).and_then(|f| f.split('/').next()?.parse::<f64>().ok());
+    let running = fields
+        .nth(2)
+        .and_then(|f| f.split('/').next()?.parse::<f64>().ok());
     Some(running.map_or(avg, |r| avg.min((r - 1.0).max(0.0))))
 }
 
