@@ -41,11 +41,15 @@
 //! When the assembler reaches a block no worker has started, it takes the
 //! block over (encodes its statements itself, and the workers skip it):
 //! the assembler's own time goes into encoding rather than waiting, and no
-//! block is encoded twice.
+//! block is encoded twice. While a worker encodes the block the assembler
+//! needs, the assembler encodes the next block waiting for a worker, as a
+//! worker would (`Prepared::help`): on two cores the assembler's thread
+//! and one worker share the encoding, and a descheduled worker does not
+//! leave the assembler idle.
 //!
 //! Memory stays bounded: a fixed number of blocks is read ahead of the
-//! assembler ([`AHEAD`] per worker), each released once the assembler is
-//! past it.
+//! assembler ([`AHEAD`] per encoding thread), each released once the
+//! assembler is past it.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
