@@ -3,7 +3,7 @@
 # side on the same sources: medians of RUNS runs of wall time and peak RSS
 # (/usr/bin/time -v), and the ratios.
 #
-# usage: tools/cli-bench/asm.sh DIR [CHIPS (fiji)] [RUNS (5)]
+# usage: tools/cli-bench/asm.sh DIR [CHIPS ("tahiti hawaii fiji gfx900")] [RUNS (5)]
 #   DIR holds CHIP.clrx.s and CHIP.llvm.s from tools/cli-bench/inputs.sh DIR 2000000.
 #   LLVM_RUNS (default RUNS) sets the llvm-mc runs (about 10 s each on 2 M lines).
 #
@@ -14,7 +14,7 @@
 # .text of llvm-mc's object): the bytes must be equal.
 set -eu
 dir=$1
-chips=${2:-fiji}
+chips=${2:-tahiti hawaii fiji gfx900}
 runs=${3:-5}
 llvm_runs=${LLVM_RUNS:-$runs}
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -24,7 +24,7 @@ pub use context::LineDiag;
 pub use symbols::SymbolError;
 
 pub use output::*;
-pub(crate) use resolve::Waiting;
+pub(crate) use resolve::{OpenFixups, Waiting};
 pub(crate) use sections::fits;
 pub(crate) use state::*;
 pub(crate) use statement::{leading_directive, AssignKind};
@@ -67,9 +67,11 @@ pub struct Assembler {
     pub(crate) conds: Vec<Cond>,
     pub(crate) macros: HashMap<String, Rc<MacroDef>>,
     pub(crate) recording: Option<Recording>,
+    /// The back-end fixups, in the order they were made (resolved ones
+    /// stay, marked in `open_fixups`, until the end).
     pub(crate) fixups: Vec<Fixup>,
-    /// What each of `fixups` waited for when last tried ([`Waiting`]).
-    pub(crate) fixup_waits: Vec<Waiting>,
+    /// Which of `fixups` are not resolved yet, and what they wait for.
+    pub(crate) open_fixups: OpenFixups,
     /// Symbols made pending (ids, possibly repeated or no longer pending),
     /// so that early resolution need not scan every symbol.
     pub(crate) pending_syms: Vec<(u32, Waiting)>,
@@ -88,7 +90,8 @@ pub struct Assembler {
     pub(crate) line_hook: u32,
     /// Fixups whose value was fixed when their symbols were first defined
     /// (CLRX's rule), applied at the end.
-    pub(crate) resolved_fixups: Vec<(Fixup, Value)>,
+    /// (Indices into `fixups`, in the order they were resolved.)
+    pub(crate) resolved_fixups: Vec<(u32, Value)>,
     pub(crate) data_fixups: Vec<DataFixup>,
     pub(crate) relocations: Vec<Relocation>,
     pub(crate) printed: Vec<String>,
@@ -158,7 +161,7 @@ impl Assembler {
             recording: None,
             fixups: Vec::new(),
             data_fixups: Vec::new(),
-            fixup_waits: Vec::new(),
+            open_fixups: OpenFixups::default(),
             pending_syms: Vec::new(),
             redefinitions: 0,
             context_reads: std::cell::Cell::new(0),

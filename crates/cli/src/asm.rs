@@ -70,20 +70,36 @@ pub(crate) struct AsmArgs {
     pub(crate) input: String,
 }
 
-/// The CPUs not busy (at least 1): the CPUs less the load average of the
-/// last minute, rounded up (a CPU partly busy still helps; Linux's
-/// `/proc/loadavg`; elsewhere all CPUs). Threads only
-/// pay where cores are idle: parallel assembly spends more CPU time in all
-/// (the workers read their blocks as an assembler would; the assembler
-/// still reads every line that is not plain), which on busy cores is taken
-/// from its own wall time.
+/// The CPUs not busy (at least 1): the CPUs less the busy ones, rounded
+/// up (a CPU partly busy still helps). Busy: the smaller of the load
+/// average of the last minute and the processes running now besides this
+/// one (Linux's `/proc/loadavg`; elsewhere all CPUs are idle). The average
+/// lags (a build that just ended, the run before this one in a loop); the
+/// present count misses processes between bursts. Threads only pay where
+/// cores are idle: parallel assembly spends more CPU time in all (the
+/// workers read their blocks as an assembler would; the assembler still
+/// reads every line that is not plain), which on busy cores is taken from
+/// its own wall time.
 fn idle_cpus() -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let busy = std::fs::read_to_string("/proc/loadavg")
         .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .and_then(|s| busy_cpus(&s))
         .unwrap_or(0.0);
     ((cpus as f64 - busy).ceil().max(1.0) as usize).min(cpus)
+}
+
+/// The busy CPUs by a `/proc/loadavg` line (`0.52 0.58 0.59 2/467 1234`:
+/// averages of 1, 5 and 15 minutes, running/all processes, the last id):
+/// the smaller of the first average and the running processes less this
+/// one.
+fn busy_cpus(loadavg: &str) -> Option<f64> {
+    let mut fields = loadavg.split_whitespace();
+    let avg = fields.next()?.parse::<f64>().ok()?;
+    let running = fields
+        .nth(2)
+        .and_then(|f| f.split('/').next()?.parse::<f64>().ok());
+    Some(running.map_or(avg, |r| avg.min((r - 1.0).max(0.0))))
 }
 
 /// Runs the command; the exit status: 1 when the source had errors
@@ -121,11 +137,10 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
         (name, res)
     } else {
         let jobs = a.jobs.unwrap_or_else(idle_cpus);
-        // The assembler's thread takes whole runs of the workers' lines (a
-        // small share of the work), so N workers, not N - 1: on two idle
-        // CPUs one worker beside it gained nothing, two 1.27x (fiji, 2 M
-        // lines: 2.02 s sequential, 1.59 s).
-        let workers = if jobs <= 1 { 0 } else { jobs };
+        // The assembler's thread takes whole runs of the workers' lines and
+        // encodes blocks itself while it waits for a worker's: N - 1
+        // workers beside it.
+        let workers = jobs.saturating_sub(1);
         let threads = risa_gcn_asm::parallel::Threads::new(workers);
         let path = std::path::Path::new(&a.input);
         let res =
@@ -201,4 +216,21 @@ pub fn run(a: &AsmArgs) -> Result<u8, String> {
         std::fs::write(out, &bytes).map_err(|e| format!("{out}: {e}"))?;
     }
     Ok(checked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::busy_cpus;
+
+    #[test]
+    fn busy_cpus_takes_the_smaller_of_average_and_running() {
+        // A loop of runs: the average says one CPU busy, only this one runs.
+        assert_eq!(busy_cpus("1.52 0.98 0.71 1/467 1234\n"), Some(0.0));
+        // A build: the average lags behind three processes running now.
+        assert_eq!(busy_cpus("0.40 0.98 0.71 4/467 1234\n"), Some(0.4));
+        assert_eq!(busy_cpus("2.50 0.98 0.71 3/467 1234\n"), Some(2.0));
+        // No running count: the average.
+        assert_eq!(busy_cpus("0.75"), Some(0.75));
+        assert_eq!(busy_cpus("x 1 2 1/2 3"), None);
+    }
 }

@@ -41,11 +41,15 @@
 //! When the assembler reaches a block no worker has started, it takes the
 //! block over (encodes its statements itself, and the workers skip it):
 //! the assembler's own time goes into encoding rather than waiting, and no
-//! block is encoded twice.
+//! block is encoded twice. While a worker encodes the block the assembler
+//! needs, the assembler encodes the next block waiting for a worker, as a
+//! worker would (`Prepared::help`): on two cores the assembler's thread
+//! and one worker share the encoding, and a descheduled worker does not
+//! leave the assembler idle.
 //!
 //! Memory stays bounded: a fixed number of blocks is read ahead of the
-//! assembler ([`AHEAD`] per worker), each released once the assembler is
-//! past it.
+//! assembler ([`AHEAD`] per encoding thread), each released once the
+//! assembler is past it.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -62,8 +66,11 @@ use crate::{backend_for, Assembled};
 /// The size of a block (whole lines are added up to the next line end).
 pub const BLOCK: usize = 128 << 10;
 
-/// Blocks read ahead of the assembler, per worker.
-const AHEAD: usize = 2;
+/// Blocks read ahead of the assembler, per encoding thread (the workers,
+/// and the assembler's when it takes over). With 2 the blocks the assembler
+/// encoded while a worker was slow filled the window, and it waited for the
+/// worker (fiji, 2 M lines, `-j 2`: 132 waits of 1 ms; with 4: 8-24).
+const AHEAD: usize = 4;
 
 /// A block of the source file given to a worker.
 struct Block {
@@ -408,8 +415,10 @@ fn encode_block(
         chip,
         clrx,
         first_line: b.first_line,
-        entries: Vec::new(),
-        texts: String::new(),
+        // (Sized for the common block, one instruction a line: growing them
+        // cost more than filling them.)
+        entries: Vec::with_capacity(b.lines as usize),
+        texts: String::with_capacity(b.text.len()),
         runs: Vec::new(),
         bytes: Vec::with_capacity(b.text.len() / 4),
         diags: Vec::new(),
@@ -442,8 +451,13 @@ pub(crate) struct Prepared {
     /// One token per block released: lets the reader read another.
     tokens: SyncSender<()>,
     slots: Arc<Slots>,
-    /// Whether the assembler takes blocks no worker has started.
+    /// Whether the assembler takes blocks no worker has started, and
+    /// encodes later blocks itself while it waits for a worker's.
     take_over: bool,
+    /// The blocks read for the workers (the assembler helps with them).
+    blocks: Arc<Mutex<Receiver<Block>>>,
+    /// What the workers encode with.
+    start: Start,
     /// Blocks that arrived before their turn.
     waiting: Vec<Encodings>,
     cur: Option<Encodings>,
@@ -476,6 +490,9 @@ impl Prepared {
     fn next_block(&mut self) -> Option<Encodings> {
         let want = self.next_idx;
         loop {
+            while let Ok(e) = self.results.try_recv() {
+                self.waiting.push(e);
+            }
             if let Some(k) = self.waiting.iter().position(|e| e.idx == want) {
                 self.next_idx += 1;
                 return Some(self.waiting.swap_remove(k));
@@ -485,6 +502,9 @@ impl Prepared {
                     self.next_idx += 1;
                     return Some(Encodings::empty(want, first_line, end_line));
                 }
+            }
+            if self.take_over && self.help() {
+                continue;
             }
             // (Looks again at the claim now and then: the block may be
             // read, and not yet started, while waiting.)
@@ -497,6 +517,26 @@ impl Prepared {
                 Err(RecvTimeoutError::Disconnected) => return None,
             }
         }
+    }
+
+    /// While a worker encodes the block the assembler needs, the assembler
+    /// encodes the next block waiting for a worker, as a worker would (so
+    /// it does not wait idle, nor for a worker that was descheduled): false
+    /// when there is none. (The block it needs, if it were waiting, has
+    /// been taken over just before; if it was read since, it is encoded
+    /// here, as a worker would.)
+    fn help(&mut self) -> bool {
+        let b = match self.blocks.try_lock() {
+            Ok(r) => r.try_recv(),
+            // (A worker holds it while it waits for a block: none is read.)
+            Err(_) => return false,
+        };
+        let Ok(b) = b else { return false };
+        if self.slots.claim(b.idx, STARTED) {
+            let e = self.start.encode(&b);
+            self.waiting.push(e);
+        }
+        true
     }
 
     /// Moves to the block holding file line `line_no` (releasing those
@@ -620,7 +660,6 @@ fn read_blocks(
 ) {
     let mut carry: Vec<u8> = Vec::new();
     let mut first_line = 1u32;
-    let mut buf = vec![0u8; block.min(1 << 16)];
     let mut eof = false;
     for idx in 0.. {
         if tokens.recv().is_err() {
@@ -631,9 +670,10 @@ fn read_blocks(
         let mut want = block;
         let cut = loop {
             while !eof && carry.len() < want {
-                match file.read(&mut buf) {
-                    Ok(0) => eof = true,
-                    Ok(n) => carry.extend_from_slice(&buf[..n]),
+                // (Straight into `carry`: fewer than `need` bytes is the end.)
+                let need = want - carry.len();
+                match (&mut file).take(need as u64).read_to_end(&mut carry) {
+                    Ok(n) => eof = n < need,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(_) => eof = true,
                 }
@@ -651,7 +691,7 @@ fn read_blocks(
         }
         let rest = carry.split_off(cut);
         let bytes = std::mem::replace(&mut carry, rest);
-        let lines = bytes.iter().filter(|&&c| c == b'\n').count() as u32;
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u32;
         let Ok(text) = String::from_utf8(bytes) else {
             // The assembler reports it; nothing more to encode.
             return;
@@ -674,7 +714,7 @@ fn read_blocks(
 /// (`\` before it) starts.
 fn last_line_end(b: &[u8]) -> Option<usize> {
     let mut end = b.len();
-    while let Some(p) = b[..end].iter().rposition(|&c| c == b'\n') {
+    while let Some(p) = memchr::memrchr(b'\n', &b[..end]) {
         let mut e = p;
         while e > 0 && b[e - 1] == b'\r' {
             e -= 1;
@@ -687,15 +727,28 @@ fn last_line_end(b: &[u8]) -> Option<usize> {
     None
 }
 
-/// Workers take blocks and send their encodings.
-fn work(
-    blocks: &Mutex<Receiver<Block>>,
-    slots: &Slots,
-    out: Sender<Encodings>,
+/// How blocks are encoded: the chip and options the file starts with.
+#[derive(Clone)]
+struct Start {
     chip: Option<&'static Processor>,
     clrx: bool,
-    opts: &Options,
-) {
+    opts: Arc<Options>,
+}
+
+impl Start {
+    /// [`encode_block`]; should encoding panic, the block comes back empty:
+    /// the assembler encodes it, as it would without workers, instead of
+    /// waiting.
+    fn encode(&self, b: &Block) -> Encodings {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            encode_block(b, self.chip, self.clrx, &self.opts)
+        }))
+        .unwrap_or_else(|_| Encodings::empty(b.idx, b.first_line, b.first_line + b.lines))
+    }
+}
+
+/// Workers take blocks and send their encodings.
+fn work(blocks: &Mutex<Receiver<Block>>, slots: &Slots, out: Sender<Encodings>, start: &Start) {
     loop {
         let b = match blocks.lock() {
             Ok(r) => r.recv(),
@@ -706,13 +759,7 @@ fn work(
             // The assembler took it.
             continue;
         }
-        // (Should encoding panic, the block comes back empty: the assembler
-        // encodes it, as it would without workers, instead of waiting.)
-        let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            encode_block(&b, chip, clrx, opts)
-        }))
-        .unwrap_or_else(|_| Encodings::empty(b.idx, b.first_line, b.first_line + b.lines));
-        if out.send(e).is_err() {
+        if out.send(start.encode(&b)).is_err() {
             return;
         }
     }
@@ -772,34 +819,41 @@ pub fn assemble_file_in(
         return Ok(Assembled { output, backend });
     }
     let side = std::fs::File::open(path)?;
-    let clrx = dialect == Dialect::Clrx;
-    let in_flight = AHEAD * workers + 1;
+    let start = Start {
+        chip,
+        clrx: dialect == Dialect::Clrx,
+        opts: Arc::new(opts.clone()),
+    };
+    // (The assembler's thread encodes blocks too when it takes over.)
+    let encoders = workers + usize::from(take_over);
+    let in_flight = AHEAD * encoders + 1;
     let (token_tx, token_rx) = sync_channel(in_flight);
     for _ in 0..in_flight {
         let _ = token_tx.send(());
     }
     // (A block's slot is reused only after its token came back.)
     let slots = Arc::new(Slots::new(in_flight + 1));
-    let (work_tx, work_rx) = sync_channel(workers);
+    let (work_tx, work_rx) = sync_channel(encoders);
     let (out_tx, out_rx) = channel();
-    // (Owned by the workers: when the last ends, the reader's sends fail.)
+    // (Owned by the workers and the assembler: when all are done, the
+    // reader's sends fail.)
     let work_rx = Arc::new(Mutex::new(work_rx));
-    let shared = Arc::new(opts.clone());
     let output = std::thread::scope(|s| {
         let reader_slots = slots.clone();
         s.spawn(move || read_blocks(side, block.max(1), token_rx, work_tx, &reader_slots));
         for _ in 0..workers {
-            let (out, work_rx, opts) = (out_tx.clone(), work_rx.clone(), shared.clone());
+            let (out, work_rx, start) = (out_tx.clone(), work_rx.clone(), start.clone());
             let slots = slots.clone();
-            s.spawn(move || work(&work_rx, &slots, out, chip, clrx, &opts));
+            s.spawn(move || work(&work_rx, &slots, out, &start));
         }
         drop(out_tx);
-        drop(work_rx);
         backend.prepared = Some(Box::new(Prepared {
             results: out_rx,
             tokens: token_tx,
             slots,
             take_over,
+            blocks: work_rx,
+            start,
             waiting: Vec::new(),
             cur: None,
             next_idx: 0,

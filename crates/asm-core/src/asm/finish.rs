@@ -55,19 +55,23 @@ impl Assembler {
                 self.write_data(f.section, f.offset, f.size, v, f.expr.pos());
             }
         }
+        let fixups = std::mem::take(&mut self.fixups);
         let resolved = std::mem::take(&mut self.resolved_fixups);
-        for (f, v) in resolved {
+        for (i, v) in resolved {
+            let f = &fixups[i as usize];
             let data = &mut self.sections[f.section.0 as usize].data;
-            if let Err(msg) = backend.apply_fixup(&f, v, data) {
+            if let Err(msg) = backend.apply_fixup(f, v, data) {
                 match msg.strip_prefix("warning: ") {
                     Some(w) => self.report(Severity::Warning, f.expr.pos(), w.to_string()),
                     None => self.report(Severity::Error, f.expr.pos(), msg),
                 }
             }
         }
-        let fixups = std::mem::take(&mut self.fixups);
-        self.fixup_waits.clear();
-        for f in &fixups {
+        let open = std::mem::take(&mut self.open_fixups);
+        for (i, f) in fixups.iter().enumerate() {
+            if !open.is_open(i as u32) {
+                continue;
+            }
             if let Some(v) = self.eval_final(&f.expr) {
                 let data = &mut self.sections[f.section.0 as usize].data;
                 if let Err(msg) = backend.apply_fixup(f, v, data) {

@@ -42,6 +42,9 @@ impl Assembler {
         if matches!(s.state, SymState::Pending(_) | SymState::Eqv(_)) {
             self.redefinitions += 1;
         }
+        if matches!(s.state, SymState::Undefined) {
+            self.open_fixups.defined(id);
+        }
         if matches!(state, SymState::Pending(_)) {
             self.pending_syms.push((id, Waiting::UNTRIED));
         }
@@ -112,22 +115,108 @@ impl Assembler {
         });
         self.data_fixups = data_fixups;
         // Back-end fixups keep their value and are applied at the end, after
-        // `end_of_source` (a back end may emit its bytes only then).
+        // `end_of_source` (a back end may emit its bytes only then). Only
+        // those that may be ready are visited ([`OpenFixups::candidates`]).
         let fixups = std::mem::take(&mut self.fixups);
-        let mut waits = std::mem::take(&mut self.fixup_waits);
-        let mut keep = Vec::with_capacity(fixups.len());
-        let mut keep_waits = Vec::with_capacity(fixups.len());
-        for (f, mut wait) in fixups.into_iter().zip(waits.drain(..)) {
-            match self.try_eval_waiting(&f.expr, &mut wait) {
-                Some(v) => self.resolved_fixups.push((f, v)),
-                None => {
-                    keep.push(f);
-                    keep_waits.push(wait);
+        for i in self.open_fixups.candidates(self.redefinitions) {
+            let mut wait = self.open_fixups.wait(i);
+            match self.try_eval_waiting(&fixups[i as usize].expr, &mut wait) {
+                Some(v) => {
+                    self.open_fixups.resolved(i);
+                    self.resolved_fixups.push((i, v));
+                }
+                None => self.open_fixups.blocked(i, wait),
+            }
+        }
+        self.open_fixups.epoch = self.redefinitions;
+        self.fixups = fixups;
+    }
+}
+
+/// The back-end fixups not resolved yet, indexed by what they wait for, so
+/// that a resolution visits only those that may be ready rather than all
+/// (a source ending in thousands of `label = . - N`, each resolving a branch
+/// or two of thousands waiting, spent a tenth of its time scanning them).
+///
+/// A fixup that waits for an undefined symbol with no redefinition since
+/// ([`Waiting`]) stays "not yet" until that symbol gets a state
+/// ([`Assembler::set_symbol_state`] reports it: [`OpenFixups::defined`]) or
+/// a pending or lazy symbol is redefined (then every fixup is visited).
+/// The fixups visited are evaluated in the order they were made, as by a
+/// scan of all; the others would have been skipped by the scan.
+#[derive(Debug, Default)]
+pub(crate) struct OpenFixups {
+    /// What each fixup waited for when last tried (`None`: resolved).
+    waits: Vec<Option<Waiting>>,
+    /// Fixups to evaluate at the next resolution: new ones, and those whose
+    /// evaluation stopped at an error rather than at a symbol.
+    retry: Vec<u32>,
+    /// The fixups waiting for each undefined symbol.
+    by_blocker: rustc_hash::FxHashMap<u32, Vec<u32>>,
+    /// Symbols that got a state since the last resolution (while any
+    /// fixup waited for a symbol).
+    defined: Vec<u32>,
+    /// [`Assembler::redefinitions`] at the last resolution.
+    pub(crate) epoch: u64,
+}
+
+impl OpenFixups {
+    /// Fixup `i` was made.
+    pub(crate) fn add(&mut self, i: u32) {
+        debug_assert_eq!(i as usize, self.waits.len());
+        self.waits.push(Some(Waiting::UNTRIED));
+        self.retry.push(i);
+    }
+
+    /// Whether fixup `i` is not resolved yet.
+    pub(crate) fn is_open(&self, i: u32) -> bool {
+        self.waits[i as usize].is_some()
+    }
+
+    /// Symbol `id`, undefined, gets a state.
+    pub(crate) fn defined(&mut self, id: u32) {
+        if !self.by_blocker.is_empty() {
+            self.defined.push(id);
+        }
+    }
+
+    /// The open fixups that may be ready, in the order they were made
+    /// (`epoch`: [`Assembler::redefinitions`] now).
+    fn candidates(&mut self, epoch: u64) -> Vec<u32> {
+        let mut c = std::mem::take(&mut self.retry);
+        if epoch != self.epoch {
+            for (_, v) in self.by_blocker.drain() {
+                c.extend(v);
+            }
+        } else {
+            for id in &self.defined {
+                if let Some(v) = self.by_blocker.remove(id) {
+                    c.extend(v);
                 }
             }
         }
-        self.fixups = keep;
-        self.fixup_waits = keep_waits;
+        self.defined.clear();
+        c.sort_unstable();
+        c
+    }
+
+    fn wait(&self, i: u32) -> Waiting {
+        self.waits[i as usize].unwrap_or(Waiting::UNTRIED)
+    }
+
+    /// Fixup `i` got its value.
+    pub(crate) fn resolved(&mut self, i: u32) {
+        self.waits[i as usize] = None;
+    }
+
+    /// Fixup `i` is not ready: it waits for `wait`.
+    fn blocked(&mut self, i: u32, wait: Waiting) {
+        self.waits[i as usize] = Some(wait);
+        if wait.blocker == u32::MAX {
+            self.retry.push(i);
+        } else {
+            self.by_blocker.entry(wait.blocker).or_default().push(i);
+        }
     }
 }
 

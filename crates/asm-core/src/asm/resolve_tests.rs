@@ -35,15 +35,16 @@ impl Assembler {
         }
         self.data_fixups = keep;
         let fixups = std::mem::take(&mut self.fixups);
-        let mut keep = Vec::new();
-        for f in fixups {
-            match self.try_eval(&f.expr) {
-                Some(v) => self.resolved_fixups.push((f, v)),
-                None => keep.push(f),
+        for (i, f) in fixups.iter().enumerate() {
+            let i = i as u32;
+            if self.open_fixups.is_open(i) {
+                if let Some(v) = self.try_eval(&f.expr) {
+                    self.open_fixups.resolved(i);
+                    self.resolved_fixups.push((i, v));
+                }
             }
         }
-        self.fixup_waits = vec![Waiting::UNTRIED; keep.len()];
-        self.fixups = keep;
+        self.fixups = fixups;
     }
 }
 

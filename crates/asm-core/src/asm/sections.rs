@@ -180,8 +180,8 @@ impl Assembler {
     /// Register a fixup; the core evaluates its expression at the end and
     /// calls [`Backend::apply_fixup`].
     pub fn add_fixup(&mut self, fixup: Fixup) {
+        self.open_fixups.add(self.fixups.len() as u32);
         self.fixups.push(fixup);
-        self.fixup_waits.push(Waiting::UNTRIED);
     }
 
     /// Record a relocation (see [`Relocation`]).
