@@ -96,7 +96,7 @@ const CHUNKS_PER_THREAD: usize = 2;
 /// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
 /// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
 /// first pass finds the labels and instruction starts about every
-/// [`CHUNK`] bytes (stretches scanned in parallel, then joined:
+/// `CHUNK` bytes (stretches scanned in parallel, then joined:
 /// [`listing::Stretches`]), then the chunks are listed in parallel, a few
 /// per thread at a time, and their text goes to `write` in order. The text is
 /// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
@@ -327,7 +327,7 @@ const FIRST_SAMPLES: usize = 8;
 /// the assembler gives back bits the text does not show: unused fields,
 /// operands of a form that has none, and the like. So an instruction
 /// whose set bits are all bits that valid instances of its form set, and
-/// that clears no bit they all set ([`FormBits`], learned once per form
+/// that clears no bit they all set (`FormBits`, learned once per form
 /// from [`risa_gcn::random::random_instr`]), is
 /// taken as the printer says: valid instructions round-trip, which
 /// tests/roundtrip.rs checks for every form, and tests/raw_roundtrip.rs

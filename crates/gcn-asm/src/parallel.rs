@@ -48,7 +48,7 @@
 //! leave the assembler idle.
 //!
 //! Memory stays bounded: a fixed number of blocks is read ahead of the
-//! assembler ([`AHEAD`] per encoding thread), each released once the
+//! assembler (`AHEAD` per encoding thread), each released once the
 //! assembler is past it.
 
 use std::io::Read;
