@@ -225,4 +225,3 @@ impl Wave {
         self.mode & 0x100 != 0
     }
 }
-
