@@ -18,8 +18,9 @@ pub struct OutOfRange {
 /// [`AtomicApply::apply`].
 pub use risa_gcn::semantics::Atomic as AtomicOp;
 
-/// The lanes set in `mask`, in order: a memory access of a wave with a few
-/// active items (small work-groups) touches only those.
+/// The lanes set in `mask` (an EXEC mask), in order: every per-lane loop of
+/// the emulator walks these rather than testing 64 bits, since waves of
+/// small work-groups have few lanes active.
 pub fn active_lanes(mask: u64) -> impl Iterator<Item = usize> {
     let mut m = mask;
     std::iter::from_fn(move || {
@@ -155,13 +156,11 @@ pub trait Memory: Sync {
         out: &mut [[u32; 64]],
     ) -> Result<(), (usize, OutOfRange)> {
         let mut b = [0u8; 16];
-        for l in 0..64 {
-            if mask >> l & 1 != 0 {
-                self.read(addrs[l], &mut b[..4 * dwords])
-                    .map_err(|e| (l, e))?;
-                for (k, o) in out.iter_mut().enumerate().take(dwords) {
-                    o[l] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
-                }
+        for l in active_lanes(mask) {
+            self.read(addrs[l], &mut b[..4 * dwords])
+                .map_err(|e| (l, e))?;
+            for (k, o) in out.iter_mut().enumerate().take(dwords) {
+                o[l] = u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
             }
         }
         Ok(())
@@ -177,13 +176,11 @@ pub trait Memory: Sync {
         data: &[[u32; 64]],
     ) -> Result<(), (usize, OutOfRange)> {
         let mut b = [0u8; 16];
-        for l in 0..64 {
-            if mask >> l & 1 != 0 {
-                for (k, d) in data.iter().enumerate().take(dwords) {
-                    b[4 * k..4 * k + 4].copy_from_slice(&d[l].to_le_bytes());
-                }
-                self.write(addrs[l], &b[..4 * dwords]).map_err(|e| (l, e))?;
+        for l in active_lanes(mask) {
+            for (k, d) in data.iter().enumerate().take(dwords) {
+                b[4 * k..4 * k + 4].copy_from_slice(&d[l].to_le_bytes());
             }
+            self.write(addrs[l], &b[..4 * dwords]).map_err(|e| (l, e))?;
         }
         Ok(())
     }

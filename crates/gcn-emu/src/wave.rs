@@ -5,6 +5,7 @@
 //! their operand code (VCC at 106, M0 at 124, EXEC at 126), so an operand code
 //! below 128 is simply an index.
 
+use crate::mem::active_lanes;
 use crate::program::Src;
 
 /// Operand code of VCC_LO.
@@ -181,7 +182,7 @@ impl Wave {
         if exec == u64::MAX {
             *d = *vals;
         } else {
-            for l in crate::mem::active_lanes(exec) {
+            for l in active_lanes(exec) {
                 d[l] = vals[l];
             }
         }
@@ -193,7 +194,7 @@ impl Wave {
         let (lo, hi) = self.v.split_at_mut(r + 1);
         let lo = &mut lo[r];
         let hi = &mut hi[0];
-        for l in crate::mem::active_lanes(exec) {
+        for l in active_lanes(exec) {
             lo[l] = vals[l] as u32;
             hi[l] = (vals[l] >> 32) as u32;
         }

@@ -435,9 +435,10 @@ impl Stretches {
             self.splits.push(Split { pc, prev });
         }
         // The true decoding, up to where it meets the guess.
+        let lens = LenDecoder::new(self.target);
         while pc < stop && !s.starts_at(pc) {
             let k = ((pc - s.from) / 4) as usize;
-            let (step, branch) = step_at(&LenDecoder::new(self.target), &s.words, k, pc);
+            let (step, branch) = step_at(&lens, &s.words, k, pc);
             if let Some(t) = branch {
                 add_label(&mut self.labels, self.dialect, t);
             }

@@ -147,10 +147,7 @@ impl Assembler {
         }
         let file = self.files[self.frames[0].file as usize].clone();
         for d in diags {
-            if d.severity == Severity::Error {
-                self.n_errors += 1;
-            }
-            if self.diags.len() >= self.opts.max_diagnostics {
+            if !self.count_diagnostic(d.severity) {
                 continue;
             }
             self.push_diagnostic(Diagnostic {

@@ -85,10 +85,7 @@ impl Assembler {
     }
 
     pub(crate) fn report(&mut self, sev: Severity, pos: Pos, message: String) {
-        if sev == Severity::Error {
-            self.n_errors += 1;
-        }
-        if self.diags.len() >= self.opts.max_diagnostics {
+        if !self.count_diagnostic(sev) {
             return;
         }
         let Some(loc) = self.locs.get(pos.loc as usize) else {
@@ -138,6 +135,15 @@ impl Assembler {
             source_line,
             notes,
         });
+    }
+
+    /// Counts a diagnostic of severity `sev`: whether there is room to keep
+    /// it ([`Options::max_diagnostics`]; errors are counted either way).
+    pub(crate) fn count_diagnostic(&mut self, sev: Severity) -> bool {
+        if sev == Severity::Error {
+            self.n_errors += 1;
+        }
+        self.diags.len() < self.opts.max_diagnostics
     }
 
     /// Keeps `d` (counted already; room checked), with a note on the last

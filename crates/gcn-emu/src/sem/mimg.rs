@@ -11,8 +11,7 @@ use super::{Handler, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::image::{layout, ImageDesc, Kind};
-use crate::mem::active_lanes;
-use crate::mem::AtomicOp;
+use crate::mem::{active_lanes, AtomicOp};
 use crate::program::{Op, Src};
 use crate::wave::Wave;
 use risa_gcn::semantics::{ImageAccess, ImageMem};
@@ -290,12 +289,10 @@ fn store(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
 fn resinfo(w: &mut Wave, op: &Op, c: &mut Ctx) -> R {
     let a = Access::new(w, op, c)?;
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 != 0 {
-            let mip = w.v[a.va][l];
-            let v = a.img.resinfo(c.prog.gen, a.kind, mip);
-            a.put(w, l, if a.d16 { v.map(|x| x & 0xffff) } else { v });
-        }
+    for l in active_lanes(e) {
+        let mip = w.v[a.va][l];
+        let v = a.img.resinfo(c.prog.gen, a.kind, mip);
+        a.put(w, l, if a.d16 { v.map(|x| x & 0xffff) } else { v });
     }
     Ok(())
 }

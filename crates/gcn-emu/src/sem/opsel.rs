@@ -20,6 +20,7 @@
 use super::R;
 use crate::exec::{Ctx, Handler};
 use crate::fault::FaultKind;
+use crate::mem::active_lanes;
 use crate::program::{Op, Src};
 use crate::wave::Wave;
 use risa_gcn::table::{OpInfo, Role};
@@ -127,14 +128,12 @@ pub fn run_with(w: &mut Wave, op: &Op, c: &mut Ctx, x: &OpSel, round: bool) -> R
     inner(w, op, c)?;
     let r = w.v[TMP_DST as usize];
     let d = &mut w.v[x.dst as usize];
-    for l in 0..64 {
-        if e >> l & 1 != 0 {
-            d[l] = if x.dst_hi {
-                (d[l] & 0xffff) | r[l] << 16
-            } else {
-                (d[l] & 0xffff_0000) | (r[l] & 0xffff)
-            };
-        }
+    for l in active_lanes(e) {
+        d[l] = if x.dst_hi {
+            (d[l] & 0xffff) | r[l] << 16
+        } else {
+            (d[l] & 0xffff_0000) | (r[l] & 0xffff)
+        };
     }
     Ok(())
 }

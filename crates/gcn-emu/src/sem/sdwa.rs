@@ -212,14 +212,12 @@ fn dpp(w: &mut Wave, op: &Op, c: &mut Ctx, x: &Ext, round: bool) -> R {
     if x.dst != u16::MAX {
         let t = w.v[TMP_DST as usize];
         let d = &mut w.v[x.dst as usize];
-        for l in 0..64 {
-            if run_exec >> l & 1 != 0 {
-                d[l] = if x.keep_high {
-                    (d[l] & 0xffff_0000) | (t[l] & 0xffff)
-                } else {
-                    t[l]
-                };
-            }
+        for l in active_lanes(run_exec) {
+            d[l] = if x.keep_high {
+                (d[l] & 0xffff_0000) | (t[l] & 0xffff)
+            } else {
+                t[l]
+            };
         }
     }
     Ok(())

@@ -9,6 +9,7 @@ use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
 use crate::float::*;
+use crate::mem::active_lanes;
 use crate::program::{Op, Src};
 use crate::wave::{Lanes, Wave, M0};
 
@@ -1575,12 +1576,10 @@ fn v_swap_b32(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     let r = vgpr_of(op.src[0])?;
     let d = op.d as usize;
     let e = w.exec();
-    for l in 0..64 {
-        if e >> l & 1 != 0 {
-            let t = w.v[d][l];
-            w.v[d][l] = w.v[r][l];
-            w.v[r][l] = t;
-        }
+    for l in active_lanes(e) {
+        let t = w.v[d][l];
+        w.v[d][l] = w.v[r][l];
+        w.v[r][l] = t;
     }
     Ok(())
 }

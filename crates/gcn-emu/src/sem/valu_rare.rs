@@ -6,6 +6,7 @@ use super::screen_partition::SCREEN_PARTITION_4SE;
 use super::{Sem, Table, R};
 use crate::exec::Ctx;
 use crate::fault::FaultKind;
+use crate::mem::active_lanes;
 use crate::program::{Op, Src};
 use crate::wave::{Wave, VGPR_SLOTS};
 
@@ -66,11 +67,9 @@ fn v_mqsad_u32_u8(w: &mut Wave, op: &Op, _c: &mut Ctx) -> R {
     }
     // All lanes are computed before any is written: the result may overlap SRC2.
     let e = w.exec();
-    for (l, o) in out.iter().enumerate() {
-        if e >> l & 1 != 0 {
-            for (k, x) in o.iter().enumerate() {
-                w.v[d + k][l] = *x;
-            }
+    for l in active_lanes(e) {
+        for (k, x) in out[l].iter().enumerate() {
+            w.v[d + k][l] = *x;
         }
     }
     Ok(())
