@@ -4,7 +4,7 @@
 //! references and local labels across the pieces' boundaries.
 
 use risa_asm_core::{Assembler, NoIsa, Options, Output};
-use std::io::Cursor;
+use std::io::{Cursor, Read};
 
 fn whole(src: &str) -> Output {
     Assembler::new(Options::default()).assemble("s.s", src, &mut NoIsa)
@@ -70,4 +70,33 @@ fn bytes_that_are_not_utf8_are_an_error_at_their_line() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!((d[0].line, d[0].col), (3, 11));
     assert!(d[0].message.contains("not UTF-8"), "{}", d[0].message);
+}
+
+/// A source whose reading fails part way (a disk error, a network file
+/// system going away) is an error, not a source that ends there: the text
+/// read so far would otherwise pass for the whole program.
+#[test]
+fn a_read_error_is_reported_not_taken_for_the_end() {
+    /// Gives `ok` bytes, then fails.
+    struct Failing {
+        ok: Cursor<Vec<u8>>,
+    }
+    impl std::io::Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            match self.ok.read(buf)? {
+                0 => Err(std::io::Error::other("device gone")),
+                n => Ok(n),
+            }
+        }
+    }
+    let ok = Cursor::new(".byte 1\n.byte 2\n".as_bytes().to_vec());
+    let reader = Box::new(std::io::BufReader::new(Failing { ok }));
+    let out = Assembler::new(Options::default()).assemble_reader("s.s", reader, &mut NoIsa);
+    let d: Vec<_> = out.errors().collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(
+        d[0].message.contains("reading the source") && d[0].message.contains("device gone"),
+        "{}",
+        d[0].message
+    );
 }

@@ -675,6 +675,9 @@ fn read_blocks(
                 match (&mut file).take(need as u64).read_to_end(&mut carry) {
                     Ok(n) => eof = n < need,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    // (The assembler reads the file on its own and reports
+                    // the error where it meets it; the workers only stop
+                    // encoding ahead, so nothing is lost or made up.)
                     Err(_) => eof = true,
                 }
             }
