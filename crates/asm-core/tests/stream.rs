@@ -4,7 +4,7 @@
 //! references and local labels across the pieces' boundaries.
 
 use risa_asm_core::{Assembler, NoIsa, Options, Output};
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 
 fn whole(src: &str) -> Output {
     Assembler::new(Options::default()).assemble("s.s", src, &mut NoIsa)
