@@ -340,8 +340,10 @@ pub struct Exactness {
     /// Per form (instruction × encoding, a flat table: this is looked up
     /// for every instruction): the bits its first [`FIRST_SAMPLES`] valid
     /// instances set, and those of all [`FORM_SAMPLES`], once known
-    /// (shared by the threads of a parallel listing).
-    first: Vec<OnceLock<FormBits>>,
+    /// (shared by the threads of a parallel listing). The first ones keep
+    /// the generator as they left it: the rest of the samples go on from
+    /// there rather than making the first ones again.
+    first: Vec<OnceLock<(FormBits, random::Rng)>>,
     forms: Vec<OnceLock<FormBits>>,
     /// Per form, the bits of the samples learned so far (`any` only
     /// grows and `all` only shrinks towards all samples' bits, see
@@ -411,33 +413,43 @@ impl Exactness {
     /// not admit: learned from the samples, and the bits kept.
     #[cold]
     fn learn(&self, i: &Instr, key: usize) -> bool {
-        // The samples are the same whatever their number (the generator is
-        // seeded by the instruction): the first ones' bits are part of all
-        // samples' bits, and the verdict is all samples' verdict.
-        let first = *self.first[key].get_or_init(|| self.form_bits(i, FIRST_SAMPLES));
+        // The samples are one stream (the generator is seeded by the
+        // instruction): the first ones' bits are part of all samples' bits,
+        // and the verdict is all samples' verdict.
+        let (first, ref rest) = *self.first[key].get_or_init(|| {
+            let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
+            let bits = self.form_bits(i, &mut rng, FormBits { any: 0, all: !0 }, FIRST_SAMPLES);
+            (bits, rng)
+        });
         let learnt = |bits: FormBits| {
             self.known[key][0].fetch_or(bits.any, Ordering::Relaxed);
             self.known[key][1].fetch_and(bits.all, Ordering::Relaxed);
         };
         learnt(first);
         first.admits(i.raw) || {
-            let all = *self.forms[key].get_or_init(|| self.form_bits(i, FORM_SAMPLES));
+            let all = *self.forms[key].get_or_init(|| {
+                self.form_bits(i, &mut rest.clone(), first, FORM_SAMPLES - FIRST_SAMPLES)
+            });
             learnt(all);
             all.admits(i.raw)
         }
     }
 
-    /// The bits that the first `samples` valid instances of `i`'s form
-    /// set (none when the generator has no instance of it: nothing is
-    /// trusted then).
-    fn form_bits(&self, i: &Instr, samples: usize) -> FormBits {
-        let mut rng = random::Rng::new(0x5eed ^ u64::from(i.op));
-        let mut bits = FormBits { any: 0, all: !0 };
+    /// `bits` with those of the next `samples` instances of `i`'s form
+    /// that `rng` makes (valid ones only; none when the generator has no
+    /// instance of it: nothing is trusted then).
+    fn form_bits(
+        &self,
+        i: &Instr,
+        rng: &mut random::Rng,
+        mut bits: FormBits,
+        samples: usize,
+    ) -> FormBits {
         for _ in 0..samples {
             // (VOP3b forms by their own encoding: named by their VOP3
             // encoding, the generator leaves the SDST field 0, and every
             // instruction with another SDST would be assembled.)
-            if let Some(x) = random::random_instr(&mut rng, self.chip, i.op, i.enc) {
+            if let Some(x) = random::random_instr(rng, self.chip, i.op, i.enc) {
                 if x.enc == i.enc {
                     bits.any |= x.raw;
                     bits.all &= x.raw;

@@ -17,7 +17,7 @@ use crate::optext::{
     push_small_u32, Packed, Packed16,
 };
 use crate::processor::{Feature, Target};
-use crate::table::{flag, Family, OpInfo, Opnd, Role, Ty};
+use crate::table::{flag, Family, OpId, OpInfo, Opnd, Role, Ty, OPS};
 
 /// Assembly syntax flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -299,6 +299,18 @@ fn clrx_vaddr_dwords(name: &str) -> u32 {
         };
     }
     n.max(4)
+}
+
+/// [`clrx_vaddr_dwords`] of row `op`, from a table made on first use:
+/// parsing the name cost a sixth of printing an image instruction.
+fn clrx_vaddr_min(op: OpId) -> u32 {
+    static MIN: std::sync::OnceLock<Box<[u8]>> = std::sync::OnceLock::new();
+    let t = MIN.get_or_init(|| {
+        OPS.iter()
+            .map(|r| clrx_vaddr_dwords(r.clrx) as u8)
+            .collect()
+    });
+    u32::from(t[usize::from(op)])
 }
 
 /// The implicit VCC read (of the 32-bit carry forms and v_div_fmas), for
@@ -1956,7 +1968,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         let mut a = info.operand(Role::A).map_or(1, |a| a.ty.dwords());
         if !self.llvm() {
-            a = clrx_vaddr_dwords(info.clrx).max(a);
+            a = clrx_vaddr_min(i.op).max(a);
         }
         self.vgpr(o.next(), i.field(Field::Vaddr), a);
         let r128 = i.field(Field::R128) != 0 && !i.gen.has(Feature::R128A16);
