@@ -438,14 +438,14 @@ pub fn operand_into<'a>(
 ) -> bool {
     c.skip_ws();
     let start = c.pos();
-    if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
-        used.note(gen, code, 1);
+    if let Some((code, count, n)) = fast_reg(c.rest().as_bytes(), gen) {
+        used.note(gen, code, count);
         c.set_pos(start + n);
         // (`at` first: the value is then built in place, not copied from a
         // temporary just written, which stalls store forwarding.)
         let at = c.slice(start, start + n);
         *out = Some(Opd {
-            v: Val::Reg { code, count: 1 },
+            v: Val::Reg { code, count },
             neg: false,
             abs: false,
             sext: false,
@@ -508,7 +508,7 @@ pub fn operand_into<'a>(
             closers[nclose] = b'|';
             nclose += 1;
             continue;
-        } else if c.peek() == Some(b'-') && !neg && negates_register(asm, c) {
+        } else if c.peek() == Some(b'-') && !neg && negates_register(asm, gen, c) {
             c.bump();
             neg = true;
             continue;
@@ -537,6 +537,12 @@ pub fn operand_into<'a>(
     {
         c.set_pos(c.pos() + 3);
         Val::Off
+    } else if let Some((code, count, n)) = fast_reg(c.rest().as_bytes(), gen) {
+        // (Inside `abs(..)`, `|..|`, `-..`: the common registers again
+        // without the general path.)
+        used.note(gen, code, count);
+        c.set_pos(c.pos() + n);
+        Val::Reg { code, count }
     } else {
         match fast_int(c) {
             Some(v) => Val::Num(Value::abs(v)),
@@ -636,13 +642,32 @@ fn reloc_suffix<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, sym: Val<'a>) -> Op
     })))
 }
 
-/// A single `vN` or `sN` (decimal, no range) that ends at a delimiter:
-/// (operand code, length). The common case, read without the general path.
+/// Whether `x` may follow a register that [`fast_reg`] reads: what ends
+/// the operand (`,`, white space, the end) or a modifier around it (`)`,
+/// `|`). Anything else leaves the text to the general path.
+#[inline(always)]
+fn ends_fast_reg(x: Option<&u8>) -> bool {
+    match x {
+        None | Some(b',' | b')' | b'|') => true,
+        Some(&x) => risa_asm_core::lex::is_space(x),
+    }
+}
+
+/// Operand code of `vcc` (the pair) in every generation.
+const VCC: u32 = 106;
+
+/// A single `vN` or `sN` (decimal, no range) or `vcc` that ends at a
+/// delimiter: (operand code, count, length). The common cases, read without
+/// the general path (which reads them the same way: numbered registers and
+/// the named ones before register symbols).
 #[inline]
-fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
+fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, u32, usize)> {
     let kind = *b.first()?;
     if kind != b'v' && kind != b's' {
         return None;
+    }
+    if b.get(1..3) == Some(b"cc") {
+        return (kind == b'v' && ends_fast_reg(b.get(3))).then_some((VCC, 2, 3));
     }
     let mut n = 0u32;
     let mut i = 1;
@@ -650,17 +675,12 @@ fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
         n = n * 10 + u32::from(b[i] - b'0');
         i += 1;
     }
-    if i == 1 || i > 4 || (i > 2 && b[1] == b'0') {
+    if i == 1 || i > 4 || (i > 2 && b[1] == b'0') || !ends_fast_reg(b.get(i)) {
         return None;
     }
-    match b.get(i) {
-        None | Some(b',') => {}
-        Some(&x) if risa_asm_core::lex::is_space(x) => {}
-        _ => return None,
-    }
     match kind {
-        b'v' if n < 256 => Some((256 + n, i)),
-        b's' if n < sgpr_count(gen) => Some((n, i)),
+        b'v' if n < 256 => Some((256 + n, 1, i)),
+        b's' if n < sgpr_count(gen) => Some((n, 1, i)),
         _ => None,
     }
 }
@@ -823,13 +843,16 @@ fn float_at<'a>(c: &mut Cursor<'a>) -> Option<FloatLit<'a>> {
 
 /// Whether the `-` at the cursor negates a register (`-v1`, `-|v1|`, `-abs(..)`)
 /// rather than starting a negative number.
-fn negates_register(asm: &mut Assembler, c: &Cursor<'_>) -> bool {
+fn negates_register(asm: &mut Assembler, gen: Gen, c: &Cursor<'_>) -> bool {
     let mut t = *c;
     t.bump();
     t.skip_ws();
     match t.peek() {
         Some(b'|') => true,
         Some(ch) if risa_asm_core::lex::is_ident_start(ch) => {
+            if fast_reg(t.rest().as_bytes(), gen).is_some() {
+                return true;
+            }
             let r = t.rest();
             if r.len() > 4
                 && (r.as_bytes()[..4].eq_ignore_ascii_case(b"abs(")
@@ -889,4 +912,23 @@ fn looks_like_register(asm: &mut Assembler, id: &str, next: Option<u8>) -> bool 
     specials().contains_key(l)
         || l.starts_with("src_reserved_")
         || asm.register_symbol(id).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fast_reg` reads `vcc` without the table: the table must agree.
+    #[test]
+    fn vcc_is_the_same_pair_everywhere() {
+        let e = specials().get("vcc").copied();
+        assert_eq!(e, Some([(VCC, 2); 4]));
+        for g in ALL_GENS {
+            assert_eq!(fast_reg(b"vcc, v1", g), Some((VCC, 2, 3)));
+            assert_eq!(fast_reg(b"vcc)", g), Some((VCC, 2, 3)));
+            assert_eq!(fast_reg(b"vcc_lo", g), None);
+            assert_eq!(fast_reg(b"scc", g), None);
+            assert_eq!(fast_reg(b"v7|", g), Some((263, 1, 2)));
+        }
+    }
 }
