@@ -660,7 +660,7 @@ const VCC: u32 = 106;
 /// delimiter: (operand code, count, length). The common cases, read without
 /// the general path (which reads them the same way: numbered registers and
 /// the named ones before register symbols).
-#[inline]
+#[inline(always)]
 fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, u32, usize)> {
     let kind = *b.first()?;
     if kind != b'v' && kind != b's' {

@@ -26,7 +26,15 @@ impl<'a> Build<'a, '_, '_> {
         let mut ops: [Option<Opd<'a>>; 6] = Default::default();
         let mut attr = (0u32, 0u32, ""); // VOP3 interpolation: attribute, channel
         let mut param = None;
+        // What the signature holds, gathered in this one pass over it (the
+        // steps below ask often).
+        let mut roles = 0u32;
+        let mut wide_ops = false;
+        let mut scalar_dst = false;
         for (k, op) in info.sig.iter().enumerate() {
+            roles |= 1 << op.role as u32;
+            wide_ops |= matches!(op.role, Role::D | Role::A | Role::B) && op.ty.dwords() == 2;
+            scalar_dst |= op.role == Role::D && op.sgpr;
             match op.role {
                 Role::T => {
                     self.sep()?;
@@ -45,7 +53,8 @@ impl<'a> Build<'a, '_, '_> {
         let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
         // Interpolation in VOP3: bit 0 is the attribute's slot (SRC0, written
         // as given), bit 1 the VGPR (SRC1), as clrxasm numbers them.
-        let interp = info.sig.iter().any(|o| o.role == Role::T);
+        let has = |r: Role| roles >> r as u32 & 1 != 0;
+        let interp = has(Role::T);
         let mut raw_neg_abs = (0u32, 0u32);
         // Whether an operand's own text has neg/abs (`-2`, `abs(2)`), apart
         // from `neg:`/`abs:` masks, which clrxasm takes on constants.
@@ -158,17 +167,12 @@ impl<'a> Build<'a, '_, '_> {
         };
         let sdwa = matches!(enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
         let dpp = matches!(enc, Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp);
-        let wide_ops = info
-            .sig
-            .iter()
-            .any(|o| matches!(o.role, Role::D | Role::A | Role::B) && o.ty.dwords() == 2);
         if self.clrx && dpp && wide_ops {
             return self.err(
                 self.st.name,
                 "DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
             );
         }
-        let scalar_dst = info.sig.iter().any(|o| o.role == Role::D && o.sgpr);
         if self.clrx && (sdwa || dpp) && scalar_dst {
             return self.err(
                 self.st.name,
@@ -191,8 +195,7 @@ impl<'a> Build<'a, '_, '_> {
         self.begin(enc)?;
         // 3. the fields.
         let long_enc = matches!(enc, Enc::Vop3 | Enc::Vop3b);
-        let interp3 =
-            fam == Family::Vintrp || (fam == Family::Vop3 && info.operand(Role::T).is_some());
+        let interp3 = fam == Family::Vintrp || (fam == Family::Vop3 && interp);
         if self.clrx {
             // clrxasm: an SGPR range of a vector instruction stays within
             // one group of four ("register line").
@@ -402,10 +405,10 @@ impl<'a> Build<'a, '_, '_> {
         }
         // The tied SRC2 of v_mac (= VDST) is left 0 in the VOP3 form, as LLVM encodes it.
         let _ = vdst;
-        if !long_enc && info.operand(Role::SC).is_some() {
+        if !long_enc && has(Role::SC) {
             self.note_read(106);
         }
-        if info.operand(Role::L).is_some() {
+        if has(Role::L) {
             self.note_read(255);
         }
         // VCC read without being named (v_div_fmas_*) counts on the constant
@@ -419,7 +422,7 @@ impl<'a> Build<'a, '_, '_> {
                 "a literal with SDWA or DPP (clrxasm rejects it)",
             );
         }
-        self.constant_bus(info.operand(Role::L).is_some())?;
+        self.constant_bus(has(Role::L))?;
         // 4. modifiers.
         if long_enc {
             let mut allowed = VOP3_MODS;
