@@ -8,9 +8,6 @@ use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
 use risa_gcn::Feature;
 
-/// Instructions whose 32-bit SRC1 clrxasm reads as a register pair.
-const CLRX_WIDE_SRC1: &[&str] = &["v_cmp_class_f64", "v_cmpx_class_f64"];
-
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
 
@@ -241,13 +238,14 @@ impl<'a> Build<'a, '_, '_> {
                 self.put(Field::Src1, param.unwrap_or(0));
                 continue;
             }
-            let Some(o) = ops[k].take() else { continue };
+            // (Borrowed, not moved out: the operands stay where they were read.)
+            let Some(o) = ops[k].as_ref() else { continue };
             match op.role {
                 Role::D => {
                     let code = if op.sgpr {
-                        self.sreg(&o, op.ty.dwords())?
+                        self.sreg(o, op.ty.dwords())?
                     } else {
-                        self.vgpr(&o, op.ty.dwords())?
+                        self.vgpr(o, op.ty.dwords())?
                     };
                     vdst = code;
                     self.put(Field::Vdst, code);
@@ -258,16 +256,16 @@ impl<'a> Build<'a, '_, '_> {
                     }
                 }
                 Role::SD => {
-                    let code = self.sreg(&o, 2)?;
+                    let code = self.sreg(o, 2)?;
                     self.put(Field::Sdst3, code);
                 }
                 Role::L => {
-                    self.no_lit(&o)?;
+                    self.no_lit(o)?;
                     if matches!(o.v, Val::Reg { .. }) {
                         return self
                             .err(o.at, "expected a constant (the literal of v_madak/v_madmk)");
                     }
-                    let code = self.src(&o, op.ty, 1, true)?;
+                    let code = self.src(o, op.ty, 1, true)?;
                     if code != 255 {
                         // madmk/madak: the constant is always a literal.
                         let v = match &o.v {
@@ -296,7 +294,7 @@ impl<'a> Build<'a, '_, '_> {
                     } else {
                         op.ty.dwords()
                     };
-                    if self.clrx && op.role == Role::B && CLRX_WIDE_SRC1.contains(&info.name) {
+                    if self.clrx && op.role == Role::B && info.has(flag::CLRXB64) {
                         // clrxasm reads the class mask as a register pair.
                         match o.v {
                             Val::Reg { count: 1, .. } => self.asm.warning(
@@ -321,7 +319,7 @@ impl<'a> Build<'a, '_, '_> {
                             // The field takes any source: encodable, so a warning.
                             self.asm.warning(o.at, "expected a vector register");
                         }
-                        let code = self.src(&o, ty, count, false)?;
+                        let code = self.src(o, ty, count, false)?;
                         self.put(f, code);
                         if self.clrx && code == 254 && n != 0 {
                             self.asm.warning(
@@ -351,7 +349,7 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         nsrc += 1;
                     } else if sdwa {
-                        self.sdwa_src(&o, op, n)?;
+                        self.sdwa_src(o, op, n)?;
                     } else if dpp {
                         let code = self.vgpr(
                             &Opd {
@@ -374,21 +372,21 @@ impl<'a> Build<'a, '_, '_> {
                         self.put(fabs, u32::from(o.abs));
                     } else {
                         // 32-bit encodings: SRC0 takes anything, VSRC1 a VGPR (or an SGPR if the row says so).
-                        self.no_operand_mods(&o)?;
+                        self.no_operand_mods(o)?;
                         if n == 0 {
                             if op.vgpr && o.vgpr().is_none() && !self.clrx {
                                 return self.err(o.at, "expected a vector register");
                             }
-                            let code = self.src(&o, ty, count, true)?;
+                            let code = self.src(o, ty, count, true)?;
                             self.put(Field::Src0, code);
                             self.note_read(code);
                         } else if op.sgpr {
                             // CLRX takes any scalar operand code here (8-bit field).
                             let code = if self.clrx {
                                 // (clrxasm also takes a literal here.)
-                                self.src(&o, ty, count, true)?
+                                self.src(o, ty, count, true)?
                             } else {
-                                self.sreg(&o, count)?
+                                self.sreg(o, count)?
                             };
                             if code > 255 {
                                 return self.err(o.at, "expected a scalar operand");
@@ -396,7 +394,7 @@ impl<'a> Build<'a, '_, '_> {
                             self.note_clrx_read(code);
                             self.put(Field::Vsrc1, code);
                         } else {
-                            let code = self.vgpr(&o, count)?;
+                            let code = self.vgpr(o, count)?;
                             self.put(Field::Vsrc1, code);
                         }
                     }
