@@ -393,7 +393,7 @@ fn check_align(asm: &mut Assembler, at: &str, first: u32, count: u32) -> Result<
 /// Skips white space and consumes `word(` (case-insensitive) if it is next.
 fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
     c.skip_ws();
-    let r = c.rest().as_bytes();
+    let r = c.rest_bytes();
     let n = word.len();
     if r.len() <= n || !r[..n].eq_ignore_ascii_case(word.as_bytes()) {
         return false;
@@ -438,7 +438,7 @@ pub fn operand_into<'a>(
 ) -> bool {
     c.skip_ws();
     let start = c.pos();
-    if let Some((code, count, n)) = fast_reg(c.rest().as_bytes(), gen) {
+    if let Some((code, count, n)) = fast_reg(c.rest_bytes(), gen) {
         used.note(gen, code, count);
         c.set_pos(start + n);
         // (`at` first: the value is then built in place, not copied from a
@@ -454,7 +454,7 @@ pub fn operand_into<'a>(
         });
         return true;
     }
-    if let Some((kind, first, last, n)) = fast_range(c.rest().as_bytes()) {
+    if let Some((kind, first, last, n)) = fast_range(c.rest_bytes()) {
         let at = c.slice(start, start + n);
         let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1, align)
         else {
@@ -477,7 +477,7 @@ pub fn operand_into<'a>(
     let mut nclose = 0;
     // Only look for modifiers when the text can start one.
     let may_modify = {
-        let b = c.rest().as_bytes();
+        let b = c.rest_bytes();
         match b.first() {
             Some(b'|' | b'-') => true,
             Some(_) => {
@@ -532,12 +532,12 @@ pub fn operand_into<'a>(
             ExprResult::Error => return false,
         }
     } else if c.rest().len() >= 3
-        && c.rest().as_bytes()[..3].eq_ignore_ascii_case(b"off")
+        && c.rest_bytes()[..3].eq_ignore_ascii_case(b"off")
         && !c.peek_at(3).is_some_and(risa_asm_core::lex::is_ident_char)
     {
         c.set_pos(c.pos() + 3);
         Val::Off
-    } else if let Some((code, count, n)) = fast_reg(c.rest().as_bytes(), gen) {
+    } else if let Some((code, count, n)) = fast_reg(c.rest_bytes(), gen) {
         // (Inside `abs(..)`, `|..|`, `-..`: the common registers again
         // without the general path.)
         used.note(gen, code, count);
@@ -777,7 +777,7 @@ pub fn fast_uint(b: &[u8]) -> Option<(u64, usize)> {
 #[inline]
 pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Option<u64> {
     c.skip_ws();
-    let b = c.rest().as_bytes();
+    let b = c.rest_bytes();
     if let Some((v, n)) = fast_uint(b) {
         let ok = match b.get(n).copied() {
             None => true,
@@ -796,7 +796,7 @@ pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Optio
 /// the expression parser. `None` (cursor unchanged) otherwise.
 #[inline]
 fn fast_int(c: &mut Cursor<'_>) -> Option<u64> {
-    let b = c.rest().as_bytes();
+    let b = c.rest_bytes();
     let (neg, p) = match b.first()? {
         b'-' => (true, 1),
         d if d.is_ascii_digit() => (false, 0),
@@ -850,7 +850,7 @@ fn negates_register(asm: &mut Assembler, gen: Gen, c: &Cursor<'_>) -> bool {
     match t.peek() {
         Some(b'|') => true,
         Some(ch) if risa_asm_core::lex::is_ident_start(ch) => {
-            if fast_reg(t.rest().as_bytes(), gen).is_some() {
+            if fast_reg(t.rest_bytes(), gen).is_some() {
                 return true;
             }
             let r = t.rest();
