@@ -433,7 +433,7 @@ impl Assembler {
         let mut c = Cursor::new(args);
         c.skip_ws();
         let start = c.pos();
-        let b = c.rest().as_bytes();
+        let b = c.rest_bytes();
         let n = b
             .iter()
             .take_while(|&&x| !lex::is_space(x) && x != b',')

@@ -439,7 +439,7 @@ impl Assembler {
         }
         loop {
             c.skip_ws();
-            let Some((op, len)) = peek_binop(c.rest().as_bytes()) else {
+            let Some((op, len)) = peek_binop(c.rest_bytes()) else {
                 return true;
             };
             if op.level() != level {

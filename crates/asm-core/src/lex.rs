@@ -213,6 +213,12 @@ impl<'a> Cursor<'a> {
         }
         self.pos = p;
     }
+    /// The bytes of [`Cursor::rest`], for looking ahead byte by byte
+    /// (without the character-boundary check of slicing the text).
+    #[inline]
+    pub fn rest_bytes(&self) -> &'a [u8] {
+        &self.src.as_bytes()[self.pos..]
+    }
     /// Text from the current position to the end.
     #[inline]
     pub fn rest(&self) -> &'a str {
@@ -270,7 +276,7 @@ impl<'a> Cursor<'a> {
     /// Skip white space, then consume `s` (ASCII case-insensitive) if it is next.
     pub fn eat_str(&mut self, s: &str) -> bool {
         self.skip_ws();
-        let r = self.rest().as_bytes();
+        let r = self.rest_bytes();
         if r.len() >= s.len() && r[..s.len()].eq_ignore_ascii_case(s.as_bytes()) {
             self.pos += s.len();
             true
@@ -336,7 +342,7 @@ impl<'a> Cursor<'a> {
     /// parentheses, brackets and quotes); the result is trimmed.
     pub fn until_comma(&mut self) -> &'a str {
         let start = self.pos;
-        let end = find_top_level(self.rest().as_bytes(), b',')
+        let end = find_top_level(self.rest_bytes(), b',')
             .map(|e| self.pos + e)
             .unwrap_or(self.src.len());
         self.pos = end;

@@ -312,7 +312,7 @@ fn clrx_format(asm: &mut Assembler, c: &mut Cursor<'_>, old: u32) -> Option<u32>
         let mut ok = true;
         for (k, slot) in nums.iter_mut().enumerate() {
             t.skip_ws();
-            match crate::opnd::fast_uint(t.rest().as_bytes()) {
+            match crate::opnd::fast_uint(t.rest_bytes()) {
                 Some((v, len)) => {
                     t.set_pos(t.pos() + len);
                     *slot = v;
@@ -517,7 +517,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     // Offsets may refer to later symbols (a fixup fills them in).
                     Some(k) => {
                         c.skip_ws();
-                        match crate::opnd::fast_uint(c.rest().as_bytes()) {
+                        match crate::opnd::fast_uint(c.rest_bytes()) {
                             Some(_) => number(asm, c)?,
                             None => match asm.expr(c) {
                                 risa_asm_core::ExprResult::Value(v) if v.is_abs() => v.value,

@@ -393,7 +393,7 @@ fn check_align(asm: &mut Assembler, at: &str, first: u32, count: u32) -> Result<
 /// Skips white space and consumes `word(` (case-insensitive) if it is next.
 fn eat_call(c: &mut Cursor<'_>, word: &str) -> bool {
     c.skip_ws();
-    let r = c.rest().as_bytes();
+    let r = c.rest_bytes();
     let n = word.len();
     if r.len() <= n || !r[..n].eq_ignore_ascii_case(word.as_bytes()) {
         return false;
@@ -438,14 +438,14 @@ pub fn operand_into<'a>(
 ) -> bool {
     c.skip_ws();
     let start = c.pos();
-    if let Some((code, n)) = fast_reg(c.rest().as_bytes(), gen) {
-        used.note(gen, code, 1);
+    if let Some((code, count, n)) = fast_reg(c.rest_bytes(), gen) {
+        used.note(gen, code, count);
         c.set_pos(start + n);
         // (`at` first: the value is then built in place, not copied from a
         // temporary just written, which stalls store forwarding.)
         let at = c.slice(start, start + n);
         *out = Some(Opd {
-            v: Val::Reg { code, count: 1 },
+            v: Val::Reg { code, count },
             neg: false,
             abs: false,
             sext: false,
@@ -454,7 +454,7 @@ pub fn operand_into<'a>(
         });
         return true;
     }
-    if let Some((kind, first, last, n)) = fast_range(c.rest().as_bytes()) {
+    if let Some((kind, first, last, n)) = fast_range(c.rest_bytes()) {
         let at = c.slice(start, start + n);
         let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1, align)
         else {
@@ -477,7 +477,7 @@ pub fn operand_into<'a>(
     let mut nclose = 0;
     // Only look for modifiers when the text can start one.
     let may_modify = {
-        let b = c.rest().as_bytes();
+        let b = c.rest_bytes();
         match b.first() {
             Some(b'|' | b'-') => true,
             Some(_) => {
@@ -508,7 +508,7 @@ pub fn operand_into<'a>(
             closers[nclose] = b'|';
             nclose += 1;
             continue;
-        } else if c.peek() == Some(b'-') && !neg && negates_register(asm, c) {
+        } else if c.peek() == Some(b'-') && !neg && negates_register(asm, gen, c) {
             c.bump();
             neg = true;
             continue;
@@ -532,11 +532,17 @@ pub fn operand_into<'a>(
             ExprResult::Error => return false,
         }
     } else if c.rest().len() >= 3
-        && c.rest().as_bytes()[..3].eq_ignore_ascii_case(b"off")
+        && c.rest_bytes()[..3].eq_ignore_ascii_case(b"off")
         && !c.peek_at(3).is_some_and(risa_asm_core::lex::is_ident_char)
     {
         c.set_pos(c.pos() + 3);
         Val::Off
+    } else if let Some((code, count, n)) = fast_reg(c.rest_bytes(), gen) {
+        // (Inside `abs(..)`, `|..|`, `-..`: the common registers again
+        // without the general path.)
+        used.note(gen, code, count);
+        c.set_pos(c.pos() + n);
+        Val::Reg { code, count }
     } else {
         match fast_int(c) {
             Some(v) => Val::Num(Value::abs(v)),
@@ -636,13 +642,32 @@ fn reloc_suffix<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, sym: Val<'a>) -> Op
     })))
 }
 
-/// A single `vN` or `sN` (decimal, no range) that ends at a delimiter:
-/// (operand code, length). The common case, read without the general path.
-#[inline]
-fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
+/// Whether `x` may follow a register that [`fast_reg`] reads: what ends
+/// the operand (`,`, white space, the end) or a modifier around it (`)`,
+/// `|`). Anything else leaves the text to the general path.
+#[inline(always)]
+fn ends_fast_reg(x: Option<&u8>) -> bool {
+    match x {
+        None | Some(b',' | b')' | b'|') => true,
+        Some(&x) => risa_asm_core::lex::is_space(x),
+    }
+}
+
+/// Operand code of `vcc` (the pair) in every generation.
+const VCC: u32 = 106;
+
+/// A single `vN` or `sN` (decimal, no range) or `vcc` that ends at a
+/// delimiter: (operand code, count, length). The common cases, read without
+/// the general path (which reads them the same way: numbered registers and
+/// the named ones before register symbols).
+#[inline(always)]
+fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, u32, usize)> {
     let kind = *b.first()?;
     if kind != b'v' && kind != b's' {
         return None;
+    }
+    if b.get(1..3) == Some(b"cc") {
+        return (kind == b'v' && ends_fast_reg(b.get(3))).then_some((VCC, 2, 3));
     }
     let mut n = 0u32;
     let mut i = 1;
@@ -650,17 +675,12 @@ fn fast_reg(b: &[u8], gen: Gen) -> Option<(u32, usize)> {
         n = n * 10 + u32::from(b[i] - b'0');
         i += 1;
     }
-    if i == 1 || i > 4 || (i > 2 && b[1] == b'0') {
+    if i == 1 || i > 4 || (i > 2 && b[1] == b'0') || !ends_fast_reg(b.get(i)) {
         return None;
     }
-    match b.get(i) {
-        None | Some(b',') => {}
-        Some(&x) if risa_asm_core::lex::is_space(x) => {}
-        _ => return None,
-    }
     match kind {
-        b'v' if n < 256 => Some((256 + n, i)),
-        b's' if n < sgpr_count(gen) => Some((n, i)),
+        b'v' if n < 256 => Some((256 + n, 1, i)),
+        b's' if n < sgpr_count(gen) => Some((n, 1, i)),
         _ => None,
     }
 }
@@ -757,7 +777,7 @@ pub fn fast_uint(b: &[u8]) -> Option<(u64, usize)> {
 #[inline]
 pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Option<u64> {
     c.skip_ws();
-    let b = c.rest().as_bytes();
+    let b = c.rest_bytes();
     if let Some((v, n)) = fast_uint(b) {
         let ok = match b.get(n).copied() {
             None => true,
@@ -776,7 +796,7 @@ pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Optio
 /// the expression parser. `None` (cursor unchanged) otherwise.
 #[inline]
 fn fast_int(c: &mut Cursor<'_>) -> Option<u64> {
-    let b = c.rest().as_bytes();
+    let b = c.rest_bytes();
     let (neg, p) = match b.first()? {
         b'-' => (true, 1),
         d if d.is_ascii_digit() => (false, 0),
@@ -823,13 +843,16 @@ fn float_at<'a>(c: &mut Cursor<'a>) -> Option<FloatLit<'a>> {
 
 /// Whether the `-` at the cursor negates a register (`-v1`, `-|v1|`, `-abs(..)`)
 /// rather than starting a negative number.
-fn negates_register(asm: &mut Assembler, c: &Cursor<'_>) -> bool {
+fn negates_register(asm: &mut Assembler, gen: Gen, c: &Cursor<'_>) -> bool {
     let mut t = *c;
     t.bump();
     t.skip_ws();
     match t.peek() {
         Some(b'|') => true,
         Some(ch) if risa_asm_core::lex::is_ident_start(ch) => {
+            if fast_reg(t.rest_bytes(), gen).is_some() {
+                return true;
+            }
             let r = t.rest();
             if r.len() > 4
                 && (r.as_bytes()[..4].eq_ignore_ascii_case(b"abs(")
@@ -889,4 +912,23 @@ fn looks_like_register(asm: &mut Assembler, id: &str, next: Option<u8>) -> bool 
     specials().contains_key(l)
         || l.starts_with("src_reserved_")
         || asm.register_symbol(id).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fast_reg` reads `vcc` without the table: the table must agree.
+    #[test]
+    fn vcc_is_the_same_pair_everywhere() {
+        let e = specials().get("vcc").copied();
+        assert_eq!(e, Some([(VCC, 2); 4]));
+        for g in ALL_GENS {
+            assert_eq!(fast_reg(b"vcc, v1", g), Some((VCC, 2, 3)));
+            assert_eq!(fast_reg(b"vcc)", g), Some((VCC, 2, 3)));
+            assert_eq!(fast_reg(b"vcc_lo", g), None);
+            assert_eq!(fast_reg(b"scc", g), None);
+            assert_eq!(fast_reg(b"v7|", g), Some((263, 1, 2)));
+        }
+    }
 }

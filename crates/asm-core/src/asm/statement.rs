@@ -100,7 +100,7 @@ impl Assembler {
             let save = c.pos();
             match c.peek() {
                 Some(d) if d.is_ascii_digit() => {
-                    let b = c.rest().as_bytes();
+                    let b = c.rest_bytes();
                     let n = b.iter().take_while(|c| c.is_ascii_digit()).count();
                     if b.get(n) == Some(&b':') && b.get(n + 1) != Some(&b':') {
                         let digits = &c.rest()[..n];
@@ -214,7 +214,7 @@ pub(crate) fn leading_directive(stmt: &str) -> Option<(&str, &str)> {
     loop {
         c.skip_ws();
         let save = c.pos();
-        let b = c.rest().as_bytes();
+        let b = c.rest_bytes();
         let n = if b.first().is_some_and(|c| c.is_ascii_digit()) {
             b.iter().take_while(|c| c.is_ascii_digit()).count()
         } else {

@@ -8,9 +8,6 @@ use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Opnd, Role, Ty};
 use risa_gcn::Feature;
 
-/// Instructions whose 32-bit SRC1 clrxasm reads as a register pair.
-const CLRX_WIDE_SRC1: &[&str] = &["v_cmp_class_f64", "v_cmpx_class_f64"];
-
 impl<'a> Build<'a, '_, '_> {
     // ---------------------------------------------------------------- vector ALU
 
@@ -26,7 +23,15 @@ impl<'a> Build<'a, '_, '_> {
         let mut ops: [Option<Opd<'a>>; 6] = Default::default();
         let mut attr = (0u32, 0u32, ""); // VOP3 interpolation: attribute, channel
         let mut param = None;
+        // What the signature holds, gathered in this one pass over it (the
+        // steps below ask often).
+        let mut roles = 0u32;
+        let mut wide_ops = false;
+        let mut scalar_dst = false;
         for (k, op) in info.sig.iter().enumerate() {
+            roles |= 1 << op.role as u32;
+            wide_ops |= matches!(op.role, Role::D | Role::A | Role::B) && op.ty.dwords() == 2;
+            scalar_dst |= op.role == Role::D && op.sgpr;
             match op.role {
                 Role::T => {
                     self.sep()?;
@@ -45,7 +50,8 @@ impl<'a> Build<'a, '_, '_> {
         let per_src = bit(M::Neg) | bit(M::Abs) | bit(M::Sext);
         // Interpolation in VOP3: bit 0 is the attribute's slot (SRC0, written
         // as given), bit 1 the VGPR (SRC1), as clrxasm numbers them.
-        let interp = info.sig.iter().any(|o| o.role == Role::T);
+        let has = |r: Role| roles >> r as u32 & 1 != 0;
+        let interp = has(Role::T);
         let mut raw_neg_abs = (0u32, 0u32);
         // Whether an operand's own text has neg/abs (`-2`, `abs(2)`), apart
         // from `neg:`/`abs:` masks, which clrxasm takes on constants.
@@ -158,17 +164,12 @@ impl<'a> Build<'a, '_, '_> {
         };
         let sdwa = matches!(enc, Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa);
         let dpp = matches!(enc, Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp);
-        let wide_ops = info
-            .sig
-            .iter()
-            .any(|o| matches!(o.role, Role::D | Role::A | Role::B) && o.ty.dwords() == 2);
         if self.clrx && dpp && wide_ops {
             return self.err(
                 self.st.name,
                 "DPP encoding of an instruction with 64-bit operands (clrxasm rejects it)",
             );
         }
-        let scalar_dst = info.sig.iter().any(|o| o.role == Role::D && o.sgpr);
         if self.clrx && (sdwa || dpp) && scalar_dst {
             return self.err(
                 self.st.name,
@@ -191,8 +192,7 @@ impl<'a> Build<'a, '_, '_> {
         self.begin(enc)?;
         // 3. the fields.
         let long_enc = matches!(enc, Enc::Vop3 | Enc::Vop3b);
-        let interp3 =
-            fam == Family::Vintrp || (fam == Family::Vop3 && info.operand(Role::T).is_some());
+        let interp3 = fam == Family::Vintrp || (fam == Family::Vop3 && interp);
         if self.clrx {
             // clrxasm: an SGPR range of a vector instruction stays within
             // one group of four ("register line").
@@ -238,13 +238,14 @@ impl<'a> Build<'a, '_, '_> {
                 self.put(Field::Src1, param.unwrap_or(0));
                 continue;
             }
-            let Some(o) = ops[k].take() else { continue };
+            // (Borrowed, not moved out: the operands stay where they were read.)
+            let Some(o) = ops[k].as_ref() else { continue };
             match op.role {
                 Role::D => {
                     let code = if op.sgpr {
-                        self.sreg(&o, op.ty.dwords())?
+                        self.sreg(o, op.ty.dwords())?
                     } else {
-                        self.vgpr(&o, op.ty.dwords())?
+                        self.vgpr(o, op.ty.dwords())?
                     };
                     vdst = code;
                     self.put(Field::Vdst, code);
@@ -255,16 +256,16 @@ impl<'a> Build<'a, '_, '_> {
                     }
                 }
                 Role::SD => {
-                    let code = self.sreg(&o, 2)?;
+                    let code = self.sreg(o, 2)?;
                     self.put(Field::Sdst3, code);
                 }
                 Role::L => {
-                    self.no_lit(&o)?;
+                    self.no_lit(o)?;
                     if matches!(o.v, Val::Reg { .. }) {
                         return self
                             .err(o.at, "expected a constant (the literal of v_madak/v_madmk)");
                     }
-                    let code = self.src(&o, op.ty, 1, true)?;
+                    let code = self.src(o, op.ty, 1, true)?;
                     if code != 255 {
                         // madmk/madak: the constant is always a literal.
                         let v = match &o.v {
@@ -293,7 +294,7 @@ impl<'a> Build<'a, '_, '_> {
                     } else {
                         op.ty.dwords()
                     };
-                    if self.clrx && op.role == Role::B && CLRX_WIDE_SRC1.contains(&info.name) {
+                    if self.clrx && op.role == Role::B && info.has(flag::CLRXB64) {
                         // clrxasm reads the class mask as a register pair.
                         match o.v {
                             Val::Reg { count: 1, .. } => self.asm.warning(
@@ -318,7 +319,7 @@ impl<'a> Build<'a, '_, '_> {
                             // The field takes any source: encodable, so a warning.
                             self.asm.warning(o.at, "expected a vector register");
                         }
-                        let code = self.src(&o, ty, count, false)?;
+                        let code = self.src(o, ty, count, false)?;
                         self.put(f, code);
                         if self.clrx && code == 254 && n != 0 {
                             self.asm.warning(
@@ -348,7 +349,7 @@ impl<'a> Build<'a, '_, '_> {
                         }
                         nsrc += 1;
                     } else if sdwa {
-                        self.sdwa_src(&o, op, n)?;
+                        self.sdwa_src(o, op, n)?;
                     } else if dpp {
                         let code = self.vgpr(
                             &Opd {
@@ -371,21 +372,21 @@ impl<'a> Build<'a, '_, '_> {
                         self.put(fabs, u32::from(o.abs));
                     } else {
                         // 32-bit encodings: SRC0 takes anything, VSRC1 a VGPR (or an SGPR if the row says so).
-                        self.no_operand_mods(&o)?;
+                        self.no_operand_mods(o)?;
                         if n == 0 {
                             if op.vgpr && o.vgpr().is_none() && !self.clrx {
                                 return self.err(o.at, "expected a vector register");
                             }
-                            let code = self.src(&o, ty, count, true)?;
+                            let code = self.src(o, ty, count, true)?;
                             self.put(Field::Src0, code);
                             self.note_read(code);
                         } else if op.sgpr {
                             // CLRX takes any scalar operand code here (8-bit field).
                             let code = if self.clrx {
                                 // (clrxasm also takes a literal here.)
-                                self.src(&o, ty, count, true)?
+                                self.src(o, ty, count, true)?
                             } else {
-                                self.sreg(&o, count)?
+                                self.sreg(o, count)?
                             };
                             if code > 255 {
                                 return self.err(o.at, "expected a scalar operand");
@@ -393,7 +394,7 @@ impl<'a> Build<'a, '_, '_> {
                             self.note_clrx_read(code);
                             self.put(Field::Vsrc1, code);
                         } else {
-                            let code = self.vgpr(&o, count)?;
+                            let code = self.vgpr(o, count)?;
                             self.put(Field::Vsrc1, code);
                         }
                     }
@@ -402,10 +403,10 @@ impl<'a> Build<'a, '_, '_> {
         }
         // The tied SRC2 of v_mac (= VDST) is left 0 in the VOP3 form, as LLVM encodes it.
         let _ = vdst;
-        if !long_enc && info.operand(Role::SC).is_some() {
+        if !long_enc && has(Role::SC) {
             self.note_read(106);
         }
-        if info.operand(Role::L).is_some() {
+        if has(Role::L) {
             self.note_read(255);
         }
         // VCC read without being named (v_div_fmas_*) counts on the constant
@@ -419,7 +420,7 @@ impl<'a> Build<'a, '_, '_> {
                 "a literal with SDWA or DPP (clrxasm rejects it)",
             );
         }
-        self.constant_bus(info.operand(Role::L).is_some())?;
+        self.constant_bus(has(Role::L))?;
         // 4. modifiers.
         if long_enc {
             let mut allowed = VOP3_MODS;
