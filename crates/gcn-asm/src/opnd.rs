@@ -112,7 +112,20 @@ pub struct Opd<'a> {
     pub at: &'a str,
 }
 
-impl Opd<'_> {
+impl<'a> Opd<'a> {
+    /// A register range with no modifiers, written as `at`.
+    #[inline(always)]
+    pub(crate) fn register(code: u32, count: u32, at: &'a str) -> Self {
+        Opd {
+            v: Val::Reg { code, count },
+            neg: false,
+            abs: false,
+            sext: false,
+            lit: false,
+            at,
+        }
+    }
+
     /// The VGPR number if the operand is a VGPR range of `count` registers.
     pub fn vgpr(&self) -> Option<(u32, u32)> {
         match self.v {
@@ -444,14 +457,7 @@ pub fn operand_into<'a>(
         // (`at` first: the value is then built in place, not copied from a
         // temporary just written, which stalls store forwarding.)
         let at = c.slice(start, start + n);
-        *out = Some(Opd {
-            v: Val::Reg { code, count },
-            neg: false,
-            abs: false,
-            sext: false,
-            lit: false,
-            at,
-        });
+        *out = Some(Opd::register(code, count, at));
         return true;
     }
     if let Some((kind, first, last, n)) = fast_range(c.rest_bytes()) {
@@ -462,14 +468,7 @@ pub fn operand_into<'a>(
         };
         used.note(gen, code, count);
         c.set_pos(start + n);
-        *out = Some(Opd {
-            v: Val::Reg { code, count },
-            neg: false,
-            abs: false,
-            sext: false,
-            lit: false,
-            at,
-        });
+        *out = Some(Opd::register(code, count, at));
         return true;
     }
     let (mut neg, mut abs, mut sext, mut lit) = (false, false, false, false);
@@ -531,8 +530,10 @@ pub fn operand_into<'a>(
             ExprResult::Pending(e) => Val::Pending(e),
             ExprResult::Error => return false,
         }
-    } else if c.rest().len() >= 3
-        && c.rest_bytes()[..3].eq_ignore_ascii_case(b"off")
+    } else if c
+        .rest_bytes()
+        .get(..3)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"off"))
         && !c.peek_at(3).is_some_and(risa_asm_core::lex::is_ident_char)
     {
         c.set_pos(c.pos() + 3);
