@@ -5,7 +5,8 @@ For every seed of the range (or of this shard of it) and every CLSmith mode aske
 for, generates one random kernel with CLSmith, runs it on PoCL through CLSmith's own
 host driver cl_launcher (the reference), compiles it with clang for every target
 (chip x toolchain), runs the object with `risa run` and compares the per-work-item
-checksums. Prints one TSV row per (kernel, target) on stdout, no header, so that
+checksums; when they differ, Oclgrind (if installed) runs the kernel too, a third
+opinion. Prints one TSV row per (kernel, target) on stdout, no header, so that
 the outputs of many shards `cat` together; `summary.py` counts them.
 
 With `--via-icd` the targets run through risa's OpenCL platform instead: the same
@@ -18,7 +19,8 @@ limit in its own process group, killed whole when the limit passes.
 
 Needs only the Python standard library; the tools come from ORACLES
 (default ~/.cache/risa-oracles: bin/CLSmith, bin/cl_launcher, include/) and PATH
-(clang-14 + libclc-14, clang-19 + rocm-device-libs, PoCL as an OpenCL ICD).
+(clang-14 + libclc-14, clang-19 + rocm-device-libs, PoCL as an OpenCL ICD, and
+optionally oclgrind).
 """
 
 import argparse
@@ -125,6 +127,8 @@ class Kernel:
         self.fake_divergence = "---fake_divergence" in opts
         self.emi = "---emi" in opts
         self.launcher_flags = first.lstrip("/ ").split()
+        # Oclgrind's checksums once asked for: a list, or None when it gave none
+        self.second = False
         # the first GCN chip clang-14 crashed on, if any
         self.gcn14_crash = None
         self.items = 1
@@ -215,6 +219,35 @@ class Campaign:
             return None, ("pocl-fail", f"exit {rc}, {len(vals)} values: {one_line(err)}")
         return [int(v, 16) for v in vals], None
 
+    def second_opinion(self, k, work):
+        """Oclgrind's checksums for a kernel risa and PoCL disagree on, or None.
+
+        Oclgrind (a third OpenCL implementation, an LLVM IR interpreter) runs the same
+        cl_launcher launch; it is asked once per kernel and only on a mismatch."""
+        if k.second is False:
+            k.second = None
+            if self.a.second_opinion and shutil.which("oclgrind"):
+                cmd = ["oclgrind", "--num-threads", "1", "--log", str(work / "oclgrind.log"),
+                       str(ORACLES / "bin/cl_launcher"), "-f", str(k.path), "-p", "0", "-d", "0",
+                       "-i", str(self.include), *k.launcher_flags]
+                rc, out, _, _ = run_limited(cmd, self.a.oclgrind_timeout, cwd=work)
+                vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
+                if rc == 0 and len(vals) == k.items:
+                    k.second = [int(v, 16) for v in vals]
+        return k.second
+
+    def compare(self, k, ref, got, secs, work):
+        """The outcome of comparing risa's checksums with PoCL's (and, when they
+        differ, with Oclgrind's)."""
+        bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
+        if not bad:
+            return "match", secs, ""
+        i = bad[0]
+        detail = f"{len(bad)}/{k.items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
+        if self.second_opinion(k, work) == got:
+            return "pocl-outvoted", secs, f"oclgrind agrees with risa on every item; {detail}"
+        return "mismatch", secs, detail
+
     def run_target_icd(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target through risa's OpenCL platform:
         cl_launcher builds and runs the kernel on the one risa device left visible."""
@@ -236,7 +269,7 @@ class Campaign:
         vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
         if rc != 0 or len(vals) != k.items:
             return "risa-error", secs, f"exit {rc}, {len(vals)} values: {one_line(err)}"
-        return compare(ref, [int(v, 16) for v in vals], k.items, secs)
+        return self.compare(k, ref, [int(v, 16) for v in vals], secs, work)
 
     def run_target(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target."""
@@ -290,7 +323,7 @@ class Campaign:
             return "risa-error", secs, one_line(err)
         data = (out / "arg0.bin").read_bytes()
         got = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
-        return compare(ref, got, k.items, secs)
+        return self.compare(k, ref, got, secs, work)
 
     def kernel(self, seed, mode):
         """Generates, references and runs one kernel; yields TSV rows."""
@@ -316,15 +349,6 @@ class Campaign:
                     continue
                 outcome, secs, detail = self.run_target(k, chip, tc, ref, work)
                 yield (seed, mode, chip, tc, outcome, secs, detail)
-
-
-def compare(ref, got, items, secs):
-    """The outcome of comparing risa's checksums with PoCL's."""
-    bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
-    if not bad:
-        return "match", secs, ""
-    i = bad[0]
-    return "mismatch", secs, f"{len(bad)}/{items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
 
 
 def seed_range(text):
@@ -369,6 +393,10 @@ def main():
     p.add_argument("--pocl-timeout", type=float, default=60)
     p.add_argument("--clang-timeout", type=float, default=60)
     p.add_argument("--risa-timeout", type=float, default=120)
+    p.add_argument("--no-second-opinion", dest="second_opinion", action="store_false",
+                   help="do not ask Oclgrind (when installed) about kernels risa and PoCL "
+                        "disagree on")
+    p.add_argument("--oclgrind-timeout", type=float, default=900)
     p.add_argument("--max-instructions", type=int, default=50_000_000,
                    help="risa's per-wave instruction limit")
     a = p.parse_args()
