@@ -134,13 +134,34 @@ pub const DPP: u64 = bit(M::DppCtrl) | bit(M::RowMask) | bit(M::BankMask) | bit(
 /// At most this many modifiers per instruction (a repeated one counts once).
 const MAX_MODS: usize = 12;
 
+/// One modifier as given. All fields are plain integers without padding, so
+/// the empty list of [`Mods::new`] is a single block fill (made for every
+/// statement).
+#[derive(Clone, Copy)]
+struct Ent {
+    kind: u32,
+    value: u32,
+    /// The span of its text.
+    start: u16,
+    end: u16,
+}
+
+impl Ent {
+    const EMPTY: Ent = Ent {
+        kind: 0,
+        value: 0,
+        start: 0,
+        end: 0,
+    };
+}
+
 /// The modifiers of one instruction (a small inline list: most statements
 /// have none or a few).
 pub struct Mods<'a> {
     /// Bit set of the kinds present.
     pub seen: u64,
-    /// (kind, value, text start, text end), in order of appearance.
-    ent: [(u8, u32, u16, u16); MAX_MODS],
+    /// In order of appearance.
+    ent: [Ent; MAX_MODS],
     n: usize,
     /// The text the spans refer to.
     text: &'a str,
@@ -162,7 +183,7 @@ impl<'a> Mods<'a> {
     pub fn new(text: &'a str) -> Self {
         Mods {
             seen: 0,
-            ent: [(0, 0, 0, 0); MAX_MODS],
+            ent: [Ent::EMPTY; MAX_MODS],
             n: 0,
             text,
             offset_i: 0,
@@ -172,8 +193,8 @@ impl<'a> Mods<'a> {
             pending: None,
         }
     }
-    fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
-        self.ent[..self.n].iter().find(|e| e.0 == m as u8)
+    fn find(&self, m: M) -> Option<&Ent> {
+        self.ent[..self.n].iter().find(|e| e.kind == m as u32)
     }
     /// Whether modifier `m` was given.
     #[inline]
@@ -184,7 +205,7 @@ impl<'a> Mods<'a> {
     #[inline]
     pub fn get(&self, m: M, default: u32) -> u32 {
         if self.has(m) {
-            self.find(m).map_or(default, |e| e.1)
+            self.find(m).map_or(default, |e| e.value)
         } else {
             default
         }
@@ -202,7 +223,10 @@ impl<'a> Mods<'a> {
             return "";
         }
         match self.find(m) {
-            Some(&(_, _, a, b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            Some(e) => self
+                .text
+                .get(e.start as usize..e.end as usize)
+                .unwrap_or(""),
             None => "",
         }
     }
@@ -212,10 +236,13 @@ impl<'a> Mods<'a> {
         if bad == 0 {
             return true;
         }
-        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.0 != 0) else {
+        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.kind != 0) else {
             return true;
         };
-        let at = self.text.get(e.2 as usize..e.3 as usize).unwrap_or("");
+        let at = self
+            .text
+            .get(e.start as usize..e.end as usize)
+            .unwrap_or("");
         let name = at.split(':').next().unwrap_or(at);
         asm.error(
             at,
@@ -829,8 +856,13 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             }
         };
         let span = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
-        let e = (kind as u8, value, span.0, span.1);
-        match m.ent[..m.n].iter().position(|x| x.0 == kind as u8) {
+        let e = Ent {
+            kind: kind as u32,
+            value,
+            start: span.0,
+            end: span.1,
+        };
+        match m.ent[..m.n].iter().position(|x| x.kind == kind as u32) {
             Some(k) => m.ent[k] = e,
             None if m.n < MAX_MODS => {
                 m.ent[m.n] = e;
