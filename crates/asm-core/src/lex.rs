@@ -230,6 +230,7 @@ impl<'a> Cursor<'a> {
         self.pos
     }
     /// Move to byte offset `pos` (clamped to the text length and to a char boundary).
+    #[inline]
     pub fn set_pos(&mut self, pos: usize) {
         let mut p = pos.min(self.src.len());
         while !self.src.is_char_boundary(p) {

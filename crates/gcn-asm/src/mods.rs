@@ -254,9 +254,13 @@ impl<'a> Mods<'a> {
 
 /// Lower-cases a short word into `buf` (no allocation); empty if too long.
 /// Bytes, not `str`: the names are matched as bytes (no UTF-8 check).
-fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b [u8] {
+fn lower<'b>(w: &'b str, buf: &'b mut [u8; 24]) -> &'b [u8] {
     if w.len() > buf.len() {
         return &[];
+    }
+    // Mostly written in lower case already: then no copy.
+    if !w.bytes().any(|b| b.is_ascii_uppercase()) {
+        return w.as_bytes();
     }
     let l = &mut buf[..w.len()];
     l.copy_from_slice(w.as_bytes());
