@@ -63,25 +63,25 @@ pub enum M {
 /// The kind of a flag modifier (`glc`, or CLRX's `glc:1`).
 fn flag_kind(lname: &str) -> Option<M> {
     Some(match lname {
-        "glc" => M::Glc,
-        "slc" => M::Slc,
+        "vop3" => M::Vop3,
         "gds" => M::Gds,
+        "glc" => M::Glc,
+        "clamp" => M::Clamp,
+        "slc" => M::Slc,
+        "unorm" => M::Unorm,
+        "lwe" => M::Lwe,
+        "da" => M::Da,
+        "idxen" => M::Idxen,
+        "offen" => M::Offen,
         "tfe" => M::Tfe,
         "lds" => M::Lds,
         "nv" => M::Nv,
-        "idxen" => M::Idxen,
-        "offen" => M::Offen,
         "addr64" => M::Addr64,
-        "unorm" => M::Unorm,
-        "da" => M::Da,
         "r128" | "a16" => M::R128,
-        "lwe" => M::Lwe,
         "d16" => M::D16,
         "done" => M::Done,
         "compr" => M::Compr,
         "vm" => M::Vm,
-        "clamp" => M::Clamp,
-        "vop3" => M::Vop3,
         "high" => M::High,
         "sdwa" => M::Sdwa,
         _ => return None,
@@ -530,8 +530,68 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         // Flags without a value (`glc`, `offen`, `clamp`) are the most
         // common modifiers: one look-up instead of the names below first.
         let plain_flag = if has_colon { None } else { flag_kind(lname) };
+        // The names are tested in the order of the arms: the common ones
+        // first (no two arms take the same name, so the order is free).
         let (kind, value): (M, u32) = match lname {
             _ if plain_flag.is_some() => (plain_flag.unwrap_or(M::Glc), 1),
+            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
+                let at = c.rest();
+                let w = match c.ident() {
+                    Some(w) => w,
+                    None => {
+                        let s = c.pos();
+                        while c.peek().is_some_and(|b| b.is_ascii_digit()) {
+                            c.bump();
+                        }
+                        c.slice(s, c.pos())
+                    }
+                };
+                let (k, v) = match lname {
+                    "dst_sel" => (M::DstSel, sel_value(w)),
+                    "src0_sel" => (M::Src0Sel, sel_value(w)),
+                    "src1_sel" => (M::Src1Sel, sel_value(w)),
+                    _ => (M::DstUnused, unused_value(w)),
+                };
+                match v {
+                    Some(v) => (k, v),
+                    None => {
+                        asm.error(at, format!("invalid {lname} value '{w}'"));
+                        return None;
+                    }
+                }
+            }
+            "mul" | "div" if has_colon => {
+                let at = c.rest();
+                let v = number(asm, c)?;
+                let o = match (lname, v) {
+                    ("mul", 1) | ("div", 1) => 0,
+                    ("mul", 2) => 1,
+                    ("mul", 4) => 2,
+                    ("div", 2) => 3,
+                    _ => {
+                        asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
+                        return None;
+                    }
+                };
+                (M::Omod, o)
+            }
+            "bound_ctrl" => {
+                if has_colon {
+                    let at = c.rest();
+                    let v = number(asm, c)?;
+                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
+                    let lit01 = at.starts_with('0') || at.starts_with('1');
+                    if m.clrx && (v > 1 || !lit01) {
+                        asm.error(at, "bound_ctrl takes 0 or 1");
+                        return None;
+                    }
+                    if m.clrx && c.peek() == Some(b':') {
+                        c.bump();
+                        number(asm, c)?;
+                    }
+                }
+                (M::BoundCtrl, 1)
+            }
             "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
             | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
             | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"
@@ -689,23 +749,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::DppCtrl, l[0] | l[1] << 2 | l[2] << 4 | l[3] << 6)
             }
-            "bound_ctrl" => {
-                if has_colon {
-                    let at = c.rest();
-                    let v = number(asm, c)?;
-                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
-                    let lit01 = at.starts_with('0') || at.starts_with('1');
-                    if m.clrx && (v > 1 || !lit01) {
-                        asm.error(at, "bound_ctrl takes 0 or 1");
-                        return None;
-                    }
-                    if m.clrx && c.peek() == Some(b':') {
-                        c.bump();
-                        number(asm, c)?;
-                    }
-                }
-                (M::BoundCtrl, 1)
-            }
             "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
                 // The element count rides in bits 8.. so the encoder can place
                 // the last bit (0xff: CLRX's number, the field's bits as given).
@@ -717,32 +760,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     _ => M::NegHi,
                 };
                 (k, v)
-            }
-            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
-                let at = c.rest();
-                let w = match c.ident() {
-                    Some(w) => w,
-                    None => {
-                        let s = c.pos();
-                        while c.peek().is_some_and(|b| b.is_ascii_digit()) {
-                            c.bump();
-                        }
-                        c.slice(s, c.pos())
-                    }
-                };
-                let (k, v) = match lname {
-                    "dst_sel" => (M::DstSel, sel_value(w)),
-                    "src0_sel" => (M::Src0Sel, sel_value(w)),
-                    "src1_sel" => (M::Src1Sel, sel_value(w)),
-                    _ => (M::DstUnused, unused_value(w)),
-                };
-                match v {
-                    Some(v) => (k, v),
-                    None => {
-                        asm.error(at, format!("invalid {lname} value '{w}'"));
-                        return None;
-                    }
-                }
             }
             "format" if has_colon && m.clrx => {
                 let old = m.get(M::Format, 1);
@@ -824,21 +841,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     }
                 }
                 (M::Format, d | n << 4)
-            }
-            "mul" | "div" if has_colon => {
-                let at = c.rest();
-                let v = number(asm, c)?;
-                let o = match (lname, v) {
-                    ("mul", 1) | ("div", 1) => 0,
-                    ("mul", 2) => 1,
-                    ("mul", 4) => 2,
-                    ("div", 2) => 3,
-                    _ => {
-                        asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
-                        return None;
-                    }
-                };
-                (M::Omod, o)
             }
             _ if !has_colon => {
                 let k = match flag_kind(lname) {
