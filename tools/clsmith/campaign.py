@@ -293,6 +293,10 @@ class Campaign:
             return "known-clang-bug", 0.0, bug
         outcome, secs, detail = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
         if outcome == "mismatch" and chip != "cayman":
+            # The order of atomics between work-items is open in OpenCL: run the
+            # items one after another between barriers, as PoCL does (one item a wave).
+            if self.run_object(k, ref, obj, work, f"{chip}-{tc}-w1", ["--wave-items", "1"])[0] == "match":
+                return "schedule-dependent", secs, f"one work-item per wave matches pocl; {detail}"
             # Confirm or rule out a recorded compiler bug by rebuilding without the
             # transformation that has it: a match then convicts the compiler.
             for i, (name, flags) in enumerate(known_bugs.CONFIRM):
@@ -303,15 +307,16 @@ class Campaign:
                     return "known-clang-bug", secs, f"{name}; {detail}"
         return outcome, secs, detail
 
-    def run_object(self, k, ref, obj, work, tag):
-        """(outcome, seconds, detail) of `risa run` on one built object."""
+    def run_object(self, k, ref, obj, work, tag, extra=()):
+        """(outcome, seconds, detail) of `risa run` on one built object (with the
+        `extra` options)."""
         out = work / f"out-{tag}"
         bufs = k.buffers(work)
         # CLSmith's kernel is `entry`; an r600 object also lists the helper
         # functions clang kept as global symbols
         cmd = [str(self.risa), "run", str(obj), "--kernel", "entry", "--grid", ",".join(map(str, k.grid)),
                "--block", ",".join(map(str, k.block)), "--threads", "1",
-               "--max-instructions", str(self.a.max_instructions), "--out", str(out)]
+               "--max-instructions", str(self.a.max_instructions), "--out", str(out), *extra]
         for b in bufs:
             cmd += ["--arg", f"buf:{b}"]
         rc, _, err, secs = run_limited(cmd, self.a.risa_timeout)
