@@ -236,14 +236,8 @@ class Campaign:
                     k.second = [int(v, 16) for v in vals]
         return k.second
 
-    def compare(self, k, ref, got, secs, work):
-        """The outcome of comparing risa's checksums with PoCL's (and, when they
-        differ, with Oclgrind's)."""
-        bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
-        if not bad:
-            return "match", secs, ""
-        i = bad[0]
-        detail = f"{len(bad)}/{k.items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
+    def outvoted(self, k, got, work, secs, detail):
+        """`pocl-outvoted` when Oclgrind gives risa's checksums `got`, else `mismatch`."""
         if self.second_opinion(k, work) == got:
             return "pocl-outvoted", secs, f"oclgrind agrees with risa on every item; {detail}"
         return "mismatch", secs, detail
@@ -269,7 +263,11 @@ class Campaign:
         vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
         if rc != 0 or len(vals) != k.items:
             return "risa-error", secs, f"exit {rc}, {len(vals)} values: {one_line(err)}"
-        return self.compare(k, ref, [int(v, 16) for v in vals], secs, work)
+        got = [int(v, 16) for v in vals]
+        outcome, secs, detail = compare(ref, got, k.items, secs)
+        if outcome == "mismatch":
+            return self.outvoted(k, got, work, secs, detail)
+        return outcome, secs, detail
 
     def run_target(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target."""
@@ -291,12 +289,17 @@ class Campaign:
         bug = known_bugs.match(chip, tc, k.path, obj)
         if bug:
             return "known-clang-bug", 0.0, bug
-        outcome, secs, detail = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
+        outcome, secs, detail, got = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
+        if outcome != "mismatch":
+            return outcome, secs, detail
+        # The order of atomics between work-items is open in OpenCL: run the items
+        # one after another between barriers, as PoCL does (one item a wave); this
+        # takes seconds, so it comes before Oclgrind (minutes).
+        if chip != "cayman" and self.run_object(k, ref, obj, work, f"{chip}-{tc}-w1",
+                                                ["--wave-items", "1"])[0] == "match":
+            return "schedule-dependent", secs, f"one work-item per wave matches pocl; {detail}"
+        outcome, secs, detail = self.outvoted(k, got, work, secs, detail)
         if outcome == "mismatch" and chip != "cayman":
-            # The order of atomics between work-items is open in OpenCL: run the
-            # items one after another between barriers, as PoCL does (one item a wave).
-            if self.run_object(k, ref, obj, work, f"{chip}-{tc}-w1", ["--wave-items", "1"])[0] == "match":
-                return "schedule-dependent", secs, f"one work-item per wave matches pocl; {detail}"
             # Confirm or rule out a recorded compiler bug by rebuilding without the
             # transformation that has it: a match then convicts the compiler.
             for i, (name, flags) in enumerate(known_bugs.CONFIRM):
@@ -308,8 +311,8 @@ class Campaign:
         return outcome, secs, detail
 
     def run_object(self, k, ref, obj, work, tag, extra=()):
-        """(outcome, seconds, detail) of `risa run` on one built object (with the
-        `extra` options)."""
+        """(outcome, seconds, detail, checksums or None) of `risa run` on one built
+        object (with the `extra` options) against PoCL's checksums `ref`."""
         out = work / f"out-{tag}"
         bufs = k.buffers(work)
         # CLSmith's kernel is `entry`; an r600 object also lists the helper
@@ -321,14 +324,14 @@ class Campaign:
             cmd += ["--arg", f"buf:{b}"]
         rc, _, err, secs = run_limited(cmd, self.a.risa_timeout)
         if rc is None:
-            return "risa-timeout", secs, f"> {self.a.risa_timeout} s"
+            return "risa-timeout", secs, f"> {self.a.risa_timeout} s", None
         if rc == 3:
-            return "risa-fault", secs, one_line(err)
+            return "risa-fault", secs, one_line(err), None
         if rc != 0:
-            return "risa-error", secs, one_line(err)
+            return "risa-error", secs, one_line(err), None
         data = (out / "arg0.bin").read_bytes()
         got = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
-        return self.compare(k, ref, got, secs, work)
+        return (*compare(ref, got, k.items, secs), got)
 
     def kernel(self, seed, mode):
         """Generates, references and runs one kernel; yields TSV rows."""
@@ -354,6 +357,15 @@ class Campaign:
                     continue
                 outcome, secs, detail = self.run_target(k, chip, tc, ref, work)
                 yield (seed, mode, chip, tc, outcome, secs, detail)
+
+
+def compare(ref, got, items, secs):
+    """The outcome of comparing risa's checksums with PoCL's."""
+    bad = [i for i, (x, y) in enumerate(zip(ref, got)) if x != y]
+    if not bad:
+        return "match", secs, ""
+    i = bad[0]
+    return "mismatch", secs, f"{len(bad)}/{items} items differ; item {i}: pocl {ref[i]:#x} risa {got[i]:#x}"
 
 
 def seed_range(text):
