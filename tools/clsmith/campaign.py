@@ -298,6 +298,9 @@ class Campaign:
         if chip != "cayman" and self.run_object(k, ref, obj, work, f"{chip}-{tc}-w1",
                                                 ["--wave-items", "1"])[0] == "match":
             return "schedule-dependent", secs, f"one work-item per wave matches pocl; {detail}"
+        if self.reads_uninitialized(k, chip, tc, got, ref, work):
+            return "reads-uninit", secs, ("every automatic variable filled with a pattern "
+                                          f"changes risa's result; {detail}")
         outcome, secs, detail = self.outvoted(k, got, work, secs, detail)
         if outcome == "mismatch" and chip != "cayman":
             # Confirm or rule out a recorded compiler bug by rebuilding without the
@@ -309,6 +312,24 @@ class Campaign:
                 if rc == 0 and self.run_object(k, ref, obj2, work, f"{chip}-{tc}-confirm{i}")[0] == "match":
                     return "known-clang-bug", secs, f"{name}; {detail}"
         return outcome, secs, detail
+
+    def reads_uninitialized(self, k, chip, tc, got, ref, work):
+        """Whether the kernel's result depends on bytes it never wrote.
+
+        CLSmith initialises a union through its first member, which may be narrower than
+        another member it later reads (seed 412 `atomics`): clang leaves the other bytes
+        undefined, and compilers fill them differently. Rebuilt with every automatic
+        variable filled with a pattern (`-ftrivial-auto-var-init=pattern`), such a
+        kernel gives risa another result; a kernel whose result is defined gives the
+        same one. Only the items that differ from PoCL are asked about."""
+        obj = work / f"{chip}-{tc}-uninit.o"
+        cmd = self.compile_cmd(chip, tc, k.path, obj)
+        rc, _, _, _ = run_limited(cmd[:1] + ["-ftrivial-auto-var-init=pattern"] + cmd[1:],
+                                  self.a.clang_timeout)
+        if rc != 0:
+            return False
+        other = self.run_object(k, ref, obj, work, f"{chip}-{tc}-uninit")[3]
+        return other is not None and any(g != o for g, o, r in zip(got, other, ref) if g != r)
 
     def run_object(self, k, ref, obj, work, tag, extra=()):
         """(outcome, seconds, detail, checksums or None) of `risa run` on one built

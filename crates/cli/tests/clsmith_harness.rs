@@ -1,7 +1,9 @@
 //! tools/clsmith/campaign.py end to end on one small CLSmith kernel (seed 105, basic
 //! mode, gfx900 with clang-19): the row says `match` with this `risa`, and says
 //! `mismatch` when the checksums risa writes are corrupted (a wrapper flips a byte of
-//! the result buffer), so the comparison can fail; and says `pocl-outvoted` when the
+//! the result buffer), so the comparison can fail; says `reads-uninit` when only the
+//! build with every automatic variable filled with a pattern escapes the corruption (the
+//! result depends on how uninitialised bytes are filled); and says `pocl-outvoted` when the
 //! second opinion (an `oclgrind` on the PATH, here a stand-in that prints PoCL's
 //! checksums with the same byte flipped) agrees with the corrupted risa. Skips, saying
 //! so, without the oracles (CLSmith and cl_launcher from ../shared/oracles/build.sh,
@@ -98,6 +100,24 @@ fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
         .unwrap();
     let got = outcome(wrapper.to_str().unwrap(), None);
     assert_eq!(got, "mismatch");
+    // a risa whose result changes when the kernel is rebuilt with every automatic
+    // variable filled with a pattern (the campaign names that object `*-uninit.o`)
+    let picky = dir.join("picky-risa.sh");
+    std::fs::write(
+        &picky,
+        format!(
+            "#!/bin/sh\ncase \"$2\" in *-uninit.o) exec \"{risa}\" \"$@\" ;; esac\n\
+             exec \"{}\" \"$@\"\n",
+            wrapper.display()
+        ),
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&picky)
+        .status()
+        .unwrap();
+    assert_eq!(outcome(picky.to_str().unwrap(), None), "reads-uninit");
     // an `oclgrind` that drops its own options, runs cl_launcher on PoCL and sets byte
     // 3 of item 0's checksum to 0xff, as the wrapper did to risa's
     let fake = dir.join("bin");
