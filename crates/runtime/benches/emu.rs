@@ -26,25 +26,33 @@ fn object(chip: &str, name: &str) -> GcnObject {
     GcnObject::load(&std::fs::read(p).unwrap()).unwrap()
 }
 
+/// The launch of the kernel on `threads` threads.
+fn config(grid: u32, threads: usize) -> LaunchConfig {
+    let mut cfg = LaunchConfig::new([grid, 1, 1], 1);
+    cfg.threads = threads;
+    cfg.max_instructions = u64::MAX;
+    cfg
+}
+
 /// (wave-instructions, best wall seconds, cpu seconds of the workers per
-/// run) of the kernel on `threads` threads, measured by criterion.
+/// run) of the kernel on `threads` threads, measured by criterion, whose
+/// throughput line counts `elements` (the kernel's wave-instructions).
 fn measure(
     c: &mut Bench,
     label: &str,
     run: (&GcnObject, &[ArgValue], u32),
     threads: usize,
+    elements: u64,
 ) -> Option<(u64, f64, f64)> {
     let (obj, args, grid) = run;
     let k = obj.kernel(None).unwrap();
-    let mut cfg = LaunchConfig::new([grid, 1, 1], 1);
-    cfg.threads = threads;
-    cfg.max_instructions = u64::MAX;
+    let cfg = config(grid, threads);
     let (mut n, mut cpu) = (0, 0.0);
     let p = risa_bench::measure(
         c,
         label,
         &format!("threads={threads}"),
-        Throughput::Elements(0),
+        Throughput::Elements(elements),
         || {
             let r = launch(obj, k, args, &cfg).unwrap();
             n = r.stats.total();
@@ -61,14 +69,20 @@ fn bench(c: &mut Bench, label: &str, obj: &GcnObject, args: &[ArgValue], grid: u
         }
     }
     if risa_bench::once() {
-        if let Some(one) = measure(c, label, (obj, args, grid), 1) {
+        if let Some(one) = measure(c, label, (obj, args, grid), 1, 0) {
             println!("{label:<28} {:>10} wave-instr, 1 thread, one run", one.0);
         }
         return;
     }
+    // criterion's throughput needs the count before it measures: one launch more
+    let k = obj.kernel(None).unwrap();
+    let count = launch(obj, k, args, &config(grid, 1))
+        .unwrap()
+        .stats
+        .total();
     let (Some(one), Some(two)) = (
-        measure(c, label, (obj, args, grid), 1),
-        measure(c, label, (obj, args, grid), 2),
+        measure(c, label, (obj, args, grid), 1, count),
+        measure(c, label, (obj, args, grid), 2, count),
     ) else {
         return;
     };
