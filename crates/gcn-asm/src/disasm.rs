@@ -14,9 +14,9 @@ use risa_gcn::layout::ENC_COUNT;
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 /// Whether `text` assembles (alone, at address 0, for `chip`) to exactly
 /// `i`'s words.
@@ -94,13 +94,16 @@ const CHUNK: u64 = 1 << 16;
 const CHUNKS_PER_THREAD: usize = 2;
 
 /// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
-/// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
-/// first pass finds the labels and instruction starts about every
-/// `CHUNK` bytes (stretches scanned in parallel, then joined:
-/// [`listing::Stretches`]), then the chunks are listed in parallel, a few
-/// per thread at a time, and their text goes to `write` in order. The text is
-/// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
-/// the labels and a few chunks' text, whatever `len`.
+/// buf)` (which fills `buf` from byte `offset`), listed on all cores: the
+/// first pass scans stretches of about `CHUNK` bytes in parallel (decoding
+/// their instructions, [`listing::Stretch`]) and joins them in order
+/// ([`listing::Stretches`]), which finds the labels and where each chunk
+/// starts; a chunk is listed from its stretch's instructions (not decoded
+/// again) as soon as no branch still to scan can reach it
+/// ([`listing::BRANCH_REACH`]), a few chunks per thread at a time while the
+/// next stretches are scanned, and its text goes to `write` in order. The
+/// text is the same as [`disassemble_pieces`]'s, byte for byte; the memory
+/// taken is the labels and a few chunks' instructions and text, whatever `len`.
 pub fn disassemble_parallel<E: Send>(
     chip: &'static Processor,
     opts: listing::Options,
@@ -122,61 +125,121 @@ fn parallel_in_chunks<E: Send>(
 ) -> Result<(), E> {
     let none = BTreeMap::new();
     let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
-    // The first pass, on all cores too: stretches of whole dwords (8
-    // bytes at least, see `Stretches::join`), scanned a window at a time.
+    // Stretches of whole dwords (8 bytes at least, see `Stretches::join`).
     let step = chunk.max(8) / 4 * 4;
     let stretches = len.div_ceil(step) as usize;
     let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
-    for first in (0..stretches).step_by(window) {
-        let scanned: Vec<_> = (first..(first + window).min(stretches))
-            .into_par_iter()
-            .map(|k| {
-                let from = k as u64 * step;
-                let n = step.min(len - from);
-                let bytes = (n + 4).min(len - from) as usize;
-                with_code(read_at, from, bytes, |code| {
-                    listing::Stretch::scan(chip, from, code, n as usize)
-                })
-            })
-            .collect();
-        for s in scanned {
-            scan.join(s?);
-        }
-    }
-    let (labels, splits) = scan.finish();
     let check = Exactness::new(chip, opts.dialect);
     let exact = |i: &Instr, t: &str| check.is_exact(i, t);
-    // Chunk k runs from starts[k] to starts[k + 1] (the last one to the end).
-    let first = listing::Split { pc: 0, prev: 0 };
-    let starts: Vec<listing::Split> = std::iter::once(first).chain(splits).collect();
-    let lister = |k: usize| {
-        if k == 0 {
-            listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
-        } else {
-            listing::Lister::at(chip, starts[k], opts, &labels, &none, &exact)
-        }
-    };
-    // A chunk but the last: its bytes and the next dword (which tells a
-    // one-dword instruction at its end from the first of two).
-    let list_chunk = |k: usize| -> Result<ChunkText<'_>, E> {
-        let (from, to) = (starts[k].pc, starts[k + 1].pc);
-        let bytes = (to + 4).min(len).saturating_sub(from) as usize;
+    let scan_stretch = |k: usize| {
+        let from = k as u64 * step;
+        let n = step.min(len - from);
+        let bytes = (n + 4).min(len - from) as usize;
         with_code(read_at, from, bytes, |code| {
-            let mut l = lister(k);
-            let mut text = String::with_capacity(code.len() * 12);
-            l.feed(code, &mut text);
-            (text, l.into_unplaced())
+            listing::Stretch::scan(chip, from, code, n as usize)
         })
     };
-    let last = starts.len() - 1;
-    let unplaced = in_order(last, window, &list_chunk, &mut write)?;
-    let from = starts[last].pc;
-    let mut code = vec![0u8; len.saturating_sub(from) as usize];
-    read_at(from, &mut code)?;
-    let mut l = lister(last);
-    l.unplaced_before(unplaced);
+    // The chunks scanned and not listed yet, in order: where each starts
+    // and its stretch (a chunk runs to where the next one starts; the
+    // first one listed here is chunk `listed`). The last one may take in
+    // a last stretch of less than 8 bytes, which has no start of its own
+    // (its instructions are decoded again).
+    let mut chunks: VecDeque<(listing::Split, listing::Stretch)> = VecDeque::new();
+    let mut listed = 0;
+    let mut scanned = 0;
+    // The addresses of the labels the chunks listed passed over.
+    let mut unplaced = Vec::new();
+    loop {
+        // Chunks whose end is known and whose labels are all found.
+        let all_scanned = scanned == stretches;
+        let reached = scan.reached();
+        let ready = (1..chunks.len())
+            .take_while(|&c| all_scanned || chunks[c].0.pc + listing::BRANCH_REACH <= reached)
+            .count()
+            .min(window);
+        let more = scanned..(scanned + window).min(stretches);
+        if ready == 0 && more.is_empty() {
+            break;
+        }
+        let labels = scan.labels();
+        let lister = |c: usize| {
+            if listed + c == 0 {
+                listing::Lister::new(chip, 0, opts, labels, &none, &exact)
+            } else {
+                listing::Lister::at(chip, chunks[c].0, opts, labels, &none, &exact)
+            }
+        };
+        // A chunk but the last: its bytes and the next dword (which tells a
+        // one-dword instruction at its end from the first of two).
+        let list_chunk = |c: usize| -> Result<(String, Vec<u64>), E> {
+            let (from, to) = (chunks[c].0.pc, chunks[c + 1].0.pc);
+            let bytes = (to + 4).min(len).saturating_sub(from) as usize;
+            with_code(read_at, from, bytes, |code| {
+                let mut l = lister(c);
+                let mut text = String::with_capacity(code.len() * 12);
+                l.feed_decoded(code, chunks[c].1.decoded(), &mut text);
+                let u = l.into_unplaced().into_iter().map(|(a, _)| a).collect();
+                (text, u)
+            })
+        };
+        let (new, texts) = rayon::join(
+            || {
+                more.clone()
+                    .into_par_iter()
+                    .map(scan_stretch)
+                    .collect::<Vec<_>>()
+            },
+            || {
+                (0..ready)
+                    .into_par_iter()
+                    .map(list_chunk)
+                    .collect::<Vec<_>>()
+            },
+        );
+        for t in texts {
+            let (text, u) = t?;
+            write(&text)?;
+            unplaced.extend(u);
+            chunks.pop_front();
+            listed += 1;
+        }
+        for s in new {
+            let s = s?;
+            match scan.join(&s) {
+                Some(split) => chunks.push_back((split, s)),
+                None if listed + chunks.len() == 0 => {
+                    chunks.push_back((listing::Split { pc: 0, prev: 0 }, s));
+                }
+                None => {}
+            }
+        }
+        scanned = more.end;
+    }
+    // The last chunk, to the end of the code (the first one if there is
+    // no code): the labels earlier chunks passed over go before its own.
+    let (labels, _) = scan.finish();
+    let start = chunks
+        .front()
+        .map_or(listing::Split { pc: 0, prev: 0 }, |c| c.0);
+    let mut code = vec![0u8; len.saturating_sub(start.pc) as usize];
+    read_at(start.pc, &mut code)?;
+    let mut l = if listed == 0 {
+        listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
+    } else {
+        listing::Lister::at(chip, start, opts, &labels, &none, &exact)
+    };
+    l.unplaced_before(
+        unplaced
+            .into_iter()
+            .map(|a| (a, labels[&a].as_str()))
+            .collect(),
+    );
     let mut text = String::with_capacity(code.len() * 12);
-    l.feed(&code, &mut text);
+    l.feed_decoded(
+        &code,
+        chunks.front().map_or(&[], |c| c.1.decoded()),
+        &mut text,
+    );
     l.finish(&mut text);
     write(&text)
 }
@@ -201,111 +264,9 @@ fn with_code<E, T>(
     r
 }
 
-/// Lists chunks `0..count` on the pool's threads, each taking the next
-/// chunk as soon as it is done, while this thread writes their text in
-/// order (so the cores stay busy while text is written); a thread waits
-/// while its next chunk is `window` or more ahead of the next to write,
-/// which bounds the text held. Returns the labels the chunks passed over,
-/// in order; the first error (of a chunk or of `write`) ends it.
-fn in_order<'l, E: Send>(
-    count: usize,
-    window: usize,
-    list_chunk: &(dyn Fn(usize) -> Result<ChunkText<'l>, E> + Sync),
-    write: &mut impl FnMut(&str) -> Result<(), E>,
-) -> Result<Vec<(u64, &'l str)>, E> {
-    /// What the threads share: the next chunk to take and to write, the
-    /// chunks listed and not written yet, and whether to stop.
-    struct Queue<T> {
-        taken: usize,
-        written: usize,
-        done: HashMap<usize, T>,
-        stop: bool,
-    }
-    let queue = Mutex::new(Queue {
-        taken: 0,
-        written: 0,
-        done: HashMap::new(),
-        stop: false,
-    });
-    if rayon::current_thread_index().is_some() {
-        // On a thread of the pool, waiting for the pool could wait forever:
-        // one chunk after the other.
-        let mut unplaced = Vec::new();
-        for k in 0..count {
-            let (text, u) = list_chunk(k)?;
-            write(&text)?;
-            unplaced.extend(u);
-        }
-        return Ok(unplaced);
-    }
-    let changed = Condvar::new();
-    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
-    let worker = || loop {
-        let k = {
-            let mut q = lock();
-            while !q.stop && q.taken < count && q.taken >= q.written + window {
-                q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
-            }
-            if q.stop || q.taken >= count {
-                return;
-            }
-            q.taken += 1;
-            q.taken - 1
-        };
-        // (A panic goes to the writer, which would wait for the chunk.)
-        let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| list_chunk(k)));
-        lock().done.insert(k, text);
-        changed.notify_all();
-    };
-    rayon::in_place_scope(|scope| {
-        for _ in 0..rayon::current_num_threads().max(1) {
-            scope.spawn(|_| worker());
-        }
-        let mut unplaced = Vec::new();
-        let mut result = Ok(());
-        for k in 0..count {
-            let chunk = {
-                let mut q = lock();
-                loop {
-                    if let Some(c) = q.done.remove(&k) {
-                        break c;
-                    }
-                    q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
-                }
-            };
-            let mut panic = None;
-            result = match chunk {
-                Ok(c) => c.and_then(|(text, u)| {
-                    unplaced.extend(u);
-                    write(&text)
-                }),
-                Err(p) => {
-                    panic = Some(p);
-                    Ok(())
-                }
-            };
-            let mut q = lock();
-            q.written = k + 1;
-            q.stop = result.is_err() || panic.is_some();
-            drop(q);
-            changed.notify_all();
-            if let Some(p) = panic {
-                std::panic::resume_unwind(p);
-            }
-            if result.is_err() {
-                break;
-            }
-        }
-        result.map(|()| unplaced)
-    })
-}
-
 /// Fills a buffer with the code from a byte offset (the input of
 /// [`disassemble_parallel`], shared by its threads).
 pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
-
-/// A chunk's text and the labels it passed over.
-type ChunkText<'l> = (String, Vec<(u64, &'l str)>);
 
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.
