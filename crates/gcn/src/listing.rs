@@ -241,7 +241,12 @@ impl Carry {
         let mut k = 0;
         // An instruction takes at most two dwords: one dword left may need
         // the next piece's first.
-        while k < words.len() && (last || k + 1 < words.len()) {
+        let end = if last {
+            words.len()
+        } else {
+            words.len().saturating_sub(1)
+        };
+        while k < end {
             let decoded;
             let (r, step) = match take_known(&mut known, self.pc) {
                 // (Decoded from the same words: the same dwords are left,
@@ -295,16 +300,36 @@ fn take_known<'k>(
     known: &mut &'k Decoded,
     pc: u64,
 ) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
-    while let [(at, r), rest @ ..] = *known {
-        if *at > pc {
-            return None;
-        }
-        *known = rest;
+    // (The common case: past the first few instructions of a chunk, the
+    // next one known is the next one listed.)
+    if let [(at, r), rest @ ..] = *known {
         if *at == pc {
+            *known = rest;
             return Some((r, step_of(r)));
         }
     }
-    None
+    take_known_after(known, pc)
+}
+
+/// [`take_known`] past instructions before `pc`.
+#[inline(never)]
+fn take_known_after<'k>(
+    known: &mut &'k Decoded,
+    pc: u64,
+) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
+    loop {
+        let [(at, r), rest @ ..] = *known else {
+            return None;
+        };
+        if *at >= pc {
+            if *at > pc {
+                return None;
+            }
+            *known = rest;
+            return Some((r, step_of(r)));
+        }
+        *known = rest;
+    }
 }
 
 /// [`decode_at`] for the first pass, which needs only lengths and branch
@@ -443,7 +468,8 @@ impl Stretch {
         let (mut k, mut last) = (0, 0);
         while k < n {
             let pc = from + 4 * k as u64;
-            let (r, step) = decode_at(target, &words, k);
+            let r = crate::decode::decode_inline(target, &words[k..(k + 2).min(words.len())]);
+            let step = step_of(&r);
             if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                 branches.push((pc, t));
             }
@@ -650,16 +676,21 @@ impl<'a> Lister<'a> {
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
         let mut printer = Printer::with_labels(dialect, &lookup);
         let mut plain = Printer::new(dialect);
+        // (Most instructions have no label: one test each.)
+        let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
         carry.feed(piece, last, known, |pc, r, words| {
             // (Each line goes straight to `out`.)
             let line = &mut *out;
-            while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
-                if a == pc {
-                    line.push_str(l);
-                    line.push_str(":\n");
-                } else {
-                    unplaced.push((a, l));
+            if pc >= next_label {
+                while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
+                    if a == pc {
+                        line.push_str(l);
+                        line.push_str(":\n");
+                    } else {
+                        unplaced.push((a, l));
+                    }
                 }
+                next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
             }
             line.push_str("    ");
             let line_start = line.len();
@@ -672,7 +703,7 @@ impl<'a> Lister<'a> {
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
-                    let reloc = relocs.get(&lit_at).filter(|_| n > 1);
+                    let reloc = if n > 1 { relocs.get(&lit_at) } else { None };
                     // A relocated literal is written as its symbol: only the
                     // rest of the text must be expressible (the linked value
                     // may equal an inline constant, which the dialect could
