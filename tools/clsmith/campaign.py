@@ -5,7 +5,8 @@ For every seed of the range (or of this shard of it) and every CLSmith mode aske
 for, generates one random kernel with CLSmith, runs it on PoCL through CLSmith's own
 host driver cl_launcher (the reference), compiles it with clang for every target
 (chip x toolchain), runs the object with `risa run` and compares the per-work-item
-checksums. Prints one TSV row per (kernel, target) on stdout, no header, so that
+checksums; when they differ, Oclgrind (if installed) runs the kernel too, a third
+opinion. Prints one TSV row per (kernel, target) on stdout, no header, so that
 the outputs of many shards `cat` together; `summary.py` counts them.
 
 With `--via-icd` the targets run through risa's OpenCL platform instead: the same
@@ -18,7 +19,8 @@ limit in its own process group, killed whole when the limit passes.
 
 Needs only the Python standard library; the tools come from ORACLES
 (default ~/.cache/risa-oracles: bin/CLSmith, bin/cl_launcher, include/) and PATH
-(clang-14 + libclc-14, clang-19 + rocm-device-libs, PoCL as an OpenCL ICD).
+(clang-14 + libclc-14, clang-19 + rocm-device-libs, PoCL as an OpenCL ICD, and
+optionally oclgrind).
 """
 
 import argparse
@@ -125,6 +127,8 @@ class Kernel:
         self.fake_divergence = "---fake_divergence" in opts
         self.emi = "---emi" in opts
         self.launcher_flags = first.lstrip("/ ").split()
+        # Oclgrind's checksums once asked for: a list, or None when it gave none
+        self.second = False
         # the first GCN chip clang-14 crashed on, if any
         self.gcn14_crash = None
         self.items = 1
@@ -215,6 +219,29 @@ class Campaign:
             return None, ("pocl-fail", f"exit {rc}, {len(vals)} values: {one_line(err)}")
         return [int(v, 16) for v in vals], None
 
+    def second_opinion(self, k, work):
+        """Oclgrind's checksums for a kernel risa and PoCL disagree on, or None.
+
+        Oclgrind (a third OpenCL implementation, an LLVM IR interpreter) runs the same
+        cl_launcher launch; it is asked once per kernel and only on a mismatch."""
+        if k.second is False:
+            k.second = None
+            if self.a.second_opinion and shutil.which("oclgrind"):
+                cmd = ["oclgrind", "--num-threads", "1", "--log", str(work / "oclgrind.log"),
+                       str(ORACLES / "bin/cl_launcher"), "-f", str(k.path), "-p", "0", "-d", "0",
+                       "-i", str(self.include), *k.launcher_flags]
+                rc, out, _, _ = run_limited(cmd, self.a.oclgrind_timeout, cwd=work)
+                vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
+                if rc == 0 and len(vals) == k.items:
+                    k.second = [int(v, 16) for v in vals]
+        return k.second
+
+    def outvoted(self, k, got, work, secs, detail):
+        """`pocl-outvoted` when Oclgrind gives risa's checksums `got`, else `mismatch`."""
+        if self.second_opinion(k, work) == got:
+            return "pocl-outvoted", secs, f"oclgrind agrees with risa on every item; {detail}"
+        return "mismatch", secs, detail
+
     def run_target_icd(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target through risa's OpenCL platform:
         cl_launcher builds and runs the kernel on the one risa device left visible."""
@@ -236,7 +263,11 @@ class Campaign:
         vals = [v for v in out.decode(errors="replace").strip().split(",") if v]
         if rc != 0 or len(vals) != k.items:
             return "risa-error", secs, f"exit {rc}, {len(vals)} values: {one_line(err)}"
-        return compare(ref, [int(v, 16) for v in vals], k.items, secs)
+        got = [int(v, 16) for v in vals]
+        outcome, secs, detail = compare(ref, got, k.items, secs)
+        if outcome == "mismatch":
+            return self.outvoted(k, got, work, secs, detail)
+        return outcome, secs, detail
 
     def run_target(self, k, chip, tc, ref, work):
         """(outcome, seconds, detail) of one target."""
@@ -258,7 +289,16 @@ class Campaign:
         bug = known_bugs.match(chip, tc, k.path, obj)
         if bug:
             return "known-clang-bug", 0.0, bug
-        outcome, secs, detail = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
+        outcome, secs, detail, got = self.run_object(k, ref, obj, work, f"{chip}-{tc}")
+        if outcome != "mismatch":
+            return outcome, secs, detail
+        # The order of atomics between work-items is open in OpenCL: run the items
+        # one after another between barriers, as PoCL does (one item a wave); this
+        # takes seconds, so it comes before Oclgrind (minutes).
+        if chip != "cayman" and self.run_object(k, ref, obj, work, f"{chip}-{tc}-w1",
+                                                ["--wave-items", "1"])[0] == "match":
+            return "schedule-dependent", secs, f"one work-item per wave matches pocl; {detail}"
+        outcome, secs, detail = self.outvoted(k, got, work, secs, detail)
         if outcome == "mismatch" and chip != "cayman":
             # Confirm or rule out a recorded compiler bug by rebuilding without the
             # transformation that has it: a match then convicts the compiler.
@@ -270,27 +310,28 @@ class Campaign:
                     return "known-clang-bug", secs, f"{name}; {detail}"
         return outcome, secs, detail
 
-    def run_object(self, k, ref, obj, work, tag):
-        """(outcome, seconds, detail) of `risa run` on one built object."""
+    def run_object(self, k, ref, obj, work, tag, extra=()):
+        """(outcome, seconds, detail, checksums or None) of `risa run` on one built
+        object (with the `extra` options) against PoCL's checksums `ref`."""
         out = work / f"out-{tag}"
         bufs = k.buffers(work)
         # CLSmith's kernel is `entry`; an r600 object also lists the helper
         # functions clang kept as global symbols
         cmd = [str(self.risa), "run", str(obj), "--kernel", "entry", "--grid", ",".join(map(str, k.grid)),
                "--block", ",".join(map(str, k.block)), "--threads", "1",
-               "--max-instructions", str(self.a.max_instructions), "--out", str(out)]
+               "--max-instructions", str(self.a.max_instructions), "--out", str(out), *extra]
         for b in bufs:
             cmd += ["--arg", f"buf:{b}"]
         rc, _, err, secs = run_limited(cmd, self.a.risa_timeout)
         if rc is None:
-            return "risa-timeout", secs, f"> {self.a.risa_timeout} s"
+            return "risa-timeout", secs, f"> {self.a.risa_timeout} s", None
         if rc == 3:
-            return "risa-fault", secs, one_line(err)
+            return "risa-fault", secs, one_line(err), None
         if rc != 0:
-            return "risa-error", secs, one_line(err)
+            return "risa-error", secs, one_line(err), None
         data = (out / "arg0.bin").read_bytes()
         got = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), 8)]
-        return compare(ref, got, k.items, secs)
+        return (*compare(ref, got, k.items, secs), got)
 
     def kernel(self, seed, mode):
         """Generates, references and runs one kernel; yields TSV rows."""
@@ -369,6 +410,10 @@ def main():
     p.add_argument("--pocl-timeout", type=float, default=60)
     p.add_argument("--clang-timeout", type=float, default=60)
     p.add_argument("--risa-timeout", type=float, default=120)
+    p.add_argument("--no-second-opinion", dest="second_opinion", action="store_false",
+                   help="do not ask Oclgrind (when installed) about kernels risa and PoCL "
+                        "disagree on")
+    p.add_argument("--oclgrind-timeout", type=float, default=900)
     p.add_argument("--max-instructions", type=int, default=50_000_000,
                    help="risa's per-wave instruction limit")
     a = p.parse_args()

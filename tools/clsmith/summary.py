@@ -10,7 +10,7 @@ import argparse
 import collections
 import sys
 
-OUTCOMES = ["match", "mismatch", "risa-fault", "risa-error", "risa-timeout", "clang-fail", "clang-skip",
+OUTCOMES = ["match", "mismatch", "pocl-outvoted", "schedule-dependent", "risa-fault", "risa-error", "risa-timeout", "clang-fail", "clang-skip",
             "clang-timeout", "known-clang-bug", "pocl-build-fail", "pocl-fail", "pocl-timeout", "gen-fail"]
 
 

@@ -64,16 +64,19 @@ fn zero_bytes(w: u64) -> u64 {
 
 /// Position of the first byte of `b` at or after `from` for which `stop[byte]`
 /// is true (`b.len()` if none): the fast skip of the line scanners. Eight
-/// bytes at a time are tested against the bytes of `set` (which must be
-/// exactly the bytes `stop` marks, at most 6).
+/// bytes at a time are tested against the patterns `pats`: a byte `x` matches
+/// `(ignore, value)` when `x & !ignore == value`, so one pattern can stand for
+/// several stop bytes (each test costs the same, and every line is scanned).
+/// Every byte `stop` marks must match a pattern (see [`covers`]); a byte that
+/// matches without being a stop byte only ends the fast part early.
 #[inline]
-pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256], set: &[u8]) -> usize {
+pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256], pats: &[(u8, u8)]) -> usize {
     let mut i = from;
     while let Some(chunk) = b.get(i..i + 8) {
         let w = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
         let mut hit = 0;
-        for &c in set {
-            hit |= zero_bytes(w ^ (LO * u64::from(c)));
+        for &(ignore, value) in pats {
+            hit |= zero_bytes((w & !(LO * u64::from(ignore))) ^ (LO * u64::from(value)));
         }
         if hit != 0 {
             break;
@@ -84,6 +87,27 @@ pub(crate) fn skip_until(b: &[u8], from: usize, stop: &[bool; 256], set: &[u8]) 
         i += 1;
     }
     i
+}
+
+/// Whether every byte of `set` matches one of the [`skip_until`] patterns
+/// `pats` (checked at compile time where the patterns are made).
+pub(crate) const fn covers(set: &[u8], pats: &[(u8, u8)]) -> bool {
+    let mut i = 0;
+    while i < set.len() {
+        let mut j = 0;
+        let mut hit = false;
+        while j < pats.len() {
+            if set[i] & !pats[j].0 == pats[j].1 {
+                hit = true;
+            }
+            j += 1;
+        }
+        if !hit {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Builds a stop table for [`skip_until`].
@@ -206,6 +230,7 @@ impl<'a> Cursor<'a> {
         self.pos
     }
     /// Move to byte offset `pos` (clamped to the text length and to a char boundary).
+    #[inline]
     pub fn set_pos(&mut self, pos: usize) {
         let mut p = pos.min(self.src.len());
         while !self.src.is_char_boundary(p) {

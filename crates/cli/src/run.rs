@@ -1,7 +1,7 @@
 //! `risa run`: load a code object, run one kernel on the emulator, write the buffers.
 
 use risa_runtime::args::{check, parse_spec, ArgValue};
-use risa_runtime::gpu::{Device, LaunchError, Launched, Object, Stats};
+use risa_runtime::gpu::{Device, Isa, LaunchError, Launched, Object, Stats};
 use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS};
 use std::path::PathBuf;
 
@@ -45,6 +45,11 @@ pub(crate) struct RunArgs {
     /// Host threads (default: all cores)
     #[arg(long, value_name = "N", value_parser = positive::<usize>)]
     pub(crate) threads: Option<usize>,
+    /// GCN: work-items per wave, 1 to 64 (the hardware's 64 by default);
+    /// with 1 each work-item runs alone up to its next barrier, the order of
+    /// a CPU OpenCL (for kernels whose result depends on atomics' order)
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "check")]
+    pub(crate) wave_items: u32,
     /// Print buffer argument I after the run as TYPE (f32 default; i32 u32
     /// f64 i64 u64 hex)
     #[arg(long, value_name = "I[:TYPE]", value_parser = parse_print)]
@@ -225,6 +230,14 @@ fn print_cayman_stats(s: &risa_cayman_emu::Stats, res: &Launched) {
 pub fn run(a: &RunArgs) -> Result<u8, String> {
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
     let obj = Object::parse(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
+    if a.wave_items != 64 && obj.isa() == Isa::Cayman {
+        <crate::cli::Cli as clap::CommandFactory>::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--wave-items is for GCN: Cayman runs waves of 64 work-items only",
+            )
+            .exit();
+    }
     let dev = Device::new(obj.isa());
     let module = dev.load(obj).map_err(|e| format!("{}: {e}", a.file))?;
     let kernel = module
@@ -244,6 +257,7 @@ pub fn run(a: &RunArgs) -> Result<u8, String> {
         cfg.offset = std::array::from_fn(|i| o.get(i).copied().unwrap_or(0));
     }
     cfg.max_instructions = a.max_instructions;
+    cfg.wave_items = a.wave_items;
     cfg.llvm_r600_atomics = a.llvm_r600_atomics;
     if let Some(t) = a.threads {
         cfg.threads = t;

@@ -1,8 +1,11 @@
 //! tools/clsmith/campaign.py end to end on one small CLSmith kernel (seed 105, basic
 //! mode, gfx900 with clang-19): the row says `match` with this `risa`, and says
 //! `mismatch` when the checksums risa writes are corrupted (a wrapper flips a byte of
-//! the result buffer), so the comparison can fail. Skips, saying so, without the
-//! oracles (CLSmith and cl_launcher from ../shared/oracles/build.sh, PoCL, clang-19).
+//! the result buffer), so the comparison can fail; and says `pocl-outvoted` when the
+//! second opinion (an `oclgrind` on the PATH, here a stand-in that prints PoCL's
+//! checksums with the same byte flipped) agrees with the corrupted risa. Skips, saying
+//! so, without the oracles (CLSmith and cl_launcher from ../shared/oracles/build.sh,
+//! PoCL, clang-19).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -22,10 +25,16 @@ fn have(cmd: &str, arg: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// The outcome column of the single row campaign.py prints with this risa binary.
-fn outcome(risa: &str) -> String {
+/// The outcome column of the single row campaign.py prints with this risa binary,
+/// with `path_first` (if any) searched first for programs.
+fn outcome(risa: &str, path_first: Option<&std::path::Path>) -> String {
     let root = common::repo();
-    let o = Command::new("python3")
+    let mut cmd = Command::new("python3");
+    if let Some(dir) = path_first {
+        let path = std::env::var("PATH").unwrap_or_default();
+        cmd.env("PATH", format!("{}:{path}", dir.display()));
+    }
+    let o = cmd
         .arg(root.join("tools/clsmith/campaign.py"))
         .args([
             "--seeds",
@@ -68,7 +77,7 @@ fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
         return;
     }
     let risa = env!("CARGO_BIN_EXE_risa");
-    assert_eq!(outcome(risa), "match");
+    assert_eq!(outcome(risa, None), "match");
     // risa, then one flipped byte in the result buffer it wrote (--out DIR/arg0.bin)
     let dir = std::env::temp_dir().join(format!("risa-clsmith-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -87,7 +96,26 @@ fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
         .arg(&wrapper)
         .status()
         .unwrap();
-    let got = outcome(wrapper.to_str().unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
+    let got = outcome(wrapper.to_str().unwrap(), None);
     assert_eq!(got, "mismatch");
+    // an `oclgrind` that drops its own options, runs cl_launcher on PoCL and sets byte
+    // 3 of item 0's checksum to 0xff, as the wrapper did to risa's
+    let fake = dir.join("bin");
+    std::fs::create_dir_all(&fake).unwrap();
+    std::fs::write(
+        fake.join("oclgrind"),
+        "#!/usr/bin/python3\nimport subprocess, sys\n\
+         a = sys.argv[1:]\nwhile a[0].startswith('--'):\n    a = a[2:]\n\
+         v = subprocess.run(a, capture_output=True, text=True).stdout.strip().split(',')\n\
+         v[0] = hex(int(v[0], 16) | 0xff << 24)\nprint(','.join(v))\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(fake.join("oclgrind"))
+        .status()
+        .unwrap();
+    let got = outcome(wrapper.to_str().unwrap(), Some(&fake));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(got, "pocl-outvoted");
 }

@@ -63,25 +63,25 @@ pub enum M {
 /// The kind of a flag modifier (`glc`, or CLRX's `glc:1`).
 fn flag_kind(lname: &str) -> Option<M> {
     Some(match lname {
-        "glc" => M::Glc,
-        "slc" => M::Slc,
+        "vop3" => M::Vop3,
         "gds" => M::Gds,
+        "glc" => M::Glc,
+        "clamp" => M::Clamp,
+        "slc" => M::Slc,
+        "unorm" => M::Unorm,
+        "lwe" => M::Lwe,
+        "da" => M::Da,
+        "idxen" => M::Idxen,
+        "offen" => M::Offen,
         "tfe" => M::Tfe,
         "lds" => M::Lds,
         "nv" => M::Nv,
-        "idxen" => M::Idxen,
-        "offen" => M::Offen,
         "addr64" => M::Addr64,
-        "unorm" => M::Unorm,
-        "da" => M::Da,
         "r128" | "a16" => M::R128,
-        "lwe" => M::Lwe,
         "d16" => M::D16,
         "done" => M::Done,
         "compr" => M::Compr,
         "vm" => M::Vm,
-        "clamp" => M::Clamp,
-        "vop3" => M::Vop3,
         "high" => M::High,
         "sdwa" => M::Sdwa,
         _ => return None,
@@ -134,13 +134,34 @@ pub const DPP: u64 = bit(M::DppCtrl) | bit(M::RowMask) | bit(M::BankMask) | bit(
 /// At most this many modifiers per instruction (a repeated one counts once).
 const MAX_MODS: usize = 12;
 
+/// One modifier as given. All fields are plain integers without padding, so
+/// the empty list of [`Mods::new`] is a single block fill (made for every
+/// statement).
+#[derive(Clone, Copy)]
+struct Ent {
+    kind: u32,
+    value: u32,
+    /// The span of its text.
+    start: u16,
+    end: u16,
+}
+
+impl Ent {
+    const EMPTY: Ent = Ent {
+        kind: 0,
+        value: 0,
+        start: 0,
+        end: 0,
+    };
+}
+
 /// The modifiers of one instruction (a small inline list: most statements
 /// have none or a few).
 pub struct Mods<'a> {
     /// Bit set of the kinds present.
     pub seen: u64,
-    /// (kind, value, text start, text end), in order of appearance.
-    ent: [(u8, u32, u16, u16); MAX_MODS],
+    /// In order of appearance.
+    ent: [Ent; MAX_MODS],
     n: usize,
     /// The text the spans refer to.
     text: &'a str,
@@ -162,7 +183,7 @@ impl<'a> Mods<'a> {
     pub fn new(text: &'a str) -> Self {
         Mods {
             seen: 0,
-            ent: [(0, 0, 0, 0); MAX_MODS],
+            ent: [Ent::EMPTY; MAX_MODS],
             n: 0,
             text,
             offset_i: 0,
@@ -172,8 +193,8 @@ impl<'a> Mods<'a> {
             pending: None,
         }
     }
-    fn find(&self, m: M) -> Option<&(u8, u32, u16, u16)> {
-        self.ent[..self.n].iter().find(|e| e.0 == m as u8)
+    fn find(&self, m: M) -> Option<&Ent> {
+        self.ent[..self.n].iter().find(|e| e.kind == m as u32)
     }
     /// Whether modifier `m` was given.
     #[inline]
@@ -184,7 +205,7 @@ impl<'a> Mods<'a> {
     #[inline]
     pub fn get(&self, m: M, default: u32) -> u32 {
         if self.has(m) {
-            self.find(m).map_or(default, |e| e.1)
+            self.find(m).map_or(default, |e| e.value)
         } else {
             default
         }
@@ -202,7 +223,10 @@ impl<'a> Mods<'a> {
             return "";
         }
         match self.find(m) {
-            Some(&(_, _, a, b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            Some(e) => self
+                .text
+                .get(e.start as usize..e.end as usize)
+                .unwrap_or(""),
             None => "",
         }
     }
@@ -212,10 +236,13 @@ impl<'a> Mods<'a> {
         if bad == 0 {
             return true;
         }
-        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.0 != 0) else {
+        let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.kind != 0) else {
             return true;
         };
-        let at = self.text.get(e.2 as usize..e.3 as usize).unwrap_or("");
+        let at = self
+            .text
+            .get(e.start as usize..e.end as usize)
+            .unwrap_or("");
         let name = at.split(':').next().unwrap_or(at);
         asm.error(
             at,
@@ -227,9 +254,13 @@ impl<'a> Mods<'a> {
 
 /// Lower-cases a short word into `buf` (no allocation); empty if too long.
 /// Bytes, not `str`: the names are matched as bytes (no UTF-8 check).
-fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> &'b [u8] {
+fn lower<'b>(w: &'b str, buf: &'b mut [u8; 24]) -> &'b [u8] {
     if w.len() > buf.len() {
         return &[];
+    }
+    // Mostly written in lower case already: then no copy.
+    if !w.bytes().any(|b| b.is_ascii_uppercase()) {
+        return w.as_bytes();
     }
     let l = &mut buf[..w.len()];
     l.copy_from_slice(w.as_bytes());
@@ -499,8 +530,68 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         // Flags without a value (`glc`, `offen`, `clamp`) are the most
         // common modifiers: one look-up instead of the names below first.
         let plain_flag = if has_colon { None } else { flag_kind(lname) };
+        // The names are tested in the order of the arms: the common ones
+        // first (no two arms take the same name, so the order is free).
         let (kind, value): (M, u32) = match lname {
             _ if plain_flag.is_some() => (plain_flag.unwrap_or(M::Glc), 1),
+            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
+                let at = c.rest();
+                let w = match c.ident() {
+                    Some(w) => w,
+                    None => {
+                        let s = c.pos();
+                        while c.peek().is_some_and(|b| b.is_ascii_digit()) {
+                            c.bump();
+                        }
+                        c.slice(s, c.pos())
+                    }
+                };
+                let (k, v) = match lname {
+                    "dst_sel" => (M::DstSel, sel_value(w)),
+                    "src0_sel" => (M::Src0Sel, sel_value(w)),
+                    "src1_sel" => (M::Src1Sel, sel_value(w)),
+                    _ => (M::DstUnused, unused_value(w)),
+                };
+                match v {
+                    Some(v) => (k, v),
+                    None => {
+                        asm.error(at, format!("invalid {lname} value '{w}'"));
+                        return None;
+                    }
+                }
+            }
+            "mul" | "div" if has_colon => {
+                let at = c.rest();
+                let v = number(asm, c)?;
+                let o = match (lname, v) {
+                    ("mul", 1) | ("div", 1) => 0,
+                    ("mul", 2) => 1,
+                    ("mul", 4) => 2,
+                    ("div", 2) => 3,
+                    _ => {
+                        asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
+                        return None;
+                    }
+                };
+                (M::Omod, o)
+            }
+            "bound_ctrl" => {
+                if has_colon {
+                    let at = c.rest();
+                    let v = number(asm, c)?;
+                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
+                    let lit01 = at.starts_with('0') || at.starts_with('1');
+                    if m.clrx && (v > 1 || !lit01) {
+                        asm.error(at, "bound_ctrl takes 0 or 1");
+                        return None;
+                    }
+                    if m.clrx && c.peek() == Some(b':') {
+                        c.bump();
+                        number(asm, c)?;
+                    }
+                }
+                (M::BoundCtrl, 1)
+            }
             "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
             | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
             | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"
@@ -658,23 +749,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::DppCtrl, l[0] | l[1] << 2 | l[2] << 4 | l[3] << 6)
             }
-            "bound_ctrl" => {
-                if has_colon {
-                    let at = c.rest();
-                    let v = number(asm, c)?;
-                    // clrxasm takes only the digits 0 and 1 here (or 0:expr/1:expr).
-                    let lit01 = at.starts_with('0') || at.starts_with('1');
-                    if m.clrx && (v > 1 || !lit01) {
-                        asm.error(at, "bound_ctrl takes 0 or 1");
-                        return None;
-                    }
-                    if m.clrx && c.peek() == Some(b':') {
-                        c.bump();
-                        number(asm, c)?;
-                    }
-                }
-                (M::BoundCtrl, 1)
-            }
             "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
                 // The element count rides in bits 8.. so the encoder can place
                 // the last bit (0xff: CLRX's number, the field's bits as given).
@@ -686,32 +760,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     _ => M::NegHi,
                 };
                 (k, v)
-            }
-            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
-                let at = c.rest();
-                let w = match c.ident() {
-                    Some(w) => w,
-                    None => {
-                        let s = c.pos();
-                        while c.peek().is_some_and(|b| b.is_ascii_digit()) {
-                            c.bump();
-                        }
-                        c.slice(s, c.pos())
-                    }
-                };
-                let (k, v) = match lname {
-                    "dst_sel" => (M::DstSel, sel_value(w)),
-                    "src0_sel" => (M::Src0Sel, sel_value(w)),
-                    "src1_sel" => (M::Src1Sel, sel_value(w)),
-                    _ => (M::DstUnused, unused_value(w)),
-                };
-                match v {
-                    Some(v) => (k, v),
-                    None => {
-                        asm.error(at, format!("invalid {lname} value '{w}'"));
-                        return None;
-                    }
-                }
             }
             "format" if has_colon && m.clrx => {
                 let old = m.get(M::Format, 1);
@@ -794,21 +842,6 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::Format, d | n << 4)
             }
-            "mul" | "div" if has_colon => {
-                let at = c.rest();
-                let v = number(asm, c)?;
-                let o = match (lname, v) {
-                    ("mul", 1) | ("div", 1) => 0,
-                    ("mul", 2) => 1,
-                    ("mul", 4) => 2,
-                    ("div", 2) => 3,
-                    _ => {
-                        asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
-                        return None;
-                    }
-                };
-                (M::Omod, o)
-            }
             _ if !has_colon => {
                 let k = match flag_kind(lname) {
                     Some(k) => k,
@@ -829,8 +862,13 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             }
         };
         let span = (start.min(0xffff) as u16, c.pos().min(0xffff) as u16);
-        let e = (kind as u8, value, span.0, span.1);
-        match m.ent[..m.n].iter().position(|x| x.0 == kind as u8) {
+        let e = Ent {
+            kind: kind as u32,
+            value,
+            start: span.0,
+            end: span.1,
+        };
+        match m.ent[..m.n].iter().position(|x| x.kind == kind as u32) {
             Some(k) => m.ent[k] = e,
             None if m.n < MAX_MODS => {
                 m.ent[m.n] = e;

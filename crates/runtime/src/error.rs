@@ -125,6 +125,12 @@ pub enum ArgError {
     /// The work-group is larger than the hardware allows.
     #[error("a work-group of {0} work-items is over the limit of 1024")]
     GroupTooLarge(u64),
+    /// The work-items per wave are not 1 to 64.
+    #[error("{0} work-items per wave: must be 1 to 64")]
+    WaveItems(u32),
+    /// Narrower waves were asked of Cayman, which runs only 64-item waves.
+    #[error("Cayman runs waves of 64 work-items only (asked {0})")]
+    CaymanWaveItems(u32),
     /// The number of arguments is wrong (the kernel's name known).
     #[error("kernel {kernel} takes {want} arguments, {got} given")]
     Count {

@@ -194,6 +194,9 @@ pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, ArgError> {
     if block_items > 1024 {
         return Err(ArgError::GroupTooLarge(block_items));
     }
+    if !(1..=64).contains(&cfg.wave_items) {
+        return Err(ArgError::WaveItems(cfg.wave_items));
+    }
     Ok(block_items)
 }
 
@@ -261,7 +264,7 @@ pub fn prepare(
     let mut q = [0u8; 256];
     put(&mut q, 0x40, &SHARED_APERTURE_HI.to_le_bytes());
     put(&mut q, 0x44, &PRIVATE_APERTURE_HI.to_le_bytes());
-    let waves_per_group = block_items.div_ceil(64) as u32;
+    let waves_per_group = block_items.div_ceil(u64::from(cfg.wave_items)) as u32;
     let per_wave_scratch = (u64::from(desc.private_segment_fixed_size) * 64).next_multiple_of(256);
     let threads = if cfg.trace.is_some() {
         1
@@ -626,7 +629,8 @@ fn run_one_group(
     let act: [u32; 3] =
         std::array::from_fn(|d| cfg.block[d].min(cfg.grid[d] - gid[d] * cfg.block[d]));
     let items = act[0] * act[1] * act[2];
-    let nwaves = items.div_ceil(64) as usize;
+    let per_wave = cfg.wave_items;
+    let nwaves = items.div_ceil(per_wave) as usize;
     let desc = &s.kernel.desc;
     lds.fill(0);
     for (wi, w) in waves.iter_mut().enumerate().take(nwaves) {
@@ -634,8 +638,8 @@ fn run_one_group(
         w.reset_partial(wi as u32, ((desc.rsrc1 & 0x3f) as usize + 1) * 4);
         w.pc = s.p.entry;
         w.mode = desc.initial_mode();
-        let first = wi as u32 * 64;
-        let live = (items - first).min(64);
+        let first = wi as u32 * per_wave;
+        let live = (items - first).min(per_wave);
         w.set_s64(
             EXEC,
             if live == 64 {

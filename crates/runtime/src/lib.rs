@@ -62,6 +62,15 @@ pub struct LaunchConfig {
     pub max_instructions: u64,
     /// Host threads.
     pub threads: usize,
+    /// GCN: work-items per wave (1..=64; 64 is the hardware). Fewer run a
+    /// work-group as more, narrower waves, which the scheduler runs one
+    /// after another between barriers: with 1, each work-item runs alone
+    /// until its next barrier, the order of a CPU implementation, for
+    /// telling a kernel whose result depends on the order of its atomics
+    /// from a mis-emulated one. Cayman refuses anything but 64. The
+    /// run-time checkers assume hardware waves (at most 16 a group), so
+    /// `risa run` refuses `--check` with it.
+    pub wave_items: u32,
     /// Where to write an instruction trace (forces one thread).
     pub trace: Option<TraceOpener>,
     /// Watches every instruction of a GCN dispatch (checkers, profilers).
@@ -115,6 +124,7 @@ impl LaunchConfig {
             dims,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
             threads: host_threads(),
+            wave_items: 64,
             trace: None,
             observe: None,
             llvm_r600_atomics: false,

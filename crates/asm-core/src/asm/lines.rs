@@ -389,10 +389,14 @@ pub(crate) fn scan_simple(
     }
     const SET: &[u8] = b"\"'#/;";
     static STOP: [bool; 256] = lex::stop_table(SET);
+    // `"` `#` `'` (and `&`) as 0x22 with bits 0 and 2 ignored; `/` `;` (and
+    // `+` `?`) as 0x2b with bits 2 and 4 ignored.
+    const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0x14, 0x2b)];
+    const _: () = assert!(lex::covers(SET, PATS));
     let mut semi = false;
     let mut i = 0;
     loop {
-        i = lex::skip_until(b, i, &STOP, SET);
+        i = lex::skip_until(b, i, &STOP, PATS);
         if i >= b.len() {
             break;
         }

@@ -25,10 +25,13 @@ impl Assembler {
         // split on top-level ';'
         const SET: &[u8] = b"\"';";
         static STOP: [bool; 256] = lex::stop_table(SET);
+        // `"` `'` (and `#` `&`) as 0x22 with bits 0 and 2 ignored.
+        const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0, b';')];
+        const _: () = assert!(lex::covers(SET, PATS));
         let mut start = 0;
         let mut i = 0;
         loop {
-            i = lex::skip_until(b, i, &STOP, SET);
+            i = lex::skip_until(b, i, &STOP, PATS);
             if i >= b.len() {
                 break;
             }

@@ -560,12 +560,11 @@ impl<'a> Build<'a, '_, '_> {
             let mut n = 0;
             let mut lit = false;
             let mut m0 = false;
-            let all: Vec<u32> = self.reads[..self.n_reads]
+            // (Read in place: no list is made for each instruction.)
+            let all = self.reads[..self.n_reads]
                 .iter()
-                .chain(&self.xreads[..self.n_xreads])
-                .copied()
-                .collect();
-            for code in all {
+                .chain(&self.xreads[..self.n_xreads]);
+            for &code in all {
                 let c = match code {
                     255 => {
                         lit |= !madk;

@@ -17,6 +17,9 @@ pub(crate) fn launch(
     args: &[KernelArg],
     cfg: &LaunchConfig,
 ) -> Result<Launched, LaunchError> {
+    if cfg.wave_items != 64 {
+        return Err(ArgError::CaymanWaveItems(cfg.wave_items).into());
+    }
     let mut cargs = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         cargs.push(match a {
