@@ -434,9 +434,11 @@ pub struct Stretch {
     from: u64,
     /// Bytes of whole dwords in the stretch.
     len: u64,
-    /// The stretch's dwords and the one after it (to the end of the code).
+    /// The stretch's dwords and the one after it (to the end of the code;
+    /// dropped once joined).
     words: Vec<u32>,
-    /// Address and target of every branch the guess decoded, in order.
+    /// Address and target of every branch the guess decoded, in order
+    /// (once joined, of the true decoding: see [`Stretches::join`]).
     branches: Vec<(u64, u64)>,
     /// The guess's instructions, where it starts them (from where it
     /// meets the true decoding on, the listing's: see [`Stretch::decoded`]).
@@ -519,7 +521,11 @@ impl Stretches {
     /// ended; stretches of 8 bytes or more), and a [`Split`] at its first
     /// instruction, which it returns (none for the first stretch, and for
     /// one with no instruction start of its own).
-    pub fn join(&mut self, s: &Stretch) -> Option<Split> {
+    ///
+    /// The stretch is left with the branches of the true decoding (those
+    /// of the chunk that starts there: [`Stretches::chunk_labels`]) and
+    /// without its words, which only the join needs.
+    pub fn join(&mut self, s: &mut Stretch) -> Option<Split> {
         let mut pc = self.next;
         let stop = s.from + s.len;
         let mut split = None;
@@ -529,17 +535,19 @@ impl Stretches {
         }
         // The true decoding, up to where it meets the guess.
         let lens = LenDecoder::new(self.target);
+        let mut before = Vec::new();
         while pc < stop && !s.starts_at(pc) {
             let k = ((pc - s.from) / 4) as usize;
             let (step, branch) = step_at(&lens, &s.words, k, pc);
             if let Some(t) = branch {
                 add_label(&mut self.labels, self.dialect, t);
+                before.push((pc, t));
             }
             self.prev = Some(pc);
             pc += 4 * step as u64;
         }
+        let met = s.branches.partition_point(|&(a, _)| a < pc);
         if pc < stop {
-            let met = s.branches.partition_point(|&(a, _)| a < pc);
             for &(_, t) in &s.branches[met..] {
                 add_label(&mut self.labels, self.dialect, t);
             }
@@ -547,7 +555,40 @@ impl Stretches {
         } else {
             self.next = pc;
         }
+        // (Where the decodings never meet, the guess has no branch at or
+        // past `pc`: all the true ones are `before`.)
+        s.branches.splice(..met, before);
+        s.words = Vec::new();
         split
+    }
+
+    /// The labels the listing of the chunk from `from` to `to` (the next
+    /// chunk's start), whose stretch `s` is joined, takes: its own (after
+    /// `from.prev`, or all before it for the first chunk, up to the last
+    /// instruction, `to.prev`) and its branches' targets. Once the
+    /// stretches are joined to [`BRANCH_REACH`] past `to.pc`, no label of
+    /// its own is still to come; a [`Lister`] of the chunk given these
+    /// lists it as it would with all the labels, while further stretches
+    /// are joined.
+    pub fn chunk_labels(
+        &self,
+        s: &Stretch,
+        from: Option<Split>,
+        to: Split,
+    ) -> BTreeMap<u64, String> {
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        let lo = from.map_or(Unbounded, |f| Excluded(f.prev));
+        let mut own: BTreeMap<u64, String> = self
+            .labels
+            .range((lo, Included(to.prev)))
+            .map(|(&a, l)| (a, l.clone()))
+            .collect();
+        for &(_, t) in &s.branches {
+            if let std::collections::btree_map::Entry::Vacant(e) = own.entry(t) {
+                e.insert(self.labels[&t].clone());
+            }
+        }
+        own
     }
 
     /// The labels found so far: those at addresses below
@@ -981,7 +1022,7 @@ mod tests {
                 for from in (0..code.len()).step_by(step) {
                     let n = step.min(code.len() - from);
                     let bytes = &code[from..(from + n + 4).min(code.len())];
-                    join.join(&Stretch::scan(gen, 0x100 + from as u64, bytes, n));
+                    join.join(&mut Stretch::scan(gen, 0x100 + from as u64, bytes, n));
                 }
                 let (labels, splits) = join.finish();
                 assert_eq!(labels, whole, "{gen}, stretches of {step}");
