@@ -8,13 +8,12 @@
 //! uses it, so `risa disasm F > F.s; risa asm --format raw F.s` gives F back
 //! for any bytes (tests/raw_roundtrip.rs).
 
-use rayon::prelude::*;
 use risa_asm_core::Options;
 use risa_gcn::layout::ENC_COUNT;
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 
@@ -85,22 +84,31 @@ pub fn disassemble_pieces<E>(
 }
 
 /// The bytes of code per chunk of [`disassemble_parallel`]: its text (about
-/// twelve times as much) is held until the chunks before it are written.
-const CHUNK: u64 = 1 << 16;
+/// twelve times as much) is held until the chunks before it are written,
+/// and its decoded instructions (about five times as much) until it is
+/// listed, which waits for the stretches [`listing::BRANCH_REACH`] past
+/// it: half the chunk of a listing that decodes twice, so that the text
+/// and instructions held take no more memory than its text did.
+const CHUNK: u64 = 1 << 15;
 
 /// Chunks listed at a time by [`disassemble_parallel`] (per thread): the
 /// text in memory at once is about `12 * CHUNK * CHUNKS_PER_THREAD *
-/// threads` bytes.
+/// threads` bytes (and the instructions of these chunks and of those
+/// [`listing::BRANCH_REACH`] past them).
 const CHUNKS_PER_THREAD: usize = 2;
 
 /// [`disassemble_pieces`] of `len` bytes of raw code read with `read_at(offset,
-/// buf)` (which fills `buf` from byte `offset`), listed on all cores: a
-/// first pass finds the labels and instruction starts about every
-/// `CHUNK` bytes (stretches scanned in parallel, then joined:
-/// [`listing::Stretches`]), then the chunks are listed in parallel, a few
-/// per thread at a time, and their text goes to `write` in order. The text is
-/// the same as [`disassemble_pieces`]'s, byte for byte; the memory taken is
-/// the labels and a few chunks' text, whatever `len`.
+/// buf)` (which fills `buf` from byte `offset`), listed on all cores: the
+/// first pass scans stretches of about `CHUNK` bytes in parallel (decoding
+/// their instructions, [`listing::Stretch`]) and joins them in order
+/// ([`listing::Stretches`]), which finds the labels and where each chunk
+/// starts; a chunk is listed from its stretch's instructions (not decoded
+/// again) by the first thread free as soon as no branch still to scan can
+/// reach it ([`listing::BRANCH_REACH`]), a few chunks per thread ahead of
+/// the text written, while the next stretches are scanned, and its text
+/// goes to `write` in order as soon as the chunks before it are written. The
+/// text is the same as [`disassemble_pieces`]'s, byte for byte; the memory
+/// taken is the labels and a few chunks' instructions and text, whatever `len`.
 pub fn disassemble_parallel<E: Send>(
     chip: &'static Processor,
     opts: listing::Options,
@@ -121,64 +129,298 @@ fn parallel_in_chunks<E: Send>(
     mut write: impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
     let none = BTreeMap::new();
-    let window = CHUNKS_PER_THREAD * rayon::current_num_threads().max(1);
-    // The first pass, on all cores too: stretches of whole dwords (8
-    // bytes at least, see `Stretches::join`), scanned a window at a time.
+    // Stretches of whole dwords (8 bytes at least, see `Stretches::join`).
     let step = chunk.max(8) / 4 * 4;
     let stretches = len.div_ceil(step) as usize;
-    let mut scan = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
-    for first in (0..stretches).step_by(window) {
-        let scanned: Vec<_> = (first..(first + window).min(stretches))
-            .into_par_iter()
-            .map(|k| {
-                let from = k as u64 * step;
-                let n = step.min(len - from);
-                let bytes = (n + 4).min(len - from) as usize;
-                with_code(read_at, from, bytes, |code| {
-                    listing::Stretch::scan(chip, from, code, n as usize)
-                })
-            })
-            .collect();
-        for s in scanned {
-            scan.join(s?);
-        }
-    }
-    let (labels, splits) = scan.finish();
     let check = Exactness::new(chip, opts.dialect);
     let exact = |i: &Instr, t: &str| check.is_exact(i, t);
-    // Chunk k runs from starts[k] to starts[k + 1] (the last one to the end).
-    let first = listing::Split { pc: 0, prev: 0 };
-    let starts: Vec<listing::Split> = std::iter::once(first).chain(splits).collect();
-    let lister = |k: usize| {
-        if k == 0 {
-            listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
-        } else {
-            listing::Lister::at(chip, starts[k], opts, &labels, &none, &exact)
-        }
+    let scan = |k: usize| {
+        let from = k as u64 * step;
+        let n = step.min(len - from);
+        let bytes = (n + 4).min(len - from) as usize;
+        with_code(read_at, from, bytes, |code| {
+            listing::Stretch::scan(chip, from, code, n as usize)
+        })
     };
     // A chunk but the last: its bytes and the next dword (which tells a
     // one-dword instruction at its end from the first of two).
-    let list_chunk = |k: usize| -> Result<ChunkText<'_>, E> {
-        let (from, to) = (starts[k].pc, starts[k + 1].pc);
-        let bytes = (to + 4).min(len).saturating_sub(from) as usize;
-        with_code(read_at, from, bytes, |code| {
-            let mut l = lister(k);
+    let list = |c: Chunk| {
+        let bytes = (c.to.pc + 4).min(len).saturating_sub(c.from.pc) as usize;
+        with_code(read_at, c.from.pc, bytes, |code| {
+            let mut l = if c.first {
+                listing::Lister::new(chip, 0, opts, &c.labels, &none, &exact)
+            } else {
+                listing::Lister::at(chip, c.from, opts, &c.labels, &none, &exact)
+            };
             let mut text = String::with_capacity(code.len() * 12);
-            l.feed(code, &mut text);
-            (text, l.into_unplaced())
+            l.feed_decoded(code, c.stretch.decoded(), &mut text);
+            let u = l.into_unplaced().into_iter().map(|(a, _)| a).collect();
+            (text, u)
         })
     };
-    let last = starts.len() - 1;
-    let unplaced = in_order(last, window, &list_chunk, &mut write)?;
-    let from = starts[last].pc;
-    let mut code = vec![0u8; len.saturating_sub(from) as usize];
-    read_at(from, &mut code)?;
-    let mut l = lister(last);
-    l.unplaced_before(unplaced);
+    let mut joined = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
+    let reach = listing::BRANCH_REACH.div_ceil(step) as usize + 1;
+    let pipe = Pipeline {
+        count: stretches,
+        window: CHUNKS_PER_THREAD * rayon::current_num_threads().max(1),
+        reach,
+        scan: &scan,
+        list: &list,
+    };
+    let (last, listed, unplaced) = pipe.run(&mut joined, &mut write)?;
+    // The last chunk, to the end of the code (the first one if there is
+    // no code), with all the labels: those earlier chunks passed over go
+    // before its own.
+    let (labels, _) = joined.finish();
+    let start = last
+        .as_ref()
+        .map_or(listing::Split { pc: 0, prev: 0 }, |c| c.0);
+    let mut code = vec![0u8; len.saturating_sub(start.pc) as usize];
+    read_at(start.pc, &mut code)?;
+    let mut l = if listed == 0 {
+        listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
+    } else {
+        listing::Lister::at(chip, start, opts, &labels, &none, &exact)
+    };
+    l.unplaced_before(
+        unplaced
+            .into_iter()
+            .map(|a| (a, labels[&a].as_str()))
+            .collect(),
+    );
     let mut text = String::with_capacity(code.len() * 12);
-    l.feed(&code, &mut text);
+    l.feed_decoded(
+        &code,
+        last.as_ref().map_or(&[], |c| c.1.decoded()),
+        &mut text,
+    );
     l.finish(&mut text);
     write(&text)
+}
+
+/// A chunk of [`parallel_in_chunks`] ready to list: the first or not,
+/// where it starts and where the next one does, its stretch (joined) and
+/// the labels it takes ([`listing::Stretches::chunk_labels`]: its own,
+/// so that it is listed while later stretches add labels to the rest).
+struct Chunk {
+    first: bool,
+    from: listing::Split,
+    to: listing::Split,
+    stretch: listing::Stretch,
+    labels: BTreeMap<u64, String>,
+}
+
+/// A chunk's text and the addresses of the labels it passed over.
+type ChunkText = (String, Vec<u64>);
+
+/// The work of [`parallel_in_chunks`] but the last chunk: `count`
+/// stretches to `scan`, their chunks to `list`, at most `window` chunks
+/// handed out and not written, and `reach` stretches past a chunk's end
+/// to join before no branch still to scan can reach it.
+struct Pipeline<'p, E> {
+    count: usize,
+    window: usize,
+    reach: usize,
+    scan: &'p (dyn Fn(usize) -> Result<listing::Stretch, E> + Sync),
+    list: &'p (dyn Fn(Chunk) -> Result<ChunkText, E> + Sync),
+}
+
+/// A task of a [`Pipeline`] for the pool: scan a stretch, or list a chunk
+/// (by number).
+enum Task {
+    Scan(usize),
+    List(usize, Chunk),
+}
+
+/// What the threads of a [`Pipeline`] share: the stretches that may be
+/// scanned (up to `scan_to`; `scanning` is the next), the chunks ready to
+/// list, the stretches scanned and chunks listed that the calling thread
+/// has not taken yet (a panic as such), and whether to stop.
+struct Queue<E> {
+    scanning: usize,
+    scan_to: usize,
+    ready: VecDeque<(usize, Chunk)>,
+    scanned: HashMap<usize, std::thread::Result<Result<listing::Stretch, E>>>,
+    listed: HashMap<usize, std::thread::Result<Result<ChunkText, E>>>,
+    stop: bool,
+}
+
+impl<E> Queue<E> {
+    /// The next task: a chunk to list first (the text to write next
+    /// waits for it, and it frees its stretch), else a stretch to scan.
+    fn take(&mut self) -> Option<Task> {
+        if let Some((c, chunk)) = self.ready.pop_front() {
+            return Some(Task::List(c, chunk));
+        }
+        (self.scanning < self.scan_to).then(|| {
+            self.scanning += 1;
+            Task::Scan(self.scanning - 1)
+        })
+    }
+}
+
+impl<E: Send> Pipeline<'_, E> {
+    /// Scans the stretches and lists their chunks on the pool's threads,
+    /// each taking the next task as soon as it is done, while this thread
+    /// joins the stretches in order into `joined`, hands out each chunk as
+    /// soon as no branch still to scan can reach it, and writes the
+    /// chunks' text in order (so the cores stay busy while text is
+    /// written). Stretches are scanned up to `reach` past the `window`
+    /// chunks after the next to write, which bounds the instructions and
+    /// text held. Returns the last chunk (its start and stretch; none
+    /// without code), how many chunks came before it and the labels they
+    /// passed over, in order; the first error (of a task or of `write`)
+    /// ends it.
+    #[allow(clippy::type_complexity)]
+    fn run(
+        &self,
+        joined: &mut listing::Stretches,
+        write: &mut impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(Option<(listing::Split, listing::Stretch)>, usize, Vec<u64>), E> {
+        let queue = Mutex::new(Queue {
+            scanning: 0,
+            scan_to: 0,
+            ready: VecDeque::new(),
+            scanned: HashMap::new(),
+            listed: HashMap::new(),
+            stop: false,
+        });
+        // (Tasks to take, for the pool; tasks done, for this thread.)
+        let (work, done) = (Condvar::new(), Condvar::new());
+        let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
+        let perform = |task| {
+            // (A panic goes to this thread, which would wait for the task.)
+            use std::panic::{catch_unwind, AssertUnwindSafe};
+            match task {
+                Task::Scan(k) => {
+                    let r = catch_unwind(AssertUnwindSafe(|| (self.scan)(k)));
+                    lock().scanned.insert(k, r);
+                }
+                Task::List(c, chunk) => {
+                    let r = catch_unwind(AssertUnwindSafe(|| (self.list)(chunk)));
+                    lock().listed.insert(c, r);
+                }
+            }
+            done.notify_one();
+        };
+        let worker = || loop {
+            let task = {
+                let mut q = lock();
+                loop {
+                    if q.stop {
+                        return;
+                    }
+                    if let Some(t) = q.take() {
+                        break t;
+                    }
+                    q = work.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            perform(task);
+        };
+        // On a thread of the pool, waiting for the pool could wait forever:
+        // this thread does the tasks itself when it would wait.
+        let alone = rayon::current_thread_index().is_some();
+        rayon::in_place_scope(|scope| {
+            if !alone {
+                for _ in 0..rayon::current_num_threads().max(1) {
+                    scope.spawn(|_| worker());
+                }
+            }
+            /// Stops the pool's threads however this thread leaves.
+            struct Stop<'q, E>(&'q Mutex<Queue<E>>, &'q Condvar);
+            impl<E> Drop for Stop<'_, E> {
+                fn drop(&mut self) {
+                    self.0.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
+                    self.1.notify_all();
+                }
+            }
+            let _stop = Stop(&queue, &work);
+            // Chunks joined and not handed out, the first one chunk `handed`.
+            let mut pending: VecDeque<(listing::Split, listing::Stretch)> = VecDeque::new();
+            let (mut scanned, mut handed, mut written) = (0, 0, 0);
+            let mut unplaced = Vec::new();
+            loop {
+                let all = scanned == self.count;
+                let mut new = Vec::new();
+                while pending.len() >= 2
+                    && handed < written + self.window
+                    && (all || pending[1].0.pc + listing::BRANCH_REACH <= joined.reached())
+                {
+                    let Some((from, stretch)) = pending.pop_front() else {
+                        break;
+                    };
+                    let to = pending[0].0;
+                    let first = handed == 0;
+                    let labels = joined.chunk_labels(&stretch, (!first).then_some(from), to);
+                    new.push((
+                        handed,
+                        Chunk {
+                            first,
+                            from,
+                            to,
+                            stretch,
+                            labels,
+                        },
+                    ));
+                    handed += 1;
+                }
+                if all && written == handed && pending.len() <= 1 {
+                    return Ok((pending.pop_front(), handed, unplaced));
+                }
+                let (stretches, texts) = {
+                    let mut q = lock();
+                    let scan_to = (written + self.window + self.reach).min(self.count);
+                    if !new.is_empty() || scan_to > q.scan_to {
+                        q.ready.extend(new);
+                        q.scan_to = scan_to;
+                        work.notify_all();
+                    }
+                    loop {
+                        let mut s = Vec::new();
+                        while let Some(r) = q.scanned.remove(&(scanned + s.len())) {
+                            s.push(r);
+                        }
+                        let mut t = Vec::new();
+                        while let Some(r) = q.listed.remove(&(written + t.len())) {
+                            t.push(r);
+                        }
+                        if !s.is_empty() || !t.is_empty() {
+                            break (s, t);
+                        }
+                        match if alone { q.take() } else { None } {
+                            Some(task) => {
+                                drop(q);
+                                perform(task);
+                                q = lock();
+                            }
+                            None => q = done.wait(q).unwrap_or_else(|e| e.into_inner()),
+                        }
+                    }
+                };
+                for r in stretches {
+                    let mut s = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+                    match joined.join(&mut s) {
+                        Some(split) => pending.push_back((split, s)),
+                        None if scanned == 0 => {
+                            pending.push_back((listing::Split { pc: 0, prev: 0 }, s));
+                        }
+                        // (A last stretch of less than 8 bytes, which has
+                        // no start of its own: the last chunk decodes its
+                        // instructions again.)
+                        None => {}
+                    }
+                    scanned += 1;
+                }
+                for r in texts {
+                    let (text, u) = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+                    write(&text)?;
+                    unplaced.extend(u);
+                    written += 1;
+                }
+            }
+        })
+    }
 }
 
 /// `f` of the `n` bytes of code at byte `from`, read into this thread's
@@ -201,111 +443,9 @@ fn with_code<E, T>(
     r
 }
 
-/// Lists chunks `0..count` on the pool's threads, each taking the next
-/// chunk as soon as it is done, while this thread writes their text in
-/// order (so the cores stay busy while text is written); a thread waits
-/// while its next chunk is `window` or more ahead of the next to write,
-/// which bounds the text held. Returns the labels the chunks passed over,
-/// in order; the first error (of a chunk or of `write`) ends it.
-fn in_order<'l, E: Send>(
-    count: usize,
-    window: usize,
-    list_chunk: &(dyn Fn(usize) -> Result<ChunkText<'l>, E> + Sync),
-    write: &mut impl FnMut(&str) -> Result<(), E>,
-) -> Result<Vec<(u64, &'l str)>, E> {
-    /// What the threads share: the next chunk to take and to write, the
-    /// chunks listed and not written yet, and whether to stop.
-    struct Queue<T> {
-        taken: usize,
-        written: usize,
-        done: HashMap<usize, T>,
-        stop: bool,
-    }
-    let queue = Mutex::new(Queue {
-        taken: 0,
-        written: 0,
-        done: HashMap::new(),
-        stop: false,
-    });
-    if rayon::current_thread_index().is_some() {
-        // On a thread of the pool, waiting for the pool could wait forever:
-        // one chunk after the other.
-        let mut unplaced = Vec::new();
-        for k in 0..count {
-            let (text, u) = list_chunk(k)?;
-            write(&text)?;
-            unplaced.extend(u);
-        }
-        return Ok(unplaced);
-    }
-    let changed = Condvar::new();
-    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
-    let worker = || loop {
-        let k = {
-            let mut q = lock();
-            while !q.stop && q.taken < count && q.taken >= q.written + window {
-                q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
-            }
-            if q.stop || q.taken >= count {
-                return;
-            }
-            q.taken += 1;
-            q.taken - 1
-        };
-        // (A panic goes to the writer, which would wait for the chunk.)
-        let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| list_chunk(k)));
-        lock().done.insert(k, text);
-        changed.notify_all();
-    };
-    rayon::in_place_scope(|scope| {
-        for _ in 0..rayon::current_num_threads().max(1) {
-            scope.spawn(|_| worker());
-        }
-        let mut unplaced = Vec::new();
-        let mut result = Ok(());
-        for k in 0..count {
-            let chunk = {
-                let mut q = lock();
-                loop {
-                    if let Some(c) = q.done.remove(&k) {
-                        break c;
-                    }
-                    q = changed.wait(q).unwrap_or_else(|e| e.into_inner());
-                }
-            };
-            let mut panic = None;
-            result = match chunk {
-                Ok(c) => c.and_then(|(text, u)| {
-                    unplaced.extend(u);
-                    write(&text)
-                }),
-                Err(p) => {
-                    panic = Some(p);
-                    Ok(())
-                }
-            };
-            let mut q = lock();
-            q.written = k + 1;
-            q.stop = result.is_err() || panic.is_some();
-            drop(q);
-            changed.notify_all();
-            if let Some(p) = panic {
-                std::panic::resume_unwind(p);
-            }
-            if result.is_err() {
-                break;
-            }
-        }
-        result.map(|()| unplaced)
-    })
-}
-
 /// Fills a buffer with the code from a byte offset (the input of
 /// [`disassemble_parallel`], shared by its threads).
 pub type ReadAt<'r, E> = dyn Fn(u64, &mut [u8]) -> Result<(), E> + Sync + 'r;
-
-/// A chunk's text and the labels it passed over.
-type ChunkText<'l> = (String, Vec<(u64, &'l str)>);
 
 /// How many assembler verdicts [`Exactness`] keeps (then it starts over):
 /// a listing of any size takes bounded memory.

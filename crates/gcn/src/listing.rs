@@ -5,7 +5,6 @@ use crate::decode::{decode, DecodeError, Instr, LenDecoder};
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::fmt::Write as _;
 
 /// Options of [`disassemble`].
@@ -18,6 +17,7 @@ pub struct Options {
 }
 
 /// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
+#[inline]
 pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
     if !i.info().has(crate::table::flag::BRANCH) {
         return None;
@@ -27,6 +27,10 @@ pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
         i.field(crate::layout::Field::Simm16) as u16 as i16,
     ))
 }
+
+/// How far back a branch can go, in bytes: a branch at `pc` goes to
+/// `pc - BRANCH_REACH` or later (its offset is a signed 16-bit count of dwords).
+pub const BRANCH_REACH: u64 = 4 * 32768 - 4;
 
 /// The byte address a branch at `pc` with SIMM16 offset `off` (dwords) goes to.
 #[inline]
@@ -44,9 +48,14 @@ pub fn decode_all(
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
     let mut out = Vec::with_capacity(code.len() / 4);
-    Carry::new(gen.into(), base).feed(code, true, |pc, r, _| out.push((pc, *r)));
+    Carry::new(gen.into(), base).feed(code, true, &[], |pc, r, _| out.push((pc, *r)));
     out
 }
+
+/// Instructions already decoded, by byte address in address order (what
+/// [`decode_all`] and [`Stretch::decoded`] give): a listing fed them
+/// with its code ([`Lister::feed_decoded`]) does not decode those again.
+pub type Decoded = [(u64, Result<Instr, DecodeError>)];
 
 /// The line-comment marker of a dialect: `#` in CLRX's language (where
 /// `//` is division), `;` in LLVM's AMDGPU assembly (`risa asm --syntax llvm`).
@@ -116,13 +125,20 @@ pub fn disassemble_checked(
     opts: Options,
     exact: &dyn Fn(&Instr, &str) -> bool,
 ) -> String {
+    // The code is all here: decoded once, for the labels and the text
+    // (the same text as `disassemble_pieces` of it as one piece).
+    let target = gen.into();
+    let decoded = decode_all(target, code, base);
+    let mut labels = symbols.clone();
+    for (pc, r) in &decoded {
+        if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, *pc)) {
+            add_label(&mut labels, opts.dialect, t);
+        }
+    }
     let mut out = String::with_capacity(code.len() * 12);
-    let once = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
-    let append = |text: &str| {
-        out.push_str(text);
-        Ok(())
-    };
-    let Ok(()) = disassemble_pieces(gen, base, symbols, relocs, opts, exact, once, append);
+    let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
+    lister.feed_decoded(code, &decoded, &mut out);
+    lister.finish(&mut out);
     out
 }
 
@@ -188,11 +204,13 @@ impl Carry {
 
     /// Decodes what `piece` completes; `f(pc, result, words)` for each
     /// instruction or undecodable dword. With `last`, everything left is
-    /// decoded (a partial dword stays in `bytes`).
+    /// decoded (a partial dword stays in `bytes`). An instruction `known`
+    /// holds (the decoding of the same code) is taken from there.
     fn feed(
         &mut self,
         piece: &[u8],
         last: bool,
+        mut known: &Decoded,
         mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32]),
     ) {
         // The carried bytes and the start of `piece` as whole dwords.
@@ -223,9 +241,24 @@ impl Carry {
         let mut k = 0;
         // An instruction takes at most two dwords: one dword left may need
         // the next piece's first.
-        while k < words.len() && (last || k + 1 < words.len()) {
-            let (r, step) = decode_at(self.target, &words, k);
-            f(self.pc, &r, &words[k..k + step]);
+        let end = if last {
+            words.len()
+        } else {
+            words.len().saturating_sub(1)
+        };
+        while k < end {
+            let decoded;
+            let (r, step) = match take_known(&mut known, self.pc) {
+                // (Decoded from the same words: the same dwords are left,
+                // but a misfed one must not index past them.)
+                Some((r, step)) if step <= words.len() - k => (r, step),
+                _ => {
+                    decoded = decode_at(self.target, &words, k);
+                    (&decoded.0, decoded.1)
+                }
+            };
+            debug_assert_eq!((*r, step), decode_at(self.target, &words, k));
+            f(self.pc, r, &words[k..k + step]);
             self.pc += 4 * step as u64;
             k += step;
         }
@@ -245,13 +278,58 @@ impl Carry {
 #[inline]
 fn decode_at(target: Target, words: &[u32], k: usize) -> (Result<Instr, DecodeError>, usize) {
     let r = decode(target, &words[k..(k + 2).min(words.len())]);
-    let step = match &r {
+    let step = step_of(&r);
+    (r, step)
+}
+
+/// The dwords a result of [`decode_at`] accounts for.
+#[inline]
+fn step_of(r: &Result<Instr, DecodeError>) -> usize {
+    match r {
         Ok(i) => i.len as usize,
         // Only at the end: the words that are left.
         Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
         Err(_) => 1,
-    };
-    (r, step)
+    }
+}
+
+/// The decoding at byte address `pc` if `known` (in address order, from
+/// the last one asked for on) holds it; what lies before `pc` is dropped.
+#[inline(always)]
+fn take_known<'k>(
+    known: &mut &'k Decoded,
+    pc: u64,
+) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
+    // (The common case: past the first few instructions of a chunk, the
+    // next one known is the next one listed.)
+    if let [(at, r), rest @ ..] = *known {
+        if *at == pc {
+            *known = rest;
+            return Some((r, step_of(r)));
+        }
+    }
+    take_known_after(known, pc)
+}
+
+/// [`take_known`] past instructions before `pc`.
+#[inline(never)]
+fn take_known_after<'k>(
+    known: &mut &'k Decoded,
+    pc: u64,
+) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
+    loop {
+        let [(at, r), rest @ ..] = *known else {
+            return None;
+        };
+        if *at >= pc {
+            if *at > pc {
+                return None;
+            }
+            *known = rest;
+            return Some((r, step_of(r)));
+        }
+        *known = rest;
+    }
 }
 
 /// [`decode_at`] for the first pass, which needs only lengths and branch
@@ -297,7 +375,7 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
-        self.carry.feed(piece, last, |pc, r, _| {
+        self.carry.feed(piece, last, &[], |pc, r, _| {
             if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                 add_label(labels, dialect, t);
             }
@@ -356,12 +434,15 @@ pub struct Stretch {
     from: u64,
     /// Bytes of whole dwords in the stretch.
     len: u64,
-    /// The stretch's dwords and the one after it (to the end of the code).
+    /// The stretch's dwords and the one after it (to the end of the code;
+    /// dropped once joined).
     words: Vec<u32>,
-    /// Bit k: the guessed decoding starts an instruction at dword k.
-    starts: Vec<u64>,
-    /// Address and target of every branch the guess decoded, in order.
+    /// Address and target of every branch the guess decoded, in order
+    /// (once joined, of the true decoding: see [`Stretches::join`]).
     branches: Vec<(u64, u64)>,
+    /// The guess's instructions, where it starts them (from where it
+    /// meets the true decoding on, the listing's: see [`Stretch::decoded`]).
+    decoded: Vec<(u64, Result<Instr, DecodeError>)>,
     /// The address of the guess's last instruction, and of the one after
     /// it (at or past the end of the stretch).
     last: u64,
@@ -373,23 +454,28 @@ impl Stretch {
     /// holds the bytes followed by the next dword of the code, if any
     /// (`len` bytes belong to the stretch; a partial dword at the end of
     /// the code is left out).
+    ///
+    /// The instructions are decoded in full and kept ([`Stretch::decoded`]):
+    /// the listing of the chunk takes them rather than decoding again.
     pub fn scan(target: impl Into<Target>, from: u64, code: &[u8], len: usize) -> Stretch {
-        let lens = LenDecoder::new(target.into());
+        let target = target.into();
         let words: Vec<u32> = code
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let n = (len / 4).min(words.len());
-        let mut starts = vec![0u64; n.div_ceil(64)];
         let mut branches = Vec::new();
+        // (Instructions average more than one dword.)
+        let mut decoded = Vec::with_capacity(n / 3 * 2 + 1);
         let (mut k, mut last) = (0, 0);
         while k < n {
             let pc = from + 4 * k as u64;
-            let (step, branch) = step_at(&lens, &words, k, pc);
-            starts[k / 64] |= 1 << (k % 64);
-            if let Some(t) = branch {
+            let r = crate::decode::decode_inline(target, &words[k..(k + 2).min(words.len())]);
+            let step = step_of(&r);
+            if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                 branches.push((pc, t));
             }
+            decoded.push((pc, r));
             last = pc;
             k += step;
         }
@@ -397,17 +483,23 @@ impl Stretch {
             from,
             len: 4 * n as u64,
             words,
-            starts,
             branches,
+            decoded,
             last,
             end: from + 4 * k as u64,
         }
     }
 
+    /// The instructions the scan decoded, for [`Lister::feed_decoded`]:
+    /// from the first one the true decoding starts too, the instructions
+    /// of the chunk that starts in this stretch (its [`Split`]).
+    pub fn decoded(&self) -> &Decoded {
+        &self.decoded
+    }
+
     /// Whether the guessed decoding starts an instruction at `pc` (in the stretch).
     fn starts_at(&self, pc: u64) -> bool {
-        let k = ((pc - self.from) / 4) as usize;
-        self.starts[k / 64] >> (k % 64) & 1 != 0
+        self.decoded.binary_search_by_key(&pc, |d| d.0).is_ok()
     }
 }
 
@@ -427,26 +519,35 @@ pub struct Stretches {
 impl Stretches {
     /// Adds the next stretch (the one that starts where the last one
     /// ended; stretches of 8 bytes or more), and a [`Split`] at its first
-    /// instruction.
-    pub fn join(&mut self, s: Stretch) {
+    /// instruction, which it returns (none for the first stretch, and for
+    /// one with no instruction start of its own).
+    ///
+    /// The stretch is left with the branches of the true decoding (those
+    /// of the chunk that starts there: [`Stretches::chunk_labels`]) and
+    /// without its words, which only the join needs.
+    pub fn join(&mut self, s: &mut Stretch) -> Option<Split> {
         let mut pc = self.next;
         let stop = s.from + s.len;
+        let mut split = None;
         if let (Some(prev), true) = (self.prev, pc < stop) {
+            split = Some(Split { pc, prev });
             self.splits.push(Split { pc, prev });
         }
         // The true decoding, up to where it meets the guess.
         let lens = LenDecoder::new(self.target);
+        let mut before = Vec::new();
         while pc < stop && !s.starts_at(pc) {
             let k = ((pc - s.from) / 4) as usize;
             let (step, branch) = step_at(&lens, &s.words, k, pc);
             if let Some(t) = branch {
                 add_label(&mut self.labels, self.dialect, t);
+                before.push((pc, t));
             }
             self.prev = Some(pc);
             pc += 4 * step as u64;
         }
+        let met = s.branches.partition_point(|&(a, _)| a < pc);
         if pc < stop {
-            let met = s.branches.partition_point(|&(a, _)| a < pc);
             for &(_, t) in &s.branches[met..] {
                 add_label(&mut self.labels, self.dialect, t);
             }
@@ -454,6 +555,52 @@ impl Stretches {
         } else {
             self.next = pc;
         }
+        // (Where the decodings never meet, the guess has no branch at or
+        // past `pc`: all the true ones are `before`.)
+        s.branches.splice(..met, before);
+        s.words = Vec::new();
+        split
+    }
+
+    /// The labels the listing of the chunk from `from` to `to` (the next
+    /// chunk's start), whose stretch `s` is joined, takes: its own (after
+    /// `from.prev`, or all before it for the first chunk, up to the last
+    /// instruction, `to.prev`) and its branches' targets. Once the
+    /// stretches are joined to [`BRANCH_REACH`] past `to.pc`, no label of
+    /// its own is still to come; a [`Lister`] of the chunk given these
+    /// lists it as it would with all the labels, while further stretches
+    /// are joined.
+    pub fn chunk_labels(
+        &self,
+        s: &Stretch,
+        from: Option<Split>,
+        to: Split,
+    ) -> BTreeMap<u64, String> {
+        use std::ops::Bound::{Excluded, Included, Unbounded};
+        let lo = from.map_or(Unbounded, |f| Excluded(f.prev));
+        let mut own: BTreeMap<u64, String> = self
+            .labels
+            .range((lo, Included(to.prev)))
+            .map(|(&a, l)| (a, l.clone()))
+            .collect();
+        for &(_, t) in &s.branches {
+            if let std::collections::btree_map::Entry::Vacant(e) = own.entry(t) {
+                e.insert(self.labels[&t].clone());
+            }
+        }
+        own
+    }
+
+    /// The labels found so far: those at addresses below
+    /// [`Stretches::reached`] `-` [`BRANCH_REACH`] are all there are.
+    pub fn labels(&self) -> &BTreeMap<u64, String> {
+        &self.labels
+    }
+
+    /// The address up to which the joined stretches are decoded: every
+    /// branch before it has its label.
+    pub fn reached(&self) -> u64 {
+        self.next
     }
 
     /// The labels and the splits, in address order.
@@ -541,10 +688,18 @@ impl<'a> Lister<'a> {
     /// Appends the text of the next piece of the code to `out` (an
     /// instruction that continues in the next piece waits for it).
     pub fn feed(&mut self, piece: &[u8], out: &mut String) {
-        self.list(piece, false, out);
+        self.list(piece, false, &[], out);
     }
 
-    fn list(&mut self, piece: &[u8], last: bool, out: &mut String) {
+    /// [`Lister::feed`] of a piece of code some of whose instructions are
+    /// decoded already (`known`, the decoding of this code, as
+    /// [`decode_all`] or [`Stretch::decoded`] give it): those are not
+    /// decoded again.
+    pub fn feed_decoded(&mut self, piece: &[u8], known: &Decoded, out: &mut String) {
+        self.list(piece, false, known, out);
+    }
+
+    fn list(&mut self, piece: &[u8], last: bool, known: &Decoded, out: &mut String) {
         let Lister {
             carry,
             opts,
@@ -562,16 +717,21 @@ impl<'a> Lister<'a> {
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
         let mut printer = Printer::with_labels(dialect, &lookup);
         let mut plain = Printer::new(dialect);
-        carry.feed(piece, last, |pc, r, words| {
+        // (Most instructions have no label: one test each.)
+        let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
+        carry.feed(piece, last, known, |pc, r, words| {
             // (Each line goes straight to `out`.)
             let line = &mut *out;
-            while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
-                if a == pc {
-                    line.push_str(l);
-                    line.push_str(":\n");
-                } else {
-                    unplaced.push((a, l));
+            if pc >= next_label {
+                while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
+                    if a == pc {
+                        line.push_str(l);
+                        line.push_str(":\n");
+                    } else {
+                        unplaced.push((a, l));
+                    }
                 }
+                next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
             }
             line.push_str("    ");
             let line_start = line.len();
@@ -584,7 +744,7 @@ impl<'a> Lister<'a> {
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);
-                    let reloc = relocs.get(&lit_at).filter(|_| n > 1);
+                    let reloc = if n > 1 { relocs.get(&lit_at) } else { None };
                     // A relocated literal is written as its symbol: only the
                     // rest of the text must be expressible (the linked value
                     // may equal an inline constant, which the dialect could
@@ -656,7 +816,7 @@ impl<'a> Lister<'a> {
     /// bytes that are not a whole dword, and the labels not at an
     /// instruction.
     pub fn finish(mut self, out: &mut String) {
-        self.list(&[], true, out);
+        self.list(&[], true, &[], out);
         let cmt = comment(self.opts.dialect);
         let tail = std::mem::take(&mut self.carry.bytes);
         let end = self.carry.pc + tail.len() as u64;
@@ -804,6 +964,7 @@ pub enum LineError {
 mod tests {
     use super::*;
     use crate::Gen;
+    use std::convert::Infallible;
 
     /// A listing made piece by piece (pieces of odd sizes, cutting dwords
     /// and instructions) is the listing of the whole code.
@@ -861,7 +1022,7 @@ mod tests {
                 for from in (0..code.len()).step_by(step) {
                     let n = step.min(code.len() - from);
                     let bytes = &code[from..(from + n + 4).min(code.len())];
-                    join.join(Stretch::scan(gen, 0x100 + from as u64, bytes, n));
+                    join.join(&mut Stretch::scan(gen, 0x100 + from as u64, bytes, n));
                 }
                 let (labels, splits) = join.finish();
                 assert_eq!(labels, whole, "{gen}, stretches of {step}");
