@@ -14,8 +14,108 @@ type PerGen = [OpId; GEN_COUNT];
 /// Marks "no row in this generation".
 pub const NONE: OpId = OpId::MAX;
 
-fn table() -> &'static FastMap<&'static str, PerGen> {
-    static T: OnceLock<FastMap<&'static str, PerGen>> = OnceLock::new();
+/// Mnemonic table: open addressing keyed by the name's length and its first
+/// and last eight bytes. For names of at most 16 bytes those words are the
+/// whole name, so a hit is decided by three integer compares instead of a
+/// byte comparison; the general `HashMap` spent about 127 Ir per statement
+/// here, mostly in probing and `memcmp`.
+struct NameTable {
+    slots: Box<[Slot]>,
+    /// `slots.len() - 1` (a power of two minus one).
+    mask: usize,
+    /// Right shift that keeps the hash's top bits as the slot index.
+    shift: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    /// Name length; `usize::MAX` marks an empty slot.
+    len: usize,
+    head: u64,
+    tail: u64,
+    name: &'static str,
+    rows: PerGen,
+}
+
+/// The words a name is keyed by; together with the length they determine
+/// names of up to 16 bytes.
+#[inline]
+fn words(b: &[u8]) -> (u64, u64) {
+    let n = b.len();
+    let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+    let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or([0; 4])) as u64;
+    if n >= 8 {
+        (u64_at(0), u64_at(n - 8))
+    } else if n >= 4 {
+        (u32_at(0) | u32_at(n - 4) << 32, 0)
+    } else {
+        (b.iter().rev().fold(0, |w, &c| w << 8 | c as u64), 0)
+    }
+}
+
+impl NameTable {
+    fn new(entries: Vec<(&'static str, PerGen)>) -> NameTable {
+        // At most a quarter full, so probe runs stay short.
+        let size = (entries.len() * 4).next_power_of_two().max(16);
+        let empty = Slot {
+            len: usize::MAX,
+            head: 0,
+            tail: 0,
+            name: "",
+            rows: [NONE; GEN_COUNT],
+        };
+        let mut t = NameTable {
+            slots: vec![empty; size].into_boxed_slice(),
+            mask: size - 1,
+            shift: 64 - size.trailing_zeros(),
+        };
+        for (name, rows) in entries {
+            let (head, tail) = words(name.as_bytes());
+            let mut i = t.index(name.len(), head, tail);
+            while t.slots[i].len != usize::MAX {
+                i = (i + 1) & t.mask;
+            }
+            t.slots[i] = Slot {
+                len: name.len(),
+                head,
+                tail,
+                name,
+                rows,
+            };
+        }
+        t
+    }
+
+    #[inline]
+    fn index(&self, len: usize, head: u64, tail: u64) -> usize {
+        let h = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, name: &str) -> Option<&PerGen> {
+        let b = name.as_bytes();
+        let (head, tail) = words(b);
+        let mut i = self.index(b.len(), head, tail);
+        loop {
+            let s = &self.slots[i];
+            if s.len == usize::MAX {
+                return None;
+            }
+            if s.len == b.len()
+                && s.head == head
+                && s.tail == tail
+                && (b.len() <= 16 || s.name.as_bytes()[8..] == b[8..])
+            {
+                return Some(&s.rows);
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+fn table() -> &'static NameTable {
+    static T: OnceLock<NameTable> = OnceLock::new();
     T.get_or_init(|| {
         let mut m: FastMap<&'static str, PerGen> = FastMap::default();
         for (i, o) in OPS.iter().enumerate() {
@@ -28,7 +128,7 @@ fn table() -> &'static FastMap<&'static str, PerGen> {
                 }
             }
         }
-        m
+        NameTable::new(m.into_iter().collect())
     })
 }
 

@@ -68,6 +68,33 @@ enum Want {
     Dpp,
 }
 
+/// True when `b` holds an ASCII capital. Mnemonics are mostly 9 to 20
+/// bytes and nearly always lower case, so this tests eight bytes at a time
+/// (the last word overlaps the one before) instead of one per byte.
+fn has_upper(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = LO << 7;
+    // With the top bit of each byte cleared, adding at most 0x3f cannot
+    // carry into the next byte: a byte's top bit then says `x >= 'A'`
+    // (first sum) or `x > 'Z'` (second); `!w` drops bytes >= 0x80.
+    let upper = |w: u64| {
+        let x = w & !HI;
+        (x + (0x80 - u64::from(b'A')) * LO) & !(x + (0x7f - u64::from(b'Z')) * LO) & !w & HI != 0
+    };
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+    if b.len() < 8 {
+        return b.iter().any(u8::is_ascii_uppercase);
+    }
+    let mut i = 0;
+    while i + 8 < b.len() {
+        if upper(word(i)) {
+            return true;
+        }
+        i += 8;
+    }
+    upper(word(b.len() - 8))
+}
+
 /// Splits `_e32`/`_e64`/`_sdwa`/`_dpp` off a lower-case mnemonic.
 fn split_suffix(name: &str) -> (&str, Want) {
     for (s, w) in [
@@ -97,7 +124,7 @@ pub fn assemble(
     let gen = target.gen;
     let mut buf = [0u8; 48];
     let lname: String;
-    let name = if !st.name.bytes().any(|b| b.is_ascii_uppercase()) {
+    let name = if !has_upper(st.name.as_bytes()) {
         st.name
     } else if st.name.len() <= buf.len() {
         let b = &mut buf[..st.name.len()];
@@ -782,5 +809,27 @@ pub enum BranchError {
 impl From<BranchError> for String {
     fn from(e: BranchError) -> String {
         e.to_string()
+    }
+}
+
+#[cfg(test)]
+mod has_upper_tests {
+    use super::has_upper;
+
+    #[test]
+    fn agrees_with_bytewise_test() {
+        // Every byte value at every position of names of 1 to 24 bytes,
+        // over lower-case filler and over filler of high bytes.
+        for fill in [b'a', b'_', 0xff, 0x80, b'@', b'['] {
+            for len in 1..=24 {
+                for pos in 0..len {
+                    for c in 0..=255u8 {
+                        let mut v = vec![fill; len];
+                        v[pos] = c;
+                        assert_eq!(has_upper(&v), v.iter().any(u8::is_ascii_uppercase));
+                    }
+                }
+            }
+        }
     }
 }
