@@ -79,13 +79,26 @@ pub(crate) struct AsmArgs {
 /// cores are idle: parallel assembly spends more CPU time in all (the
 /// workers read their blocks as an assembler would; the assembler still
 /// reads every line that is not plain), which on busy cores is taken from
-/// its own wall time.
+/// its own wall time. The present count also catches a process in a
+/// burst of a few microseconds (a shell, a kernel worker, the `time` that
+/// started this one), which the average of a loop of runs then confirms:
+/// up to three looks a millisecond apart, the least busy one counts.
 fn idle_cpus() -> usize {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let busy = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| busy_cpus(&s))
-        .unwrap_or(0.0);
+    let mut busy = f64::MAX;
+    for look in 0..3 {
+        if look > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let now = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|s| busy_cpus(&s))
+            .unwrap_or(0.0);
+        busy = busy.min(now);
+        if busy < 1.0 {
+            break;
+        }
+    }
     ((cpus as f64 - busy).ceil().max(1.0) as usize).min(cpus)
 }
 
