@@ -2,7 +2,7 @@
 
 use risa_runtime::args::{check, parse_spec, ArgValue};
 use risa_runtime::gpu::{Device, Isa, LaunchError, Launched, Object, Stats};
-use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS};
+use risa_runtime::{LaunchConfig, DEFAULT_MAX_INSTRUCTIONS, WAVE_ITEMS};
 use std::path::PathBuf;
 
 /// `risa run`'s options.
@@ -48,7 +48,7 @@ pub(crate) struct RunArgs {
     /// GCN: work-items per wave, 1 to 64 (the hardware's 64 by default);
     /// with 1 each work-item runs alone up to its next barrier, the order of
     /// a CPU OpenCL (for kernels whose result depends on atomics' order)
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=64), conflicts_with = "check")]
+    #[arg(long, value_name = "N", default_value_t = WAVE_ITEMS, value_parser = clap::value_parser!(u32).range(1..=i64::from(WAVE_ITEMS)), conflicts_with = "check")]
     pub(crate) wave_items: u32,
     /// Print buffer argument I after the run as TYPE (f32 default; i32 u32
     /// f64 i64 u64 hex)
@@ -230,7 +230,7 @@ fn print_cayman_stats(s: &risa_cayman_emu::Stats, res: &Launched) {
 pub fn run(a: &RunArgs) -> Result<u8, String> {
     let bytes = std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file))?;
     let obj = Object::parse(&bytes).map_err(|e| format!("{}: {e}", a.file))?;
-    if a.wave_items != 64 && obj.isa() == Isa::Cayman {
+    if a.wave_items != WAVE_ITEMS && obj.isa() == Isa::Cayman {
         <crate::cli::Cli as clap::CommandFactory>::command()
             .error(
                 clap::error::ErrorKind::ArgumentConflict,

@@ -194,7 +194,7 @@ pub(crate) fn check_range(cfg: &LaunchConfig) -> Result<u64, ArgError> {
     if block_items > 1024 {
         return Err(ArgError::GroupTooLarge(block_items));
     }
-    if !(1..=64).contains(&cfg.wave_items) {
+    if !(1..=crate::WAVE_ITEMS).contains(&cfg.wave_items) {
         return Err(ArgError::WaveItems(cfg.wave_items));
     }
     Ok(block_items)

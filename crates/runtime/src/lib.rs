@@ -94,6 +94,10 @@ pub struct LaunchConfig {
 /// small enough that an endless loop stops within seconds.
 pub const DEFAULT_MAX_INSTRUCTIONS: u64 = 100_000_000;
 
+/// The work-items of a hardware wave on both ISAs: the default and the
+/// most of [`LaunchConfig::wave_items`], and the only width Cayman runs.
+pub const WAVE_ITEMS: u32 = 64;
+
 impl LaunchConfig {
     /// Adds an observer to the dispatch: with one already set (a checker and a
     /// profiler), both watch every op, the first added first.
@@ -124,7 +128,7 @@ impl LaunchConfig {
             dims,
             max_instructions: DEFAULT_MAX_INSTRUCTIONS,
             threads: host_threads(),
-            wave_items: 64,
+            wave_items: WAVE_ITEMS,
             trace: None,
             observe: None,
             llvm_r600_atomics: false,

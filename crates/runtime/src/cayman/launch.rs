@@ -17,7 +17,7 @@ pub(crate) fn launch(
     args: &[KernelArg],
     cfg: &LaunchConfig,
 ) -> Result<Launched, LaunchError> {
-    if cfg.wave_items != 64 {
+    if cfg.wave_items != crate::WAVE_ITEMS {
         return Err(ArgError::CaymanWaveItems(cfg.wave_items).into());
     }
     let mut cargs = Vec::with_capacity(args.len());
