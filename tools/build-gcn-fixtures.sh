@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds tests/fixtures/gcn/<chip>/<kernel>.o (and clang's own .s text) from
-# tests/kernels/*.cl for tahiti, hawaii, fiji, gfx900 and gfx906 with clang-14 +
+# tests/kernels/*.cl for tahiti, bonaire, hawaii, tonga, fiji, gfx900 and gfx906 with clang-14 +
 # libclc (code object v4). Needs: apt-get install clang-14 libclc-14 lld-14
 #
 # usage: tools/build-gcn-fixtures.sh [KERNEL...]   (default: every kernel)
@@ -23,7 +23,7 @@ std_of() {
   echo "${s:-CL1.2}"
 }
 COMMON=(-x cl -Xclang -finclude-default-header -O2)
-read -r -a CHIP_LIST <<< "${CHIPS:-tahiti hawaii fiji gfx900 gfx906}"
+read -r -a CHIP_LIST <<< "${CHIPS:-tahiti bonaire hawaii tonga fiji gfx900 gfx906}"
 for chip in "${CHIP_LIST[@]}"; do
   out=tests/fixtures/gcn/$chip
   mkdir -p "$out"

@@ -1,5 +1,6 @@
 //! Runs every kernel of the corpus (tests/kernels/*.cl, compiled by clang-14 +
-//! libclc for tahiti, hawaii, fiji, gfx900 and gfx906 into tests/fixtures/gcn/) on the
+//! libclc for tahiti, bonaire, hawaii, tonga, fiji, gfx900 and gfx906 into
+//! tests/fixtures/gcn/) on the
 //! emulator with generated inputs, and compares every output with a CPU
 //! reference computed here, with every run-time check on (no finding allowed).
 
@@ -9,7 +10,9 @@ use risa_runtime::gcn::{launch, GcnObject};
 use risa_runtime::{LaunchConfig, RunError};
 use std::path::PathBuf;
 
-const CHIPS: [&str; 5] = ["tahiti", "hawaii", "fiji", "gfx900", "gfx906"];
+const CHIPS: [&str; 7] = [
+    "tahiti", "bonaire", "hawaii", "tonga", "fiji", "gfx900", "gfx906",
+];
 
 /// Fixture directories: clang-14 + libclc (code object v4) and clang-19 + ROCm
 /// device libraries (code object v5), both built by tools/build-gcn-fixtures.sh.
@@ -1511,7 +1514,7 @@ fn cases() -> Vec<Case> {
             Ok(())
         },
     );
-    c.no_object = &["tahiti", "hawaii", "fiji", "gfx900"];
+    c.no_object = &["tahiti", "bonaire", "hawaii", "tonga", "fiji", "gfx900"];
     v.push(c);
     v
 }

@@ -39,7 +39,9 @@ pub fn objects(source: &str) -> Vec<(String, PathBuf)> {
     let fx = root().join("tests/fixtures");
     let mut v = vec![("cayman".to_string(), fx.join(format!("cayman/{source}.o")))];
     for tc in ["gcn", "gcn-v5"] {
-        for chip in ["tahiti", "hawaii", "fiji", "gfx900", "gfx906"] {
+        for chip in [
+            "tahiti", "bonaire", "hawaii", "tonga", "fiji", "gfx900", "gfx906",
+        ] {
             v.push((
                 format!("{tc}/{chip}"),
                 fx.join(format!("{tc}/{chip}/{source}.o")),
