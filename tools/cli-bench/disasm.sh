@@ -48,7 +48,7 @@ for c in $chips; do
         "throughput x$(ratio "$ct" "$rt") (CPU x$(ratio "$cc" "$rc")), memory x$(ratio "$rm" "$cm") of CLRX's"
     case $c in fiji | gfx900 | gfx906) ;; *) continue ;; esac
     hex=$dir/$c.hex
-    [ -s "$hex" ] || od -An -v -tx1 "$bin" | sed 's/ \([0-9a-f][0-9a-f]\)/ 0x\1/g' > "$hex"
+    hex_text "$bin" "$hex"
     set -- $(measure "$risa" disasm --arch "$c" --syntax llvm "$bin")
     rt=$1 rm=$2 rc=$3
     set -- $(STDIN=$hex measure llvm-mc -arch=amdgcn -mcpu="$c" --disassemble)

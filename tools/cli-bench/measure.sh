@@ -29,3 +29,9 @@ median() {
 
 # ratio A B: A / B with two decimals ("inf" when B is 0).
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+# hex_text BIN HEX: writes BIN's bytes as llvm-mc --disassemble reads them
+# (`0x12 0x34 ...`) to HEX, unless HEX is already there.
+hex_text() {
+    [ -s "$2" ] || od -An -v -tx1 "$1" | sed 's/ \([0-9a-f][0-9a-f]\)/ 0x\1/g' > "$2"
+}

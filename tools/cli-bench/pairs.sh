@@ -7,7 +7,8 @@
 # compares the same one.
 #
 # usage: tools/cli-bench/pairs.sh DIR [RUNS (7)] [CHIPS (tahiti hawaii fiji gfx900)]
-#   DIR: made by tools/cli-bench/inputs.sh (CHIP.bin, CHIP.hex, CHIP.clrx.ok.s, CHIP.llvm.ok.s)
+#   DIR: made by tools/cli-bench/inputs.sh (CHIP.bin, CHIP.clrx.ok.s, CHIP.llvm.ok.s;
+#   CHIP.hex, llvm-mc's input, is made here once as disasm.sh makes it)
 # Peers: clrxasm and clrxdisasm (CLRX syntax), llvm-mc (LLVM syntax: `asm`
 # for every chip, `disasm` for the chips it reads, fiji and gfx900).
 # ONLY=TEXT runs the comparisons whose name holds TEXT ("asm (CLRX)",
@@ -38,6 +39,10 @@ pairs() {
         rt=$(time_rss $2 | cut -d' ' -f1)
         # shellcheck disable=SC2086
         pt=$(STDIN=${PEER_STDIN:-/dev/null} time_rss $3 | cut -d' ' -f1)
+        if [ -z "$rt" ] || [ -z "$pt" ]; then
+            echo "$1: a run failed (above)" >&2
+            exit 1
+        fi
         echo "$rt" >> "$tmp/r"
         echo "$pt" >> "$tmp/p"
         ratio "$pt" "$rt" >> "$tmp/q"
@@ -60,6 +65,7 @@ for c in $chips; do
         "llvm-mc -arch=amdgcn -mcpu=$c -filetype=obj -o $tmp/p.o $dir/$c.llvm.ok.s"
     pairs "$c disasm vs clrxdisasm" "$risa disasm --arch $c $dir/$c.bin" "$bin/clrxdisasm -r -g $dev $dir/$c.bin"
     case $c in fiji | gfx900) ;; *) continue ;; esac
+    hex_text "$dir/$c.bin" "$dir/$c.hex"
     PEER_STDIN=$dir/$c.hex pairs "$c disasm --syntax llvm vs llvm-mc" \
         "$risa disasm --arch $c --syntax llvm $dir/$c.bin" "llvm-mc -arch=amdgcn -mcpu=$c --disassemble"
 done
