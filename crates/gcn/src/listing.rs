@@ -302,34 +302,32 @@ fn take_known<'k>(
 ) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
     // (The common case: past the first few instructions of a chunk, the
     // next one known is the next one listed.)
-    if let [(at, r), rest @ ..] = *known {
-        if *at == pc {
-            *known = rest;
-            return Some((r, step_of(r)));
-        }
-    }
-    take_known_after(known, pc)
+    take_first_at(known, pc).or_else(|| {
+        skip_before(known, pc);
+        take_first_at(known, pc)
+    })
 }
 
-/// [`take_known`] past instructions before `pc`.
-#[inline(never)]
-fn take_known_after<'k>(
+/// The first decoding of `known`, taken, if it is at `pc`.
+#[inline(always)]
+fn take_first_at<'k>(
     known: &mut &'k Decoded,
     pc: u64,
 ) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
-    loop {
-        let [(at, r), rest @ ..] = *known else {
-            return None;
-        };
-        if *at >= pc {
-            if *at > pc {
-                return None;
-            }
-            *known = rest;
-            return Some((r, step_of(r)));
-        }
-        *known = rest;
+    let [(at, r), rest @ ..] = *known else {
+        return None;
+    };
+    if *at != pc {
+        return None;
     }
+    *known = rest;
+    Some((r, step_of(r)))
+}
+
+/// Drops the decodings of `known` before `pc`.
+#[inline(never)]
+fn skip_before(known: &mut &Decoded, pc: u64) {
+    *known = &known[known.partition_point(|(at, _)| *at < pc)..];
 }
 
 /// [`decode_at`] for the first pass, which needs only lengths and branch
