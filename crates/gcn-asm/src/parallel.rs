@@ -672,6 +672,9 @@ fn read_blocks(
             while !eof && carry.len() < want {
                 // (Straight into `carry`: fewer than `need` bytes is the end.)
                 let need = want - carry.len();
+                // (Room first: into a full vector `read_to_end` reads a few
+                // bytes at a time as it grows it.)
+                carry.reserve(need);
                 match (&mut file).take(need as u64).read_to_end(&mut carry) {
                     Ok(n) => eof = n < need,
                     Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
