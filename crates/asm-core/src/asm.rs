@@ -18,6 +18,7 @@ mod resolve;
 mod sections;
 mod state;
 mod statement;
+mod stream;
 mod symbols;
 
 pub use context::LineDiag;
@@ -109,7 +110,7 @@ pub struct Assembler {
     pub(crate) abs_section: Option<u32>,
     /// The rest of a source read as a stream ([`Assembler::run_reader`]):
     /// the base file frame holds one piece of it at a time.
-    pub(crate) stream: Option<Box<dyn std::io::BufRead>>,
+    pub(crate) stream: Option<Box<dyn stream::Stream>>,
 }
 
 /// Version reported by `.get_version` (CLRX 0.1.9 compatible numbering).
@@ -223,9 +224,23 @@ impl Assembler {
         reader: Box<dyn std::io::BufRead>,
         backend: &mut dyn Backend,
     ) {
-        self.stream = Some(reader);
+        self.stream = Some(Box::new(stream::Reading(reader)));
         self.run(name, "", backend);
         self.stream = None;
+    }
+
+    /// [`Assembler::assemble_reader`] of a file: the lines a back end takes
+    /// whole ([`Assembler::take_plain_lines`]) are not read again.
+    pub fn assemble_file(
+        mut self,
+        name: &str,
+        file: std::io::BufReader<std::fs::File>,
+        backend: &mut dyn Backend,
+    ) -> Output {
+        self.stream = Some(Box::new(file));
+        self.run(name, "", backend);
+        self.stream = None;
+        self.into_output()
     }
 
     /// Assemble, then run `finish` of the back end, leaving the assembler

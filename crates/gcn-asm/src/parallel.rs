@@ -24,7 +24,8 @@
 //! no macro defined, `.altmacro` off), for the run's chip, in a section
 //! that takes code, without a listing, it takes the whole run in one step
 //! ([`Assembler::take_plain_lines`]): appends its code, reports its
-//! diagnostics at their lines and columns, and goes on after its last line.
+//! diagnostics at their lines and columns, and goes on after its last line
+//! (it passes over the run's text in the file rather than reading it again).
 //! The worker cannot know the state its block starts in; the assembler
 //! can, and a run read in the same state means the same.
 //!
@@ -232,9 +233,10 @@ impl Encodings {
 /// its statements one by one.
 struct Run {
     chip: &'static Processor,
-    /// The file lines `first..first + lines`.
+    /// The file lines `first..first + lines`, `text` bytes of the block's.
     first: u32,
     lines: u32,
+    text: usize,
     /// Its code and diagnostics in the block's [`Encodings::bytes`] and
     /// [`Encodings::diags`].
     bytes: std::ops::Range<usize>,
@@ -254,6 +256,8 @@ struct LineSeen {
     line: u32,
     /// [`Assembler::irregular_count`] before it.
     irregular: u64,
+    /// Where it starts in the block ([`Assembler::file_offset`]).
+    text_at: usize,
     /// A statement on it was not encoded, or not kept.
     bad: bool,
     bytes_at: usize,
@@ -360,12 +364,15 @@ impl Backend for Worker {
         let seen = std::mem::take(&mut self.seen);
         let lines = line.saturating_sub(seen.line);
         let plain = !seen.bad && asm.irregular_count() == seen.irregular;
+        let text_at = asm.file_offset();
+        let text = text_at.saturating_sub(seen.text_at);
         match self.chip {
             Some(chip) if plain && lines > 0 => {
                 let first = seen.line + self.first_line - 1;
                 match self.runs.last_mut() {
                     Some(r) if r.first + r.lines == first => {
                         r.lines += lines;
+                        r.text += text;
                         r.bytes.end = self.bytes.len();
                         r.diags.end = self.diags.len();
                         r.vgprs = r.vgprs.max(seen.vgprs);
@@ -376,6 +383,7 @@ impl Backend for Worker {
                         chip,
                         first,
                         lines,
+                        text,
                         bytes: seen.bytes_at..self.bytes.len(),
                         diags: seen.diags_at..self.diags.len(),
                         vgprs: seen.vgprs,
@@ -392,6 +400,7 @@ impl Backend for Worker {
         self.seen = LineSeen {
             line,
             irregular: asm.irregular_count(),
+            text_at,
             bytes_at: self.bytes.len(),
             diags_at: self.diags.len(),
             ..LineSeen::default()
@@ -593,6 +602,7 @@ impl Prepared {
         let taken = asm.take_plain_lines(
             line,
             r.lines,
+            r.text,
             &cur.bytes[r.bytes.clone()],
             &cur.diags[r.diags.clone()],
         );
@@ -818,10 +828,10 @@ pub fn assemble_file_in(
     // Only a regular file can be read twice (a pipe, `<(...)`, would be
     // shared between the two readers).
     let regular = main.metadata().is_ok_and(|m| m.is_file());
-    let reader = Box::new(std::io::BufReader::with_capacity(1 << 16, main));
+    let reader = std::io::BufReader::with_capacity(1 << 16, main);
     let mut backend = backend_for(chip, listing, dialect);
     if workers == 0 || !regular {
-        let output = Assembler::new(opts).assemble_reader(&name, reader, &mut backend);
+        let output = Assembler::new(opts).assemble_file(&name, reader, &mut backend);
         return Ok(Assembled { output, backend });
     }
     let side = std::fs::File::open(path)?;
@@ -869,7 +879,7 @@ pub fn assemble_file_in(
         }));
         let mut asm = Assembler::new(opts);
         asm.call_before_file_line(1);
-        let output = asm.assemble_reader(&name, reader, &mut backend);
+        let output = asm.assemble_file(&name, reader, &mut backend);
         // (Lets the reader and the workers end.)
         backend.prepared = None;
         output

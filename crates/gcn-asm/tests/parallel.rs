@@ -276,6 +276,27 @@ fn plain_runs_next_to_everything_else() {
     assert!(runs > 0);
 }
 
+/// A source of several stream pieces (1 MB each): the assembler passes
+/// over the text of the runs it takes whole, inside a piece and past its
+/// end, and goes on at the right line (the errors and labels between the
+/// runs say where).
+#[test]
+fn runs_taken_across_stream_pieces() {
+    let chip = Processor::of_gen(Gen::Gcn12);
+    let body = risa_gcn_asm::random_source(Gen::Gcn12, 60_000, 11);
+    let mut src = String::new();
+    for (k, line) in body.lines().enumerate() {
+        if k % 7001 == 7000 {
+            src += &format!("l{k}:\n    v_bogus v{k}\n");
+        }
+        src += line;
+        src.push('\n');
+    }
+    assert!(src.len() > 2 << 20, "{}", src.len());
+    let (_, runs) = check(&src, Some(chip), Dialect::Llvm, &[128 << 10]);
+    assert!(runs > 0);
+}
+
 #[test]
 fn a_pipe_is_read_once() {
     // A named pipe cannot be read twice: assembled sequentially.

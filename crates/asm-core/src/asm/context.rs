@@ -118,18 +118,29 @@ impl Assembler {
             && !self.ended
     }
 
+    /// Where the next line of the source file starts: a byte offset in the
+    /// text [`Assembler::run`] reads (in [`Backend::before_file_line`], the
+    /// line it is called for). With [`Assembler::take_plain_lines`], the
+    /// text of lines another assembler read is measured in these.
+    pub fn file_offset(&self) -> usize {
+        self.frames.first().map_or(0, |f| f.pos.min(f.text.len()))
+    }
+
     /// Takes lines `first..first + lines` of the source file as another
     /// assembler read them (from the same file, each line an instruction
     /// statement, a comment or blank: [`Assembler::irregular_count`] did not
-    /// change): appends their code `bytes` to the current section, reports
-    /// their diagnostics `diags` (in order) and goes on after them. False
-    /// (nothing done) unless [`Backend::before_file_line`] is at line
+    /// change; `text` bytes of it, as [`Assembler::file_offset`] measures):
+    /// appends their code `bytes` to the current section, reports their
+    /// diagnostics `diags` (in order) and goes on after them, passing over
+    /// their text without reading it when it can ([`Assembler::assemble_file`]).
+    /// False (nothing done) unless [`Backend::before_file_line`] is at line
     /// `first` in the ordinary state, the current section takes code
     /// (program or data) and has room, and the line limit allows.
     pub fn take_plain_lines(
         &mut self,
         first: u32,
         lines: u32,
+        text: usize,
         bytes: &[u8],
         diags: &[LineDiag],
     ) -> bool {
@@ -163,28 +174,33 @@ impl Assembler {
         let s = &mut self.sections[self.cur_section as usize];
         s.data.extend_from_slice(bytes);
         s.size += bytes.len() as u64;
-        self.skip_file_lines(lines);
+        self.pass_file_lines(lines, text);
         true
     }
 
-    /// Moves the file frame (on top, at a line start) past `n` lines.
-    fn skip_file_lines(&mut self, n: u32) {
-        let mut left = n;
-        while left > 0 {
-            let fr = &mut self.frames[0];
-            if fr.pos >= fr.text.len() {
-                if self.stream.is_some() && self.refill() {
-                    continue;
-                }
-                break;
-            }
-            let b = fr.text.as_bytes();
-            while left > 0 && fr.pos < b.len() {
-                fr.pos = lex::find_newline(b, fr.pos) + 1;
-                fr.line += 1;
-                left -= 1;
-            }
+    /// Moves the file frame (on top, at a line start) past `lines` lines of
+    /// `text` bytes: in the piece it holds, then in the stream.
+    fn pass_file_lines(&mut self, lines: u32, text: usize) {
+        let fr = &mut self.frames[0];
+        let here = fr.text.len().saturating_sub(fr.pos).min(text);
+        fr.pos += here;
+        fr.line += lines;
+        self.lines_done += u64::from(lines);
+        let beyond = text - here;
+        if beyond == 0 {
+            return;
         }
-        self.lines_done += u64::from(n - left);
+        // (The piece is used up: the next line is read from the stream.)
+        fr.text = Rc::from("");
+        fr.pos = 0;
+        let passed = match self.stream.as_mut() {
+            Some(s) => s.pass(beyond as u64),
+            None => Ok(()),
+        };
+        if let Err(e) = passed {
+            let pos = self.cur_pos(0);
+            self.report(Severity::Error, pos, format!("reading the source: {e}"));
+            self.stream = None;
+        }
     }
 }
