@@ -361,14 +361,15 @@ impl Backend for Worker {
     fn before_file_line(&mut self, asm: &mut Assembler, line: u32) {
         // The lines since the last call (one, but for joined lines) are
         // plain when nothing irregular was read and every statement kept.
-        let seen = std::mem::take(&mut self.seen);
-        let lines = line.saturating_sub(seen.line);
-        let plain = !seen.bad && asm.irregular_count() == seen.irregular;
+        // (Called for every line: `seen` is updated in place.)
+        let irregular = asm.irregular_count();
         let text_at = asm.file_offset();
-        let text = text_at.saturating_sub(seen.text_at);
+        let seen = &mut self.seen;
+        let lines = line.saturating_sub(seen.line);
         match self.chip {
-            Some(chip) if plain && lines > 0 => {
+            Some(chip) if !seen.bad && irregular == seen.irregular && lines > 0 => {
                 let first = seen.line + self.first_line - 1;
+                let text = text_at.saturating_sub(seen.text_at);
                 match self.runs.last_mut() {
                     Some(r) if r.first + r.lines == first => {
                         r.lines += lines;
@@ -397,13 +398,16 @@ impl Backend for Worker {
                 self.diags.truncate(seen.diags_at);
             }
         }
-        self.seen = LineSeen {
+        *seen = LineSeen {
             line,
-            irregular: asm.irregular_count(),
+            irregular,
             text_at,
+            bad: false,
             bytes_at: self.bytes.len(),
             diags_at: self.diags.len(),
-            ..LineSeen::default()
+            vgprs: 0,
+            sgprs: 0,
+            statements: 0,
         };
     }
 }
