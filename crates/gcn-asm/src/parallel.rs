@@ -121,7 +121,7 @@ impl Made {
 struct Entry {
     /// The file line.
     line: u32,
-    /// The line's text in [`Encodings::texts`].
+    /// The line's text in [`Encodings::text`].
     text: (u32, u32),
     /// Offsets and lengths of the statement's name, operands and whole text
     /// in the line.
@@ -202,8 +202,8 @@ struct Encodings {
     first_line: u32,
     end_line: u32,
     entries: Vec<Entry>,
-    /// The texts of the lines with entries, one after another.
-    texts: String,
+    /// The block's text.
+    text: String,
     /// The block's runs of plain lines, in order, and their output.
     runs: Vec<Run>,
     bytes: Vec<u8>,
@@ -218,7 +218,7 @@ impl Encodings {
             first_line,
             end_line,
             entries: Vec::new(),
-            texts: String::new(),
+            text: String::new(),
             runs: Vec::new(),
             bytes: Vec::new(),
             diags: Vec::new(),
@@ -279,7 +279,6 @@ struct Worker {
     clrx: bool,
     first_line: u32,
     entries: Vec<Entry>,
-    texts: String,
     runs: Vec<Run>,
     bytes: Vec<u8>,
     diags: Vec<LineDiag>,
@@ -292,7 +291,10 @@ impl Backend for Worker {
             self.seen.bad = true;
             return;
         };
-        let Some((line_no, line)) = asm.file_line() else {
+        let Some((line_no, at, line)) = asm.file_line_at() else {
+            // (A line the assembler rebuilt, which is not plain: its
+            // statements are left to the assembler.)
+            self.seen.bad |= asm.file_line().is_some();
             return;
         };
         let (name, args, stmt) = (
@@ -300,8 +302,6 @@ impl Backend for Worker {
             span(line, st.args),
             span(line, st.text),
         );
-        let at = self.texts.len();
-        self.texts.push_str(line);
         let text = (at as u32, line.len() as u32);
         let reads = asm.context_reads();
         let n_diags = asm.diagnostics().len();
@@ -314,7 +314,6 @@ impl Backend for Worker {
             diags.push((d.severity, d.col, d.message.clone()));
         }
         if !keep {
-            self.texts.truncate(at);
             self.seen.bad = true;
             return;
         }
@@ -328,13 +327,14 @@ impl Backend for Worker {
             seen.vgprs = seen.vgprs.max(e.vgprs);
             seen.sgprs = seen.sgprs.max(e.sgprs);
         }
+        let source_line = asm.file_line().map_or("", |(_, l)| l);
         for (severity, col, message) in &diags {
             self.diags.push(LineDiag {
                 line: file_line,
                 col: *col,
                 severity: *severity,
                 message: message.clone(),
-                source_line: self.texts[at..].to_string(),
+                source_line: source_line.to_string(),
             });
         }
         self.entries.push(Entry {
@@ -414,7 +414,7 @@ impl Backend for Worker {
 
 /// Encodes the instruction statements of `b` (for `chip` at its start).
 fn encode_block(
-    b: &Block,
+    b: Block,
     chip: Option<&'static Processor>,
     clrx: bool,
     opts: &Options,
@@ -431,7 +431,6 @@ fn encode_block(
         // (Sized for the common block, one instruction a line: growing them
         // cost more than filling them.)
         entries: Vec::with_capacity(b.lines as usize),
-        texts: String::with_capacity(b.text.len()),
         runs: Vec::new(),
         bytes: Vec::with_capacity(b.text.len() / 4),
         diags: Vec::new(),
@@ -451,7 +450,7 @@ fn encode_block(
         first_line: b.first_line,
         end_line: b.first_line + b.lines,
         entries: w.entries,
-        texts: w.texts,
+        text: b.text,
         runs: w.runs,
         bytes: w.bytes,
         diags: w.diags,
@@ -546,7 +545,7 @@ impl Prepared {
         };
         let Ok(b) = b else { return false };
         if self.slots.claim(b.idx, STARTED) {
-            let e = self.start.encode(&b);
+            let e = self.start.encode(b);
             self.waiting.push(e);
         }
         true
@@ -649,7 +648,7 @@ impl Prepared {
                 && e.args == args
                 && e.stmt == stmt
                 && std::ptr::eq(e.chip, chip)
-                && &cur.texts[o..o + n] == line
+                && cur.text.get(o..o + n) == Some(line)
             {
                 self.at = k + 1;
                 return Some(Hit {
@@ -759,11 +758,12 @@ impl Start {
     /// [`encode_block`]; should encoding panic, the block comes back empty:
     /// the assembler encodes it, as it would without workers, instead of
     /// waiting.
-    fn encode(&self, b: &Block) -> Encodings {
+    fn encode(&self, b: Block) -> Encodings {
+        let (idx, first_line, end_line) = (b.idx, b.first_line, b.first_line + b.lines);
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             encode_block(b, self.chip, self.clrx, &self.opts)
         }))
-        .unwrap_or_else(|_| Encodings::empty(b.idx, b.first_line, b.first_line + b.lines))
+        .unwrap_or_else(|_| Encodings::empty(idx, first_line, end_line))
     }
 }
 
@@ -779,7 +779,7 @@ fn work(blocks: &Mutex<Receiver<Block>>, slots: &Slots, out: Sender<Encodings>, 
             // The assembler took it.
             continue;
         }
-        if out.send(start.encode(&b)).is_err() {
+        if out.send(start.encode(b)).is_err() {
             return;
         }
     }

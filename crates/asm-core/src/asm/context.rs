@@ -48,6 +48,19 @@ impl Assembler {
         }
     }
 
+    /// [`Assembler::file_line`] with where the line starts in the text
+    /// [`Assembler::run`] reads, when the line is a piece of that text (not
+    /// one the assembler rebuilt: lines joined by `\\`, block comments).
+    pub fn file_line_at(&self) -> Option<(u32, usize, &str)> {
+        match self.frames.as_slice() {
+            [f] if matches!(f.kind, FrameKind::File) && Rc::ptr_eq(&self.line.text, &f.text) => {
+                let l = &self.line;
+                Some((l.line, l.start, &l.text[l.start..l.end]))
+            }
+            _ => None,
+        }
+    }
+
     /// The diagnostics reported so far.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.diags
