@@ -518,7 +518,17 @@ impl Exactness {
     /// assembles back to `i`'s words.
     #[inline]
     pub fn is_exact(&self, i: &Instr, text: &str) -> bool {
-        if self.trusted(i) {
+        self.admitted(i) || self.not_admitted_is_exact(i, text)
+    }
+
+    /// [`Exactness::is_exact`] for an instruction the bits known so far do
+    /// not admit. Apart and out of line, so that the common case (loads
+    /// and tests, for every instruction of a listing) saves no registers
+    /// and sets up no frame for the rest: its one call is a tail call.
+    #[cold]
+    #[inline(never)]
+    fn not_admitted_is_exact(&self, i: &Instr, text: &str) -> bool {
+        if self.learn(i, Self::form(i)) {
             return true;
         }
         let key = (i.raw, i.lit);
@@ -538,15 +548,27 @@ impl Exactness {
     /// Whether every bit `i` sets is one valid instances of its form set.
     #[inline]
     pub fn trusted(&self, i: &Instr) -> bool {
-        let key = i.op as usize * ENC_COUNT + i.enc as usize;
+        self.admitted(i) || self.learn(i, Self::form(i))
+    }
+
+    /// The index of `i`'s form in the tables per form.
+    #[inline(always)]
+    fn form(i: &Instr) -> usize {
+        i.op as usize * ENC_COUNT + i.enc as usize
+    }
+
+    /// Whether the bits of the samples learned so far admit `i`: then
+    /// all samples do ([`Exactness::trusted`]).
+    #[inline(always)]
+    fn admitted(&self, i: &Instr) -> bool {
         // (What fewer samples admit, all samples admit: a verdict of the
         // bits known so far is the verdict of all samples.)
-        let [any, all] = &self.known[key];
+        let [any, all] = &self.known[Self::form(i)];
         let known = FormBits {
             any: any.load(Ordering::Relaxed),
             all: all.load(Ordering::Relaxed),
         };
-        known.admits(i.raw) || self.learn(i, key)
+        known.admits(i.raw)
     }
 
     /// [`Exactness::trusted`] for an instruction the bits known so far do
