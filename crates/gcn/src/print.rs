@@ -1210,6 +1210,30 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         let interp = info.family == Family::Vintrp
             || (info.family == Family::Vop3 && info.operand(Role::T).is_some());
         let (mut const_neg, mut const_abs) = (0, 0);
+        // The sources for the constant-bus check, taken as they are printed
+        // (in signature order): llvm-mc counts the implicit read (VCC of
+        // v_div_fmas, M0 of v_movrel*) on the constant bus, the VCC apart
+        // from an explicit `vcc_lo`; clrxasm counts the VCC as VCC.
+        let bus = !interp && self.checking();
+        let implicit = info.implicit_read();
+        let key = |code| if code == 106 { IMPLICIT_VCC } else { code };
+        let mut reads = [u32::MAX; 5];
+        let mut n_reads = 0;
+        let mut read = |op: &Opnd, code: u32| {
+            if bus && !op.sgpr && n_reads < 4 {
+                // A source that names the implicit register whole
+                // (`vcc` of v_div_fmas_f64) is that read to llvm-mc.
+                let whole = self.llvm() && implicit == Some((code, op.ty.dwords()));
+                reads[n_reads] = if whole {
+                    key(code)
+                } else if self.llvm() && op.ty.dwords() == 2 {
+                    code | WIDE_READ
+                } else {
+                    code
+                };
+                n_reads += 1;
+            }
+        };
         for op in info.sig {
             if op.role == Role::T {
                 // VOP3-encoded interpolation: attribute and channel in SRC0.
@@ -1226,7 +1250,11 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
                 Role::SD => self.sreg(out, i, i.field(Field::Sdst3), 2),
-                Role::SC => self.push_src(out, i, i.field(Field::Src2), Ty::B64, Some(2)),
+                Role::SC => {
+                    let code = i.field(Field::Src2);
+                    read(op, code);
+                    self.push_src(out, i, code, Ty::B64, Some(2))
+                }
                 role => {
                     let (f, n) = if interp {
                         match role {
@@ -1240,6 +1268,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                         }
                     };
                     let code = i.field(f);
+                    read(op, code);
                     let op = &self.clrx_b(i, op, code);
                     let (n_bit, a_bit) = (neg >> n & 1 != 0, abs >> n & 1 != 0);
                     if !self.llvm() && (128..256).contains(&code) && (n_bit | a_bit) {
@@ -1255,39 +1284,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 }
             }
         }
-        if !interp && self.checking() {
-            let mut reads = [u32::MAX; 5];
-            let mut n = 0;
-            let implicit = info.implicit_read();
-            // llvm-mc counts the implicit read (VCC of v_div_fmas, M0 of
-            // v_movrel*) on the constant bus, the VCC apart from an explicit
-            // `vcc_lo`; clrxasm counts the VCC as VCC.
-            let key = |code| if code == 106 { IMPLICIT_VCC } else { code };
-            for op in info.sig {
-                if op.sgpr {
-                    continue;
-                }
-                if let Some((f, _)) = src_field(op.role) {
-                    if n < 4 {
-                        let code = i.field(f);
-                        // A source that names the implicit register whole
-                        // (`vcc` of v_div_fmas_f64) is that read to llvm-mc.
-                        let whole = self.llvm() && implicit == Some((code, op.ty.dwords()));
-                        reads[n] = if whole {
-                            key(code)
-                        } else if self.llvm() && op.ty.dwords() == 2 {
-                            code | WIDE_READ
-                        } else {
-                            code
-                        };
-                        n += 1;
-                    }
-                }
-            }
+        if bus {
             if let Some((code, _)) = implicit {
-                reads[4] = key(code);
+                reads[n_reads] = key(code);
+                n_reads += 1;
             }
-            self.constant_bus(&reads);
+            self.constant_bus(&reads[..n_reads]);
         }
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
