@@ -1093,58 +1093,59 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         if info.family == Family::Vopc {
             o.next().push_str("vcc");
         }
+        // The scalar reads for the constant-bus check, taken as the operands
+        // are printed. (clrxasm does not count the constant of
+        // v_madak/v_madmk, llvm-mc does.)
+        let mut reads = [u32::MAX; 4];
         for op in info.sig {
             let out = o.next();
             match op.role {
                 Role::D if op.sgpr => self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords()),
                 Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD | Role::SC => out.push_str("vcc"),
-                Role::A => self.push_src(out, i, i.field(Field::Src0), op.ty, None),
-                Role::B if op.sgpr => match i.field(Field::Vsrc1) {
-                    // The 8-bit field may hold an inline constant's code.
-                    c @ 128..=254 => self.push_src(out, i, c, op.ty, None),
-                    c => self.sreg(out, i, c, op.ty.dwords()),
-                },
-                Role::B => self.vgpr(
-                    out,
-                    i.field(Field::Vsrc1),
-                    self.clrx_b(i, op, i.field(Field::Vsrc1) + 256).ty.dwords(),
-                ),
-                Role::L => push_hex(out, u64::from(i.lit.unwrap_or(0))),
-                _ => {}
-            }
-        }
-        if !self.checking() {
-            return;
-        }
-        // (clrxasm does not count the constant of v_madak/v_madmk, llvm-mc does.)
-        let mut reads = [u32::MAX; 4];
-        for op in info.sig {
-            match op.role {
+                Role::SD => out.push_str("vcc"),
+                Role::SC => {
+                    reads[1] = IMPLICIT_VCC;
+                    out.push_str("vcc")
+                }
                 Role::A => {
                     let c = i.field(Field::Src0);
                     reads[0] = c;
-                    if self.llvm() && ((op.vgpr && c < 256) || (op.sgpr && c >= 256)) {
+                    let misplaced = (op.vgpr && c < 256) || (op.sgpr && c >= 256);
+                    if self.checking() && self.llvm() && misplaced {
                         // llvm-mc: "invalid operand for instruction".
                         self.lose();
                     }
-                }
-                Role::SC => reads[1] = IMPLICIT_VCC,
-                Role::L if self.llvm() => {
-                    reads[2] = 255;
-                    if op.ty.is_16bit() && i.lit.unwrap_or(0) > 0xffff {
-                        // A 16-bit constant has no 32-bit text in LLVM's syntax.
-                        self.lose();
-                    }
+                    self.push_src(out, i, c, op.ty, None)
                 }
                 Role::B if op.sgpr => {
                     let c = i.field(Field::Vsrc1);
-                    if c >= 128 && self.llvm() {
+                    if self.checking() && c >= 128 && self.llvm() {
                         self.lose();
                     }
                     // llvm-mc and risa's CLRX-dialect assembler count the
                     // lane select as a scalar read.
                     reads[3] = c;
+                    match c {
+                        // The 8-bit field may hold an inline constant's code.
+                        128..=254 => self.push_src(out, i, c, op.ty, None),
+                        _ => self.sreg(out, i, c, op.ty.dwords()),
+                    }
+                }
+                Role::B => self.vgpr(
+                    out,
+                    i.field(Field::Vsrc1),
+                    self.clrx_b(i, op, i.field(Field::Vsrc1) + 256).ty.dwords(),
+                ),
+                Role::L => {
+                    let lit = i.lit.unwrap_or(0);
+                    if self.llvm() {
+                        reads[2] = 255;
+                        if self.checking() && op.ty.is_16bit() && lit > 0xffff {
+                            // A 16-bit constant has no 32-bit text in LLVM's syntax.
+                            self.lose();
+                        }
+                    }
+                    push_hex(out, u64::from(lit))
                 }
                 _ => {}
             }
