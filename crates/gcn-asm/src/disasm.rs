@@ -240,10 +240,15 @@ struct Queue<E> {
     scanning: usize,
     scan_to: usize,
     ready: VecDeque<(usize, Chunk)>,
-    scanned: HashMap<usize, std::thread::Result<Result<listing::Stretch, E>>>,
-    listed: HashMap<usize, std::thread::Result<Result<ChunkText, E>>>,
+    scanned: HashMap<usize, Scanned<E>>,
+    listed: HashMap<usize, Listed<E>>,
     stop: bool,
 }
+
+/// A stretch a task scanned, and a chunk's text a task listed (a panic as
+/// such, for the calling thread to resume).
+type Scanned<E> = std::thread::Result<Result<listing::Stretch, E>>;
+type Listed<E> = std::thread::Result<Result<ChunkText, E>>;
 
 impl<E> Queue<E> {
     /// The next task: a chunk to list first (the text to write next
@@ -256,6 +261,111 @@ impl<E> Queue<E> {
             self.scanning += 1;
             Task::Scan(self.scanning - 1)
         })
+    }
+
+    /// The stretches scanned and the chunks listed that come next in
+    /// order (stretch `scanned` and chunk `written` on), taken out.
+    fn next_results(
+        &mut self,
+        scanned: usize,
+        written: usize,
+    ) -> (Vec<Scanned<E>>, Vec<Listed<E>>) {
+        let mut s = Vec::new();
+        while let Some(r) = self.scanned.remove(&(scanned + s.len())) {
+            s.push(r);
+        }
+        let mut t = Vec::new();
+        while let Some(r) = self.listed.remove(&(written + t.len())) {
+            t.push(r);
+        }
+        (s, t)
+    }
+}
+
+/// The calling thread's side of a [`Pipeline`]: the joined stretches
+/// whose chunks are not handed out yet (each with where its chunk starts),
+/// how many stretches were joined, chunks handed out and chunks written,
+/// and the labels the written chunks passed over.
+#[derive(Default)]
+struct Order {
+    pending: VecDeque<(listing::Split, listing::Stretch)>,
+    scanned: usize,
+    handed: usize,
+    written: usize,
+    unplaced: Vec<u64>,
+}
+
+impl Order {
+    /// The chunks to list now: each joined stretch but the last (the next
+    /// one's start ends its chunk), at most `window` chunks ahead of the
+    /// next to write, out of the reach of every branch still to scan (with
+    /// `all` stretches joined, none is).
+    fn hand_out(
+        &mut self,
+        window: usize,
+        all: bool,
+        joined: &listing::Stretches,
+    ) -> Vec<(usize, Chunk)> {
+        let mut new = Vec::new();
+        while self.pending.len() >= 2
+            && self.handed < self.written + window
+            && (all || self.pending[1].0.pc + listing::BRANCH_REACH <= joined.reached())
+        {
+            let Some((from, stretch)) = self.pending.pop_front() else {
+                break;
+            };
+            let to = self.pending[0].0;
+            let first = self.handed == 0;
+            let labels = joined.chunk_labels(&stretch, (!first).then_some(from), to);
+            let chunk = Chunk {
+                first,
+                from,
+                to,
+                stretch,
+                labels,
+            };
+            new.push((self.handed, chunk));
+            self.handed += 1;
+        }
+        new
+    }
+
+    /// Joins the stretches scanned next, in order.
+    fn join<E>(
+        &mut self,
+        joined: &mut listing::Stretches,
+        stretches: Vec<Scanned<E>>,
+    ) -> Result<(), E> {
+        for r in stretches {
+            let mut s = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            match joined.join(&mut s) {
+                Some(split) => self.pending.push_back((split, s)),
+                None if self.scanned == 0 => {
+                    self.pending
+                        .push_back((listing::Split { pc: 0, prev: 0 }, s));
+                }
+                // (A last stretch of less than 8 bytes, which has no start
+                // of its own: the last chunk decodes its instructions again.)
+                None => {}
+            }
+            self.scanned += 1;
+        }
+        Ok(())
+    }
+
+    /// Writes the text of the chunks listed next, in order.
+    fn write<E>(
+        &mut self,
+        texts: Vec<Listed<E>>,
+        write: &mut impl FnMut(&str) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for r in texts {
+            let (text, u) = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+            write(&text)?;
+            self.unplaced.extend(u);
+            self.written += 1;
+        }
+        Ok(())
     }
 }
 
@@ -336,55 +446,23 @@ impl<E: Send> Pipeline<'_, E> {
                 }
             }
             let _stop = Stop(&queue, &work);
-            // Chunks joined and not handed out, the first one chunk `handed`.
-            let mut pending: VecDeque<(listing::Split, listing::Stretch)> = VecDeque::new();
-            let (mut scanned, mut handed, mut written) = (0, 0, 0);
-            let mut unplaced = Vec::new();
+            let mut order = Order::default();
             loop {
-                let all = scanned == self.count;
-                let mut new = Vec::new();
-                while pending.len() >= 2
-                    && handed < written + self.window
-                    && (all || pending[1].0.pc + listing::BRANCH_REACH <= joined.reached())
-                {
-                    let Some((from, stretch)) = pending.pop_front() else {
-                        break;
-                    };
-                    let to = pending[0].0;
-                    let first = handed == 0;
-                    let labels = joined.chunk_labels(&stretch, (!first).then_some(from), to);
-                    new.push((
-                        handed,
-                        Chunk {
-                            first,
-                            from,
-                            to,
-                            stretch,
-                            labels,
-                        },
-                    ));
-                    handed += 1;
-                }
-                if all && written == handed && pending.len() <= 1 {
-                    return Ok((pending.pop_front(), handed, unplaced));
+                let all = order.scanned == self.count;
+                let new = order.hand_out(self.window, all, joined);
+                if all && order.written == order.handed && order.pending.len() <= 1 {
+                    return Ok((order.pending.pop_front(), order.handed, order.unplaced));
                 }
                 let (stretches, texts) = {
                     let mut q = lock();
-                    let scan_to = (written + self.window + self.reach).min(self.count);
+                    let scan_to = (order.written + self.window + self.reach).min(self.count);
                     if !new.is_empty() || scan_to > q.scan_to {
                         q.ready.extend(new);
                         q.scan_to = scan_to;
                         work.notify_all();
                     }
                     loop {
-                        let mut s = Vec::new();
-                        while let Some(r) = q.scanned.remove(&(scanned + s.len())) {
-                            s.push(r);
-                        }
-                        let mut t = Vec::new();
-                        while let Some(r) = q.listed.remove(&(written + t.len())) {
-                            t.push(r);
-                        }
+                        let (s, t) = q.next_results(order.scanned, order.written);
                         if !s.is_empty() || !t.is_empty() {
                             break (s, t);
                         }
@@ -398,26 +476,8 @@ impl<E: Send> Pipeline<'_, E> {
                         }
                     }
                 };
-                for r in stretches {
-                    let mut s = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-                    match joined.join(&mut s) {
-                        Some(split) => pending.push_back((split, s)),
-                        None if scanned == 0 => {
-                            pending.push_back((listing::Split { pc: 0, prev: 0 }, s));
-                        }
-                        // (A last stretch of less than 8 bytes, which has
-                        // no start of its own: the last chunk decodes its
-                        // instructions again.)
-                        None => {}
-                    }
-                    scanned += 1;
-                }
-                for r in texts {
-                    let (text, u) = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-                    write(&text)?;
-                    unplaced.extend(u);
-                    written += 1;
-                }
+                order.join(joined, stretches)?;
+                order.write(texts, write)?;
             }
         })
     }
