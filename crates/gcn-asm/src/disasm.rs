@@ -147,11 +147,8 @@ fn parallel_in_chunks<E: Send>(
     let list = |c: Chunk| {
         let bytes = (c.to.pc + 4).min(len).saturating_sub(c.from.pc) as usize;
         with_code(read_at, c.from.pc, bytes, |code| {
-            let mut l = if c.first {
-                listing::Lister::new(chip, 0, opts, &c.labels, &none, &exact)
-            } else {
-                listing::Lister::at(chip, c.from, opts, &c.labels, &none, &exact)
-            };
+            let split = (!c.first).then_some(c.from);
+            let mut l = listing::Lister::for_chunk(chip, split, opts, &c.labels, &none, &exact);
             let mut text = String::with_capacity(code.len() * 12);
             l.feed_decoded(code, c.stretch.decoded(), &mut text);
             let u = l.into_unplaced().into_iter().map(|(a, _)| a).collect();
@@ -177,11 +174,8 @@ fn parallel_in_chunks<E: Send>(
         .map_or(listing::Split { pc: 0, prev: 0 }, |c| c.0);
     let mut code = vec![0u8; len.saturating_sub(start.pc) as usize];
     read_at(start.pc, &mut code)?;
-    let mut l = if listed == 0 {
-        listing::Lister::new(chip, 0, opts, &labels, &none, &exact)
-    } else {
-        listing::Lister::at(chip, start, opts, &labels, &none, &exact)
-    };
+    let split = (listed != 0).then_some(start);
+    let mut l = listing::Lister::for_chunk(chip, split, opts, &labels, &none, &exact);
     l.unplaced_before(
         unplaced
             .into_iter()

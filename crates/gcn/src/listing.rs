@@ -670,6 +670,22 @@ impl<'a> Lister<'a> {
         }
     }
 
+    /// [`Lister::new`] at address 0 for the first chunk of a listing
+    /// (`split` none), [`Lister::at`] for a later one.
+    pub fn for_chunk(
+        target: impl Into<Target>,
+        split: Option<Split>,
+        opts: Options,
+        labels: &'a BTreeMap<u64, String>,
+        relocs: &'a BTreeMap<u64, String>,
+        exact: &'a dyn Fn(&Instr, &str) -> bool,
+    ) -> Self {
+        match split {
+            None => Lister::new(target, 0, opts, labels, relocs, exact),
+            Some(split) => Lister::at(target, split, opts, labels, relocs, exact),
+        }
+    }
+
     /// The labels this chunk passed over because no instruction starts
     /// there (the end of the listing defines them).
     pub fn into_unplaced(self) -> Vec<(u64, &'a str)> {
