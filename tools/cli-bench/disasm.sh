@@ -35,14 +35,10 @@ measure() {
 
 for c in $chips; do
     bin=$dir/$c.bin
-    case $c in
-        tahiti) dev=Tahiti ;; hawaii) dev=Hawaii ;; fiji) dev=Fiji ;; gfx900) dev=GFX900 ;; gfx906) dev=GFX906 ;;
-        *) dev=$c ;;
-    esac
     mb=$(awk -v n="$(wc -c < "$bin")" 'BEGIN { printf "%.1f", n / 1e6 }')
     set -- $(measure "$risa" disasm --arch "$c" "$bin")
     rt=$1 rm=$2 rc=$3
-    set -- $(measure "$clrx" -r -g "$dev" "$bin")
+    set -- $(measure "$clrx" -r -g "$c" "$bin")
     ct=$1 cm=$2 cc=$3
     echo "$c ($mb MB) clrx syntax: risa ${rt}s (CPU ${rc}s) ${rm}KB, clrxdisasm ${ct}s (CPU ${cc}s) ${cm}KB:" \
         "throughput x$(ratio "$ct" "$rt") (CPU x$(ratio "$cc" "$rc")), memory x$(ratio "$rm" "$cm") of CLRX's"

@@ -45,25 +45,20 @@ pairs() {
         fi
         echo "$rt" >> "$tmp/r"
         echo "$pt" >> "$tmp/p"
-        ratio "$pt" "$rt" >> "$tmp/q"
-        echo >> "$tmp/q"
+        echo "$(ratio "$pt" "$rt")" >> "$tmp/q"
         i=$((i + 1))
     done
-    sed -i '/^$/d' "$tmp/q"
     echo "$1: risa $(median "$tmp/r" 1) s, peer $(median "$tmp/p" 1) s, median ratio" \
         "x$(median "$tmp/q" 1) (ratios $(sort -g "$tmp/q" | tr '\n' ' '))"
 }
 
 for c in $chips; do
-    case $c in
-        tahiti) dev=Tahiti ;; hawaii) dev=Hawaii ;; fiji) dev=Fiji ;; gfx900) dev=GFX900 ;; *) dev=$c ;;
-    esac
     pairs "$c asm (CLRX) vs clrxasm" "$risa asm --arch $c -o $tmp/r.bin $dir/$c.clrx.ok.s" \
-        "$bin/clrxasm -g $dev -b rawcode -o $tmp/p.bin $dir/$c.clrx.ok.s"
+        "$bin/clrxasm -g $c -b rawcode -o $tmp/p.bin $dir/$c.clrx.ok.s"
     pairs "$c asm --syntax llvm vs llvm-mc" \
         "$risa asm --arch $c --syntax llvm -o $tmp/r.bin $dir/$c.llvm.ok.s" \
         "llvm-mc -arch=amdgcn -mcpu=$c -filetype=obj -o $tmp/p.o $dir/$c.llvm.ok.s"
-    pairs "$c disasm vs clrxdisasm" "$risa disasm --arch $c $dir/$c.bin" "$bin/clrxdisasm -r -g $dev $dir/$c.bin"
+    pairs "$c disasm vs clrxdisasm" "$risa disasm --arch $c $dir/$c.bin" "$bin/clrxdisasm -r -g $c $dir/$c.bin"
     case $c in fiji | gfx900) ;; *) continue ;; esac
     hex_text "$dir/$c.bin" "$dir/$c.hex"
     PEER_STDIN=$dir/$c.hex pairs "$c disasm --syntax llvm vs llvm-mc" \

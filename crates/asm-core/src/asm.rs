@@ -224,7 +224,7 @@ impl Assembler {
         reader: Box<dyn std::io::BufRead>,
         backend: &mut dyn Backend,
     ) {
-        self.stream = Some(Box::new(stream::Reading(reader)));
+        self.stream = Some(Box::new(reader));
         self.run(name, "", backend);
         self.stream = None;
     }
