@@ -9,7 +9,7 @@
 //! for any bytes (tests/raw_roundtrip.rs).
 
 use risa_asm_core::Options;
-use risa_gcn::layout::ENC_COUNT;
+use risa_gcn::layout::Enc;
 use risa_gcn::listing::{self, disassemble_checked};
 use risa_gcn::table::OPS;
 use risa_gcn::{random, Dialect, Instr, Processor};
@@ -134,12 +134,16 @@ fn parallel_in_chunks<E: Send>(
     let stretches = len.div_ceil(step) as usize;
     let check = Exactness::new(chip, opts.dialect);
     let exact = |i: &Instr, t: &str| check.is_exact(i, t);
+    // The buffers of the stretches listed and of the texts written, for
+    // the next ones (see `Stretch::scan_reusing`).
+    let (spare_decoded, spare_texts) = (Spares::default(), Spares::default());
     let scan = |k: usize| {
         let from = k as u64 * step;
         let n = step.min(len - from);
         let bytes = (n + 4).min(len - from) as usize;
         with_code(read_at, from, bytes, |code| {
-            listing::Stretch::scan(chip, from, code, n as usize)
+            let spare = spare_decoded.take();
+            listing::Stretch::scan_reusing(chip, from, code, n as usize, spare)
         })
     };
     // A chunk but the last: its bytes and the next dword (which tells a
@@ -149,11 +153,19 @@ fn parallel_in_chunks<E: Send>(
         with_code(read_at, c.from.pc, bytes, |code| {
             let split = (!c.first).then_some(c.from);
             let mut l = listing::Lister::for_chunk(chip, split, opts, &c.labels, &none, &exact);
-            let mut text = String::with_capacity(code.len() * 12);
+            let mut text: String = spare_texts.take();
+            text.reserve(code.len() * 12);
             l.feed_decoded(code, c.stretch.decoded(), &mut text);
             let u = l.into_unplaced().into_iter().map(|(a, _)| a).collect();
+            spare_decoded.give(c.stretch.into_decoded());
             (text, u)
         })
+    };
+    let mut write_text = |mut text: String| {
+        let r = write(&text);
+        text.clear();
+        spare_texts.give(text);
+        r
     };
     let mut joined = listing::Labels::new(chip, 0, opts.dialect, BTreeMap::new()).in_stretches();
     let reach = listing::BRANCH_REACH.div_ceil(step) as usize + 1;
@@ -164,7 +176,7 @@ fn parallel_in_chunks<E: Send>(
         scan: &scan,
         list: &list,
     };
-    let (last, listed, unplaced) = pipe.run(&mut joined, &mut write)?;
+    let (last, listed, unplaced) = pipe.run(&mut joined, &mut write_text)?;
     // The last chunk, to the end of the code (the first one if there is
     // no code), with all the labels: those earlier chunks passed over go
     // before its own.
@@ -351,11 +363,11 @@ impl Order {
     fn write<E>(
         &mut self,
         texts: Vec<Listed<E>>,
-        write: &mut impl FnMut(&str) -> Result<(), E>,
+        write: &mut impl FnMut(String) -> Result<(), E>,
     ) -> Result<(), E> {
         for r in texts {
             let (text, u) = r.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-            write(&text)?;
+            write(text)?;
             self.unplaced.extend(u);
             self.written += 1;
         }
@@ -379,7 +391,7 @@ impl<E: Send> Pipeline<'_, E> {
     fn run(
         &self,
         joined: &mut listing::Stretches,
-        write: &mut impl FnMut(&str) -> Result<(), E>,
+        write: &mut impl FnMut(String) -> Result<(), E>,
     ) -> Result<(Option<(listing::Split, listing::Stretch)>, usize, Vec<u64>), E> {
         let queue = Mutex::new(Queue {
             scanning: 0,
@@ -477,6 +489,31 @@ impl<E: Send> Pipeline<'_, E> {
     }
 }
 
+/// Buffers done with, to be taken again (cleared) rather than allocated:
+/// there are never more of them than were in use at once.
+struct Spares<T>(Mutex<Vec<T>>);
+
+impl<T> Default for Spares<T> {
+    fn default() -> Self {
+        Spares(Mutex::new(Vec::new()))
+    }
+}
+
+impl<T: Default> Spares<T> {
+    /// A buffer given back, or a new one.
+    fn take(&self) -> T {
+        self.lock().pop().unwrap_or_default()
+    }
+
+    fn give(&self, t: T) {
+        self.lock().push(t);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<T>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// `f` of the `n` bytes of code at byte `from`, read into this thread's
 /// scratch buffer: the buffer is reused from chunk to chunk (zeroing a
 /// new one for every chunk, in both passes, took 1 % of a listing).
@@ -531,7 +568,7 @@ const FIRST_SAMPLES: usize = 8;
 pub struct Exactness {
     chip: &'static Processor,
     dialect: Dialect,
-    /// Per form (instruction × encoding, a flat table: this is looked up
+    /// Per form (instruction × [`form_slot`], a flat table: this is looked up
     /// for every instruction): the bits its first [`FIRST_SAMPLES`] valid
     /// instances set, and those of all [`FORM_SAMPLES`], once known
     /// (shared by the threads of a parallel listing). The first ones keep
@@ -554,14 +591,14 @@ impl Exactness {
         Exactness {
             chip,
             dialect,
-            first: (0..OPS.len() * ENC_COUNT)
+            first: (0..OPS.len() * FORM_SLOTS)
                 .map(|_| OnceLock::new())
                 .collect(),
-            forms: (0..OPS.len() * ENC_COUNT)
+            forms: (0..OPS.len() * FORM_SLOTS)
                 .map(|_| OnceLock::new())
                 .collect(),
             // (Admitting nothing: see `FormBits::admits`.)
-            known: (0..OPS.len() * ENC_COUNT)
+            known: (0..OPS.len() * FORM_SLOTS)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(!0)])
                 .collect(),
             verdicts: Mutex::default(),
@@ -608,7 +645,7 @@ impl Exactness {
     /// The index of `i`'s form in the tables per form.
     #[inline(always)]
     fn form(i: &Instr) -> usize {
-        i.op as usize * ENC_COUNT + i.enc as usize
+        i.op as usize * FORM_SLOTS + form_slot(i.enc)
     }
 
     /// Whether the bits of the samples learned so far admit `i`: then
@@ -676,6 +713,25 @@ impl Exactness {
     }
 }
 
+/// The encodings one instruction can have: its own, the VOP3 one (VOP3a
+/// or VOP3b, never both), SDWA and DPP.
+const FORM_SLOTS: usize = 4;
+
+/// Where encoding `enc` goes among an instruction's [`FORM_SLOTS`]: the
+/// tables of [`Exactness`] are per instruction and slot, not per encoding
+/// (26 of them), since the table of learned bits is read for every
+/// instruction listed: at a sixth of the size it stays in the cache (in
+/// a listing of random instructions, that read took 5 % of the time).
+#[inline(always)]
+fn form_slot(enc: Enc) -> usize {
+    match enc {
+        Enc::Vop3 | Enc::Vop3b | Enc::Vop3p => 1,
+        Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => 2,
+        Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => 3,
+        _ => 0,
+    }
+}
+
 /// The bits valid instances of a form set: some of them (`any`) and all
 /// of them (`all`). An instruction that clears a bit every instance sets
 /// is as suspect as one that sets a bit none sets: an assembler writes
@@ -702,6 +758,30 @@ impl FormBits {
 mod tests {
     use super::*;
     use std::convert::Infallible;
+
+    /// No instruction has two encodings in one slot of the tables of
+    /// [`Exactness`] on any generation: the forms LLVM knows, and the
+    /// SDWA and DPP forms of every row (which the generator makes).
+    #[test]
+    fn forms_of_an_instruction_take_distinct_slots() {
+        use Enc::*;
+        let mut rng = random::Rng::new(1);
+        for chip in ["tahiti", "hawaii", "fiji", "gfx900"] {
+            let chip = Processor::parse(chip).unwrap();
+            let sdwa_dpp = (0..OPS.len()).flat_map(|op| {
+                let encs = [Vop2Sdwa, Vop1Sdwa, VopcSdwa, Vop2Dpp, Vop1Dpp, VopcDpp];
+                encs.map(|e| (op as u16, e))
+            });
+            let mut slots = HashMap::new();
+            for (op, enc) in random::all_forms(chip).into_iter().chain(sdwa_dpp) {
+                if random::random_instr(&mut rng, chip, op, enc).is_none() {
+                    continue;
+                }
+                let other = *slots.entry((op, form_slot(enc))).or_insert(enc);
+                assert_eq!(other, enc, "{}: row {op}", chip.name);
+            }
+        }
+    }
 
     /// An error of the output ends the parallel listing with that error
     /// (the threads listing ahead stop too).

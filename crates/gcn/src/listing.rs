@@ -456,6 +456,21 @@ impl Stretch {
     /// The instructions are decoded in full and kept ([`Stretch::decoded`]):
     /// the listing of the chunk takes them rather than decoding again.
     pub fn scan(target: impl Into<Target>, from: u64, code: &[u8], len: usize) -> Stretch {
+        Self::scan_reusing(target, from, code, len, Vec::new())
+    }
+
+    /// [`Stretch::scan`] that keeps the instructions in `spare` (cleared
+    /// first), the buffer of a stretch listed before
+    /// ([`Stretch::into_decoded`]): a listing that takes a new one for
+    /// every stretch spends a tenth of its time in the kernel, which
+    /// gives the freshly allocated pages.
+    pub fn scan_reusing(
+        target: impl Into<Target>,
+        from: u64,
+        code: &[u8],
+        len: usize,
+        mut spare: Vec<(u64, Result<Instr, DecodeError>)>,
+    ) -> Stretch {
         let target = target.into();
         let words: Vec<u32> = code
             .chunks_exact(4)
@@ -463,8 +478,12 @@ impl Stretch {
             .collect();
         let n = (len / 4).min(words.len());
         let mut branches = Vec::new();
-        // (Instructions average more than one dword.)
-        let mut decoded = Vec::with_capacity(n / 3 * 2 + 1);
+        let mut decoded = {
+            spare.clear();
+            // (Instructions average more than one dword.)
+            spare.reserve(n / 3 * 2 + 1);
+            spare
+        };
         let (mut k, mut last) = (0, 0);
         while k < n {
             let pc = from + 4 * k as u64;
@@ -493,6 +512,11 @@ impl Stretch {
     /// of the chunk that starts in this stretch (its [`Split`]).
     pub fn decoded(&self) -> &Decoded {
         &self.decoded
+    }
+
+    /// The buffer of the instructions, for [`Stretch::scan_reusing`].
+    pub fn into_decoded(self) -> Vec<(u64, Result<Instr, DecodeError>)> {
+        self.decoded
     }
 
     /// Whether the guessed decoding starts an instruction at `pc` (in the stretch).
