@@ -724,12 +724,22 @@ const FORM_SLOTS: usize = 4;
 /// a listing of random instructions, that read took 5 % of the time).
 #[inline(always)]
 fn form_slot(enc: Enc) -> usize {
-    match enc {
-        Enc::Vop3 | Enc::Vop3b | Enc::Vop3p => 1,
-        Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => 2,
-        Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => 3,
-        _ => 0,
-    }
+    // (A load, not the branches a `match` compiles to: encodings come in
+    // any order.)
+    const SLOT: [u8; 32] = {
+        let mut t = [0; 32];
+        t[Enc::Vop3 as usize] = 1;
+        t[Enc::Vop3b as usize] = 1;
+        t[Enc::Vop3p as usize] = 1;
+        t[Enc::Vop2Sdwa as usize] = 2;
+        t[Enc::Vop1Sdwa as usize] = 2;
+        t[Enc::VopcSdwa as usize] = 2;
+        t[Enc::Vop2Dpp as usize] = 3;
+        t[Enc::Vop1Dpp as usize] = 3;
+        t[Enc::VopcDpp as usize] = 3;
+        t
+    };
+    usize::from(SLOT[enc as usize])
 }
 
 /// The bits valid instances of a form set: some of them (`any`) and all

@@ -715,20 +715,21 @@ impl Enc {
     }
 
     /// Length in dwords without a literal.
+    #[inline]
     pub const fn base_dwords(self) -> u32 {
-        match self {
-            Enc::Sop2
-            | Enc::Sopk
-            | Enc::Sop1
-            | Enc::Sopc
-            | Enc::Sopp
-            | Enc::Smrd
-            | Enc::Vop2
-            | Enc::Vop1
-            | Enc::Vopc
-            | Enc::Vintrp => 1,
-            _ => 2,
-        }
+        // A bit test, not branches: the decoder asks for every
+        // instruction, of encodings in any order.
+        const ONE_DWORD: u32 = 1 << Enc::Sop2 as u32
+            | 1 << Enc::Sopk as u32
+            | 1 << Enc::Sop1 as u32
+            | 1 << Enc::Sopc as u32
+            | 1 << Enc::Sopp as u32
+            | 1 << Enc::Smrd as u32
+            | 1 << Enc::Vop2 as u32
+            | 1 << Enc::Vop1 as u32
+            | 1 << Enc::Vopc as u32
+            | 1 << Enc::Vintrp as u32;
+        2 - (ONE_DWORD >> self as u32 & 1)
     }
 }
 
