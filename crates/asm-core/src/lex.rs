@@ -284,6 +284,14 @@ impl<'a> Cursor<'a> {
         let from = from.min(to);
         self.src.get(from..to).unwrap_or("")
     }
+    /// Consumes the next `n` bytes and returns them: bytes looked at with
+    /// [`Cursor::rest_bytes`] (ASCII, so `n` ends at a character boundary).
+    #[inline]
+    pub fn take(&mut self, n: usize) -> &'a str {
+        let s = &self.src[self.pos..self.pos + n];
+        self.pos += n;
+        s
+    }
     /// Next byte, without consuming it.
     #[inline]
     pub fn peek(&self) -> Option<u8> {
