@@ -174,6 +174,34 @@ pub fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
+/// Where the name of `stmt` starts and ends when the statement is the
+/// common `name operands`: after white space, a name that starts with a
+/// letter and ends at white space (or the end), and no `=` after it. Such a
+/// statement has no label (`name:`), scope path (`a::b`) or assignment, and
+/// is no pseudo-op (`.name`) or local label (`1:`).
+#[inline]
+pub(crate) fn plain_instruction_name(stmt: &str) -> Option<(usize, usize)> {
+    let b = stmt.as_bytes();
+    let mut start = 0;
+    while start < b.len() && is_space(b[start]) {
+        start += 1;
+    }
+    if !b.get(start)?.is_ascii_alphabetic() {
+        return None;
+    }
+    let end = ident_end(b, start + 1);
+    let mut i = end;
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'=') => None,
+        // (Only white space ends the name: not `:`, `(`, `,`.)
+        Some(_) if i == end => None,
+        _ => Some((start, end)),
+    }
+}
+
 /// A lexing error: byte offset inside the cursor's text and a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{msg}")]
@@ -255,6 +283,14 @@ impl<'a> Cursor<'a> {
         let to = to.min(self.src.len());
         let from = from.min(to);
         self.src.get(from..to).unwrap_or("")
+    }
+    /// Consumes the next `n` bytes and returns them: bytes looked at with
+    /// [`Cursor::rest_bytes`] (ASCII, so `n` ends at a character boundary).
+    #[inline]
+    pub fn take(&mut self, n: usize) -> &'a str {
+        let s = &self.src[self.pos..self.pos + n];
+        self.pos += n;
+        s
     }
     /// Next byte, without consuming it.
     #[inline]

@@ -251,10 +251,7 @@ impl Backend for GcnBackend {
         let Some(e) = e else {
             return;
         };
-        let mut bytes = [0u8; 12];
-        for (k, w) in e.words[..e.len].iter().enumerate() {
-            bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-        }
+        let bytes = e.bytes();
         let section = asm.current_section();
         let lit_at = pc + 4 * (e.len as u64 - 1);
         if let Some(p) = e.pending {
@@ -308,7 +305,7 @@ impl Backend for GcnBackend {
                 });
             }
         }
-        asm.emit(&bytes[..4 * e.len]);
+        asm.emit(bytes.as_slice());
         self.max_vgpr = self.max_vgpr.max(e.vgprs);
         self.max_sgpr = self.max_sgpr.max(e.sgprs);
         if self.keep_listing {

@@ -392,9 +392,13 @@ fn reg_range(
 /// back), so it is a warning; fields that hold the register number divided
 /// by 2 or 4 (SBASE, SRSRC, SSAMP) reject it where they are encoded.
 fn check_align(asm: &mut Assembler, at: &str, first: u32, count: u32) -> Result<(), Reported> {
-    let a = count.clamp(1, 4);
-    let a = if a == 3 { 4 } else { a };
-    if !first.is_multiple_of(a) {
+    // (A power of two: a mask test, not a division.)
+    let a = match count {
+        0 | 1 => 1,
+        2 => 2,
+        _ => 4,
+    };
+    if first & (a - 1) != 0 {
         asm.warning(
             at,
             format!("misaligned scalar register range: should start at a multiple of {a}"),
@@ -453,21 +457,21 @@ pub fn operand_into<'a>(
     let start = c.pos();
     if let Some((code, count, n)) = fast_reg(c.rest_bytes(), gen) {
         used.note(gen, code, count);
-        c.set_pos(start + n);
         // (`at` first: the value is then built in place, not copied from a
         // temporary just written, which stalls store forwarding.)
-        let at = c.slice(start, start + n);
+        let at = c.take(n);
         *out = Some(Opd::register(code, count, at));
         return true;
     }
     if let Some((kind, first, last, n)) = fast_range(c.rest_bytes()) {
-        let at = c.slice(start, start + n);
+        // (On an error the statement is dropped: where the cursor is then
+        // does not matter.)
+        let at = c.take(n);
         let Ok((code, count)) = reg_range(asm, gen, at, kind, first, last - first + 1, align)
         else {
             return false;
         };
         used.note(gen, code, count);
-        c.set_pos(start + n);
         *out = Some(Opd::register(code, count, at));
         return true;
     }

@@ -321,21 +321,21 @@ impl Backend for Worker {
         let seen = &mut self.seen;
         seen.statements += 1;
         if let Some(e) = &e {
-            for w in &e.words[..e.len] {
-                self.bytes.extend_from_slice(&w.to_le_bytes());
-            }
+            self.bytes.extend_from_slice(e.bytes().as_slice());
             seen.vgprs = seen.vgprs.max(e.vgprs);
             seen.sgprs = seen.sgprs.max(e.sgprs);
         }
-        let source_line = asm.file_line().map_or("", |(_, l)| l);
-        for (severity, col, message) in &diags {
-            self.diags.push(LineDiag {
-                line: file_line,
-                col: *col,
-                severity: *severity,
-                message: message.clone(),
-                source_line: source_line.to_string(),
-            });
+        if !diags.is_empty() {
+            let source_line = asm.file_line().map_or("", |(_, l)| l);
+            for (severity, col, message) in &diags {
+                self.diags.push(LineDiag {
+                    line: file_line,
+                    col: *col,
+                    severity: *severity,
+                    message: message.clone(),
+                    source_line: source_line.to_string(),
+                });
+            }
         }
         self.entries.push(Entry {
             line: file_line,

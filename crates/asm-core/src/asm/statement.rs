@@ -75,7 +75,6 @@ impl Assembler {
             }
             return;
         }
-        let mut c = Cursor::new(stmt);
         if self.is_skipping() {
             self.irregular += 1;
             if let Some((name, rest)) = leading_directive(stmt) {
@@ -93,6 +92,20 @@ impl Assembler {
             }
             return;
         }
+        if let Some((start, end)) = lex::plain_instruction_name(stmt) {
+            // The common statement: what the general path below finds
+            // for it, without its steps.
+            if backend.claim(self, &stmt[start..]) {
+                return;
+            }
+            let st = Statement {
+                name: &stmt[start..end],
+                args: lex::trim(&stmt[end..]),
+                text: stmt,
+            };
+            return self.dispatch(backend, &st);
+        }
+        let mut c = Cursor::new(stmt);
         // labels (the name read last, if it was no label, is reused below)
         let mut last_sym: Option<(usize, &str, usize)> = None;
         loop {
@@ -173,28 +186,35 @@ impl Assembler {
             args,
             text: stmt,
         };
-        let mut buf = [0u8; 64];
-        let mut heap = String::new();
+        self.dispatch(backend, &st);
+    }
+
+    /// A statement without labels or assignment: a conditional, a pseudo-op,
+    /// a macro call, or the back end's instruction.
+    fn dispatch(&mut self, backend: &mut dyn Backend, st: &Statement<'_>) {
+        let name = st.name;
         if name.starts_with('.') && name.len() > 1 {
+            let mut buf = [0u8; 64];
+            let mut heap = String::new();
             self.irregular += 1;
             let lname = lower_into(name, &mut buf, &mut heap);
             if is_cond_directive(lname) {
-                self.cond_directive(backend, lname, &st);
+                self.cond_directive(backend, lname, st);
                 return;
             }
-            if backend.directive(self, lname, &st) {
+            if backend.directive(self, lname, st) {
                 return;
             }
-            if self.core_directive(backend, lname, &st) {
+            if self.core_directive(backend, lname, st) {
                 return;
             }
-            if self.try_macro_call(name, &st) {
+            if self.try_macro_call(name, st) {
                 return;
             }
             self.error(name, format!("unknown pseudo-op '{name}'"));
             return;
         }
-        if !self.macros.is_empty() && self.try_macro_call(name, &st) {
+        if !self.macros.is_empty() && self.try_macro_call(name, st) {
             self.irregular += 1;
             return;
         }
@@ -203,7 +223,7 @@ impl Assembler {
             // `local` outside a macro body: nothing to substitute
             return;
         }
-        backend.instruction(self, &st);
+        backend.instruction(self, st);
     }
 
     pub(crate) fn is_skipping(&self) -> bool {

@@ -58,6 +58,32 @@ pub struct Encoded {
     pub sgprs: u32,
 }
 
+/// The little-endian bytes of an encoding's words.
+pub(crate) struct Bytes {
+    buf: [u8; 12],
+    len: usize,
+}
+
+impl Bytes {
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl Encoded {
+    /// The words as bytes, in the order they are emitted.
+    pub(crate) fn bytes(&self) -> Bytes {
+        let mut buf = [0u8; 12];
+        for (k, w) in self.words[..self.len].iter().enumerate() {
+            buf[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        Bytes {
+            buf,
+            len: 4 * self.len,
+        }
+    }
+}
+
 /// How the mnemonic asked for an encoding (LLVM suffixes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Want {
