@@ -461,9 +461,9 @@ impl Stretch {
 
     /// [`Stretch::scan`] that keeps the instructions in `spare` (cleared
     /// first), the buffer of a stretch listed before
-    /// ([`Stretch::into_decoded`]): a listing that takes a new one for
-    /// every stretch spends a tenth of its time in the kernel, which
-    /// gives the freshly allocated pages.
+    /// ([`Stretch::into_decoded`]): a listing that took a new one for
+    /// every stretch spent 7 % of its time (perf) in the kernel's page
+    /// faults for the fresh pages.
     pub fn scan_reusing(
         target: impl Into<Target>,
         from: u64,
