@@ -224,9 +224,7 @@ impl Assembler {
         reader: Box<dyn std::io::BufRead>,
         backend: &mut dyn Backend,
     ) {
-        self.stream = Some(Box::new(reader));
-        self.run(name, "", backend);
-        self.stream = None;
+        self.run_stream(name, Box::new(reader), backend);
     }
 
     /// [`Assembler::assemble_reader`] of a file: the lines a back end takes
@@ -237,10 +235,20 @@ impl Assembler {
         file: std::io::BufReader<std::fs::File>,
         backend: &mut dyn Backend,
     ) -> Output {
-        self.stream = Some(Box::new(file));
+        self.run_stream(name, Box::new(file), backend);
+        self.into_output()
+    }
+
+    /// [`Assembler::run`] of a source read from `stream` a piece at a time.
+    fn run_stream(
+        &mut self,
+        name: &str,
+        stream: Box<dyn stream::Stream>,
+        backend: &mut dyn Backend,
+    ) {
+        self.stream = Some(stream);
         self.run(name, "", backend);
         self.stream = None;
-        self.into_output()
     }
 
     /// Assemble, then run `finish` of the back end, leaving the assembler

@@ -489,8 +489,9 @@ impl<E: Send> Pipeline<'_, E> {
     }
 }
 
-/// Buffers done with, to be taken again (cleared) rather than allocated:
-/// there are never more of them than were in use at once.
+/// Buffers done with, to be taken again rather than allocated (their
+/// users clear them): there are never more of them than were in use at
+/// once.
 struct Spares<T>(Mutex<Vec<T>>);
 
 impl<T> Default for Spares<T> {

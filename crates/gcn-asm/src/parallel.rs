@@ -326,6 +326,7 @@ impl Backend for Worker {
             seen.sgprs = seen.sgprs.max(e.sgprs);
         }
         if !diags.is_empty() {
+            // (Looked up again: encoding borrowed the assembler.)
             let source_line = asm.file_line().map_or("", |(_, l)| l);
             for (severity, col, message) in &diags {
                 self.diags.push(LineDiag {
@@ -402,12 +403,9 @@ impl Backend for Worker {
             line,
             irregular,
             text_at,
-            bad: false,
             bytes_at: self.bytes.len(),
             diags_at: self.diags.len(),
-            vgprs: 0,
-            sgprs: 0,
-            statements: 0,
+            ..LineSeen::default()
         };
     }
 }
