@@ -337,7 +337,11 @@ fn incbin_and_include() {
 
 #[test]
 fn include_from_file_system_and_search_paths() {
-    let dir = std::env::temp_dir().join(format!("risa-asm-core-test-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-core-test-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/x.s"), ".byte 7\n").unwrap();
     let o = Options {
@@ -347,7 +351,6 @@ fn include_from_file_system_and_search_paths() {
     let out = asm_with(".include \"x.s\"", o);
     assert!(!out.has_errors(), "{}", diag::render_all(&out.diagnostics));
     assert_eq!(out.section(".text").unwrap().data, vec![7]);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

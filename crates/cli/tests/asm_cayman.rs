@@ -9,8 +9,11 @@ fn risa() -> Command {
 
 #[test]
 fn disasm_then_asm_gives_the_same_code() {
-    let dir = std::env::temp_dir().join(format!("risa-asm-cayman-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-cayman-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let obj = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/fixtures/cayman/multi_kernel.o"
@@ -53,13 +56,15 @@ fn disasm_then_asm_gives_the_same_code() {
         std::fs::read(&raw).unwrap(),
         ta.section_by_name(".text").unwrap().data
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn errors_have_positions_and_exit_1() {
-    let dir = std::env::temp_dir().join(format!("risa-asm-cayman-e{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-cayman-e-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let src = dir.join("bad.s");
     std::fs::write(&src, "ALU:\n  0 x: MOV R1.x, R2.q\nEND:\n").unwrap();
     let out = risa()
@@ -75,5 +80,4 @@ fn errors_have_positions_and_exit_1() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
 }

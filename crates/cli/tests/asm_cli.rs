@@ -44,8 +44,11 @@ fn raw_output_to_stdout() {
 
 #[test]
 fn listing_shows_offsets_words_and_source() {
-    let dir = std::env::temp_dir().join(format!("risa-asm-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-cli-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let o = dir.join("out.bin");
     let (code, out, err) = risa(
         &["asm", "--listing", "-o", o.to_str().unwrap(), "-"],
@@ -58,7 +61,6 @@ fn listing_shows_offsets_words_and_source() {
         "00000000: 7e0002ff 3fc00000  v_mov_b32 v0, 1.5\n00000008: bf810000           s_endpgm\n"
     );
     assert_eq!(std::fs::read(&o).unwrap().len(), 12);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -84,8 +86,11 @@ fn errors_are_reported_with_position_and_exit_code_1() {
 
 #[test]
 fn code_objects_read_back_with_disasm() {
-    let dir = std::env::temp_dir().join(format!("risa-asm-elf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-elf-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let o = dir.join("k.o");
     let src = ".text\n.globl k\n.p2align 8\nk:\n  v_mov_b32 v1, 0\n  s_endpgm\n.rodata\n.p2align 6\n\
                .amdhsa_kernel k\n  .amdhsa_next_free_vgpr 2\n  .amdhsa_next_free_sgpr 0\n.end_amdhsa_kernel\n";
@@ -110,25 +115,26 @@ fn code_objects_read_back_with_disasm() {
         text.contains("k:") && text.contains("v_mov_b32_e32 v1, 0") && text.contains("s_endpgm"),
         "{text}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn no_output_file_unless_asked() {
     // Without -o nothing is written (no a.out that could replace a file):
     // an error, or with --listing only the listing.
-    let dir = std::env::temp_dir().join(format!("risa-asm-noout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (code, _, err) = risa_in(&dir, &["asm", "--arch", "fiji", "-"], "s_endpgm\n");
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-asm-noout-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
+    let (code, _, err) = risa_in(dir, &["asm", "--arch", "fiji", "-"], "s_endpgm\n");
     assert_eq!(code, 1);
     assert!(err.contains("no output: give -o OUT"), "{err}");
     let args = ["asm", "--arch", "fiji", "--listing", "-"];
-    let (code, out, err) = risa_in(&dir, &args, "s_endpgm\n");
+    let (code, out, err) = risa_in(dir, &args, "s_endpgm\n");
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         String::from_utf8_lossy(&out),
         "00000000: bf810000           s_endpgm\n"
     );
     assert!(!dir.join("a.out").exists());
-    std::fs::remove_dir_all(&dir).ok();
 }

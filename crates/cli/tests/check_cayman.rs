@@ -112,7 +112,8 @@ fn cayman_fixtures_have_no_static_findings() {
 
 #[test]
 fn cayman_cases_run_checked_without_findings() {
-    let tmp = tmpdir("cayman-clean");
+    let scratch = tmpdir("cayman-clean");
+    let tmp = scratch.path();
     for (c, obj) in cayman_cases() {
         let (ok, err, plain) = run(&c, &obj, &tmp.join("a"), &[]);
         assert!(ok, "{}: {err}", c.name);
@@ -209,7 +210,8 @@ fn set_word(b: &mut [u8], at: usize, v: u32) {
 
 #[test]
 fn cayman_mutants_are_found() {
-    let tmp = tmpdir("cayman-mutants");
+    let scratch = tmpdir("cayman-mutants");
+    let tmp = scratch.path();
     // kind -> (mutants, changed, found among changed; nobarrierbit: found
     // at run time), flagged by risa check
     let mut table: BTreeMap<&str, [u32; 4]> = BTreeMap::new();

@@ -231,7 +231,8 @@ struct Tally {
 #[test]
 fn mutants_whose_outputs_change_are_found_at_the_right_pc() {
     let all = std::env::var("RISA_MUTANTS").is_ok_and(|v| v == "all");
-    let tmp = tmpdir("mutants");
+    let scratch = tmpdir("mutants");
+    let tmp = scratch.path();
     let risa = env!("CARGO_BIN_EXE_risa");
     let mut tally: BTreeMap<(String, How), Tally> = BTreeMap::new();
     let mut misses = Vec::new();
@@ -321,7 +322,6 @@ fn mutants_whose_outputs_change_are_found_at_the_right_pc() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     let (mut total, mut changed, mut hit) = (0, 0, 0);
     println!("generation kind       mutants changed found");
     for ((g, h), t) in &tally {
@@ -352,7 +352,8 @@ fn mutants_whose_outputs_change_are_found_at_the_right_pc() {
 
 #[test]
 fn run_check_prints_findings_once_per_pc_and_check_error_exits_4() {
-    let tmp = tmpdir("check-cli");
+    let scratch = tmpdir("check-cli");
+    let tmp = scratch.path();
     let c = cases().into_iter().find(|c| c.name == "lds_scan").unwrap();
     let (_, obj) = objects(&c.source)
         .into_iter()
@@ -402,5 +403,4 @@ fn run_check_prints_findings_once_per_pc_and_check_error_exits_4() {
         "{}",
         String::from_utf8_lossy(&r.stderr)
     );
-    let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -28,7 +28,8 @@ fn clean_object_and_source() {
 
 #[test]
 fn removed_wait_is_reported_at_its_reader() {
-    let d = tmpdir("check-static");
+    let scratch = tmpdir("check-static");
+    let d = scratch.path();
     let src = d.join("m.s");
     // The wait for the global load whose result ds_write_b32 stores.
     std::fs::write(&src, mutant("gfx900/lds_reduce.o", "s_waitcnt vmcnt(0)")).unwrap();
@@ -75,7 +76,8 @@ fn removed_wait_is_reported_at_its_reader() {
 fn removed_nop_is_a_hazard() {
     // gfx906 dot_mix: LLVM's s_nop after a global_store_dwordx4, before a
     // VALU instruction overwrites a VGPR of its data.
-    let d = tmpdir("check-static-nop");
+    let scratch = tmpdir("check-static-nop");
+    let d = scratch.path();
     let src = d.join("n.s");
     std::fs::write(&src, mutant("gfx906/dot_mix.o", "s_nop 0x0")).unwrap();
     let (code, out, err) = risa(&["check", "--syntax", "llvm", src.to_str().unwrap()]);
@@ -105,7 +107,8 @@ fn cayman_and_usage() {
 
 #[test]
 fn raw_code_that_does_not_decode_is_a_warning() {
-    let d = tmpdir("check-static-raw");
+    let scratch = tmpdir("check-static-raw");
+    let d = scratch.path();
     let f = d.join("g.bin");
     // v_mov_b32 v0, v1; then a word that is no GCN 1.4 instruction.
     let words: [u32; 2] = [0x7e00_0301, 0xffff_ffff];

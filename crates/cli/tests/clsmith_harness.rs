@@ -81,8 +81,8 @@ fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
     let risa = env!("CARGO_BIN_EXE_risa");
     assert_eq!(outcome(risa, None), "match");
     // risa, then one flipped byte in the result buffer it wrote (--out DIR/arg0.bin)
-    let dir = std::env::temp_dir().join(format!("risa-clsmith-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = common::tmpdir("clsmith");
+    let dir = scratch.path();
     let wrapper = dir.join("corrupt-risa.sh");
     std::fs::write(
         &wrapper,
@@ -136,6 +136,5 @@ fn campaign_matches_pocl_and_catches_a_corrupted_checksum() {
         .status()
         .unwrap();
     let got = outcome(wrapper.to_str().unwrap(), Some(&fake));
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(got, "pocl-outvoted");
 }

@@ -233,7 +233,8 @@ fn every_documented_example_behaves_as_before() {
     let bless = std::env::var_os("RISA_BLESS").is_some();
     let dir = expected_dir();
     std::fs::create_dir_all(&dir).unwrap();
-    let scratch_root = std::env::temp_dir().join(format!("risa-examples-{}", std::process::id()));
+    let scratch = common::tmpdir("examples");
+    let scratch_root = scratch.path();
     let mut failures = Vec::new();
     for ex in EXAMPLES {
         let (record, files) = run_example(ex, &scratch_root.join(ex.name));
@@ -261,6 +262,5 @@ fn every_documented_example_behaves_as_before() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch_root);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

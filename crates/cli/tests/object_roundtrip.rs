@@ -194,7 +194,8 @@ fn report(what: &str, n: usize, bad: &[String]) {
 
 #[test]
 fn every_gcn_object_round_trips_in_both_dialects() {
-    let dir = tmpdir("gcn");
+    let scratch = tmpdir("gcn");
+    let dir = scratch.path();
     let objs = objects(&["gcn", "gcn-v5"]);
     assert!(objs.len() >= 350, "only {} objects", objs.len());
     let mut bad = Vec::new();
@@ -205,25 +206,25 @@ fn every_gcn_object_round_trips_in_both_dialects() {
             (&["--syntax", "llvm"][..], &["--syntax", "llvm"][..]),
         ] {
             n += 1;
-            if let Err(e) = round_trip(o, &dir, dis, asm, &[".text", ".rodata", ".note"]) {
+            if let Err(e) = round_trip(o, dir, dis, asm, &[".text", ".rodata", ".note"]) {
                 bad.push(format!("{} {dis:?}: {e}", o.display()));
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     report("GCN objects × dialects", n, &bad);
 }
 
 #[test]
 fn every_cayman_object_round_trips() {
-    let dir = tmpdir("cayman");
+    let scratch = tmpdir("cayman");
+    let dir = scratch.path();
     let objs = objects(&["cayman"]);
     assert!(objs.len() >= 30, "only {} objects", objs.len());
     let mut bad = Vec::new();
     for o in &objs {
         if let Err(e) = round_trip(
             o,
-            &dir,
+            dir,
             &[],
             &["--arch", "cayman"],
             &[".text", ".AMDGPU.config", ".bss", ".data", ".rodata"],
@@ -231,7 +232,6 @@ fn every_cayman_object_round_trips() {
             bad.push(format!("{}: {e}", o.display()));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     report("Cayman objects", objs.len(), &bad);
 }
 
@@ -240,7 +240,8 @@ fn every_cayman_object_round_trips() {
 /// which makes invalid programs, and `.AMDGPU.config`) still round trip.
 #[test]
 fn objects_with_random_bytes_round_trip() {
-    let dir = tmpdir("mut");
+    let scratch = tmpdir("mut");
+    let dir = scratch.path();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rnd = move || {
         seed ^= seed << 13;
@@ -332,7 +333,6 @@ fn objects_with_random_bytes_round_trip() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     eprintln!("{checks_off} invalid Cayman programs written with .vliw_checks off");
     assert!(checks_off > 0);
     report("objects with random bytes", n, &bad);
@@ -356,7 +356,8 @@ fn wrapped_alu_clause_counts_are_reported() {
 /// Skipped for a version whose llvm-mc is not installed.
 #[test]
 fn llvm_mc_assembles_the_llvm_dialect_to_the_same_objects() {
-    let dir = tmpdir("mc");
+    let scratch = tmpdir("mc");
+    let dir = scratch.path();
     for (fixtures, mcs, what) in [
         (
             "gcn",
@@ -424,14 +425,14 @@ fn llvm_mc_assembles_the_llvm_dialect_to_the_same_objects() {
         }
         report(what, objs.len(), &bad);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The original and the reassembled object run with the same arguments
 /// give the same buffers.
 #[test]
 fn reassembled_objects_run_like_the_originals() {
-    let dir = tmpdir("run");
+    let scratch = tmpdir("run");
+    let dir = scratch.path();
     let f32s = |v: &[f32]| -> String {
         let s: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
         format!("buf:f32:{}", s.join(","))
@@ -492,7 +493,7 @@ fn reassembled_objects_run_like_the_originals() {
             (&[], &[])
         };
         let o2 =
-            round_trip(&obj, &dir, dis, asm, &[".text"]).unwrap_or_else(|e| panic!("{rel}: {e}"));
+            round_trip(&obj, dir, dis, asm, &[".text"]).unwrap_or_else(|e| panic!("{rel}: {e}"));
         let mut outs = Vec::new();
         for (k, o) in [obj.as_path(), o2.as_path()].iter().enumerate() {
             let out = dir.join(format!("{}-{k}", rel.replace('/', "_")));
@@ -529,5 +530,4 @@ fn reassembled_objects_run_like_the_originals() {
         }
         assert_eq!(outs[0], outs[1], "{rel}: outputs differ");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,7 +17,8 @@ fn hex(b: &[u8]) -> String {
 #[test]
 fn pocl_corpus_matches_pocl_on_every_chip_and_toolchain() {
     let dir = root().join("tests/kernels/pocl");
-    let tmp = std::env::temp_dir().join(format!("risa-pocl-corpus-{}", std::process::id()));
+    let scratch = common::tmpdir("pocl-corpus");
+    let tmp = scratch.path();
     let mut failures = Vec::new();
     let mut runs = 0;
     for c in cases() {
@@ -63,7 +64,6 @@ fn pocl_corpus_matches_pocl_on_every_chip_and_toolchain() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         failures.is_empty(),
         "{} of {runs} runs differ from PoCL:\n{}",

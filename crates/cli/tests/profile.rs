@@ -82,7 +82,8 @@ fn text_profile_adds_up_to_stats() {
 
 #[test]
 fn timeline_is_trace_event_json() {
-    let d = tmpdir("timeline");
+    let scratch = tmpdir("timeline");
+    let d = scratch.path();
     let f = d.join("t.json");
     let (code, _, err) = run_vadd(&["--timeline", f.to_str().unwrap(), "--stats"]);
     assert_eq!(code, 0, "{err}");
@@ -118,7 +119,8 @@ fn cayman_issued(stderr: &str) -> (u64, u64, u64) {
 fn cayman_timeline_is_trace_event_json() {
     // 256 work-items in groups of 128: two waves per group sharing LDS and
     // meeting at a GROUP_BARRIER
-    let d = tmpdir("cayman-timeline");
+    let scratch = tmpdir("cayman-timeline");
+    let d = scratch.path();
     let f = d.join("t.json");
     let obj = repo().join("tests/fixtures/cayman/lds_arg.o");
     let (code, _, err) = risa(&[
@@ -171,7 +173,8 @@ fn cayman_timeline_is_trace_event_json() {
 
 #[test]
 fn profiling_options_refuse_what_they_cannot_do() {
-    let d = tmpdir("profile-refuse");
+    let scratch = tmpdir("profile-refuse");
+    let d = scratch.path();
     let (code, _, err) = run_vadd(&["--profile", "--trace", d.join("t").to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot be combined with --trace"), "{err}");
@@ -253,7 +256,8 @@ fn html_report_renders_in_chromium() {
         eprintln!("skipped: chromium is not installed (apt-get install chromium)");
         return;
     };
-    let d = tmpdir("profile-html");
+    let scratch = tmpdir("profile-html");
+    let d = scratch.path();
     let page = d.join("vadd.html");
     let (code, _, err) = run_vadd(&["--profile-html", page.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
@@ -300,7 +304,8 @@ fn listed_waves(out: &str, heading: &str) -> Vec<u64> {
 
 #[test]
 fn cayman_text_profile_adds_up_to_stats() {
-    let page = tmpdir("cayman-profile").join("vadd.html");
+    let scratch = tmpdir("cayman-profile");
+    let page = scratch.path().join("vadd.html");
     let (code, out, err) = run_cayman_vadd(&[
         "--profile",
         "--stats",

@@ -28,7 +28,8 @@ fn write_floats(p: &Path, v: &[f32]) {
 
 #[test]
 fn vadd_writes_outputs_and_stats() {
-    let d = tmpdir("vadd");
+    let scratch = tmpdir("vadd");
+    let d = scratch.path();
     let a: Vec<f32> = (0..100).map(|i| i as f32).collect();
     let b: Vec<f32> = (0..100).map(|i| 1000.0 - i as f32).collect();
     write_floats(&d.join("a.bin"), &a);
@@ -66,7 +67,8 @@ fn vadd_writes_outputs_and_stats() {
 
 #[test]
 fn fault_exits_3_with_a_report() {
-    let d = tmpdir("fault");
+    let scratch = tmpdir("fault");
+    let d = scratch.path();
     let obj = fixture("gcn/gfx900/vadd.o");
     let (code, _, err) = risa(&[
         "run",
@@ -126,7 +128,8 @@ fn bad_arguments_exit_1_bad_usage_exit_2() {
 
 #[test]
 fn trace_lists_instructions_and_writes() {
-    let d = tmpdir("trace");
+    let scratch = tmpdir("trace");
+    let d = scratch.path();
     let obj = fixture("gcn/gfx900/multi_kernel.o");
     let t = d.join("trace.txt");
     let (code, _, err) = risa(&[
@@ -154,7 +157,8 @@ fn trace_lists_instructions_and_writes() {
 
 #[test]
 fn cayman_objects_run_with_the_same_contract() {
-    let d = tmpdir("cayman");
+    let scratch = tmpdir("cayman");
+    let d = scratch.path();
     let a: Vec<f32> = (0..300).map(|i| i as f32 * 0.5).collect();
     let b: Vec<f32> = (0..300).map(|i| 7.0 - i as f32).collect();
     write_floats(&d.join("a.bin"), &a);
@@ -225,7 +229,8 @@ fn cayman_objects_run_with_the_same_contract() {
 /// what the runtime loads.
 #[test]
 fn kernels_assembled_by_risa_run() {
-    let d = tmpdir("asm-run");
+    let scratch = tmpdir("asm-run");
+    let d = scratch.path();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let obj = d.join("dbl.o");
     let src = root.join("examples/gcn/dbl-clrx.s");
@@ -304,7 +309,8 @@ fn kernels_assembled_by_risa_run() {
 /// of every wave, in execution order, with the registers it changed.
 #[test]
 fn cayman_trace_lists_cf_alu_and_fetch_with_writes() {
-    let d = tmpdir("cayman-trace");
+    let scratch = tmpdir("cayman-trace");
+    let d = scratch.path();
     let t = d.join("trace.txt");
     let obj = fixture("cayman/vadd.o");
     // 70 work-items in groups of 64: group 1 has 6 live lanes

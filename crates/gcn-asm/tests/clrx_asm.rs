@@ -168,8 +168,11 @@ fn clrx_live_sample() {
         println!("skipped: {} is not installed", exe.display());
         return;
     }
-    let dir = std::env::temp_dir().join(format!("risa-clrx-live-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-clrx-live-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let mut checked = 0;
     let mut stale = Vec::new();
     for (gen, dev) in [
@@ -210,7 +213,6 @@ fn clrx_live_sample() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     println!(
         "clrxasm live: {checked} vectors rerun, {} differ",
         stale.len()

@@ -128,8 +128,11 @@ fn clrxasm(
     mut lines: Vec<String>,
     words_of: &HashMap<usize, Vec<u32>>,
 ) -> (Vec<u8>, Vec<usize>) {
-    let dir = std::env::temp_dir().join(format!("risa-clrx-dis-{}-{gen}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("risa-clrx-dis-{gen}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let (src, out) = (dir.join("r.s"), dir.join("r.bin"));
     let mut rejected = Vec::new();
     for _ in 0..4 {
@@ -150,7 +153,6 @@ fn clrxasm(
             .collect();
         if bad.is_empty() && p.status.success() {
             let bytes = std::fs::read(&out).unwrap();
-            let _ = std::fs::remove_dir_all(&dir);
             return (bytes, rejected);
         }
         for k in bad {
@@ -319,17 +321,17 @@ fn clrx_disassembly_differential() {
         }
         // Live: clrxdisasm's text still what the vectors hold.
         if let Some(bin) = &clrxdisasm_bin {
-            let dir =
-                std::env::temp_dir().join(format!("risa-clrx-dd-{}-{gen}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let f = dir.join("w.bin");
+            let scratch = tempfile::Builder::new()
+                .prefix(&format!("risa-clrx-dd-{gen}-"))
+                .tempdir()
+                .unwrap();
+            let f = scratch.path().join("w.bin");
             std::fs::write(&f, &bytes).unwrap();
             let out = Command::new(bin)
                 .args(["-r", "-g", device(gen)])
                 .arg(&f)
                 .output()
                 .expect("running clrxdisasm");
-            let _ = std::fs::remove_dir_all(&dir);
             let text = String::from_utf8_lossy(&out.stdout);
             let mut at: HashMap<u64, String> = HashMap::new();
             for l in text.lines() {

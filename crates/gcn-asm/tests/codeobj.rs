@@ -131,8 +131,11 @@ fn llvm_tools_read_risa_code_objects() {
         eprintln!("llvm-readelf/llvm-objdump not installed: skipped");
         return;
     }
-    let dir = std::env::temp_dir().join(format!("risa-codeobj-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-codeobj-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let o = dir.join("vadd.o");
     std::fs::write(&o, elf_of(Gen::Gcn12, CLRX_KERNEL)).unwrap();
     let re = Command::new("llvm-readelf")
@@ -167,7 +170,6 @@ fn llvm_tools_read_risa_code_objects() {
             && od.contains("s_endpgm"),
         "{od}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The metadata sample of ClrxAsmRocm.md ("Sample code"), with a short body.

@@ -40,9 +40,11 @@ fn check(
     dialect: Dialect,
     blocks: &[usize],
 ) -> (u64, u64) {
-    let dir = std::env::temp_dir().join(format!("risa-par-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("t{:x}.s", src.len() ^ (src.as_ptr() as usize)));
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-par-")
+        .tempdir()
+        .unwrap();
+    let path = scratch.path().join("t.s");
     std::fs::write(&path, src).unwrap();
     let opts = || Options {
         semicolon_comments: dialect == Dialect::Llvm,
@@ -71,7 +73,6 @@ fn check(
                     }
                 }
                 if got != want {
-                    let _ = std::fs::remove_file(&path);
                     let first = want.lines().zip(got.lines()).position(|(a, b)| a != b);
                     panic!(
                         "blocks of {b} bytes, {workers} workers (taking over: {take_over}, listing: {listing}): differs at line {first:?}\nsequential:\n{}\nparallel:\n{}",
@@ -82,7 +83,6 @@ fn check(
             }
         }
     }
-    let _ = std::fs::remove_file(&path);
     taken
 }
 
@@ -300,9 +300,11 @@ fn runs_taken_across_stream_pieces() {
 #[test]
 fn a_pipe_is_read_once() {
     // A named pipe cannot be read twice: assembled sequentially.
-    let dir = std::env::temp_dir().join(format!("risa-par-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let fifo = dir.join("src.s");
+    let scratch = tempfile::Builder::new()
+        .prefix("risa-par-fifo-")
+        .tempdir()
+        .unwrap();
+    let fifo = scratch.path().join("src.s");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("skipped: mkfifo unavailable");
@@ -329,5 +331,4 @@ fn a_pipe_is_read_once() {
     assert!(!par.output.has_errors(), "{}", par.diagnostics());
     assert_eq!(par.code(), seq.code());
     assert_eq!(par.backend.encodings_taken, 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }

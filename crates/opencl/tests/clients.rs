@@ -12,9 +12,11 @@ fn target_dir() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_path_buf()
 }
 
-/// A directory holding risa.icd for OCL_ICD_VENDORS, or None (with the
-/// reason printed) when the library or the loader is missing.
-fn vendors() -> Option<PathBuf> {
+/// A fresh directory holding risa.icd for OCL_ICD_VENDORS, or None (with
+/// the reason printed) when the library or the loader is missing. The
+/// directory is removed when the guard is dropped: a test keeps it until the
+/// clients it runs (which find the directory through the environment) exit.
+fn vendors() -> Option<tempfile::TempDir> {
     // Every `cargo test` that builds this test also builds the cdylib beside
     // it (target/*/deps); cargo copies it up to target/* only on `cargo
     // build`, so the copy there may be an older build's.
@@ -33,9 +35,11 @@ fn vendors() -> Option<PathBuf> {
         eprintln!("skipped: the ICD loader (ocl-icd-libopencl1) is not installed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("risa-icd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("risa.icd"), format!("{}\n", lib.display())).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("risa-icd-test-")
+        .tempdir()
+        .unwrap();
+    std::fs::write(dir.path().join("risa.icd"), format!("{}\n", lib.display())).unwrap();
     Some(dir)
 }
 
@@ -93,13 +97,14 @@ fn pytest(py: &str, vendors: &Path, suite: &str, env: &[(&str, &Path)]) -> Strin
 
 #[test]
 fn clinfo_lists_the_platform_and_six_devices_without_failures() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !have("clinfo") {
         eprintln!("skipped: clinfo is not installed");
         return;
     }
     let o = Command::new("clinfo")
-        .env("OCL_ICD_VENDORS", &v)
+        .env("OCL_ICD_VENDORS", v)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
@@ -129,7 +134,7 @@ fn clinfo_lists_the_platform_and_six_devices_without_failures() {
     // RISA_OPENCL_DEVICES restricts the list.
     let o = Command::new("clinfo")
         .arg("-l")
-        .env("OCL_ICD_VENDORS", &v)
+        .env("OCL_ICD_VENDORS", v)
         .env("RISA_OPENCL_DEVICES", "gfx906,cayman")
         .output()
         .unwrap();
@@ -160,15 +165,16 @@ fn build_c(dir: &Path, name: &str) -> Option<PathBuf> {
 
 #[test]
 fn c_host_program_runs_on_every_device() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
-    let Some(bin) = build_c(&v, "host") else {
+    let Some(bin) = build_c(v, "host") else {
         return;
     };
     let o = Command::new(&bin)
-        .env("OCL_ICD_VENDORS", &v)
+        .env("OCL_ICD_VENDORS", v)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
@@ -192,11 +198,12 @@ fn device_blocks(out: &str) -> Vec<String> {
 
 #[test]
 fn user_events_in_wait_lists_behave_as_on_pocl() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
-    let Some(bin) = build_c(&v, "events") else {
+    let Some(bin) = build_c(v, "events") else {
         return;
     };
     // PoCL through the system's vendor files, risa through its own.
@@ -212,7 +219,7 @@ fn user_events_in_wait_lists_behave_as_on_pocl() {
     let want = device_blocks(&String::from_utf8_lossy(&pocl.stdout));
     let o = Command::new(&bin)
         .arg("risa")
-        .env("OCL_ICD_VENDORS", &v)
+        .env("OCL_ICD_VENDORS", v)
         .output()
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
@@ -227,23 +234,25 @@ fn user_events_in_wait_lists_behave_as_on_pocl() {
 
 #[test]
 fn pyopencl_suite_matches_numpy_on_every_device() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let out = pytest(py, &v, "test_pyopencl.py", &[]);
+    let out = pytest(py, v, "test_pyopencl.py", &[]);
     assert!(out.contains("30 passed"), "{out}");
 }
 
 #[test]
 fn risa_check_reports_an_lds_race_through_the_platform() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let out = pytest(py, &v, "test_check.py", &[]);
+    let out = pytest(py, v, "test_check.py", &[]);
     // Two cases (with and without the barrier) on each of the six devices
     // (Cayman and the five GCN chips).
     assert!(out.contains("12 passed"), "{out}");
@@ -251,12 +260,13 @@ fn risa_check_reports_an_lds_race_through_the_platform() {
 
 #[test]
 fn by_value_arguments_of_every_shape_match_pocl_on_every_device() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let both = with_pocl(&v, "by_value", "by-value arguments");
+    let both = with_pocl(v, "by_value", "by-value arguments");
     let out = pytest(py, &both, "test_by_value.py", &[]);
     assert!(out.contains("12 passed"), "{out}");
 }
@@ -281,12 +291,13 @@ fn with_pocl(v: &Path, name: &str, what: &str) -> PathBuf {
 
 #[test]
 fn images_match_numpy_and_pocl_on_every_image_capable_device() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let both = with_pocl(&v, "images", "images");
+    let both = with_pocl(v, "images", "images");
     let out = pytest(py, &both, "test_images.py", &[]);
     assert!(out.contains(" passed") && !out.contains("failed"), "{out}");
     // Only programs built by clang-19 + ROCm's device libraries read images
@@ -303,7 +314,8 @@ fn images_match_numpy_and_pocl_on_every_image_capable_device() {
 
 #[test]
 fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }
@@ -316,7 +328,7 @@ fn kernel_corpus_from_source_matches_risa_run_on_every_device() {
         return;
     }
     let Some(py) = pyopencl() else { return };
-    let out = pytest(py, &v, "test_corpus.py", &[("RISA_BIN", &risa)]);
+    let out = pytest(py, v, "test_corpus.py", &[("RISA_BIN", &risa)]);
     // 51 kernel files on 6 devices; the skips (a device that cannot build a
     // kernel, arguments risa run cannot pass) are listed with their reasons.
     let passed: usize = out
@@ -346,7 +358,8 @@ fn cl_launcher() -> Option<PathBuf> {
 
 #[test]
 fn cl_launcher_runs_a_clsmith_shaped_kernel_on_every_device_as_on_pocl() {
-    let Some(v) = vendors() else { return };
+    let Some(scratch) = vendors() else { return };
+    let v = scratch.path();
     if !clang_available() {
         return;
     }

@@ -17,8 +17,11 @@ fn cayman_module(name: &str, src: &str) -> Option<(Device, risa_runtime::gpu::Mo
         eprintln!("skipped: clang-14 and libclc-14 are needed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("risa-cayman-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix(&format!("risa-cayman-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let cl = dir.join("k.cl");
     std::fs::write(&cl, src).unwrap();
     let obj = dir.join("k.o");
@@ -40,7 +43,6 @@ fn cayman_module(name: &str, src: &str) -> Option<(Device, risa_runtime::gpu::Mo
         .unwrap();
     assert!(st.success());
     let o = Object::parse(&std::fs::read(&obj).unwrap()).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     let dev = Device::new(o.isa());
     let m = dev.load(o).unwrap();
     Some((dev, m))

@@ -25,10 +25,15 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A fresh, empty scratch directory for test `tag` of this process.
-pub fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("risa-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty scratch directory for test `tag`, named
+/// `risa-cli-TAG-XXXXXX` in the system's temporary directory (a random
+/// suffix: no two tests, threads or processes share one). It is removed,
+/// with everything in it, when the returned guard is dropped, also when the
+/// test panics: keep it (`let tmp = tmpdir(..)`, then `tmp.path()`) until
+/// the programs that use the directory have finished.
+pub fn tmpdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("risa-cli-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
