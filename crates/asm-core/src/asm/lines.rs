@@ -104,51 +104,27 @@ impl Assembler {
     /// [`Assembler::clean_complex`]). False at the end of the source (or on
     /// a read error or a byte that is not UTF-8, reported).
     pub(crate) fn refill(&mut self) -> bool {
-        let Some(r) = self.stream.as_mut() else {
+        let Some(src) = self.stream.as_mut() else {
             return false;
         };
-        let mut buf = Vec::with_capacity(STREAM_PIECE + (64 << 10));
-        let mut failed = None;
         // Whole buffers of the reader (not line by line), cut after the
-        // last newline once the piece is big enough.
-        loop {
-            let avail = match r.fill_buf() {
-                Ok([]) => break,
-                Ok(a) => a,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    failed = Some(format!("reading the source: {e}"));
-                    break;
-                }
-            };
-            let n = avail.len();
-            if buf.len() + n >= STREAM_PIECE {
-                if let Some(p) = avail.iter().rposition(|&c| c == b'\n') {
-                    buf.extend_from_slice(&avail[..=p]);
-                    r.consume(p + 1);
-                    // (`buf` ends with the newline at `p`.)
-                    if !ends_continued(&buf[..buf.len() - 1]) {
-                        break;
-                    }
-                    continue;
-                }
-            }
-            buf.extend_from_slice(avail);
-            r.consume(n);
-        }
+        // last newline once the piece is big enough; the piece is copied
+        // once, into the text lines refer to.
+        let (len, err) = src.read_piece(STREAM_PIECE, ends_continued);
+        let failed = err.map(|e| format!("reading the source: {e}"));
         let line = self.frames[0].line;
-        let text = match String::from_utf8(buf) {
-            Ok(t) => t,
+        let text: Rc<str> = match std::str::from_utf8(src.bytes(len)) {
+            Ok(t) => Rc::from(t),
             Err(e) => {
                 // Where the bad byte is: its line, as a position of its own.
-                let bad = e.utf8_error().valid_up_to();
-                let bytes = e.into_bytes();
+                let bytes = src.bytes(len);
+                let bad = e.valid_up_to();
                 let start = bytes[..bad]
                     .iter()
                     .rposition(|&c| c == b'\n')
                     .map_or(0, |p| p + 1);
                 let n = bytes[..start].iter().filter(|&&c| c == b'\n').count() as u32;
-                let end = lex::find_newline(&bytes, start);
+                let end = lex::find_newline(bytes, start);
                 let text: Rc<str> = Rc::from(String::from_utf8_lossy(&bytes[start..end]).as_ref());
                 self.locs.push(Loc {
                     end: text.len(),
@@ -167,6 +143,7 @@ impl Assembler {
                 return false;
             }
         };
+        src.drop_front(len);
         if let Some(msg) = failed {
             let pos = self.cur_pos(0);
             self.report(Severity::Error, pos, msg);
@@ -177,7 +154,7 @@ impl Assembler {
             return false;
         }
         let fr = &mut self.frames[0];
-        fr.text = Rc::from(text);
+        fr.text = text;
         fr.pos = 0;
         true
     }
