@@ -48,7 +48,14 @@ impl Assembler {
             let text = fr.text.clone();
             let b = text.as_bytes();
             let start = fr.pos;
-            let end = lex::find_newline(b, start);
+            // Most lines have no string, quote or comment: one pass finds
+            // their end; the others are scanned again, by `scan_simple`.
+            let plain_end = if fr.in_comment {
+                None
+            } else {
+                plain_line_end(b, start).filter(|&e| !ends_continued(&b[start..e]))
+            };
+            let end = plain_end.unwrap_or_else(|| lex::find_newline(b, start));
             fr.pos = end + 1;
             let line_no = match &fr.line_map {
                 Some(body) => {
@@ -65,7 +72,11 @@ impl Assembler {
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
             let semi = self.opts.semicolon_comments;
-            match scan_simple(&b[start..end], fr.in_comment, slash, semi) {
+            let simple = match plain_end {
+                Some(e) => Some((e - start, false)),
+                None => scan_simple(&b[start..end], fr.in_comment, slash, semi),
+            };
+            match simple {
                 Some((cut, semi)) => {
                     self.line_semi = semi;
                     self.line = LineCtx {
@@ -349,6 +360,23 @@ impl Assembler {
 
 pub(crate) fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
     b.windows(2).position(|w| w[0] == a && w[1] == c)
+}
+
+/// The end of the line at `start` (its `\n`, or the end of `b`) when the
+/// line has none of the bytes [`scan_simple`] looks at (`"` `'` `#` `/`
+/// `;`): such a line is all statement text, whatever the comment options.
+#[inline]
+fn plain_line_end(b: &[u8], start: usize) -> Option<usize> {
+    const SET: &[u8] = b"\"'#/;\n";
+    static STOP: [bool; 256] = lex::stop_table(SET);
+    // As in `scan_simple`, and the newline.
+    const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0x14, 0x2b), (0, b'\n')];
+    const _: () = assert!(lex::covers(SET, PATS));
+    let i = lex::skip_until(b, start, &STOP, PATS);
+    match b.get(i) {
+        None | Some(b'\n') => Some(i),
+        Some(_) => None,
+    }
 }
 
 /// Scans a line for what needs the slow path (block comments, continuation
