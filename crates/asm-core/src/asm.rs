@@ -110,7 +110,7 @@ pub struct Assembler {
     pub(crate) abs_section: Option<u32>,
     /// The rest of a source read as a stream ([`Assembler::run_reader`]):
     /// the base file frame holds one piece of it at a time.
-    pub(crate) stream: Option<Box<dyn stream::Stream>>,
+    pub(crate) stream: Option<stream::Source>,
 }
 
 /// Version reported by `.get_version` (CLRX 0.1.9 compatible numbering).
@@ -246,7 +246,7 @@ impl Assembler {
         stream: Box<dyn stream::Stream>,
         backend: &mut dyn Backend,
     ) {
-        self.stream = Some(stream);
+        self.stream = Some(stream::Source::new(stream));
         self.run(name, "", backend);
         self.stream = None;
     }

@@ -146,6 +146,13 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
 #[inline]
 pub fn trim(s: &str) -> &str {
     let b = s.as_bytes();
+    // Mostly there is nothing to trim (the callers start after the white
+    // space they skipped): then no scan.
+    if let (Some(&f), Some(&l)) = (b.first(), b.last()) {
+        if f > b' ' && l > b' ' && f < 0x80 && l < 0x80 {
+            return s;
+        }
+    }
     let mut start = 0;
     while start < b.len() && is_trim_space(b[start]) {
         start += 1;
@@ -178,9 +185,10 @@ pub fn is_space(c: u8) -> bool {
 /// common `name operands`: after white space, a name that starts with a
 /// letter and ends at white space (or the end), and no `=` after it. Such a
 /// statement has no label (`name:`), scope path (`a::b`) or assignment, and
-/// is no pseudo-op (`.name`) or local label (`1:`).
+/// is no pseudo-op (`.name`) or local label (`1:`). The third position is
+/// where the white space after the name ends.
 #[inline]
-pub(crate) fn plain_instruction_name(stmt: &str) -> Option<(usize, usize)> {
+pub(crate) fn plain_instruction_name(stmt: &str) -> Option<(usize, usize, usize)> {
     let b = stmt.as_bytes();
     let mut start = 0;
     while start < b.len() && is_space(b[start]) {
@@ -198,7 +206,7 @@ pub(crate) fn plain_instruction_name(stmt: &str) -> Option<(usize, usize)> {
         Some(b'=') => None,
         // (Only white space ends the name: not `:`, `(`, `,`.)
         Some(_) if i == end => None,
-        _ => Some((start, end)),
+        _ => Some((start, end, i)),
     }
 }
 

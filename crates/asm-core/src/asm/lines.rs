@@ -48,7 +48,14 @@ impl Assembler {
             let text = fr.text.clone();
             let b = text.as_bytes();
             let start = fr.pos;
-            let end = lex::find_newline(b, start);
+            // Most lines have no string, quote or comment: one pass finds
+            // their end; the others are scanned again, by `scan_simple`.
+            let plain_end = if fr.in_comment {
+                None
+            } else {
+                plain_line_end(b, start).filter(|&e| !ends_continued(&b[start..e]))
+            };
+            let end = plain_end.unwrap_or_else(|| lex::find_newline(b, start));
             fr.pos = end + 1;
             let line_no = match &fr.line_map {
                 Some(body) => {
@@ -65,7 +72,11 @@ impl Assembler {
             let (file, ctx) = (fr.file, fr.ctx);
             let slash = self.opts.slash_comments;
             let semi = self.opts.semicolon_comments;
-            match scan_simple(&b[start..end], fr.in_comment, slash, semi) {
+            let simple = match plain_end {
+                Some(e) => Some((e - start, false)),
+                None => scan_simple(&b[start..end], fr.in_comment, slash, semi),
+            };
+            match simple {
                 Some((cut, semi)) => {
                     self.line_semi = semi;
                     self.line = LineCtx {
@@ -104,51 +115,27 @@ impl Assembler {
     /// [`Assembler::clean_complex`]). False at the end of the source (or on
     /// a read error or a byte that is not UTF-8, reported).
     pub(crate) fn refill(&mut self) -> bool {
-        let Some(r) = self.stream.as_mut() else {
+        let Some(src) = self.stream.as_mut() else {
             return false;
         };
-        let mut buf = Vec::with_capacity(STREAM_PIECE + (64 << 10));
-        let mut failed = None;
         // Whole buffers of the reader (not line by line), cut after the
-        // last newline once the piece is big enough.
-        loop {
-            let avail = match r.fill_buf() {
-                Ok([]) => break,
-                Ok(a) => a,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    failed = Some(format!("reading the source: {e}"));
-                    break;
-                }
-            };
-            let n = avail.len();
-            if buf.len() + n >= STREAM_PIECE {
-                if let Some(p) = avail.iter().rposition(|&c| c == b'\n') {
-                    buf.extend_from_slice(&avail[..=p]);
-                    r.consume(p + 1);
-                    // (`buf` ends with the newline at `p`.)
-                    if !ends_continued(&buf[..buf.len() - 1]) {
-                        break;
-                    }
-                    continue;
-                }
-            }
-            buf.extend_from_slice(avail);
-            r.consume(n);
-        }
+        // last newline once the piece is big enough; the piece is copied
+        // once, into the text lines refer to.
+        let (len, err) = src.read_piece(STREAM_PIECE, ends_continued);
+        let failed = err.map(|e| format!("reading the source: {e}"));
         let line = self.frames[0].line;
-        let text = match String::from_utf8(buf) {
-            Ok(t) => t,
+        let text: Rc<str> = match std::str::from_utf8(src.bytes(len)) {
+            Ok(t) => Rc::from(t),
             Err(e) => {
                 // Where the bad byte is: its line, as a position of its own.
-                let bad = e.utf8_error().valid_up_to();
-                let bytes = e.into_bytes();
+                let bytes = src.bytes(len);
+                let bad = e.valid_up_to();
                 let start = bytes[..bad]
                     .iter()
                     .rposition(|&c| c == b'\n')
                     .map_or(0, |p| p + 1);
                 let n = bytes[..start].iter().filter(|&&c| c == b'\n').count() as u32;
-                let end = lex::find_newline(&bytes, start);
+                let end = lex::find_newline(bytes, start);
                 let text: Rc<str> = Rc::from(String::from_utf8_lossy(&bytes[start..end]).as_ref());
                 self.locs.push(Loc {
                     end: text.len(),
@@ -167,6 +154,7 @@ impl Assembler {
                 return false;
             }
         };
+        src.drop_front(len);
         if let Some(msg) = failed {
             let pos = self.cur_pos(0);
             self.report(Severity::Error, pos, msg);
@@ -177,7 +165,7 @@ impl Assembler {
             return false;
         }
         let fr = &mut self.frames[0];
-        fr.text = Rc::from(text);
+        fr.text = text;
         fr.pos = 0;
         true
     }
@@ -372,6 +360,23 @@ impl Assembler {
 
 pub(crate) fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
     b.windows(2).position(|w| w[0] == a && w[1] == c)
+}
+
+/// The end of the line at `start` (its `\n`, or the end of `b`) when the
+/// line has none of the bytes [`scan_simple`] looks at (`"` `'` `#` `/`
+/// `;`): such a line is all statement text, whatever the comment options.
+#[inline]
+fn plain_line_end(b: &[u8], start: usize) -> Option<usize> {
+    const SET: &[u8] = b"\"'#/;\n";
+    static STOP: [bool; 256] = lex::stop_table(SET);
+    // As in `scan_simple`, and the newline.
+    const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0x14, 0x2b), (0, b'\n')];
+    const _: () = assert!(lex::covers(SET, PATS));
+    let i = lex::skip_until(b, start, &STOP, PATS);
+    match b.get(i) {
+        None | Some(b'\n') => Some(i),
+        Some(_) => None,
+    }
 }
 
 /// Scans a line for what needs the slow path (block comments, continuation

@@ -92,7 +92,7 @@ impl Assembler {
             }
             return;
         }
-        if let Some((start, end)) = lex::plain_instruction_name(stmt) {
+        if let Some((start, end, args)) = lex::plain_instruction_name(stmt) {
             // The common statement: what the general path below finds
             // for it, without its steps.
             if backend.claim(self, &stmt[start..]) {
@@ -100,7 +100,7 @@ impl Assembler {
             }
             let st = Statement {
                 name: &stmt[start..end],
-                args: lex::trim(&stmt[end..]),
+                args: lex::trim(&stmt[args..]),
                 text: stmt,
             };
             return self.dispatch(backend, &st);
