@@ -147,9 +147,10 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
 pub fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     // Mostly there is nothing to trim (the callers start after the white
-    // space they skipped): then no scan.
+    // space they skipped): then no scan. (A non-ASCII edge may be Unicode
+    // white space: the path below decides.)
     if let (Some(&f), Some(&l)) = (b.first(), b.last()) {
-        if f > b' ' && l > b' ' && f < 0x80 && l < 0x80 {
+        if f.is_ascii() && l.is_ascii() && !is_trim_space(f) && !is_trim_space(l) {
             return s;
         }
     }

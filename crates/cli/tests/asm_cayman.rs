@@ -1,6 +1,9 @@
 //! `risa asm --arch cayman`: disassembly of a clang object assembles back to
 //! the same .text (raw and ELF); errors give file:line:col and exit code 1.
 
+mod common;
+use common::tmpdir;
+
 use std::process::Command;
 
 fn risa() -> Command {
@@ -9,10 +12,7 @@ fn risa() -> Command {
 
 #[test]
 fn disasm_then_asm_gives_the_same_code() {
-    let scratch = tempfile::Builder::new()
-        .prefix("risa-asm-cayman-")
-        .tempdir()
-        .unwrap();
+    let scratch = tmpdir("asm-cayman");
     let dir = scratch.path();
     let obj = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -60,10 +60,7 @@ fn disasm_then_asm_gives_the_same_code() {
 
 #[test]
 fn errors_have_positions_and_exit_1() {
-    let scratch = tempfile::Builder::new()
-        .prefix("risa-asm-cayman-e-")
-        .tempdir()
-        .unwrap();
+    let scratch = tmpdir("asm-cayman-e");
     let dir = scratch.path();
     let src = dir.join("bad.s");
     std::fs::write(&src, "ALU:\n  0 x: MOV R1.x, R2.q\nEND:\n").unwrap();

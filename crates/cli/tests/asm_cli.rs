@@ -1,6 +1,9 @@
 //! `risa asm` end to end: raw output, listing, diagnostics and exit codes,
 //! code objects that `risa disasm` reads back.
 
+mod common;
+use common::tmpdir;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -44,10 +47,7 @@ fn raw_output_to_stdout() {
 
 #[test]
 fn listing_shows_offsets_words_and_source() {
-    let scratch = tempfile::Builder::new()
-        .prefix("risa-asm-cli-")
-        .tempdir()
-        .unwrap();
+    let scratch = tmpdir("asm-cli");
     let dir = scratch.path();
     let o = dir.join("out.bin");
     let (code, out, err) = risa(
@@ -86,10 +86,7 @@ fn errors_are_reported_with_position_and_exit_code_1() {
 
 #[test]
 fn code_objects_read_back_with_disasm() {
-    let scratch = tempfile::Builder::new()
-        .prefix("risa-asm-elf-")
-        .tempdir()
-        .unwrap();
+    let scratch = tmpdir("asm-elf");
     let dir = scratch.path();
     let o = dir.join("k.o");
     let src = ".text\n.globl k\n.p2align 8\nk:\n  v_mov_b32 v1, 0\n  s_endpgm\n.rodata\n.p2align 6\n\
@@ -121,10 +118,7 @@ fn code_objects_read_back_with_disasm() {
 fn no_output_file_unless_asked() {
     // Without -o nothing is written (no a.out that could replace a file):
     // an error, or with --listing only the listing.
-    let scratch = tempfile::Builder::new()
-        .prefix("risa-asm-noout-")
-        .tempdir()
-        .unwrap();
+    let scratch = tmpdir("asm-noout");
     let dir = scratch.path();
     let (code, _, err) = risa_in(dir, &["asm", "--arch", "fiji", "-"], "s_endpgm\n");
     assert_eq!(code, 1);

@@ -124,11 +124,11 @@ impl Assembler {
         let (len, err) = src.read_piece(STREAM_PIECE, ends_continued);
         let failed = err.map(|e| format!("reading the source: {e}"));
         let line = self.frames[0].line;
-        let text: Rc<str> = match std::str::from_utf8(src.bytes(len)) {
+        let bytes = src.bytes(len);
+        let text: Rc<str> = match std::str::from_utf8(bytes) {
             Ok(t) => Rc::from(t),
             Err(e) => {
                 // Where the bad byte is: its line, as a position of its own.
-                let bytes = src.bytes(len);
                 let bad = e.valid_up_to();
                 let start = bytes[..bad]
                     .iter()
@@ -362,16 +362,28 @@ pub(crate) fn find2(b: &[u8], a: u8, c: u8) -> Option<usize> {
     b.windows(2).position(|w| w[0] == a && w[1] == c)
 }
 
+/// The bytes [`scan_simple`] stops at: strings, character literals and
+/// comments start there.
+const SIMPLE_STOPS: &[u8] = b"\"'#/;";
+
+/// [`SIMPLE_STOPS`] as [`lex::skip_until`] patterns: `"` `#` `'` (and `&`)
+/// as 0x22 with bits 0 and 2 ignored; `/` `;` (and `+` `?`) as 0x2b with
+/// bits 2 and 4 ignored.
+const SIMPLE_PATS: [(u8, u8); 2] = [(0x05, 0x22), (0x14, 0x2b)];
+const _: () = assert!(lex::covers(SIMPLE_STOPS, &SIMPLE_PATS));
+
 /// The end of the line at `start` (its `\n`, or the end of `b`) when the
-/// line has none of the bytes [`scan_simple`] looks at (`"` `'` `#` `/`
-/// `;`): such a line is all statement text, whatever the comment options.
+/// line has none of the bytes [`scan_simple`] looks at ([`SIMPLE_STOPS`]):
+/// such a line is all statement text, whatever the comment options.
 #[inline]
 fn plain_line_end(b: &[u8], start: usize) -> Option<usize> {
-    const SET: &[u8] = b"\"'#/;\n";
-    static STOP: [bool; 256] = lex::stop_table(SET);
-    // As in `scan_simple`, and the newline.
-    const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0x14, 0x2b), (0, b'\n')];
-    const _: () = assert!(lex::covers(SET, PATS));
+    static STOP: [bool; 256] = {
+        let mut t = lex::stop_table(SIMPLE_STOPS);
+        t[b'\n' as usize] = true;
+        t
+    };
+    const PATS: &[(u8, u8)] = &[SIMPLE_PATS[0], SIMPLE_PATS[1], (0, b'\n')];
+    const _: () = assert!(lex::covers(b"\n", PATS));
     let i = lex::skip_until(b, start, &STOP, PATS);
     match b.get(i) {
         None | Some(b'\n') => Some(i),
@@ -392,16 +404,11 @@ pub(crate) fn scan_simple(
     if in_comment {
         return None;
     }
-    const SET: &[u8] = b"\"'#/;";
-    static STOP: [bool; 256] = lex::stop_table(SET);
-    // `"` `#` `'` (and `&`) as 0x22 with bits 0 and 2 ignored; `/` `;` (and
-    // `+` `?`) as 0x2b with bits 2 and 4 ignored.
-    const PATS: &[(u8, u8)] = &[(0x05, 0x22), (0x14, 0x2b)];
-    const _: () = assert!(lex::covers(SET, PATS));
+    static STOP: [bool; 256] = lex::stop_table(SIMPLE_STOPS);
     let mut semi = false;
     let mut i = 0;
     loop {
-        i = lex::skip_until(b, i, &STOP, PATS);
+        i = lex::skip_until(b, i, &STOP, &SIMPLE_PATS);
         if i >= b.len() {
             break;
         }
