@@ -19,6 +19,8 @@ use crate::optext::{
 use crate::processor::{Feature, Target};
 use crate::table::{flag, Family, OpId, OpInfo, Opnd, Role, Ty, OPS};
 
+mod plan;
+
 /// Assembly syntax flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Dialect {
@@ -90,6 +92,9 @@ pub struct Printer<'a> {
     /// `lossy` cost a third of the printing time, which plain printing
     /// ([`Printer::write`]) does not pay.
     checking: std::cell::Cell<bool>,
+    /// Whether vector ALU lines are printed by plan (see [`plan`]); the
+    /// test of the plans turns it off to get the general path's text.
+    plans: bool,
 }
 
 /// Register numbers and offsets are small: below 1000 a number is one
@@ -394,6 +399,7 @@ impl<'a> Printer<'a> {
             label: None,
             lossy: std::cell::Cell::new(false),
             checking: std::cell::Cell::new(false),
+            plans: true,
         }
     }
 
@@ -463,6 +469,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     /// [`Printer::write_bytes`] for this dialect and checking mode.
     #[inline(always)]
     fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
+        if self.plans && self.by_plan(i, out) {
+            return;
+        }
         let info = i.info();
         if self.llvm() && self.checking() && info.has(flag::NOLLVM) {
             // llvm-mc 14 does not know the instruction.
