@@ -364,6 +364,50 @@ pub(crate) static SRC_PAIR: [[Packed16; 512]; GEN_COUNT] = {
     t
 };
 
+/// The text of a scalar register range of `count` (more than 2) at code
+/// `c` (below 128), as `print::push_sreg` writes it: SGPRs, TTMPs, or the
+/// bare `s[..]` of codes past them (no special register is wider than 2).
+const fn sreg_range(gen: Gen, c: u32, count: u32) -> Packed16 {
+    let (t0, tn) = ttmp_range(gen);
+    if c >= t0 && c < t0 + tn {
+        Text::new().range(b"ttmp", c - t0, count).packed16()
+    } else {
+        Text::new().range(b"s", c, count).packed16()
+    }
+}
+
+/// Scalar register ranges of 4 and 8 (resource and sampler descriptors)
+/// by generation and code (below 128): the ranges of the memory
+/// instructions, printed digit by digit at about 50 instructions each.
+pub(crate) static SREG_WIDE: [[[Packed16; 128]; 2]; GEN_COUNT] = {
+    let mut t = [[[0; 128]; 2]; GEN_COUNT];
+    let mut g = 0;
+    while g < 4 {
+        let mut c = 0;
+        while c < 128 {
+            t[g][0][c] = sreg_range(ALL_GENS[g], c as u32, 4);
+            t[g][1][c] = sreg_range(ALL_GENS[g], c as u32, 8);
+            c += 1;
+        }
+        g += 1;
+    }
+    t
+};
+
+/// VGPR ranges of 3 and 4 (`v[n:n+3]`, memory data and image addresses) by
+/// first register (also where the range runs past v255: the text is the
+/// same).
+pub(crate) static VGPR_WIDE: [[Packed16; 256]; 2] = {
+    let mut t = [[0; 256]; 2];
+    let mut n = 0;
+    while n < 256 {
+        t[0][n] = Text::new().range(b"v", n as u32, 3).packed16();
+        t[1][n] = Text::new().range(b"v", n as u32, 4).packed16();
+        n += 1;
+    }
+    t
+};
+
 /// The 64-bit source operand table of `gen`.
 #[inline(always)]
 pub(crate) fn src_pair_table(gen: Gen) -> &'static [Packed16; 512] {

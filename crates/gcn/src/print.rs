@@ -254,6 +254,8 @@ fn push_vgpr(out: &mut Vec<u8>, n: u32, count: u32) {
         push_packed(out, optext::VGPR[n as usize]);
     } else if count == 2 && n < 256 {
         push_packed16(out, optext::vgpr_pair(n));
+    } else if (3..=4).contains(&count) && n < 256 {
+        push_packed16(out, optext::VGPR_WIDE[count as usize - 3][n as usize]);
     } else {
         push_range(out, "v", n, count);
     }
@@ -272,6 +274,11 @@ fn push_sreg(out: &mut Vec<u8>, gen: Gen, code: u32, count: u32) {
         if t != 0 {
             return push_packed16(out, t);
         }
+    } else if (count == 4 || count == 8) && code < 128 {
+        return push_packed16(
+            out,
+            optext::SREG_WIDE[gen as usize][count as usize / 8][code as usize],
+        );
     }
     push_sreg_general(out, gen, code, count);
 }
@@ -2277,6 +2284,24 @@ mod tests {
         }
         for n in 0..256 {
             assert_eq!(text(optext::VGPR[n as usize]), format!("v{n}").as_bytes());
+            for count in 3..=4 {
+                let mut fast = Vec::new();
+                push_packed16(&mut fast, optext::VGPR_WIDE[count as usize - 3][n as usize]);
+                let mut slow = Vec::new();
+                push_range(&mut slow, "v", n, count);
+                assert_eq!(fast, slow, "v{n} x{count}");
+            }
+        }
+        for gen in ALL_GENS {
+            for code in 0..128u32 {
+                for count in [4, 8] {
+                    let mut fast = Vec::new();
+                    push_sreg(&mut fast, gen, code, count);
+                    let mut slow = Vec::new();
+                    push_sreg_general(&mut slow, gen, code, count);
+                    assert_eq!(fast, slow, "{gen} s{code} x{count}");
+                }
+            }
         }
     }
 
