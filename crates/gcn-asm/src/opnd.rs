@@ -784,16 +784,23 @@ pub fn known_uint(asm: &mut Assembler, c: &mut Cursor<'_>, ends: &[u8]) -> Optio
     c.skip_ws();
     let b = c.rest_bytes();
     if let Some((v, n)) = fast_uint(b) {
-        let ok = match b.get(n).copied() {
-            None => true,
-            Some(x) => ends.contains(&x) || risa_asm_core::lex::is_space(x) && ends.contains(&b' '),
-        };
-        if ok {
+        if ends_uint(b, n, ends) {
             c.set_pos(c.pos() + n);
             return Some(v);
         }
     }
     asm.abs_expr(c)
+}
+
+/// Whether the plain literal [`fast_uint`] read as the first `n` bytes of
+/// `b` is the whole value: the end, or one of `ends` next (a space in
+/// `ends` stands for any white space).
+#[inline]
+pub fn ends_uint(b: &[u8], n: usize, ends: &[u8]) -> bool {
+    match b.get(n).copied() {
+        None => true,
+        Some(x) => ends.contains(&x) || risa_asm_core::lex::is_space(x) && ends.contains(&b' '),
+    }
 }
 
 /// A plain integer literal (`12`, `-16`, `0x1f`) that is the whole operand
@@ -876,12 +883,22 @@ fn negates_register(asm: &mut Assembler, gen: Gen, c: &Cursor<'_>) -> bool {
 /// Number of comma-separated operands in `args` (modifiers after the last
 /// operand are part of it; brackets and parentheses protect their commas).
 pub fn count_operands(args: &str) -> usize {
+    count_operands_upto(args, usize::MAX)
+}
+
+/// [`count_operands`], but at most `limit`: the scan stops there (callers
+/// that ask whether an optional operand is present need not read the
+/// modifiers after the operands).
+pub fn count_operands_upto(args: &str, limit: usize) -> usize {
     if args.trim().is_empty() {
         return 0;
     }
     let mut depth = 0i32;
     let mut n = 1;
     for &b in args.as_bytes() {
+        if n >= limit {
+            break;
+        }
         match b {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth -= 1,
@@ -889,7 +906,7 @@ pub fn count_operands(args: &str) -> usize {
             _ => {}
         }
     }
-    n
+    n.min(limit)
 }
 
 /// Whether identifier `id` (followed by byte `next`) names a register, without reporting anything.
