@@ -306,7 +306,9 @@ impl<'a> Mods<'a> {
         self.get(m, 0)
     }
     /// The source text of modifier `m` ("" if absent).
-    #[inline]
+    // (Always inline: mostly asked for a field's error message only, and
+    // inlined the unused look-up can be left out.)
+    #[inline(always)]
     pub fn at(&self, m: M) -> &'a str {
         // (Asked for every field written, mostly of absent modifiers.)
         if !self.has(m) {

@@ -104,7 +104,8 @@ impl NameTable {
         (h >> self.shift) as usize
     }
 
-    #[inline]
+    // (Always inline: into `find_op`, once per statement.)
+    #[inline(always)]
     fn get(&self, name: &str) -> Option<&PerGen> {
         let b = name.as_bytes();
         let (head, tail) = words(b);
