@@ -350,8 +350,9 @@ impl<'a> Mods<'a> {
     }
 }
 
-/// A decimal selector value below `limit` (the numeric spelling; as
-/// before the names were hashed, not of more than 24 digits).
+/// A decimal selector value below `limit` (the numeric spelling), of at
+/// most 24 digits: selectors were read through a 24-byte buffer, which
+/// left longer spellings (`dst_sel:0000000000000000000000005`) invalid.
 fn small_number(l: &[u8], limit: u32) -> Option<u32> {
     if l.len() > 24 {
         return None;
