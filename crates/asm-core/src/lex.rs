@@ -143,17 +143,25 @@ pub(crate) fn find_newline(b: &[u8], from: usize) -> usize {
 /// `s.trim()`, with the common all-ASCII edges handled without decoding
 /// characters (statements are trimmed once each; `str::trim` decodes UTF-8
 /// at both ends). Where an edge byte is not ASCII, `str::trim` decides.
-#[inline]
+#[inline(always)]
 pub fn trim(s: &str) -> &str {
     let b = s.as_bytes();
     // Mostly there is nothing to trim (the callers start after the white
     // space they skipped): then no scan. (A non-ASCII edge may be Unicode
-    // white space: the path below decides.)
+    // white space: the path below decides.) Inline, the test is cheaper
+    // than the call it was.
     if let (Some(&f), Some(&l)) = (b.first(), b.last()) {
         if f.is_ascii() && l.is_ascii() && !is_trim_space(f) && !is_trim_space(l) {
             return s;
         }
     }
+    trim_edges(s)
+}
+
+/// [`trim`] when an edge byte is white space or not ASCII (or `s` is empty).
+#[inline(never)]
+fn trim_edges(s: &str) -> &str {
+    let b = s.as_bytes();
     let mut start = 0;
     while start < b.len() && is_trim_space(b[start]) {
         start += 1;

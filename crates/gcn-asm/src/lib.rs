@@ -24,6 +24,7 @@ pub mod fuzz;
 pub mod kernel;
 pub mod mods;
 mod names;
+mod nameset;
 pub mod objdis;
 pub mod opnd;
 pub mod parallel;

@@ -4,6 +4,7 @@
 //! Both dialects' spellings are accepted (`dst_sel:WORD_1` / `dst_sel:word1`,
 //! `bound_ctrl:0` / `bound_ctrl`, `format:[BUF_DATA_FORMAT_32]` / `format:[4,0]`).
 
+use crate::nameset::NameSet;
 use risa_asm_core::{Assembler, Cursor};
 use risa_gcn::operand::{DFMT_NAMES, NFMT_NAMES};
 
@@ -60,42 +61,131 @@ pub enum M {
     Sext,
 }
 
-/// The kind of a flag modifier (`glc`, or CLRX's `glc:1`).
-fn flag_kind(lname: &str) -> Option<M> {
-    Some(match lname {
-        "vop3" => M::Vop3,
-        "gds" => M::Gds,
-        "glc" => M::Glc,
-        "clamp" => M::Clamp,
-        "slc" => M::Slc,
-        "unorm" => M::Unorm,
-        "lwe" => M::Lwe,
-        "da" => M::Da,
-        "idxen" => M::Idxen,
-        "offen" => M::Offen,
-        "tfe" => M::Tfe,
-        "lds" => M::Lds,
-        "nv" => M::Nv,
-        "addr64" => M::Addr64,
-        "r128" | "a16" => M::R128,
-        "d16" => M::D16,
-        "done" => M::Done,
-        "compr" => M::Compr,
-        "vm" => M::Vm,
-        "high" => M::High,
-        "sdwa" => M::Sdwa,
-        _ => return None,
-    })
+/// A modifier's name, as [`NAMES`] tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Name {
+    /// A flag (`glc`, or CLRX's `glc:1`).
+    Flag(M),
+    DstSel,
+    Src0Sel,
+    Src1Sel,
+    DstUnused,
+    Mul,
+    Div,
+    BoundCtrl,
+    Offset,
+    InstOffset,
+    Offset0,
+    Offset1,
+    Dmask,
+    RowMask,
+    BankMask,
+    DppCtrl,
+    RowShl,
+    RowShr,
+    RowRor,
+    WaveShl,
+    WaveRol,
+    WaveShr,
+    WaveRor,
+    RowBcast,
+    Dfmt,
+    Nfmt,
+    RowBcast15,
+    RowBcast31,
+    Neg,
+    Abs,
+    Sext,
+    Omod,
+    RowMirror,
+    RowHalfMirror,
+    QuadPerm,
+    OpSel,
+    OpSelHi,
+    NegLo,
+    NegHi,
+    Format,
+    /// Not a modifier.
+    Other,
 }
+
+/// The modifier names (matched without regard to case).
+static NAMES: NameSet<Name, 128> = NameSet::new(
+    &[
+        ("vop3", Name::Flag(M::Vop3)),
+        ("gds", Name::Flag(M::Gds)),
+        ("glc", Name::Flag(M::Glc)),
+        ("clamp", Name::Flag(M::Clamp)),
+        ("slc", Name::Flag(M::Slc)),
+        ("unorm", Name::Flag(M::Unorm)),
+        ("lwe", Name::Flag(M::Lwe)),
+        ("da", Name::Flag(M::Da)),
+        ("idxen", Name::Flag(M::Idxen)),
+        ("offen", Name::Flag(M::Offen)),
+        ("tfe", Name::Flag(M::Tfe)),
+        ("lds", Name::Flag(M::Lds)),
+        ("nv", Name::Flag(M::Nv)),
+        ("addr64", Name::Flag(M::Addr64)),
+        ("r128", Name::Flag(M::R128)),
+        ("a16", Name::Flag(M::R128)),
+        ("d16", Name::Flag(M::D16)),
+        ("done", Name::Flag(M::Done)),
+        ("compr", Name::Flag(M::Compr)),
+        ("vm", Name::Flag(M::Vm)),
+        ("high", Name::Flag(M::High)),
+        ("sdwa", Name::Flag(M::Sdwa)),
+        ("dst_sel", Name::DstSel),
+        ("src0_sel", Name::Src0Sel),
+        ("src1_sel", Name::Src1Sel),
+        ("dst_unused", Name::DstUnused),
+        ("mul", Name::Mul),
+        ("div", Name::Div),
+        ("bound_ctrl", Name::BoundCtrl),
+        ("offset", Name::Offset),
+        ("inst_offset", Name::InstOffset),
+        ("offset0", Name::Offset0),
+        ("offset1", Name::Offset1),
+        ("dmask", Name::Dmask),
+        ("row_mask", Name::RowMask),
+        ("bank_mask", Name::BankMask),
+        ("dpp_ctrl", Name::DppCtrl),
+        ("row_shl", Name::RowShl),
+        ("row_shr", Name::RowShr),
+        ("row_ror", Name::RowRor),
+        ("wave_shl", Name::WaveShl),
+        ("wave_rol", Name::WaveRol),
+        ("wave_shr", Name::WaveShr),
+        ("wave_ror", Name::WaveRor),
+        ("row_bcast", Name::RowBcast),
+        ("dfmt", Name::Dfmt),
+        ("nfmt", Name::Nfmt),
+        ("row_bcast15", Name::RowBcast15),
+        ("row_bcast31", Name::RowBcast31),
+        ("neg", Name::Neg),
+        ("abs", Name::Abs),
+        ("sext", Name::Sext),
+        ("omod", Name::Omod),
+        ("row_mirror", Name::RowMirror),
+        ("row_half_mirror", Name::RowHalfMirror),
+        ("quad_perm", Name::QuadPerm),
+        ("op_sel", Name::OpSel),
+        ("op_sel_hi", Name::OpSelHi),
+        ("neg_lo", Name::NegLo),
+        ("neg_hi", Name::NegHi),
+        ("format", Name::Format),
+    ],
+    Name::Other,
+);
 
 /// A value list `[a,b,...]` of 0/1 elements or (CLRX) a number: the bits,
 /// with the element count in bits 8.. (0xff: a number, any count).
-fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, lname: &str, clrx: bool) -> Option<u32> {
+fn bits_value(asm: &mut Assembler, c: &mut Cursor<'_>, name: &str, clrx: bool) -> Option<u32> {
     c.skip_ws();
     if c.peek() != Some(b'[') {
         let at = c.rest();
         let v = number(asm, c)?;
         if v > 0xff {
+            let lname = name.to_ascii_lowercase();
             asm.error(at, format!("{lname} value {v:#x} out of range"));
             return None;
         }
@@ -216,7 +306,9 @@ impl<'a> Mods<'a> {
         self.get(m, 0)
     }
     /// The source text of modifier `m` ("" if absent).
-    #[inline]
+    // (Always inline: mostly asked for a field's error message only, and
+    // inlined the unused look-up can be left out.)
+    #[inline(always)]
     pub fn at(&self, m: M) -> &'a str {
         // (Asked for every field written, mostly of absent modifiers.)
         if !self.has(m) {
@@ -231,11 +323,17 @@ impl<'a> Mods<'a> {
         }
     }
     /// Reports the first modifier present that is not in `allowed`; false if there was one.
+    #[inline]
     pub fn check(&self, asm: &mut Assembler, allowed: u64, mnemonic: &str) -> bool {
+        // (Inline: every statement asks, and nearly all pass.)
         let bad = (self.seen | self.given) & !allowed;
-        if bad == 0 {
-            return true;
-        }
+        bad == 0 || self.report_bad(asm, bad, mnemonic)
+    }
+
+    /// [`Mods::check`]'s report of the modifiers in `bad`.
+    #[cold]
+    #[inline(never)]
+    fn report_bad(&self, asm: &mut Assembler, bad: u64, mnemonic: &str) -> bool {
         let Some(e) = self.ent[..self.n].iter().find(|e| bad & 1 << e.kind != 0) else {
             return true;
         };
@@ -252,24 +350,13 @@ impl<'a> Mods<'a> {
     }
 }
 
-/// Lower-cases a short word into `buf` (no allocation); empty if too long.
-/// Bytes, not `str`: the names are matched as bytes (no UTF-8 check).
-fn lower<'b>(w: &'b str, buf: &'b mut [u8; 24]) -> &'b [u8] {
-    if w.len() > buf.len() {
-        return &[];
-    }
-    // Mostly written in lower case already: then no copy.
-    if !w.bytes().any(|b| b.is_ascii_uppercase()) {
-        return w.as_bytes();
-    }
-    let l = &mut buf[..w.len()];
-    l.copy_from_slice(w.as_bytes());
-    l.make_ascii_lowercase();
-    l
-}
-
-/// A decimal selector value below `limit` (the numeric spelling).
+/// A decimal selector value below `limit` (the numeric spelling), of at
+/// most 24 digits: selectors were read through a 24-byte buffer, which
+/// left longer spellings (`dst_sel:0000000000000000000000005`) invalid.
 fn small_number(l: &[u8], limit: u32) -> Option<u32> {
+    if l.len() > 24 {
+        return None;
+    }
     std::str::from_utf8(l)
         .ok()?
         .parse()
@@ -277,30 +364,68 @@ fn small_number(l: &[u8], limit: u32) -> Option<u32> {
         .filter(|&v| v < limit)
 }
 
+/// The SDWA operand selects (matched without regard to case).
+static SELS: NameSet<u8, 64> = NameSet::new(
+    &[
+        ("byte_0", 0),
+        ("byte0", 0),
+        ("b0", 0),
+        ("byte_1", 1),
+        ("byte1", 1),
+        ("b1", 1),
+        ("byte_2", 2),
+        ("byte2", 2),
+        ("b2", 2),
+        ("byte_3", 3),
+        ("byte3", 3),
+        ("b3", 3),
+        ("word_0", 4),
+        ("word0", 4),
+        ("w0", 4),
+        ("word_1", 5),
+        ("word1", 5),
+        ("w1", 5),
+        ("dword", 6),
+        ("dw", 6),
+    ],
+    0,
+);
+
+/// `dst_unused` values (matched without regard to case).
+static UNUSED: NameSet<u8, 16> = NameSet::new(
+    &[
+        ("unused_pad", 0),
+        ("pad", 0),
+        ("unused_sext", 1),
+        ("sext", 1),
+        ("unused_preserve", 2),
+        ("preserve", 2),
+    ],
+    0,
+);
+
 fn sel_value(w: &str) -> Option<u32> {
-    let mut buf = [0u8; 24];
-    let l = lower(w, &mut buf);
-    Some(match l {
-        b"byte_0" | b"byte0" | b"b0" => 0,
-        b"byte_1" | b"byte1" | b"b1" => 1,
-        b"byte_2" | b"byte2" | b"b2" => 2,
-        b"byte_3" | b"byte3" | b"b3" => 3,
-        b"word_0" | b"word0" | b"w0" => 4,
-        b"word_1" | b"word1" | b"w1" => 5,
-        b"dword" | b"dw" => 6,
-        _ => return small_number(l, 8),
-    })
+    match SELS.get(w.as_bytes()) {
+        Some(v) => Some(v.into()),
+        None => small_number(w.as_bytes(), 8),
+    }
 }
 
 fn unused_value(w: &str) -> Option<u32> {
-    let mut buf = [0u8; 24];
-    let l = lower(w, &mut buf);
-    Some(match l {
-        b"unused_pad" | b"pad" => 0,
-        b"unused_sext" | b"sext" => 1,
-        b"unused_preserve" | b"preserve" => 2,
-        _ => return small_number(l, 4),
-    })
+    match UNUSED.get(w.as_bytes()) {
+        Some(v) => Some(v.into()),
+        None => small_number(w.as_bytes(), 4),
+    }
+}
+
+/// The DPP control of a `wave_*` name.
+fn wave_ctrl(nm: Name) -> u32 {
+    match nm {
+        Name::WaveShl => 0x130,
+        Name::WaveRol => 0x134,
+        Name::WaveShr => 0x138,
+        _ => 0x13c,
+    }
 }
 
 /// A buffer format name: `Some((is_nfmt, value))`.
@@ -427,9 +552,12 @@ fn clrx_format(asm: &mut Assembler, c: &mut Cursor<'_>, old: u32) -> Option<u32>
     }
 }
 
+/// What may follow a plain number of a modifier.
+const NUMBER_ENDS: &[u8] = b" ,]";
+
 /// Reads a value: a number/expression (must be known now).
 fn number(asm: &mut Assembler, c: &mut Cursor<'_>) -> Option<u64> {
-    crate::opnd::known_uint(asm, c, b" ,]")
+    crate::opnd::known_uint(asm, c, NUMBER_ENDS)
 }
 
 /// Reads a bracketed list `[a,b,...]` of known values.
@@ -471,7 +599,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             c.bump();
             c.skip_ws();
         }
-        if c.at_end() {
+        // (White space skipped just above.)
+        if c.rest_bytes().is_empty() {
             return Some(());
         }
         let start = c.pos();
@@ -484,17 +613,9 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             asm.error(c.rest(), msg);
             return None;
         };
-        let mut lbuf = [0u8; 24];
-        let lname: &str = if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-            name
-        } else if name.len() <= lbuf.len() {
-            let l = &mut lbuf[..name.len()];
-            l.copy_from_slice(name.as_bytes());
-            l.make_ascii_lowercase();
-            std::str::from_utf8(l).unwrap_or("")
-        } else {
-            "?"
-        };
+        let nm = NAMES.get(name.as_bytes()).unwrap_or(Name::Other);
+        // (Messages name a modifier in lower case.)
+        let lname = || name.to_ascii_lowercase();
         // CLRX allows spaces before the colon (`offset :16`).
         let before = *c;
         c.skip_ws();
@@ -504,14 +625,20 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
             && spaced
             && m.clrx
             && matches!(
-                lname,
-                "neg" | "abs" | "sext" | "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi"
+                nm,
+                Name::Neg
+                    | Name::Abs
+                    | Name::Sext
+                    | Name::OpSel
+                    | Name::OpSelHi
+                    | Name::NegLo
+                    | Name::NegHi
             )
         {
             // clrxasm takes no space before the colon of these VOP modifiers.
             asm.error(
                 c.rest(),
-                format!("no space is allowed before ':' of {lname}"),
+                format!("no space is allowed before ':' of {}", lname()),
             );
             return None;
         }
@@ -521,20 +648,15 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         } else {
             *c = before;
         }
-        let lname = if lname == "inst_offset" {
+        let nm = if nm == Name::InstOffset {
             m.inst_offset = true;
-            "offset"
+            Name::Offset
         } else {
-            lname
+            nm
         };
-        // Flags without a value (`glc`, `offen`, `clamp`) are the most
-        // common modifiers: one look-up instead of the names below first.
-        let plain_flag = if has_colon { None } else { flag_kind(lname) };
-        // The names are tested in the order of the arms: the common ones
-        // first (no two arms take the same name, so the order is free).
-        let (kind, value): (M, u32) = match lname {
-            _ if plain_flag.is_some() => (plain_flag.unwrap_or(M::Glc), 1),
-            "dst_sel" | "src0_sel" | "src1_sel" | "dst_unused" if has_colon => {
+        let (kind, value): (M, u32) = match nm {
+            Name::Flag(k) if !has_colon => (k, 1),
+            Name::DstSel | Name::Src0Sel | Name::Src1Sel | Name::DstUnused if has_colon => {
                 let at = c.rest();
                 let w = match c.ident() {
                     Some(w) => w,
@@ -546,28 +668,28 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                         c.slice(s, c.pos())
                     }
                 };
-                let (k, v) = match lname {
-                    "dst_sel" => (M::DstSel, sel_value(w)),
-                    "src0_sel" => (M::Src0Sel, sel_value(w)),
-                    "src1_sel" => (M::Src1Sel, sel_value(w)),
+                let (k, v) = match nm {
+                    Name::DstSel => (M::DstSel, sel_value(w)),
+                    Name::Src0Sel => (M::Src0Sel, sel_value(w)),
+                    Name::Src1Sel => (M::Src1Sel, sel_value(w)),
                     _ => (M::DstUnused, unused_value(w)),
                 };
                 match v {
                     Some(v) => (k, v),
                     None => {
-                        asm.error(at, format!("invalid {lname} value '{w}'"));
+                        asm.error(at, format!("invalid {} value '{w}'", lname()));
                         return None;
                     }
                 }
             }
-            "mul" | "div" if has_colon => {
+            Name::Mul | Name::Div if has_colon => {
                 let at = c.rest();
                 let v = number(asm, c)?;
-                let o = match (lname, v) {
-                    ("mul", 1) | ("div", 1) => 0,
-                    ("mul", 2) => 1,
-                    ("mul", 4) => 2,
-                    ("div", 2) => 3,
+                let o = match (nm, v) {
+                    (Name::Mul, 1) | (Name::Div, 1) => 0,
+                    (Name::Mul, 2) => 1,
+                    (Name::Mul, 4) => 2,
+                    (Name::Div, 2) => 3,
                     _ => {
                         asm.error(at, "output modifier must be mul:2, mul:4 or div:2");
                         return None;
@@ -575,7 +697,7 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 };
                 (M::Omod, o)
             }
-            "bound_ctrl" => {
+            Name::BoundCtrl => {
                 if has_colon {
                     let at = c.rest();
                     let v = number(asm, c)?;
@@ -592,23 +714,42 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::BoundCtrl, 1)
             }
-            "offset" | "offset0" | "offset1" | "dmask" | "row_mask" | "bank_mask" | "dpp_ctrl"
-            | "row_shl" | "row_shr" | "row_ror" | "wave_shl" | "wave_rol" | "wave_shr"
-            | "wave_ror" | "row_bcast" | "dfmt" | "nfmt"
+            Name::Offset
+            | Name::Offset0
+            | Name::Offset1
+            | Name::Dmask
+            | Name::RowMask
+            | Name::BankMask
+            | Name::DppCtrl
+            | Name::RowShl
+            | Name::RowShr
+            | Name::RowRor
+            | Name::WaveShl
+            | Name::WaveRol
+            | Name::WaveShr
+            | Name::WaveRor
+            | Name::RowBcast
+            | Name::Dfmt
+            | Name::Nfmt
                 if has_colon =>
             {
                 let at = c.rest();
-                let k0 = match lname {
-                    "offset" => Some(M::Offset),
-                    "offset0" => Some(M::Offset0),
-                    "offset1" => Some(M::Offset1),
+                let k0 = match nm {
+                    Name::Offset => Some(M::Offset),
+                    Name::Offset0 => Some(M::Offset0),
+                    Name::Offset1 => Some(M::Offset1),
                     _ => None,
                 };
                 let v = match k0 {
                     // Offsets may refer to later symbols (a fixup fills them in).
                     Some(k) => {
                         c.skip_ws();
-                        match crate::opnd::fast_uint(c.rest_bytes()) {
+                        let b = c.rest_bytes();
+                        match crate::opnd::fast_uint(b) {
+                            Some((v, n)) if crate::opnd::ends_uint(b, n, NUMBER_ENDS) => {
+                                c.set_pos(c.pos() + n);
+                                v
+                            }
                             Some(_) => number(asm, c)?,
                             None => match asm.expr(c) {
                                 risa_asm_core::ExprResult::Value(v) if v.is_abs() => v.value,
@@ -626,46 +767,41 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                     }
                     None => number(asm, c)?,
                 };
-                let k = match lname {
-                    "offset" => M::Offset,
-                    "offset0" => M::Offset0,
-                    "offset1" => M::Offset1,
-                    "dmask" => M::Dmask,
-                    "row_mask" => M::RowMask,
-                    "bank_mask" => M::BankMask,
-                    "dfmt" | "nfmt" => M::Format,
+                let k = match nm {
+                    Name::Offset => M::Offset,
+                    Name::Offset0 => M::Offset0,
+                    Name::Offset1 => M::Offset1,
+                    Name::Dmask => M::Dmask,
+                    Name::RowMask => M::RowMask,
+                    Name::BankMask => M::BankMask,
+                    Name::Dfmt | Name::Nfmt => M::Format,
                     _ => M::DppCtrl,
                 };
-                let v32 = match lname {
-                    "offset" => {
+                let v32 = match nm {
+                    Name::Offset => {
                         m.offset_i = v as i64;
                         v as u32
                     }
-                    "row_shl" | "row_shr" | "row_ror" => {
+                    Name::RowShl | Name::RowShr | Name::RowRor => {
                         if !(1..=15).contains(&v) {
-                            asm.error(at, format!("{lname} takes 1..15"));
+                            asm.error(at, format!("{} takes 1..15", lname()));
                             return None;
                         }
-                        let base = match lname {
-                            "row_shl" => 0x100,
-                            "row_shr" => 0x110,
+                        let base = match nm {
+                            Name::RowShl => 0x100,
+                            Name::RowShr => 0x110,
                             _ => 0x120,
                         };
                         base + v as u32
                     }
-                    "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" => {
+                    Name::WaveShl | Name::WaveRol | Name::WaveShr | Name::WaveRor => {
                         if v != 1 {
-                            asm.error(at, format!("{lname} takes only 1"));
+                            asm.error(at, format!("{} takes only 1", lname()));
                             return None;
                         }
-                        match lname {
-                            "wave_shl" => 0x130,
-                            "wave_rol" => 0x134,
-                            "wave_shr" => 0x138,
-                            _ => 0x13c,
-                        }
+                        wave_ctrl(nm)
                     }
-                    "row_bcast" => match v {
+                    Name::RowBcast => match v {
                         15 => 0x142,
                         31 => 0x143,
                         _ => {
@@ -673,9 +809,9 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                             return None;
                         }
                     },
-                    "dfmt" | "nfmt" => {
+                    Name::Dfmt | Name::Nfmt => {
                         let old = m.get(M::Format, 1);
-                        if lname == "dfmt" {
+                        if nm == Name::Dfmt {
                             if v > 15 {
                                 asm.error(at, "dfmt takes 0..15");
                                 return None;
@@ -699,27 +835,21 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 };
                 (k, v32)
             }
-            "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" if !has_colon => (
-                M::DppCtrl,
-                match lname {
-                    "wave_shl" => 0x130,
-                    "wave_rol" => 0x134,
-                    "wave_shr" => 0x138,
-                    _ => 0x13c,
-                },
-            ),
-            "row_bcast15" if !has_colon => (M::DppCtrl, 0x142),
-            "row_bcast31" if !has_colon => (M::DppCtrl, 0x143),
-            "neg" | "abs" | "sext" if has_colon => {
-                let v = bits_value(asm, c, lname, m.clrx)?;
-                let k = match lname {
-                    "neg" => M::Neg,
-                    "abs" => M::Abs,
+            Name::WaveShl | Name::WaveRol | Name::WaveShr | Name::WaveRor if !has_colon => {
+                (M::DppCtrl, wave_ctrl(nm))
+            }
+            Name::RowBcast15 if !has_colon => (M::DppCtrl, 0x142),
+            Name::RowBcast31 if !has_colon => (M::DppCtrl, 0x143),
+            Name::Neg | Name::Abs | Name::Sext if has_colon => {
+                let v = bits_value(asm, c, name, m.clrx)?;
+                let k = match nm {
+                    Name::Neg => M::Neg,
+                    Name::Abs => M::Abs,
                     _ => M::Sext,
                 };
                 (k, v)
             }
-            "omod" if has_colon => {
+            Name::Omod if has_colon => {
                 let at = c.rest();
                 let v = number(asm, c)?;
                 if v > 3 {
@@ -728,13 +858,13 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::Omod, v as u32)
             }
-            _ if has_colon && flag_kind(lname).is_some() => {
+            Name::Flag(k) => {
                 let v = number(asm, c)?;
-                (flag_kind(lname)?, u32::from(v != 0))
+                (k, u32::from(v != 0))
             }
-            "row_mirror" => (M::DppCtrl, 0x140),
-            "row_half_mirror" => (M::DppCtrl, 0x141),
-            "quad_perm" if has_colon => {
+            Name::RowMirror => (M::DppCtrl, 0x140),
+            Name::RowHalfMirror => (M::DppCtrl, 0x141),
+            Name::QuadPerm if has_colon => {
                 let mut l = [0; 4];
                 let at = c.rest();
                 let n = list(asm, c, &mut l)?;
@@ -749,23 +879,23 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 }
                 (M::DppCtrl, l[0] | l[1] << 2 | l[2] << 4 | l[3] << 6)
             }
-            "op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi" if has_colon => {
+            Name::OpSel | Name::OpSelHi | Name::NegLo | Name::NegHi if has_colon => {
                 // The element count rides in bits 8.. so the encoder can place
                 // the last bit (0xff: CLRX's number, the field's bits as given).
-                let v = bits_value(asm, c, lname, m.clrx)?;
-                let k = match lname {
-                    "op_sel" => M::OpSel,
-                    "op_sel_hi" => M::OpSelHi,
-                    "neg_lo" => M::NegLo,
+                let v = bits_value(asm, c, name, m.clrx)?;
+                let k = match nm {
+                    Name::OpSel => M::OpSel,
+                    Name::OpSelHi => M::OpSelHi,
+                    Name::NegLo => M::NegLo,
                     _ => M::NegHi,
                 };
                 (k, v)
             }
-            "format" if has_colon && m.clrx => {
+            Name::Format if has_colon && m.clrx => {
                 let old = m.get(M::Format, 1);
                 (M::Format, clrx_format(asm, c, old)?)
             }
-            "format" if has_colon => {
+            Name::Format if has_colon => {
                 let at = c.rest();
                 if !c.eat(b'[') {
                     asm.error(at, "expected '[' after format:");
@@ -843,18 +973,13 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
                 (M::Format, d | n << 4)
             }
             _ if !has_colon => {
-                let k = match flag_kind(lname) {
-                    Some(k) => k,
-                    _ if comma => {
-                        asm.error(name, format!("unexpected extra operand '{name}'"));
-                        return None;
-                    }
-                    _ => {
-                        asm.error(name, format!("unknown modifier '{name}'"));
-                        return None;
-                    }
+                let msg = if comma {
+                    format!("unexpected extra operand '{name}'")
+                } else {
+                    format!("unknown modifier '{name}'")
                 };
-                (k, 1)
+                asm.error(name, msg);
+                return None;
             }
             _ => {
                 asm.error(name, format!("unknown modifier '{name}:'"));
@@ -881,8 +1006,8 @@ pub fn parse<'a>(asm: &mut Assembler, c: &mut Cursor<'a>, m: &mut Mods<'a>) -> O
         }
         // A flag or per-source mask given as 0 (`glc:0`, `neg:0`) is absent.
         m.given |= bit(kind);
-        // (The name is matched again only for a zero: most flags are 1.)
-        if value == 0 && (matches!(kind, M::Neg | M::Abs | M::Sext) || flag_kind(lname).is_some()) {
+        if value == 0 && (matches!(kind, M::Neg | M::Abs | M::Sext) || matches!(nm, Name::Flag(_)))
+        {
             m.seen &= !bit(kind);
         } else {
             m.seen |= bit(kind);

@@ -104,7 +104,8 @@ impl NameTable {
         (h >> self.shift) as usize
     }
 
-    #[inline]
+    // (Always inline: into `find_op`, once per statement.)
+    #[inline(always)]
     fn get(&self, name: &str) -> Option<&PerGen> {
         let b = name.as_bytes();
         let (head, tail) = words(b);
@@ -191,14 +192,19 @@ pub fn clrx_borrowed(name: &str, gen: Gen) -> Option<Gen> {
 /// Looks `name` (lower case, no encoding suffix) up for `target`.
 #[inline]
 pub fn find(name: &str, target: Target) -> Found {
-    // The common case first, without building a `Found` of another kind.
-    if let Some(p) = table().get(name) {
-        let op = p[target.gen as usize];
-        if op != NONE && target.features.contains(OPS[op as usize].feat) {
-            return Found::Op(op);
-        }
+    match find_op(name, target) {
+        Some(op) => Found::Op(op),
+        None => find_other(name, target),
     }
-    find_other(name, target)
+}
+
+/// The row of `name` on `target` if it has one: [`find`]'s common case,
+/// inlined where the statement is assembled (a [`Found`], which may hold
+/// a `Vec`, is returned through memory).
+#[inline(always)]
+pub fn find_op(name: &str, target: Target) -> Option<OpId> {
+    let op = table().get(name)?[target.gen as usize];
+    (op != NONE && target.features.contains(OPS[op as usize].feat)).then_some(op)
 }
 
 /// [`find`] when the name has no row on `target`: another generation, a
@@ -248,4 +254,20 @@ fn find_exact(name: &str, target: Target) -> Found {
 /// Comma-separated generation names, for "exists only on ..." messages.
 pub fn gen_list(gens: &[Gen]) -> String {
     gens.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `encode::assemble` looks a mnemonic up as written before it
+    /// lower-cases it: a name with a capital must find nothing.
+    #[test]
+    fn table_names_are_lower_case() {
+        for o in OPS.iter() {
+            for name in [o.name, o.clrx] {
+                assert!(!name.bytes().any(|b| b.is_ascii_uppercase()), "{name}");
+            }
+        }
+    }
 }

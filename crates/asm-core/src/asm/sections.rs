@@ -118,6 +118,9 @@ impl Assembler {
     }
 
     /// Append bytes to the current section.
+    // (Inline: once per instruction, from the back end's crate; the common
+    // append is a few instructions, the rest is out of line.)
+    #[inline]
     pub fn emit(&mut self, bytes: &[u8]) {
         let s = &mut self.sections[self.cur_section as usize];
         if s.kind <= SectionKind::Data && s.size == s.data.len() as u64 {
@@ -128,6 +131,13 @@ impl Assembler {
                 return;
             }
         }
+        self.emit_checked(bytes);
+    }
+
+    /// [`Assembler::emit`] where the section may refuse the bytes or not
+    /// hold them (too big, config or absolute, nobits).
+    #[inline(never)]
+    fn emit_checked(&mut self, bytes: &[u8]) {
         if !self.check_writable(bytes.len() as u64) {
             return;
         }

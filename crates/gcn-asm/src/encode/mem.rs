@@ -2,7 +2,7 @@
 
 use super::Build;
 use crate::mods::{bit, Mods, M};
-use crate::opnd::{count_operands, Opd, Val};
+use crate::opnd::{count_operands_upto, Opd, Val};
 use risa_gcn::layout::{self, Enc, Field};
 use risa_gcn::table::{flag, Family, Role, Ty};
 use risa_gcn::Feature;
@@ -63,7 +63,6 @@ impl<'a> Build<'a, '_, '_> {
     pub(super) fn buf(&mut self, enc: Enc) -> Option<()> {
         self.begin(enc)?;
         let info = self.info;
-        let n_ops = count_operands(self.st.args);
         let data = info.operand(Role::V);
         let mut vaddr: Option<Opd<'a>> = None;
         let mut vdata: Option<(Opd<'a>, u32)> = None;
@@ -76,7 +75,8 @@ impl<'a> Build<'a, '_, '_> {
             }
             // CLRX leaves VADDR out when no address mode uses it (three
             // operands with data); LLVM writes `off` there.
-            if n_ops > if data.is_some() { 3 } else { 2 } {
+            let addressed = if data.is_some() { 4 } else { 3 };
+            if count_operands_upto(self.st.args, addressed) == addressed {
                 vaddr = Some(self.operand()?);
             }
             let mut slot = None;
@@ -380,11 +380,11 @@ impl<'a> Build<'a, '_, '_> {
             self.put(Field::Seg, seg);
         }
         let has_saddr_op = segs && info.family != Family::Flat;
-        let n_ops = count_operands(self.st.args);
         let n_sig = info.sig.len() + usize::from(has_saddr_op);
         let has_d = info.operand(Role::D).is_some();
         // An atomic without glc returns nothing and is written without its destination.
-        let d_given = has_d && (!info.has(flag::ATOMIC) || n_ops >= n_sig);
+        let d_given =
+            has_d && (!info.has(flag::ATOMIC) || count_operands_upto(self.st.args, n_sig) == n_sig);
         let mut dst: Option<(Opd<'a>, u32)> = None;
         let mut addr: Option<Opd<'a>> = None;
         for op in info.sig {

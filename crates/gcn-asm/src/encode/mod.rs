@@ -148,47 +148,14 @@ pub fn assemble(
     clrx: bool,
 ) -> Option<Encoded> {
     let gen = target.gen;
-    let mut buf = [0u8; 48];
-    let lname: String;
-    let name = if !has_upper(st.name.as_bytes()) {
-        st.name
-    } else if st.name.len() <= buf.len() {
-        let b = &mut buf[..st.name.len()];
-        b.copy_from_slice(st.name.as_bytes());
-        b.make_ascii_lowercase();
-        std::str::from_utf8(b).unwrap_or("")
-    } else {
-        lname = st.name.to_ascii_lowercase();
-        &lname
-    };
-    // LLVM spells most vector instructions with an encoding suffix: try the
-    // base name first, then the whole name (no mnemonic ends in a suffix).
-    let (base, want) = split_suffix(name);
     let mut op_gen = gen;
-    let (op, want) = match (want, names::find(base, target)) {
-        (Want::Any, Found::Op(op)) => (op, Want::Any),
-        (Want::Any, Found::OtherGens(_)) if clrx && names::clrx_borrowed(base, gen).is_some() => {
-            let from = names::clrx_borrowed(base, gen).unwrap_or(gen);
-            let Found::Op(op) = names::find(base, from.into()) else {
-                return unknown(asm, st, Found::Unknown);
-            };
-            asm.warning(
-                st.name,
-                format!(
-                    "'{}' does not exist on {gen}; encoded with the {from} opcode as clrxasm does",
-                    st.name
-                ),
-            );
-            op_gen = from;
-            (op, Want::Any)
-        }
-        (Want::Any, found) => return unknown(asm, st, found),
-        (_, Found::Op(op)) => (op, want),
-        (_, base_found) => match names::find(name, target) {
-            Found::Op(op) => (op, Want::Any),
-            Found::Unknown => return unknown(asm, st, base_found),
-            found => return unknown(asm, st, found),
-        },
+    // Mnemonics are nearly always written in lower case, as the table has
+    // them (a test checks): the name as written is looked up first, and
+    // only a name not found so is lower-cased and looked up in full.
+    let (raw_base, raw_want) = split_suffix(st.name);
+    let (op, want) = match names::find_op(raw_base, target) {
+        Some(op) => (op, raw_want),
+        None => find_mnemonic(asm, target, st, clrx, &mut op_gen)?,
     };
     let info = &OPS[op as usize];
     let mut b = Build {
@@ -247,6 +214,63 @@ pub fn assemble(
     })
 }
 
+/// The row and encoding [`assemble`] takes for a mnemonic not found as
+/// written (in upper case, unknown, or of another generation); `None`
+/// when that is reported.
+#[cold]
+#[inline(never)]
+fn find_mnemonic(
+    asm: &mut Assembler,
+    target: Target,
+    st: &Statement<'_>,
+    clrx: bool,
+    op_gen: &mut Gen,
+) -> Option<(OpId, Want)> {
+    let gen = target.gen;
+    let mut buf = [0u8; 48];
+    let lname: String;
+    let name = if !has_upper(st.name.as_bytes()) {
+        st.name
+    } else if st.name.len() <= buf.len() {
+        let b = &mut buf[..st.name.len()];
+        b.copy_from_slice(st.name.as_bytes());
+        b.make_ascii_lowercase();
+        std::str::from_utf8(b).unwrap_or("")
+    } else {
+        lname = st.name.to_ascii_lowercase();
+        &lname
+    };
+    // LLVM spells most vector instructions with an encoding suffix: try the
+    // base name first, then the whole name (no mnemonic ends in a suffix).
+    let (base, want) = split_suffix(name);
+    let (op, want) = match (want, names::find(base, target)) {
+        (Want::Any, Found::Op(op)) => (op, Want::Any),
+        (Want::Any, Found::OtherGens(_)) if clrx && names::clrx_borrowed(base, gen).is_some() => {
+            let from = names::clrx_borrowed(base, gen).unwrap_or(gen);
+            let Found::Op(op) = names::find(base, from.into()) else {
+                return unknown(asm, st, Found::Unknown);
+            };
+            asm.warning(
+                st.name,
+                format!(
+                    "'{}' does not exist on {gen}; encoded with the {from} opcode as clrxasm does",
+                    st.name
+                ),
+            );
+            *op_gen = from;
+            (op, Want::Any)
+        }
+        (Want::Any, found) => return unknown(asm, st, found),
+        (_, Found::Op(op)) => (op, want),
+        (_, base_found) => match names::find(name, target) {
+            Found::Op(op) => (op, Want::Any),
+            Found::Unknown => return unknown(asm, st, base_found),
+            found => return unknown(asm, st, found),
+        },
+    };
+    Some((op, want))
+}
+
 /// Reports why the built instruction does not encode.
 #[cold]
 fn encode_error(asm: &mut Assembler, st: &Statement<'_>, e: EncodeError) -> Option<Encoded> {
@@ -261,7 +285,7 @@ fn encode_error(asm: &mut Assembler, st: &Statement<'_>, e: EncodeError) -> Opti
     None
 }
 
-fn unknown(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<Encoded> {
+fn unknown<T>(asm: &mut Assembler, st: &Statement<'_>, found: Found) -> Option<T> {
     match found {
         Found::OtherGens(g) => asm.error(
             st.name,
@@ -330,7 +354,9 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Writes a field whose value is known to fit.
-    #[inline]
+    // (Always inline: a handful of instructions, written ~2 times per
+    // statement; as a call it was about a third of its own cost.)
+    #[inline(always)]
     fn put(&mut self, f: Field, v: u32) {
         self.set(f, v);
     }
@@ -383,7 +409,8 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Writes a user-supplied value into a field, reporting what does not fit.
-    #[inline]
+    // (Always inline, as `put`: the report is out of line.)
+    #[inline(always)]
     fn field(&mut self, f: Field, v: u32, at: &str, what: &str) -> Option<()> {
         if self.row[f as usize] >> 6 == 0 {
             if v == 0 {
@@ -476,12 +503,14 @@ impl<'a> Build<'a, '_, '_> {
         mods::parse(self.asm, &mut self.c, m)
     }
 
-    #[inline]
+    // (Always inline: once per statement, and nearly always a pass.)
+    #[inline(always)]
     fn check_mods(&mut self, m: &Mods<'_>, allowed: u64) -> Option<()> {
         m.check(self.asm, allowed, self.st.name).then_some(())
     }
 
-    #[inline]
+    // (Always inline: a test of three flags, once per register operand.)
+    #[inline(always)]
     fn no_operand_mods(&mut self, o: &Opd<'_>) -> Option<()> {
         if o.neg || o.abs || o.sext {
             return self.err(
@@ -555,7 +584,8 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// A VGPR range of `count` registers; returns its number.
-    #[inline]
+    // (Always inline: once per VGPR operand; the errors are calls.)
+    #[inline(always)]
     fn vgpr(&mut self, o: &Opd<'_>, count: u32) -> Option<u32> {
         self.no_operand_mods(o)?;
         match o.vgpr() {

@@ -519,7 +519,8 @@ impl<'a> Build<'a, '_, '_> {
     }
 
     /// Notes a source operand code that may use the constant bus.
-    #[inline]
+    // (Always inline: once per source; the call cost about what it does.)
+    #[inline(always)]
     pub(super) fn note_read(&mut self, code: u32) {
         if (code < 128 || code == 255)
             && !self.reads[..self.n_reads].contains(&code)
