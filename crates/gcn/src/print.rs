@@ -92,8 +92,9 @@ pub struct Printer<'a> {
     /// `lossy` cost a third of the printing time, which plain printing
     /// ([`Printer::write`]) does not pay.
     checking: std::cell::Cell<bool>,
-    /// Whether vector ALU lines are printed by plan (see [`plan`]); the
-    /// test of the plans turns it off to get the general path's text.
+    /// Whether vector ALU lines are printed by plan when checked (see
+    /// [`plan`]); the test of the plans turns it off to get the general
+    /// path's text.
     plans: bool,
 }
 
@@ -476,7 +477,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     /// [`Printer::write_bytes`] for this dialect and checking mode.
     #[inline(always)]
     fn write_bytes(&self, i: &Instr, out: &mut Vec<u8>) {
-        if self.plans && self.by_plan(i, out) {
+        // Plans pay off where the checks run (listings): unchecked, the
+        // general path is cheaper on clang's kernels (literals, op_sel).
+        if C && self.plans && self.by_plan(i, out) {
             return;
         }
         let info = i.info();
