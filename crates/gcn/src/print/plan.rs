@@ -24,7 +24,7 @@ use super::{Dialect, Pr, Printer, MODDED};
 use crate::decode::Instr;
 use crate::gen::{Gen, GEN_COUNT};
 use crate::layout::{Enc, Field};
-use crate::optext::{pack_concat, push_packed, push_packed16, Packed, Packed16};
+use crate::optext::{pack_concat, push_packed, Packed, Packed16};
 use crate::table::{flag, Family, OpInfo, Role, Ty, OPS};
 use std::sync::OnceLock;
 
@@ -141,15 +141,16 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             return false;
         }
         let (neg, abs) = (i.field(Field::Neg), i.field(Field::Abs));
-        let start = out.len();
-        push_name(out, &p.name, p.len);
+        // One capacity check for the line: the steps write through `line`.
+        let mut line = Line::new(out);
+        line.name(&p.name, p.len);
         // The first scalar read (code and width): reading it again is free.
         let mut bus = if p.reads_vcc { IMPLICIT } else { u32::MAX };
         // CLRX's modifier bits of constants, written as lists.
         let (mut const_neg, mut const_abs) = (0, 0);
         let mut sep = SEPARATOR[0];
         for s in &p.steps[..usize::from(p.n_steps)] {
-            push_packed(out, sep);
+            line.put(sep);
             sep = SEPARATOR[1];
             let (text, wrap) = match *s {
                 Step::Vgpr(f, d) => (t.vgpr[usize::from(d - 1)][i.field(f) as usize & 255], 0),
@@ -168,7 +169,6 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                         if bus != u32::MAX && bus != key {
                             // Two scalar reads: the general path's
                             // constant-bus check decides.
-                            out.truncate(start);
                             return false;
                         }
                         bus = key;
@@ -185,7 +185,6 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                     if wrap != 0 {
                         if L && !ty.is_float() {
                             // LLVM: no neg/abs on an integer operand.
-                            out.truncate(start);
                             return false;
                         }
                         if !L && constant {
@@ -204,28 +203,28 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 }
             };
             if text == 0 {
-                out.truncate(start);
                 return false;
             }
             if wrap & 3 != 0 {
                 let [neg_pre, abs_pre, post] = MODDED[usize::from(L)][wrap];
-                push_packed(out, neg_pre);
-                push_packed(out, abs_pre);
-                push_packed16(out, text);
-                push_packed(out, post);
+                line.put(neg_pre);
+                line.put(abs_pre);
+                line.put16(text);
+                line.put(post);
             } else {
-                push_packed16(out, text);
+                line.put16(text);
             }
         }
         // CLRX writes `mul:2 clamp`, LLVM `clamp mul:2`.
         let clamp = i.field(Field::Clamp) != 0;
         if L && clamp {
-            push_packed(out, CLAMP);
+            line.put(CLAMP);
         }
-        push_packed(out, OMOD[omod as usize & 3]);
+        line.put(OMOD[omod as usize & 3]);
         if !L && clamp {
-            push_packed(out, CLAMP);
+            line.put(CLAMP);
         }
+        line.commit(out);
         if const_abs != 0 {
             push_bits(out, ABS_LIST, const_abs, p.n_src);
         }
@@ -271,18 +270,77 @@ const OMOD: [Packed; 4] = [
     pack_concat(" div:2", ""),
 ];
 
-/// Appends the first `len` bytes of a zero-padded name with two 16-byte
-/// stores.
-#[inline(always)]
-fn push_name(out: &mut Vec<u8>, name: &[u8; NAME_MAX], len: u8) {
-    out.reserve(NAME_MAX);
-    let at = out.len();
-    // SAFETY: `reserve` made room for NAME_MAX bytes past `at`, all written
-    // here; the length grows by `len <= NAME_MAX` of them.
-    unsafe {
-        let dst = out.as_mut_ptr().add(at);
-        std::ptr::copy_nonoverlapping(name.as_ptr(), dst, NAME_MAX);
-        out.set_len(at + usize::from(len));
+/// The most a plan writes before [`Line::commit`]: the name, and per step
+/// a separator, two prefixes, the text and a suffix (each stored whole,
+/// 8 or 16 bytes), then three modifiers.
+const LINE_ROOM: usize = NAME_MAX + STEPS_MAX * (8 + 8 + 8 + 16 + 8) + 3 * 8;
+
+/// A line being written into the spare capacity of a buffer, with no
+/// capacity check per piece: the buffer's length moves only at
+/// [`Line::commit`], so a plan that gives up has written nothing.
+struct Line {
+    ptr: *mut u8,
+    at: usize,
+}
+
+impl Line {
+    /// Makes room for [`LINE_ROOM`] bytes past `out`'s text.
+    #[inline(always)]
+    fn new(out: &mut Vec<u8>) -> Line {
+        out.reserve(LINE_ROOM);
+        Line {
+            ptr: out.as_mut_ptr(),
+            at: out.len(),
+        }
+    }
+
+    /// The first `len` bytes of a zero-padded name (one copy of all).
+    #[inline(always)]
+    fn name(&mut self, name: &[u8; NAME_MAX], len: u8) {
+        // SAFETY: `new` reserved LINE_ROOM bytes past the text and this is
+        // the first piece: NAME_MAX of them are in room.
+        unsafe {
+            std::ptr::copy_nonoverlapping(name.as_ptr(), self.ptr.add(self.at), NAME_MAX);
+        }
+        self.at += usize::from(len);
+    }
+
+    /// A [`Packed`] text (one 8-byte store).
+    #[inline(always)]
+    fn put(&mut self, t: Packed) {
+        // SAFETY: a plan stores at most LINE_ROOM bytes from the start of
+        // the line (see LINE_ROOM), each piece whole, so the 8 bytes are in
+        // the room `new` reserved.
+        unsafe {
+            self.ptr
+                .add(self.at)
+                .cast::<u64>()
+                .write_unaligned(t.to_le())
+        };
+        self.at += (t >> 56) as usize;
+    }
+
+    /// A [`Packed16`] text (one 16-byte store).
+    #[inline(always)]
+    fn put16(&mut self, t: Packed16) {
+        // SAFETY: as in `put`, with 16 bytes.
+        unsafe {
+            self.ptr
+                .add(self.at)
+                .cast::<u128>()
+                .write_unaligned(t.to_le())
+        };
+        self.at += (t >> 120) as usize;
+    }
+
+    /// Makes the line part of `out`'s text (the buffer `new` was given).
+    #[inline(always)]
+    fn commit(self, out: &mut Vec<u8>) {
+        debug_assert!(self.at <= out.capacity() && self.ptr == out.as_mut_ptr());
+        // SAFETY: `out` is the buffer `new` took (not reallocated since: the
+        // line holds no borrow, but nothing else writes to it meanwhile) and
+        // every byte up to `at` was written by a piece.
+        unsafe { out.set_len(self.at) };
     }
 }
 
