@@ -9,7 +9,7 @@
 //! [`Printer::write_checked`] operand by operand. A plan holds what one line
 //! needs in one cache line (the mnemonic with its suffix, the operands as
 //! steps), and an operand is one look-up of a text already checked. It is
-//! used where the checks run (listings: 4-9 % fewer instructions per
+//! used where the checks run (listings: 8-13 % fewer instructions per
 //! listing, random forms and clang's kernels); without them the general
 //! path is as cheap or cheaper (clang's kernels: +10 % by plan).
 //!
