@@ -217,6 +217,12 @@ pub(crate) const fn pack_all<const N: usize>(names: [&str; N]) -> [Packed; N] {
     t
 }
 
+/// `b` as a [`Packed16`] (0 if longer than 15 bytes): also for texts made
+/// at run time.
+pub(crate) const fn pack16_bytes(b: &[u8]) -> Packed16 {
+    Text::new().str(b).packed16()
+}
+
 /// Packs each of `names` as [`Packed16`] (each must fit).
 pub(crate) const fn pack16_all<const N: usize>(names: [&str; N]) -> [Packed16; N] {
     let mut t = [0; N];

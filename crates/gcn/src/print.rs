@@ -326,6 +326,35 @@ fn clrx_vaddr_min(op: OpId) -> u32 {
     u32::from(t[usize::from(op)])
 }
 
+/// The encoding suffix LLVM's syntax gives `info`'s mnemonic in `enc`.
+#[inline]
+fn llvm_suffix(info: &OpInfo, enc: Enc, gen: Gen) -> &'static str {
+    let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
+    match enc {
+        // Ops with no VOP3 form (in LLVM) have one spelling only (llvm-mc
+        // prints no suffix).
+        Enc::Vop2 | Enc::Vop1 | Enc::Vopc
+            if !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64) =>
+        {
+            "_e32"
+        }
+        Enc::Vop3 | Enc::Vop3b if is_vop_family => "_e64",
+        Enc::Vop3 if info.family == Family::Vintrp => "_e64",
+        Enc::Vintrp if info.vop3_opcode(gen).is_some() => "_e32",
+        Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => "_sdwa",
+        Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => "_dpp",
+        _ => "",
+    }
+}
+
+/// Whether `info`'s VOP3 form is an interpolation (its attribute and
+/// channel in SRC0, its vsrc in SRC1).
+#[inline]
+fn vop3_interp(info: &OpInfo) -> bool {
+    info.family == Family::Vintrp
+        || (info.family == Family::Vop3 && info.operand(Role::T).is_some())
+}
+
 /// The implicit VCC read (of the 32-bit carry forms and v_div_fmas), for
 /// [`Printer::constant_bus`].
 const IMPLICIT_VCC: u32 = 0x1000;
@@ -489,23 +518,8 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         let name = if self.llvm() { info.name } else { info.clrx };
         out.push_str(name);
-        let is_vop_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
         if self.llvm() {
-            match i.enc {
-                // Ops with no VOP3 form (in LLVM) have one spelling only
-                // (llvm-mc prints no suffix).
-                Enc::Vop2 | Enc::Vop1 | Enc::Vopc
-                    if !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64) =>
-                {
-                    out.push_str("_e32")
-                }
-                Enc::Vop3 | Enc::Vop3b if is_vop_family => out.push_str("_e64"),
-                Enc::Vop3 if info.family == Family::Vintrp => out.push_str("_e64"),
-                Enc::Vintrp if info.vop3_opcode(i.gen).is_some() => out.push_str("_e32"),
-                Enc::Vop2Sdwa | Enc::Vop1Sdwa | Enc::VopcSdwa => out.push_str("_sdwa"),
-                Enc::Vop2Dpp | Enc::Vop1Dpp | Enc::VopcDpp => out.push_str("_dpp"),
-                _ => {}
-            }
+            out.push_str(llvm_suffix(info, i.enc, i.gen));
         }
         let mut ops = Ops { out, first: true };
         match i.enc {
@@ -1227,8 +1241,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             _ => None,
         };
         // In interpolation rows moved to VOP3, A is the vsrc in SRC1.
-        let interp = info.family == Family::Vintrp
-            || (info.family == Family::Vop3 && info.operand(Role::T).is_some());
+        let interp = vop3_interp(info);
         let (mut const_neg, mut const_abs) = (0, 0);
         // The sources for the constant-bus check, taken as they are printed
         // (in signature order): llvm-mc counts the implicit read (VCC of

@@ -20,11 +20,11 @@
 //! instruction back to the general path (nothing written). The test below
 //! holds the two paths to the same text on random words of every form.
 
-use super::{Dialect, Pr, Printer, MODDED};
+use super::{llvm_suffix, vop3_interp, Dialect, Pr, Printer, MODDED};
 use crate::decode::Instr;
 use crate::gen::{Gen, GEN_COUNT};
 use crate::layout::{Enc, Field};
-use crate::optext::{pack_concat, push_packed, Packed, Packed16};
+use crate::optext::{pack16_bytes, pack_concat, push_packed, Packed, Packed16};
 use crate::table::{flag, Family, OpInfo, Role, Ty, OPS};
 use std::sync::OnceLock;
 
@@ -106,18 +106,6 @@ struct Tables {
 /// Per generation, CLRX's tables then LLVM's, made on first use.
 static TABLES: [[OnceLock<Box<Tables>>; 2]; GEN_COUNT] =
     [const { [const { OnceLock::new() }; 2] }; GEN_COUNT];
-
-/// The text of `b` as a [`Packed16`] (0 if longer than 15 bytes).
-fn pack16(b: &[u8]) -> Packed16 {
-    if b.len() > 15 {
-        return 0;
-    }
-    let mut t = 0u128;
-    for (k, &c) in b.iter().enumerate() {
-        t |= u128::from(c) << (8 * k);
-    }
-    t | (b.len() as u128) << 120
-}
 
 impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     /// Prints a VOP1, VOP2, VOPC or VOP3-encoded instruction by its plan
@@ -241,7 +229,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
 const SRC: [Field; 3] = [Field::Src0, Field::Src1, Field::Src2];
 /// The key of the implicit VCC read among the scalar reads (no operand's).
 const IMPLICIT: u32 = 1 << 16;
-const VCC: Packed16 = 3 << 120 | 0x63_6376;
+const VCC: Packed16 = pack16_bytes(b"vcc");
 const SEPARATOR: [Packed; 2] = [pack_concat(" ", ""), pack_concat(", ", "")];
 const CLAMP: Packed = pack_concat(" clamp", "");
 const VOP3_TAIL: Packed = pack_concat(" vop3", "");
@@ -367,7 +355,7 @@ fn tables<const L: bool>(gen: Gen) -> Tables {
         if printer.lossy.get() {
             0
         } else {
-            pack16(&buf)
+            pack16_bytes(&buf)
         }
     };
     let mut t = Tables {
@@ -413,17 +401,14 @@ fn tables<const L: bool>(gen: Gen) -> Tables {
 /// path prints interpolation rows, implicit reads, CLRX's widened second
 /// operands and rows llvm-mc does not know).
 fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
-    let interp = info.family == Family::Vintrp
-        || (info.family == Family::Vop3 && info.operand(Role::T).is_some());
-    if interp
+    if vop3_interp(info)
         || info.implicit_read().is_some()
         || (L && info.has(flag::NOLLVM))
         || (!L && info.has(flag::CLRXB64))
     {
         return None;
     }
-    let short_family = matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
-    let mut p = named::<L>(info, if L && short_family { "_e64" } else { "" })?;
+    let mut p = named::<L>(info, Enc::Vop3)?;
     let mut steps = Vec::new();
     if info.family == Family::Vopc {
         steps.push(Step::Sreg(Field::Vdst, 2));
@@ -454,7 +439,8 @@ fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
         });
     }
     with_steps(&mut p, &steps)?;
-    p.vop3_tail = !L && (short_family || info.family == Family::Vintrp);
+    // (Interpolation rows, marked too in the general path, have no plan.)
+    p.vop3_tail = !L && matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
     p.n_src = info
         .sig
         .iter()
@@ -480,9 +466,7 @@ fn short_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
     {
         return None;
     }
-    // Ops with no VOP3 form in LLVM have one spelling only (no suffix).
-    let e32 = L && !info.has(flag::NOVOP3) && !info.has(flag::NOLLVM64);
-    let mut p = named::<L>(info, if e32 { "_e32" } else { "" })?;
+    let mut p = named::<L>(info, Enc::Vop1)?;
     let mut steps = Vec::new();
     if info.family == Family::Vopc {
         steps.push(Step::Vcc);
@@ -517,10 +501,15 @@ fn short_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
     Some(p)
 }
 
-/// A plan with no operands yet, named by the dialect's mnemonic and
-/// `suffix` (none if the name does not fit).
-fn named<const L: bool>(info: &OpInfo, suffix: &str) -> Option<Plan> {
-    let name = if L { info.name } else { info.clrx };
+/// A plan with no operands yet, named as the dialect names `info` in
+/// `enc` (none if the name does not fit). (The gen only matters for VINTRP,
+/// which has no plan.)
+fn named<const L: bool>(info: &OpInfo, enc: Enc) -> Option<Plan> {
+    let (name, suffix) = if L {
+        (info.name, llvm_suffix(info, enc, Gen::Gcn10))
+    } else {
+        (info.clrx, "")
+    };
     let len = name.len() + suffix.len();
     if len > NAME_MAX {
         return None;
