@@ -269,6 +269,17 @@ impl<E> Queue<E> {
         })
     }
 
+    /// The next task for the thread that also joins and writes: a stretch
+    /// to scan first (a scan is a fraction of a listing: the thread is
+    /// back to hand out chunks sooner), else a chunk to list.
+    fn take_short(&mut self) -> Option<Task> {
+        if self.scanning < self.scan_to {
+            self.scanning += 1;
+            return Some(Task::Scan(self.scanning - 1));
+        }
+        self.take()
+    }
+
     /// The stretches scanned and the chunks listed that come next in
     /// order (stretch `scanned` and chunk `written` on), taken out.
     fn next_results(
@@ -434,14 +445,18 @@ impl<E: Send> Pipeline<'_, E> {
             };
             perform(task);
         };
-        // On a thread of the pool, waiting for the pool could wait forever:
-        // this thread does the tasks itself when it would wait.
-        let alone = rayon::current_thread_index().is_some();
+        // This thread takes tasks too when it would wait, with one thread
+        // of the pool fewer: as many threads as cores, none of them woken
+        // only to join and write (a thread more than cores took a context
+        // switch or more per task). On a thread of the pool, waiting for
+        // the pool could wait forever: this thread does all the tasks.
+        let helpers = match rayon::current_thread_index() {
+            Some(_) => 0,
+            None => rayon::current_num_threads().max(1) - 1,
+        };
         rayon::in_place_scope(|scope| {
-            if !alone {
-                for _ in 0..rayon::current_num_threads().max(1) {
-                    scope.spawn(|_| worker());
-                }
+            for _ in 0..helpers {
+                scope.spawn(|_| worker());
             }
             /// Stops the pool's threads however this thread leaves.
             struct Stop<'q, E>(&'q Mutex<Queue<E>>, &'q Condvar);
@@ -472,7 +487,7 @@ impl<E: Send> Pipeline<'_, E> {
                         if !s.is_empty() || !t.is_empty() {
                             break (s, t);
                         }
-                        match if alone { q.take() } else { None } {
+                        match q.take_short() {
                             Some(task) => {
                                 drop(q);
                                 perform(task);
