@@ -740,6 +740,15 @@ pub fn get(enc: Enc, gen: Gen, raw: u64, f: Field) -> u32 {
     (raw >> (e & 63)) as u32 & (e >> 32) as u32
 }
 
+/// Where field `f` lies in encoding `enc` of `gen`: its position and its
+/// mask (0 if absent), for code that reads the same field of many words
+/// (printing plans).
+#[inline]
+pub(crate) fn position_mask(enc: Enc, gen: Gen, f: Field) -> (u32, u32) {
+    let e = EXTRACT[enc as usize][gen as usize][f as usize];
+    ((e & 63) as u32, (e >> 32) as u32)
+}
+
 /// The field layouts as (position | mask << 32): the hottest operation of
 /// decoding and printing becomes one load, two shifts and an and.
 static EXTRACT: [[[u64; FIELD_COUNT]; GEN_COUNT]; ENC_COUNT] = extract_table();

@@ -23,7 +23,7 @@
 use super::{llvm_suffix, vop3_interp, Dialect, Pr, Printer, MODDED};
 use crate::decode::Instr;
 use crate::gen::{Gen, GEN_COUNT};
-use crate::layout::{Enc, Field};
+use crate::layout::{position_mask, Enc, Field};
 use crate::optext::{pack16_bytes, pack_concat, push_packed, Packed, Packed16};
 use crate::table::{flag, Family, OpInfo, Role, Ty, OPS};
 use std::sync::OnceLock;
@@ -57,7 +57,8 @@ struct Plan {
     /// The mnemonic with the dialect's suffix, zero-padded (one copy).
     name: [u8; NAME_MAX],
     len: u8,
-    steps: [Step; STEPS_MAX],
+    /// The operands as [`Word`]s, in printing order.
+    steps: [Word; STEPS_MAX],
     n_steps: u8,
     /// CLRX's ` vop3` after the modifiers (an op with a short encoding).
     vop3_tail: bool,
@@ -77,7 +78,7 @@ const STEPS_MAX: usize = 5;
 const NO_PLAN: Plan = Plan {
     name: [0; NAME_MAX],
     len: 0,
-    steps: [Step::Vcc; STEPS_MAX],
+    steps: [0; STEPS_MAX],
     n_steps: 0,
     vop3_tail: false,
     omod_lossy_b: false,
@@ -88,20 +89,26 @@ const NO_PLAN: Plan = Plan {
 /// The texts and plans of one generation in one dialect. A text is 0
 /// where the general path must print the operand.
 struct Tables {
-    /// Source operands by dwords (1, 2) and 9-bit code.
-    src: [[Packed16; 512]; 2],
-    /// Scalar registers by dwords (1, 2) and 8-bit code.
-    sreg: [[Packed16; 256]; 2],
-    /// VGPRs by dwords (1, 2) and number.
-    vgpr: [[Packed16; 256]; 2],
-    /// The float constants (codes 240..=248) by operand type: their text
-    /// depends on it.
-    float: Box<[[Packed16; 9]; TY_SLOTS]>,
+    /// The operand texts by table (a step's [`Word`] names one) and code:
+    /// `vcc` (code 0), VGPRs and scalar registers by width, and sources
+    /// by width and type (the float constants' text depends on it).
+    texts: Box<[[Packed16; 512]; TABLES_MAX]>,
     /// VOP3 plans by [`crate::table::OpId`].
     vop3: Box<[Plan]>,
     /// VOP1, VOP2 and VOPC plans by [`crate::table::OpId`].
     short: Box<[Plan]>,
 }
+
+/// A [`Step`] as a plan holds it, its field's place in the words
+/// included, so that printing an operand takes no branch: bits 0-5 the
+/// field's position, 6-9 its width, 10-15 the text table, 16-17 the
+/// source number whose NEG and ABS bits apply (3: none), 19 whether it
+/// counts on the constant bus, 20 whether an integer type
+/// makes modifiers lossy (LLVM), 21-22 the dwords (the bus key).
+type Word = u32;
+
+/// The most text tables a [`Word`] can name.
+const TABLES_MAX: usize = 64;
 
 /// Per generation, CLRX's tables then LLVM's, made on first use.
 static TABLES: [[OnceLock<Box<Tables>>; 2]; GEN_COUNT] =
@@ -129,79 +136,65 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             return false;
         }
         let (neg, abs) = (i.field(Field::Neg), i.field(Field::Abs));
+        // The modifier bits (neg | abs << 1) of sources 0, 1, 2, and none
+        // for the operands they do not apply to.
+        let mods = [
+            neg & 1 | (abs & 1) << 1,
+            neg >> 1 & 1 | abs & 2,
+            neg >> 2 & 1 | abs >> 1 & 2,
+            0,
+        ];
         // One capacity check for the line: the steps write through `line`.
         let mut line = Line::new(out);
         line.name(&p.name, p.len);
         // The first scalar read (code and width): reading it again is free.
         let mut bus = if p.reads_vcc { IMPLICIT } else { u32::MAX };
-        // CLRX's modifier bits of constants, written as lists.
-        let (mut const_neg, mut const_abs) = (0, 0);
+        // CLRX's modifier bits of constants (neg | abs << 1 at bit 2n for
+        // source n), written as lists after the operands.
+        let mut moved_mods = 0;
+        // Nonzero if a text is missing, an integer operand has modifiers
+        // (LLVM) or a second scalar source is read: the general path
+        // decides, and nothing is written. (Flags rather than branches:
+        // random code takes each way at random.)
+        let mut refuse = 0;
         let mut sep = SEPARATOR[0];
-        for s in &p.steps[..usize::from(p.n_steps)] {
+        for &s in &p.steps[..usize::from(p.n_steps)] {
+            let code = (i.raw >> (s & 63)) as u32 & ((1 << (s >> 6 & 15)) - 1);
+            let text = t.texts[(s >> 10 & 63) as usize][code as usize & 511];
+            let n = s >> 16 & 3;
+            let mut wrap = mods[n as usize];
+            // (Of the codes with a text, only the numbers are constants
+            // to the modifiers.)
+            let constant =
+                u32::from(code.wrapping_sub(128) <= 208 - 128 || code.wrapping_sub(240) <= 8);
+            let wrapped = u32::from(wrap != 0);
+            if L {
+                // LLVM: no neg/abs on an integer operand.
+                refuse |= wrapped & s >> 20;
+            } else {
+                // CLRX writes a constant's bits after the operands.
+                let moved = wrap & 0u32.wrapping_sub(constant);
+                moved_mods |= moved << (2 * n);
+                wrap ^= moved;
+            }
+            let scalar = s >> 19 & 1 & u32::from(code < 128);
+            let key = code | (s >> 21 & 3) << 9;
+            refuse |= scalar & u32::from(bus != u32::MAX && bus != key);
+            bus = if scalar != 0 { key } else { bus };
+            refuse |= u32::from(text == 0);
+            let [neg_pre, abs_pre, post] = MODDED[usize::from(L)][(wrap | constant << 2) as usize];
             line.put(sep);
             sep = SEPARATOR[1];
-            let (text, wrap) = match *s {
-                Step::Vgpr(f, d) => (t.vgpr[usize::from(d - 1)][i.field(f) as usize & 255], 0),
-                Step::Vcc => (VCC, 0),
-                Step::Sreg(f, d) => (t.sreg[usize::from(d - 1)][i.field(f) as usize & 255], 0),
-                Step::Src {
-                    n,
-                    ty,
-                    dwords,
-                    bus: on_bus,
-                    plain,
-                } => {
-                    let code = i.field(SRC[usize::from(n)]);
-                    if on_bus && code < 128 {
-                        let key = code | u32::from(dwords) << 9;
-                        if bus != u32::MAX && bus != key {
-                            // Two scalar reads: the general path's
-                            // constant-bus check decides.
-                            return false;
-                        }
-                        bus = key;
-                    }
-                    let mut wrap = if plain {
-                        0
-                    } else {
-                        neg >> n & 1 | (abs >> n & 1) << 1
-                    };
-                    let is_float = (240..=248).contains(&code);
-                    // (Of the codes with a text, only the numbers are
-                    // constants to the modifiers.)
-                    let constant = is_float || (128..=208).contains(&code);
-                    if wrap != 0 {
-                        if L && !ty.is_float() {
-                            // LLVM: no neg/abs on an integer operand.
-                            return false;
-                        }
-                        if !L && constant {
-                            // CLRX writes a constant's bits after the operands.
-                            const_neg |= (wrap & 1) << n;
-                            const_abs |= (wrap >> 1) << n;
-                            wrap = 0;
-                        }
-                    }
-                    let text = if is_float {
-                        t.float[ty as usize][code as usize - 240]
-                    } else {
-                        t.src[usize::from(dwords - 1)][code as usize & 511]
-                    };
-                    (text, wrap as usize | usize::from(constant) << 2)
-                }
-            };
-            if text == 0 {
-                return false;
-            }
-            if wrap & 3 != 0 {
-                let [neg_pre, abs_pre, post] = MODDED[usize::from(L)][wrap];
-                line.put(neg_pre);
-                line.put(abs_pre);
-                line.put16(text);
-                line.put(post);
-            } else {
-                line.put16(text);
-            }
+            line.put(neg_pre);
+            line.put(abs_pre);
+            line.put16(text);
+            line.put(post);
+        }
+        // (Bits 0, 2, 4: neg; 1, 3, 5: abs.)
+        let const_neg = pext_even(moved_mods);
+        let const_abs = pext_even(moved_mods >> 1);
+        if refuse != 0 {
+            return false;
         }
         // CLRX writes `mul:2 clamp`, LLVM `clamp mul:2`.
         let clamp = i.field(Field::Clamp) != 0;
@@ -227,6 +220,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
 }
 
 const SRC: [Field; 3] = [Field::Src0, Field::Src1, Field::Src2];
+
+/// Bits 0, 2 and 4 of `v` as bits 0, 1 and 2.
+#[inline(always)]
+fn pext_even(v: u32) -> u32 {
+    v & 1 | v >> 1 & 2 | v >> 2 & 4
+}
 /// The key of the implicit VCC read among the scalar reads (no operand's).
 const IMPLICIT: u32 = 1 << 16;
 const VCC: Packed16 = pack16_bytes(b"vcc");
@@ -358,49 +357,115 @@ fn tables<const L: bool>(gen: Gen) -> Tables {
             pack16_bytes(&buf)
         }
     };
-    let mut t = Tables {
-        src: [[0; 512]; 2],
-        sreg: [[0; 256]; 2],
-        vgpr: [[0; 256]; 2],
-        float: Box::new([[0; 9]; TY_SLOTS]),
-        vop3: vec![NO_PLAN; OPS.len()].into_boxed_slice(),
-        short: vec![NO_PLAN; OPS.len()].into_boxed_slice(),
-    };
+    // The texts by width (dwords - 1) and code.
+    let mut src = [[0; 512]; 2];
+    let mut sreg = [[0; 512]; 2];
+    let mut vgpr = [[0; 512]; 2];
     for (d, ty) in [Ty::B32, Ty::B64].into_iter().enumerate() {
         let dwords = d as u32 + 1;
         for code in 0..512u32 {
             // Registers and integer constants: the codes whose text
             // depends on nothing but the code and the width.
             if matches!(code, 0..=208 | 256..=511) {
-                t.src[d][code as usize] = checked(&|b| pr.push_src(b, &probe, code, ty, None));
+                src[d][code as usize] = checked(&|b| pr.push_src(b, &probe, code, ty, None));
             }
         }
         for code in 0..256u32 {
-            t.sreg[d][code as usize] = checked(&|b| pr.sreg(b, &probe, code, dwords));
-            t.vgpr[d][code as usize] = checked(&|b| pr.vgpr(b, code, dwords));
+            sreg[d][code as usize] = checked(&|b| pr.sreg(b, &probe, code, dwords));
+            vgpr[d][code as usize] = checked(&|b| pr.vgpr(b, code, dwords));
         }
     }
-    let mut typed = [false; TY_SLOTS];
+    let mut vcc = [0; 512];
+    vcc[0] = VCC;
+    let mut texts = Texts {
+        tables: vec![vcc, vgpr[0], vgpr[1], sreg[0], sreg[1]],
+        sources: Vec::new(),
+    };
+    let mut vop3 = vec![NO_PLAN; OPS.len()].into_boxed_slice();
+    let mut short = vec![NO_PLAN; OPS.len()].into_boxed_slice();
+    // The float constants' texts by type (codes 240..=248).
+    let mut floats: Vec<Option<[Packed16; 9]>> = vec![None; TY_SLOTS];
+    let mut source_table = |dwords: u8, ty: Ty| {
+        let f = *floats[ty as usize].get_or_insert_with(|| {
+            std::array::from_fn(|k| checked(&|b| pr.push_src(b, &probe, 240 + k as u32, ty, None)))
+        });
+        let d = usize::from(dwords - 1);
+        texts.source(d, &src[d], f)
+    };
     for (op, info) in OPS.iter().enumerate() {
-        t.vop3[op] = vop3_plan::<L>(info).unwrap_or(NO_PLAN);
-        t.short[op] = short_plan::<L>(info).unwrap_or(NO_PLAN);
-        for ty in info.sig.iter().map(|o| o.ty).chain([Ty::B64]) {
-            if std::mem::replace(&mut typed[ty as usize], true) {
-                continue;
+        if let Some((mut p, steps)) = vop3_plan::<L>(info) {
+            if compile::<L>(&mut p, &steps, gen, Enc::Vop3, &mut source_table).is_some() {
+                vop3[op] = p;
             }
-            for code in 240..=248u32 {
-                t.float[ty as usize][code as usize - 240] =
-                    checked(&|b| pr.push_src(b, &probe, code, ty, None));
+        }
+        if let Some((mut p, steps)) = short_plan::<L>(info) {
+            let enc = match info.family {
+                Family::Vop1 => Enc::Vop1,
+                Family::Vop2 => Enc::Vop2,
+                _ => Enc::Vopc,
+            };
+            if compile::<L>(&mut p, &steps, gen, enc, &mut source_table).is_some() {
+                short[op] = p;
             }
         }
     }
-    t
+    // (Made on the heap: 512 KiB, most of it never touched.)
+    let mut all = vec![[0; 512]; TABLES_MAX];
+    all[..texts.tables.len()].copy_from_slice(&texts.tables);
+    let Ok(all) = all.into_boxed_slice().try_into() else {
+        unreachable!("a vector of TABLES_MAX tables")
+    };
+    Tables {
+        texts: all,
+        vop3,
+        short,
+    }
+}
+
+/// The text tables of [`Tables::texts`] being made: the first five are
+/// fixed ([`T_VCC`], [`T_VGPR`], [`T_SREG`]), then one per distinct set of
+/// source texts (the float constants differ by type).
+struct Texts {
+    tables: Vec<[Packed16; 512]>,
+    /// The float constants' texts and the width of each source table.
+    sources: Vec<(usize, [Packed16; 9], usize)>,
+}
+
+/// A [`Word`]'s source number for an operand without modifiers.
+const NO_MODS: u32 = 3 << 16;
+
+const T_VCC: u32 = 0;
+const T_VGPR: u32 = 1;
+const T_SREG: u32 = 3;
+
+impl Texts {
+    /// The table of sources of `width` (dwords - 1) with these float
+    /// constants (`base`: the other codes' texts for this width), if a
+    /// [`Word`] can name it.
+    fn source(
+        &mut self,
+        width: usize,
+        base: &[Packed16; 512],
+        floats: [Packed16; 9],
+    ) -> Option<u32> {
+        if let Some(&(_, _, k)) = self.sources.iter().find(|s| s.0 == width && s.1 == floats) {
+            return Some(k as u32);
+        }
+        if self.tables.len() == TABLES_MAX {
+            return None;
+        }
+        let mut table = *base;
+        table[240..=248].copy_from_slice(&floats);
+        self.sources.push((width, floats, self.tables.len()));
+        self.tables.push(table);
+        Some(self.tables.len() as u32 - 1)
+    }
 }
 
 /// The VOP3 plan of `info` in dialect `L`, if it has one (the general
 /// path prints interpolation rows, implicit reads, CLRX's widened second
 /// operands and rows llvm-mc does not know).
-fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
+fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<(Plan, Vec<Step>)> {
     if vop3_interp(info)
         || info.implicit_read().is_some()
         || (L && info.has(flag::NOLLVM))
@@ -438,7 +503,6 @@ fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
             _ => return None,
         });
     }
-    with_steps(&mut p, &steps)?;
     // (Interpolation rows, marked too in the general path, have no plan.)
     p.vop3_tail = !L && matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc);
     p.n_src = info
@@ -451,14 +515,14 @@ fn vop3_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
             .sig
             .iter()
             .any(|s| s.role == Role::A && s.ty.is_float());
-    Some(p)
+    Some((p, steps))
 }
 
 /// The VOP1, VOP2 or VOPC plan of `info` in dialect `L`, if it has one
 /// (the general path prints literals, implicit reads, lane selects,
 /// CLRX's widened second operands, rows llvm-mc does not know and, in
 /// LLVM's syntax, sources that must be VGPRs or SGPRs).
-fn short_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
+fn short_plan<const L: bool>(info: &OpInfo) -> Option<(Plan, Vec<Step>)> {
     if !matches!(info.family, Family::Vop2 | Family::Vop1 | Family::Vopc)
         || (L && info.has(flag::NOLLVM))
         || (!L && info.has(flag::CLRXB64))
@@ -497,8 +561,7 @@ fn short_plan<const L: bool>(info: &OpInfo) -> Option<Plan> {
             _ => return None,
         });
     }
-    with_steps(&mut p, &steps)?;
-    Some(p)
+    Some((p, steps))
 }
 
 /// A plan with no operands yet, named as the dialect names `info` in
@@ -521,12 +584,56 @@ fn named<const L: bool>(info: &OpInfo, enc: Enc) -> Option<Plan> {
     Some(p)
 }
 
-/// Puts `steps` in `p` (none if there are too many).
-fn with_steps(p: &mut Plan, steps: &[Step]) -> Option<()> {
+/// Puts `steps` in `p` as [`Word`]s, their fields where encoding `enc`
+/// (VOP3's, or the short one of the row) of `gen` has them; `source`
+/// gives the text table of a source of some width and type. None if
+/// there are too many steps or a field or table has no place in a word.
+fn compile<const L: bool>(
+    p: &mut Plan,
+    steps: &[Step],
+    gen: Gen,
+    enc: Enc,
+    source: &mut impl FnMut(u8, Ty) -> Option<u32>,
+) -> Option<()> {
     if steps.len() > STEPS_MAX {
         return None;
     }
-    p.steps[..steps.len()].copy_from_slice(steps);
+    for (k, step) in steps.iter().enumerate() {
+        let (field, table, src) = match *step {
+            Step::Vgpr(f, d) => (Some(f), T_VGPR + u32::from(d) - 1, NO_MODS),
+            Step::Vcc => (None, T_VCC, NO_MODS),
+            Step::Sreg(f, d) => (Some(f), T_SREG + u32::from(d) - 1, NO_MODS),
+            Step::Src {
+                n,
+                ty,
+                dwords,
+                bus,
+                plain,
+            } => {
+                let bits = u32::from(if plain { 3 } else { n }) << 16
+                    | u32::from(bus) << 19
+                    | u32::from(L && !ty.is_float()) << 20
+                    | u32::from(dwords) << 21;
+                (Some(SRC[usize::from(n)]), source(dwords, ty)?, bits)
+            }
+        };
+        let (pos, mask) = match field {
+            None => (0, 0),
+            // (VOP3b rows: the scalar destination is theirs alone, the
+            // other fields lie where VOP3 has them.)
+            Some(Field::Sdst3) => position_mask(Enc::Vop3b, gen, Field::Sdst3),
+            Some(f) if enc == Enc::Vop3 => {
+                let at = position_mask(enc, gen, f);
+                (at == position_mask(Enc::Vop3b, gen, f)).then_some(at)?
+            }
+            Some(f) => position_mask(enc, gen, f),
+        };
+        let width = mask.count_ones();
+        if (field.is_some() && mask == 0) || mask != (1 << width) - 1 || width > 9 {
+            return None;
+        }
+        p.steps[k] = pos | width << 6 | table << 10 | src;
+    }
     p.n_steps = steps.len() as u8;
     Some(())
 }
