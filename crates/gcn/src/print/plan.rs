@@ -179,7 +179,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             }
             let scalar = s >> 19 & 1 & u32::from(code < 128);
             let key = code | (s >> 21 & 3) << 9;
-            refuse |= scalar & u32::from(bus != u32::MAX && bus != key);
+            refuse |= scalar & u32::from(bus != u32::MAX) & u32::from(bus != key);
             bus = if scalar != 0 { key } else { bus };
             refuse |= u32::from(text == 0);
             let [neg_pre, abs_pre, post] = MODDED[usize::from(L)][(wrap | constant << 2) as usize];
@@ -196,14 +196,20 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         if refuse != 0 {
             return false;
         }
-        // CLRX writes `mul:2 clamp`, LLVM `clamp mul:2`.
-        let clamp = i.field(Field::Clamp) != 0;
-        if L && clamp {
-            line.put(CLAMP);
-        }
-        line.put(OMOD[omod as usize & 3]);
-        if !L && clamp {
-            line.put(CLAMP);
+        // CLRX writes `mul:2 clamp`, LLVM `clamp mul:2` (texts of no
+        // length where a modifier is not set: no branch on the bits).
+        let clamp = CLAMP * Packed::from(i.field(Field::Clamp) != 0);
+        let (first, second) = if L {
+            (clamp, OMOD[omod as usize & 3])
+        } else {
+            (OMOD[omod as usize & 3], clamp)
+        };
+        line.put(first);
+        line.put(second);
+        if const_abs | const_neg == 0 {
+            line.put(VOP3_TAIL * Packed::from(p.vop3_tail));
+            line.commit(out);
+            return true;
         }
         line.commit(out);
         if const_abs != 0 {
