@@ -197,7 +197,7 @@ fn parallel_in_chunks<E: Send>(
     let mut text = String::with_capacity(code.len() * 12);
     l.feed_decoded(
         &code,
-        last.as_ref().map_or(&[], |c| c.1.decoded()),
+        last.as_ref().map_or(Default::default(), |c| c.1.decoded()),
         &mut text,
     );
     l.finish(&mut text);

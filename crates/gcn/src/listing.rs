@@ -2,8 +2,11 @@
 //! words for what does not decode, optional hex.
 
 use crate::decode::{decode, DecodeError, Instr, LenDecoder};
+use crate::gen::Gen;
+use crate::layout::Enc;
 use crate::print::{Dialect, Printer};
 use crate::processor::Target;
+use crate::table::OpId;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -48,14 +51,118 @@ pub fn decode_all(
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
     let mut out = Vec::with_capacity(code.len() / 4);
-    Carry::new(gen.into(), base).feed(code, true, &[], |pc, r, _| out.push((pc, *r)));
+    Carry::new(gen.into(), base).feed(code, true, Known::default(), |pc, r, _| out.push((pc, *r)));
     out
 }
 
-/// Instructions already decoded, by byte address in address order (what
-/// [`decode_all`] and [`Stretch::decoded`] give): a listing fed them
+/// An instruction as a [`Stretch`] keeps it for the listing, in 16 bytes:
+/// the listing reads back what the scan wrote hundreds of kilobytes of
+/// instructions earlier (the labels of a chunk are known only once the
+/// code a branch can reach past it is scanned), and at 32 bytes
+/// (address and `Result<Instr, DecodeError>`) storing them missed the
+/// caches for most of the scan's time (perf). Its address is where the
+/// one before it ends ([`Known`]); words that do not decode are kept as
+/// their count only, and decoded again when listed.
+#[derive(Debug, Clone, Copy)]
+pub struct Kept {
+    raw: u64,
+    lit: u32,
+    op: OpId,
+    enc: Enc,
+    /// The dwords accounted for (bits 0-1), [`Kept::LIT`], [`Kept::ERR`].
+    meta: u8,
+}
+
+impl Kept {
+    /// The instruction has a literal (`lit`).
+    const LIT: u8 = 4;
+    /// The words do not decode: only the count is kept.
+    const ERR: u8 = 8;
+
+    #[inline(always)]
+    fn new(r: &Result<Instr, DecodeError>) -> Kept {
+        match r {
+            Ok(i) => Kept {
+                raw: i.raw,
+                lit: i.lit.unwrap_or(0),
+                op: i.op,
+                enc: i.enc,
+                meta: i.len | (u8::from(i.lit.is_some()) * Kept::LIT),
+            },
+            Err(_) => Kept {
+                raw: 0,
+                lit: 0,
+                op: 0,
+                enc: Enc::Sop2,
+                meta: step_of(r) as u8 | Kept::ERR,
+            },
+        }
+    }
+
+    /// The dwords this accounts for.
+    #[inline(always)]
+    fn step(&self) -> usize {
+        usize::from(self.meta & 3)
+    }
+
+    /// The instruction (of `gen`), unless the words do not decode.
+    #[inline(always)]
+    fn instr(&self, gen: Gen) -> Option<Instr> {
+        (self.meta & Kept::ERR == 0).then_some(Instr {
+            op: self.op,
+            enc: self.enc,
+            gen,
+            len: self.meta & 3,
+            raw: self.raw,
+            lit: (self.meta & Kept::LIT != 0).then_some(self.lit),
+        })
+    }
+}
+
+/// The instructions a [`Stretch`] decoded ([`Stretch::decoded`]), from
+/// the one at a byte address on, in address order: a listing fed them
 /// with its code ([`Lister::feed_decoded`]) does not decode those again.
-pub type Decoded = [(u64, Result<Instr, DecodeError>)];
+/// The default holds none.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Known<'k> {
+    kept: &'k [Kept],
+    /// The byte address of the first of `kept`.
+    pc: u64,
+}
+
+impl<'k> Known<'k> {
+    /// The decoding at byte address `pc` if this holds it (asked in
+    /// address order: what lies before `pc` is dropped).
+    #[inline(always)]
+    fn take(&mut self, pc: u64) -> Option<&'k Kept> {
+        // (The common case: past the first few instructions of a chunk,
+        // the next one known is the next one listed.)
+        if self.pc != pc {
+            self.skip_before(pc);
+            if self.pc != pc {
+                return None;
+            }
+        }
+        let [k, rest @ ..] = self.kept else {
+            return None;
+        };
+        self.kept = rest;
+        self.pc += 4 * k.step() as u64;
+        Some(k)
+    }
+
+    /// Drops the decodings before byte address `pc`.
+    #[inline(never)]
+    fn skip_before(&mut self, pc: u64) {
+        while self.pc < pc {
+            let [k, rest @ ..] = self.kept else {
+                return;
+            };
+            self.kept = rest;
+            self.pc += 4 * k.step() as u64;
+        }
+    }
+}
 
 /// The line-comment marker of a dialect: `#` in CLRX's language (where
 /// `//` is division), `;` in LLVM's AMDGPU assembly (`risa asm --syntax llvm`).
@@ -128,16 +235,14 @@ pub fn disassemble_checked(
     // The code is all here: decoded once, for the labels and the text
     // (the same text as `disassemble_pieces` of it as one piece).
     let target = gen.into();
-    let decoded = decode_all(target, code, base);
+    let all = Stretch::scan(target, base, code, code.len());
     let mut labels = symbols.clone();
-    for (pc, r) in &decoded {
-        if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, *pc)) {
-            add_label(&mut labels, opts.dialect, t);
-        }
+    for &(_, t) in &all.branches {
+        add_label(&mut labels, opts.dialect, t);
     }
     let mut out = String::with_capacity(code.len() * 12);
     let mut lister = Lister::new(target, base, opts, &labels, relocs, exact);
-    lister.feed_decoded(code, &decoded, &mut out);
+    lister.feed_decoded(code, all.decoded(), &mut out);
     lister.finish(&mut out);
     out
 }
@@ -210,7 +315,7 @@ impl Carry {
         &mut self,
         piece: &[u8],
         last: bool,
-        mut known: &Decoded,
+        mut known: Known<'_>,
         mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32]),
     ) {
         // The carried bytes and the start of `piece` as whole dwords.
@@ -246,19 +351,20 @@ impl Carry {
         } else {
             words.len().saturating_sub(1)
         };
+        let gen = self.target.gen;
         while k < end {
-            let decoded;
-            let (r, step) = match take_known(&mut known, self.pc) {
+            let taken = known
+                .take(self.pc)
                 // (Decoded from the same words: the same dwords are left,
                 // but a misfed one must not index past them.)
-                Some((r, step)) if step <= words.len() - k => (r, step),
-                _ => {
-                    decoded = decode_at(self.target, &words, k);
-                    (&decoded.0, decoded.1)
-                }
+                .filter(|kept| kept.step() <= words.len() - k)
+                .and_then(|kept| kept.instr(gen));
+            let (r, step) = match taken {
+                Some(i) => (Ok(i), usize::from(i.len)),
+                None => decode_at(self.target, &words, k),
             };
-            debug_assert_eq!((*r, step), decode_at(self.target, &words, k));
-            f(self.pc, r, &words[k..k + step]);
+            debug_assert_eq!((r, step), decode_at(self.target, &words, k));
+            f(self.pc, &r, &words[k..k + step]);
             self.pc += 4 * step as u64;
             k += step;
         }
@@ -291,43 +397,6 @@ fn step_of(r: &Result<Instr, DecodeError>) -> usize {
         Err(DecodeError::Truncated { have, .. }) => (*have).max(1) as usize,
         Err(_) => 1,
     }
-}
-
-/// The decoding at byte address `pc` if `known` (in address order, from
-/// the last one asked for on) holds it; what lies before `pc` is dropped.
-#[inline(always)]
-fn take_known<'k>(
-    known: &mut &'k Decoded,
-    pc: u64,
-) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
-    // (The common case: past the first few instructions of a chunk, the
-    // next one known is the next one listed.)
-    take_first_at(known, pc).or_else(|| {
-        skip_before(known, pc);
-        take_first_at(known, pc)
-    })
-}
-
-/// The first decoding of `known`, taken, if it is at `pc`.
-#[inline(always)]
-fn take_first_at<'k>(
-    known: &mut &'k Decoded,
-    pc: u64,
-) -> Option<(&'k Result<Instr, DecodeError>, usize)> {
-    let [(at, r), rest @ ..] = *known else {
-        return None;
-    };
-    if *at != pc {
-        return None;
-    }
-    *known = rest;
-    Some((r, step_of(r)))
-}
-
-/// Drops the decodings of `known` before `pc`.
-#[inline(never)]
-fn skip_before(known: &mut &Decoded, pc: u64) {
-    *known = &known[known.partition_point(|(at, _)| *at < pc)..];
 }
 
 /// [`decode_at`] for the first pass, which needs only lengths and branch
@@ -373,7 +442,7 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
-        self.carry.feed(piece, last, &[], |pc, r, _| {
+        self.carry.feed(piece, last, Known::default(), |pc, r, _| {
             if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                 add_label(labels, dialect, t);
             }
@@ -440,7 +509,9 @@ pub struct Stretch {
     branches: Vec<(u64, u64)>,
     /// The guess's instructions, where it starts them (from where it
     /// meets the true decoding on, the listing's: see [`Stretch::decoded`]).
-    decoded: Vec<(u64, Result<Instr, DecodeError>)>,
+    decoded: Vec<Kept>,
+    /// Bit `k`: the guess starts an instruction at dword `k`.
+    starts: Vec<u64>,
     /// The address of the guess's last instruction, and of the one after
     /// it (at or past the end of the stretch).
     last: u64,
@@ -469,7 +540,7 @@ impl Stretch {
         from: u64,
         code: &[u8],
         len: usize,
-        mut spare: Vec<(u64, Result<Instr, DecodeError>)>,
+        mut spare: Vec<Kept>,
     ) -> Stretch {
         let target = target.into();
         let words: Vec<u32> = code
@@ -484,6 +555,7 @@ impl Stretch {
             spare.reserve(n / 3 * 2 + 1);
             spare
         };
+        let mut starts = vec![0u64; n.div_ceil(64)];
         let (mut k, mut last) = (0, 0);
         while k < n {
             let pc = from + 4 * k as u64;
@@ -492,7 +564,8 @@ impl Stretch {
             if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                 branches.push((pc, t));
             }
-            decoded.push((pc, r));
+            decoded.push(Kept::new(&r));
+            starts[k / 64] |= 1 << (k % 64);
             last = pc;
             k += step;
         }
@@ -502,6 +575,7 @@ impl Stretch {
             words,
             branches,
             decoded,
+            starts,
             last,
             end: from + 4 * k as u64,
         }
@@ -510,18 +584,24 @@ impl Stretch {
     /// The instructions the scan decoded, for [`Lister::feed_decoded`]:
     /// from the first one the true decoding starts too, the instructions
     /// of the chunk that starts in this stretch (its [`Split`]).
-    pub fn decoded(&self) -> &Decoded {
-        &self.decoded
+    pub fn decoded(&self) -> Known<'_> {
+        Known {
+            kept: &self.decoded,
+            pc: self.from,
+        }
     }
 
     /// The buffer of the instructions, for [`Stretch::scan_reusing`].
-    pub fn into_decoded(self) -> Vec<(u64, Result<Instr, DecodeError>)> {
+    pub fn into_decoded(self) -> Vec<Kept> {
         self.decoded
     }
 
     /// Whether the guessed decoding starts an instruction at `pc` (in the stretch).
     fn starts_at(&self, pc: u64) -> bool {
-        self.decoded.binary_search_by_key(&pc, |d| d.0).is_ok()
+        let k = pc.wrapping_sub(self.from) / 4;
+        pc >= self.from
+            && (k as usize) < 64 * self.starts.len()
+            && self.starts[k as usize / 64] >> (k % 64) & 1 != 0
     }
 }
 
@@ -726,18 +806,17 @@ impl<'a> Lister<'a> {
     /// Appends the text of the next piece of the code to `out` (an
     /// instruction that continues in the next piece waits for it).
     pub fn feed(&mut self, piece: &[u8], out: &mut String) {
-        self.list(piece, false, &[], out);
+        self.list(piece, false, Known::default(), out);
     }
 
     /// [`Lister::feed`] of a piece of code some of whose instructions are
     /// decoded already (`known`, the decoding of this code, as
-    /// [`decode_all`] or [`Stretch::decoded`] give it): those are not
-    /// decoded again.
-    pub fn feed_decoded(&mut self, piece: &[u8], known: &Decoded, out: &mut String) {
+    /// [`Stretch::decoded`] gives it): those are not decoded again.
+    pub fn feed_decoded(&mut self, piece: &[u8], known: Known<'_>, out: &mut String) {
         self.list(piece, false, known, out);
     }
 
-    fn list(&mut self, piece: &[u8], last: bool, known: &Decoded, out: &mut String) {
+    fn list(&mut self, piece: &[u8], last: bool, known: Known<'_>, out: &mut String) {
         let Lister {
             carry,
             opts,
@@ -854,7 +933,7 @@ impl<'a> Lister<'a> {
     /// bytes that are not a whole dword, and the labels not at an
     /// instruction.
     pub fn finish(mut self, out: &mut String) {
-        self.list(&[], true, &[], out);
+        self.list(&[], true, Known::default(), out);
         let cmt = comment(self.opts.dialect);
         let tail = std::mem::take(&mut self.carry.bytes);
         let end = self.carry.pc + tail.len() as u64;
