@@ -143,7 +143,10 @@ fn parallel_in_chunks<E: Send>(
         let bytes = (n + 4).min(len - from) as usize;
         with_code(read_at, from, bytes, |code| {
             let spare = spare_decoded.take();
-            listing::Stretch::scan_reusing(chip, from, code, n as usize, spare)
+            let mut s = listing::Stretch::scan_reusing(chip, from, code, n as usize, spare);
+            // (What the learned bits admit now they admit when listed.)
+            s.trust(|i| check.admitted(i));
+            s
         })
     };
     // A chunk but the last: its bytes and the next dword (which tells a

@@ -51,7 +51,9 @@ pub fn decode_all(
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
     let mut out = Vec::with_capacity(code.len() / 4);
-    Carry::new(gen.into(), base).feed(code, true, Known::default(), |pc, r, _| out.push((pc, *r)));
+    Carry::new(gen.into(), base).feed(code, true, Known::default(), |pc, r, _, _| {
+        out.push((pc, *r))
+    });
     out
 }
 
@@ -78,6 +80,9 @@ impl Kept {
     const LIT: u8 = 4;
     /// The words do not decode: only the count is kept.
     const ERR: u8 = 8;
+    /// The check of the listing passes the instruction whatever its text
+    /// (see [`Stretch::trust`]).
+    const TRUSTED: u8 = 16;
 
     #[inline(always)]
     fn new(r: &Result<Instr, DecodeError>) -> Kept {
@@ -316,7 +321,7 @@ impl Carry {
         piece: &[u8],
         last: bool,
         mut known: Known<'_>,
-        mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32]),
+        mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32], bool),
     ) {
         // The carried bytes and the start of `piece` as whole dwords.
         let mut rest = piece;
@@ -357,14 +362,14 @@ impl Carry {
                 .take(self.pc)
                 // (Decoded from the same words: the same dwords are left,
                 // but a misfed one must not index past them.)
-                .filter(|kept| kept.step() <= words.len() - k)
-                .and_then(|kept| kept.instr(gen));
-            let (r, step) = match taken {
+                .filter(|kept| kept.step() <= words.len() - k);
+            let trusted = taken.is_some_and(|kept| kept.meta & Kept::TRUSTED != 0);
+            let (r, step) = match taken.and_then(|kept| kept.instr(gen)) {
                 Some(i) => (Ok(i), usize::from(i.len)),
                 None => decode_at(self.target, &words, k),
             };
             debug_assert_eq!((r, step), decode_at(self.target, &words, k));
-            f(self.pc, &r, &words[k..k + step]);
+            f(self.pc, &r, &words[k..k + step], trusted);
             self.pc += 4 * step as u64;
             k += step;
         }
@@ -442,11 +447,12 @@ impl Labels {
 
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
-        self.carry.feed(piece, last, Known::default(), |pc, r, _| {
-            if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
-                add_label(labels, dialect, t);
-            }
-        });
+        self.carry
+            .feed(piece, last, Known::default(), |pc, r, _, _| {
+                if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
+                    add_label(labels, dialect, t);
+                }
+            });
     }
 
     /// The same scan (not fed yet) made of [`Stretch`]es scanned apart.
@@ -497,6 +503,8 @@ pub struct Split {
 /// start an instruction at (after a few instructions at most, in practice),
 /// and [`Stretches::join`] decodes only the instructions before it again.
 pub struct Stretch {
+    /// The generation decoded.
+    gen: Gen,
     /// Byte address of the stretch's first dword.
     from: u64,
     /// Bytes of whole dwords in the stretch.
@@ -570,6 +578,7 @@ impl Stretch {
             k += step;
         }
         Stretch {
+            gen: target.gen,
             from,
             len: 4 * n as u64,
             words,
@@ -588,6 +597,22 @@ impl Stretch {
         Known {
             kept: &self.decoded,
             pc: self.from,
+        }
+    }
+
+    /// Marks the instructions `trusted` passes as exact whatever their
+    /// text: their listing does not call its check (`exact`) for them.
+    /// `trusted` must say of an instruction only what `exact` would (the
+    /// check of [`disassemble_checked`] of the same listing). In a pass of
+    /// its own, where the table lookups such a check makes for
+    /// instructions in any order overlap one another, rather than one per
+    /// line among the printing's.
+    pub fn trust(&mut self, trusted: impl Fn(&Instr) -> bool) {
+        let gen = self.gen;
+        for k in &mut self.decoded {
+            if k.instr(gen).is_some_and(|i| trusted(&i)) {
+                k.meta |= Kept::TRUSTED;
+            }
         }
     }
 
@@ -836,7 +861,7 @@ impl<'a> Lister<'a> {
         let mut plain = Printer::new(dialect);
         // (Most instructions have no label: one test each.)
         let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
-        carry.feed(piece, last, known, |pc, r, words| {
+        carry.feed(piece, last, known, |pc, r, words, trusted| {
             // (Each line goes straight to `out`.)
             let line = &mut *out;
             if pc >= next_label {
@@ -879,17 +904,18 @@ impl<'a> Lister<'a> {
                     // stands for the words once the relocation is applied.
                     let raw = !expressible
                         || reloc.is_none()
-                            && (reserved != 0 || {
-                                // Only a branch prints differently without labels.
-                                if branch_target(i, pc).is_some() {
-                                    plain.pc = pc;
-                                    plain_text.clear();
-                                    plain.write(i, plain_text);
-                                    !exact(i, plain_text)
-                                } else {
-                                    !exact(i, &line[line_start..])
-                                }
-                            });
+                            && (reserved != 0
+                                || !trusted && {
+                                    // Only a branch prints differently without labels.
+                                    if branch_target(i, pc).is_some() {
+                                        plain.pc = pc;
+                                        plain_text.clear();
+                                        plain.write(i, plain_text);
+                                        !exact(i, plain_text)
+                                    } else {
+                                        !exact(i, &line[line_start..])
+                                    }
+                                });
                     if raw {
                         text.clear();
                         text.push_str(&line[line_start..]);
