@@ -283,12 +283,13 @@ fn decode_head(target: Target, words: &[u32]) -> Result<Head, DecodeError> {
     let opcode = layout::get(enc, gen, raw, Field::Op);
     let op = table::lookup(family, target, opcode)
         .ok_or(DecodeError::UnknownOpcode { family, opcode })?;
-    let info = &OPS[op as usize];
+    // (The flags apart from the rows: see `OP_FLAGS`.)
+    let flags = table::OP_FLAGS[op as usize];
     // Every instruction with a scalar destination beside VDST uses VOP3b in its long form.
-    if enc == Enc::Vop3 && info.has(flag::VOP3B) {
+    if enc == Enc::Vop3 && flags & flag::VOP3B != 0 {
         enc = Enc::Vop3b;
     }
-    let lit = literal_follows(enc, gen, raw, info);
+    let lit = literal_in_fields(enc, gen, raw) || flags & flag::LIT != 0;
     if lit {
         if sdwa_or_dpp(enc) {
             // An SDWA/DPP word where a K constant follows (v_madmk/v_madak):

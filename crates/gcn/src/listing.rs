@@ -22,7 +22,7 @@ pub struct Options {
 /// The branch target of a SOPP/SOPK branch (byte address), if `i` is one.
 #[inline]
 pub fn branch_target(i: &Instr, pc: u64) -> Option<u64> {
-    if !i.info().has(crate::table::flag::BRANCH) {
+    if !crate::table::op_has(i.op, crate::table::flag::BRANCH) {
         return None;
     }
     Some(branch_address(

@@ -277,6 +277,26 @@ impl OpInfo {
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
+/// The [`flag`] bits of every row of [`OPS`], apart: a decoder reads a
+/// row's flags for every instruction (its length depends on them), and
+/// this table (5 KB) stays in the first-level cache where the rows
+/// (86 KB) do not.
+pub(crate) static OP_FLAGS: [u32; OPS.len()] = {
+    let mut t = [0; OPS.len()];
+    let mut k = 0;
+    while k < OPS.len() {
+        t[k] = OPS[k].flags;
+        k += 1;
+    }
+    t
+};
+
+/// Whether row `op` has flag `f` (from [`OP_FLAGS`]).
+#[inline(always)]
+pub(crate) fn op_has(op: OpId, f: u32) -> bool {
+    OP_FLAGS[op as usize] & f != 0
+}
+
 /// Bit 15 of a [`LOOKUP`] entry: the row needs chip features.
 const GATED: u16 = 0x8000;
 
