@@ -51,7 +51,7 @@ pub fn decode_all(
     base: u64,
 ) -> Vec<(u64, Result<Instr, DecodeError>)> {
     let mut out = Vec::with_capacity(code.len() / 4);
-    Carry::new(gen.into(), base).feed(code, true, Known::default(), |pc, r, _, _| {
+    Carry::new(gen.into(), base).feed(code, true, Known::default(), |pc, r, _, _, _| {
         out.push((pc, *r))
     });
     out
@@ -312,16 +312,18 @@ impl Carry {
         }
     }
 
-    /// Decodes what `piece` completes; `f(pc, result, words)` for each
-    /// instruction or undecodable dword. With `last`, everything left is
-    /// decoded (a partial dword stays in `bytes`). An instruction `known`
-    /// holds (the decoding of the same code) is taken from there.
+    /// Decodes what `piece` completes; `f(pc, result, words, trusted,
+    /// next)` for each instruction or undecodable dword. With `last`,
+    /// everything left is decoded (a partial dword stays in `bytes`). An
+    /// instruction `known` holds (the decoding of the same code) is taken
+    /// from there; `trusted` is its mark ([`Stretch::trust`]) and `next`
+    /// the one `known` holds after it, if any.
     fn feed(
         &mut self,
         piece: &[u8],
         last: bool,
         mut known: Known<'_>,
-        mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32], bool),
+        mut f: impl FnMut(u64, &Result<Instr, DecodeError>, &[u32], bool, Option<&Kept>),
     ) {
         // The carried bytes and the start of `piece` as whole dwords.
         let mut rest = piece;
@@ -369,7 +371,13 @@ impl Carry {
                 None => decode_at(self.target, &words, k),
             };
             debug_assert_eq!((r, step), decode_at(self.target, &words, k));
-            f(self.pc, &r, &words[k..k + step], trusted);
+            f(
+                self.pc,
+                &r,
+                &words[k..k + step],
+                trusted,
+                known.kept.first(),
+            );
             self.pc += 4 * step as u64;
             k += step;
         }
@@ -448,7 +456,7 @@ impl Labels {
     fn scan(&mut self, piece: &[u8], last: bool) {
         let (labels, dialect) = (&mut self.labels, self.dialect);
         self.carry
-            .feed(piece, last, Known::default(), |pc, r, _, _| {
+            .feed(piece, last, Known::default(), |pc, r, _, _, _| {
                 if let Some(t) = r.as_ref().ok().and_then(|i| branch_target(i, pc)) {
                     add_label(labels, dialect, t);
                 }
@@ -855,13 +863,20 @@ impl<'a> Lister<'a> {
             ..
         } = self;
         let dialect = opts.dialect;
+        let gen = carry.target.gen;
         let cmt = comment(dialect);
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
         let mut printer = Printer::with_labels(dialect, &lookup);
         let mut plain = Printer::new(dialect);
         // (Most instructions have no label: one test each.)
         let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
-        carry.feed(piece, last, known, |pc, r, words, trusted| {
+        carry.feed(piece, last, known, |pc, r, words, trusted, next| {
+            // (The rows the next line's printing reads load while this one
+            // prints: the rows of instructions in any order miss the
+            // first-level cache, and the printing waited for them.)
+            if let Some(n) = next {
+                crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
+            }
             // (Each line goes straight to `out`.)
             let line = &mut *out;
             if pc >= next_label {

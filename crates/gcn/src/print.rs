@@ -489,6 +489,22 @@ impl<'a> Printer<'a> {
     }
 }
 
+/// Asks the cache for the rows printing an instruction of row `op` in
+/// `enc` reads first: its row of [`OPS`] and its plan.
+#[inline(always)]
+pub(crate) fn prefetch_rows(op: crate::table::OpId, enc: Enc, gen: Gen, dialect: Dialect) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault;
+    // SSE, which it needs, is part of every x86-64 target.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(OPS.as_ptr().wrapping_add(op as usize).cast::<i8>());
+        if let Some(p) = plan::row_address(op, enc, gen, dialect) {
+            _mm_prefetch::<_MM_HINT_T0>(p);
+        }
+    }
+}
+
 /// The printer at work, with the dialect (`L`: LLVM's) and whether the
 /// text is being checked (`C`, see [`Printer::write_checked`]) fixed at
 /// compile time: each of the four combinations is compiled apart, so the

@@ -114,6 +114,22 @@ const TABLES_MAX: usize = 64;
 static TABLES: [[OnceLock<Box<Tables>>; 2]; GEN_COUNT] =
     [const { [const { OnceLock::new() }; 2] }; GEN_COUNT];
 
+/// Where the plan of row `op` in `enc` lies (any address for an encoding
+/// with no plans: for a prefetch), once the tables are made.
+#[inline(always)]
+pub(super) fn row_address(
+    op: crate::table::OpId,
+    enc: Enc,
+    gen: Gen,
+    dialect: Dialect,
+) -> Option<*const i8> {
+    let t = TABLES[gen as usize][usize::from(dialect == Dialect::Llvm)].get()?;
+    // (No branch on the encoding: short plans for any but VOP3's.)
+    let vop3 = u8::from(matches!(enc, Enc::Vop3 | Enc::Vop3b));
+    let rows = [&t.short, &t.vop3][usize::from(vop3)];
+    Some(rows.as_ptr().wrapping_add(op as usize).cast::<i8>())
+}
+
 impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     /// Prints a VOP1, VOP2, VOPC or VOP3-encoded instruction by its plan
     /// and returns true, or writes nothing and returns false: the general
