@@ -154,12 +154,13 @@ pub(crate) const fn base_family(enc: Enc) -> Family {
 }
 
 /// Whether a 32-bit literal dword follows the base words of an instruction
-/// of row `info` in encoding `enc` (the decoder and the encoder share the
-/// rule): a scalar or VOP1/VOP2/VOPC source written as 255, GCN 1.1's SMRD
-/// literal offset, or a row whose constant is always a literal.
+/// of a row with [`flag`] bits `flags` in encoding `enc` (the decoder and
+/// the encoder share the rule): a scalar or VOP1/VOP2/VOPC source written
+/// as 255, GCN 1.1's SMRD literal offset, or a row whose constant is always
+/// a literal.
 #[inline(always)]
-pub(crate) fn literal_follows(enc: Enc, gen: Gen, raw: u64, info: &OpInfo) -> bool {
-    literal_in_fields(enc, gen, raw) || info.has(flag::LIT)
+pub(crate) fn literal_follows(enc: Enc, gen: Gen, raw: u64, flags: u32) -> bool {
+    literal_in_fields(enc, gen, raw) || flags & flag::LIT != 0
 }
 
 /// The part of [`literal_follows`] that the fields decide, whatever the row.
@@ -289,7 +290,7 @@ fn decode_head(target: Target, words: &[u32]) -> Result<Head, DecodeError> {
     if enc == Enc::Vop3 && flags & flag::VOP3B != 0 {
         enc = Enc::Vop3b;
     }
-    let lit = literal_in_fields(enc, gen, raw) || flags & flag::LIT != 0;
+    let lit = literal_follows(enc, gen, raw, flags);
     if lit {
         if sdwa_or_dpp(enc) {
             // An SDWA/DPP word where a K constant follows (v_madmk/v_madak):

@@ -348,7 +348,7 @@ pub fn encode(i: &Instr) -> Result<Words, EncodeError> {
         words[1] = 0;
     }
     let mut len = base;
-    let wants = literal_follows(i.enc, i.gen, raw, info);
+    let wants = literal_follows(i.enc, i.gen, raw, info.flags);
     match (wants, i.lit) {
         (true, Some(l)) if base == 1 => {
             words[len] = l;

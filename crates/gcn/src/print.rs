@@ -503,6 +503,8 @@ pub(crate) fn prefetch_rows(op: crate::table::OpId, enc: Enc, gen: Gen, dialect:
             _mm_prefetch::<_MM_HINT_T0>(p);
         }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (op, enc, gen, dialect);
 }
 
 /// The printer at work, with the dialect (`L`: LLVM's) and whether the

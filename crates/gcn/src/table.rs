@@ -280,7 +280,7 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 /// The [`flag`] bits of every row of [`OPS`], apart: a decoder reads a
 /// row's flags for every instruction (its length depends on them), and
 /// this table (5 KB) stays in the first-level cache where the rows
-/// (86 KB) do not.
+/// (97 KB) do not.
 pub(crate) static OP_FLAGS: [u32; OPS.len()] = {
     let mut t = [0; OPS.len()];
     let mut k = 0;
