@@ -263,24 +263,28 @@ impl<E> Queue<E> {
     /// The next task: a chunk to list first (the text to write next
     /// waits for it, and it frees its stretch), else a stretch to scan.
     fn take(&mut self) -> Option<Task> {
-        if let Some((c, chunk)) = self.ready.pop_front() {
-            return Some(Task::List(c, chunk));
-        }
-        (self.scanning < self.scan_to).then(|| {
-            self.scanning += 1;
-            Task::Scan(self.scanning - 1)
-        })
+        self.take_list().or_else(|| self.take_scan())
     }
 
     /// The next task for the thread that also joins and writes: a stretch
     /// to scan first (a scan is a fraction of a listing: the thread is
     /// back to hand out chunks sooner), else a chunk to list.
     fn take_short(&mut self) -> Option<Task> {
-        if self.scanning < self.scan_to {
+        self.take_scan().or_else(|| self.take_list())
+    }
+
+    /// A chunk ready to list, taken.
+    fn take_list(&mut self) -> Option<Task> {
+        let (c, chunk) = self.ready.pop_front()?;
+        Some(Task::List(c, chunk))
+    }
+
+    /// The next stretch that may be scanned, taken.
+    fn take_scan(&mut self) -> Option<Task> {
+        (self.scanning < self.scan_to).then(|| {
             self.scanning += 1;
-            return Some(Task::Scan(self.scanning - 1));
-        }
-        self.take()
+            Task::Scan(self.scanning - 1)
+        })
     }
 
     /// The stretches scanned and the chunks listed that come next in

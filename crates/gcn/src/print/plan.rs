@@ -100,12 +100,26 @@ struct Tables {
 }
 
 /// A [`Step`] as a plan holds it, its field's place in the words
-/// included, so that printing an operand takes no branch: bits 0-5 the
-/// field's position, 6-9 its width, 10-15 the text table, 16-17 the
-/// source number whose NEG and ABS bits apply (3: none), 19 whether it
-/// counts on the constant bus, 20 whether an integer type
-/// makes modifiers lossy (LLVM), 21-22 the dwords (the bus key).
+/// included, so that printing an operand takes no branch: the parts at
+/// the bits [`word`] names.
 type Word = u32;
+
+/// Where the parts of a [`Word`] lie (the lowest bit of each; the
+/// field's position is bits 0-5).
+mod word {
+    /// The field's width (4 bits).
+    pub(super) const WIDTH: u32 = 6;
+    /// The text table (6 bits, [`super::TABLES_MAX`]).
+    pub(super) const TABLE: u32 = 10;
+    /// The source number whose NEG and ABS bits apply, 3 for none (2 bits).
+    pub(super) const SOURCE: u32 = 16;
+    /// Whether the operand counts on the constant bus.
+    pub(super) const BUS: u32 = 18;
+    /// Whether modifiers on it are lossy (an integer type, LLVM's syntax).
+    pub(super) const INT: u32 = 19;
+    /// Its dwords (2 bits: part of the constant-bus key).
+    pub(super) const DWORDS: u32 = 20;
+}
 
 /// The most text tables a [`Word`] can name.
 const TABLES_MAX: usize = 64;
@@ -175,9 +189,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         let mut refuse = 0;
         let mut sep = SEPARATOR[0];
         for &s in &p.steps[..usize::from(p.n_steps)] {
-            let code = (i.raw >> (s & 63)) as u32 & ((1 << (s >> 6 & 15)) - 1);
-            let text = t.texts[(s >> 10 & 63) as usize][code as usize & 511];
-            let n = s >> 16 & 3;
+            let code = (i.raw >> (s & 63)) as u32 & ((1 << (s >> word::WIDTH & 15)) - 1);
+            let text = t.texts[(s >> word::TABLE & 63) as usize][code as usize & 511];
+            let n = s >> word::SOURCE & 3;
             let mut wrap = mods[n as usize];
             // (Of the codes with a text, only the numbers are constants
             // to the modifiers.)
@@ -186,15 +200,15 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             let wrapped = u32::from(wrap != 0);
             if L {
                 // LLVM: no neg/abs on an integer operand.
-                refuse |= wrapped & s >> 20;
+                refuse |= wrapped & s >> word::INT & 1;
             } else {
                 // CLRX writes a constant's bits after the operands.
                 let moved = wrap & 0u32.wrapping_sub(constant);
                 moved_mods |= moved << (2 * n);
                 wrap ^= moved;
             }
-            let scalar = s >> 19 & 1 & u32::from(code < 128);
-            let key = code | (s >> 21 & 3) << 9;
+            let scalar = s >> word::BUS & 1 & u32::from(code < 128);
+            let key = code | (s >> word::DWORDS & 3) << 9;
             refuse |= scalar & u32::from(bus != u32::MAX) & u32::from(bus != key);
             bus = if scalar != 0 { key } else { bus };
             refuse |= u32::from(text == 0);
@@ -431,10 +445,10 @@ fn tables<const L: bool>(gen: Gen) -> Tables {
             }
         }
     }
-    // (Made on the heap: 512 KiB, most of it never touched.)
-    let mut all = vec![[0; 512]; TABLES_MAX];
-    all[..texts.tables.len()].copy_from_slice(&texts.tables);
-    let Ok(all) = all.into_boxed_slice().try_into() else {
+    // (A fixed number of tables, so that a word's table needs no bounds
+    // check; on the heap, 512 KiB, most of it never touched.)
+    texts.tables.resize(TABLES_MAX, [0; 512]);
+    let Ok(all) = texts.tables.into_boxed_slice().try_into() else {
         unreachable!("a vector of TABLES_MAX tables")
     };
     Tables {
@@ -454,7 +468,7 @@ struct Texts {
 }
 
 /// A [`Word`]'s source number for an operand without modifiers.
-const NO_MODS: u32 = 3 << 16;
+const NO_MODS: u32 = 3 << word::SOURCE;
 
 const T_VCC: u32 = 0;
 const T_VGPR: u32 = 1;
@@ -632,10 +646,10 @@ fn compile<const L: bool>(
                 bus,
                 plain,
             } => {
-                let bits = u32::from(if plain { 3 } else { n }) << 16
-                    | u32::from(bus) << 19
-                    | u32::from(L && !ty.is_float()) << 20
-                    | u32::from(dwords) << 21;
+                let bits = u32::from(if plain { 3 } else { n }) << word::SOURCE
+                    | u32::from(bus) << word::BUS
+                    | u32::from(L && !ty.is_float()) << word::INT
+                    | u32::from(dwords) << word::DWORDS;
                 (Some(SRC[usize::from(n)]), source(dwords, ty)?, bits)
             }
         };
@@ -654,7 +668,7 @@ fn compile<const L: bool>(
         if (field.is_some() && mask == 0) || mask != (1 << width) - 1 || width > 9 {
             return None;
         }
-        p.steps[k] = pos | width << 6 | table << 10 | src;
+        p.steps[k] = pos | width << word::WIDTH | table << word::TABLE | src;
     }
     p.n_steps = steps.len() as u8;
     Some(())
