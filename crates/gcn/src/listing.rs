@@ -870,6 +870,8 @@ impl<'a> Lister<'a> {
         let mut plain = Printer::new(dialect);
         // (Most instructions have no label: one test each.)
         let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
+        // Lines with no relocation and no hex comment.
+        let plain_lines = relocs.is_empty() && !opts.hex;
         carry.feed(piece, last, known, |pc, r, words, trusted, next| {
             // (The rows the next line's printing reads load while this one
             // prints: the rows of instructions in any order miss the
@@ -898,6 +900,13 @@ impl<'a> Lister<'a> {
                     // case); a line printed as data moves it behind `.int`.
                     printer.pc = pc;
                     let expressible = printer.write_checked(i, line);
+                    // (The common case, with nothing to add: a trusted
+                    // instruction has no reserved bits, as its text
+                    // assembles back to its words.)
+                    if expressible && trusted && plain_lines {
+                        line.push('\n');
+                        return;
+                    }
                     let (w, n) = i.words();
                     let reserved = i.reserved_bits();
                     let lit_at = pc + 4 * (n as u64).saturating_sub(1);

@@ -1131,8 +1131,8 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 _ => {}
             }
         }
-        o.flag(i.field(Field::Glc) != 0, "glc");
-        o.flag(i.field(Field::Nv) != 0, "nv");
+        packed_flag!(o, i.field(Field::Glc) != 0, "glc");
+        packed_flag!(o, i.field(Field::Nv) != 0, "nv");
         if i.field(Field::Soe) != 0 && imm && info.operand(Role::O).is_some() {
             push_named_hex(o.modifier(), "offset:", i.field(Field::Offset));
         }
@@ -1345,10 +1345,10 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         // (The tied SRC2 of v_mac is VDST and has no role in the signature: not printed.)
         // SRC0 bit 8 of VOP3-encoded 16-bit interpolation: the attribute's high half.
         let high = interp && i.field(Field::Src0) >> 8 & 1 != 0 && info.operand(Role::T).is_some();
-        o.flag(high, "high");
+        packed_flag!(o, high, "high");
         // CLRX writes `op_sel:[..] mul:2 clamp`, LLVM `clamp op_sel:[..] mul:2`.
         if self.llvm() {
-            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            packed_flag!(o, i.field(Field::Clamp) != 0, "clamp");
         }
         let opsel = i.field(Field::OpSel);
         if opsel != 0 && self.llvm() && !info.sig.iter().any(|o| o.ty.is_16bit()) {
@@ -1375,7 +1375,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         o.omod(i.field(Field::Omod));
         if !self.llvm() {
-            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            packed_flag!(o, i.field(Field::Clamp) != 0, "clamp");
         }
         let n_src = if const_neg | const_abs != 0 {
             info.sig
@@ -1484,7 +1484,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         if lists && neg_hi & all != 0 {
             self.bit_list(o.modifier(), "neg_hi", neg_hi, n, false);
         }
-        o.flag(i.field(Field::Clamp) != 0, "clamp");
+        packed_flag!(o, i.field(Field::Clamp) != 0, "clamp");
     }
 
     fn sel(&self, out: &mut Vec<u8>, name: &str, v: u32) {
@@ -1585,11 +1585,11 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         self.constant_bus(&reads);
         if self.llvm() {
-            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            packed_flag!(o, i.field(Field::Clamp) != 0, "clamp");
             o.omod(i.field(Field::Omod));
         } else {
             o.omod(i.field(Field::Omod));
-            o.flag(i.field(Field::Clamp) != 0, "clamp");
+            packed_flag!(o, i.field(Field::Clamp) != 0, "clamp");
         }
         if self.llvm()
             && info.sig.is_empty()
@@ -1854,7 +1854,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 push_named_u32(o.modifier(), "offset:", off);
             }
         }
-        o.flag(i.field(Field::Gds) != 0, "gds");
+        packed_flag!(o, i.field(Field::Gds) != 0, "gds");
     }
 
     fn buf(&self, i: &Instr, o: &mut Ops) {
@@ -1941,37 +1941,37 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 out.push(b']');
             }
         }
-        o.flag(idxen != 0, "idxen");
-        o.flag(offen != 0, "offen");
-        o.flag(addr64 != 0, "addr64");
+        packed_flag!(o, idxen != 0, "idxen");
+        packed_flag!(o, offen != 0, "offen");
+        packed_flag!(o, addr64 != 0, "addr64");
         let off = i.field(Field::Offset);
         if off != 0 {
             push_named_u32(o.modifier(), "offset:", off);
         }
         // LLVM spells buffer_store_lds_dword with `lds` before the cache bits.
         let lds_first = data.is_none() && self.llvm();
-        o.flag(lds_first && i.field(Field::Lds) != 0, "lds");
-        o.flag(i.field(Field::Glc) != 0, "glc");
-        o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(!lds_first && i.field(Field::Lds) != 0, "lds");
-        o.flag(i.field(Field::Tfe) != 0, "tfe");
+        packed_flag!(o, lds_first && i.field(Field::Lds) != 0, "lds");
+        packed_flag!(o, i.field(Field::Glc) != 0, "glc");
+        packed_flag!(o, i.field(Field::Slc) != 0, "slc");
+        packed_flag!(o, !lds_first && i.field(Field::Lds) != 0, "lds");
+        packed_flag!(o, i.field(Field::Tfe) != 0, "tfe");
     }
 
     /// CLRX's MUBUF/MTBUF modifiers: `offen idxen offset:N glc slc addr64
     /// lds tfe format:[dfmt,nfmt]` (format names in lower case, a default
     /// half left out).
     fn buf_mods_clrx(&self, i: &Instr, o: &mut Ops) {
-        o.flag(i.field(Field::Offen) != 0, "offen");
-        o.flag(i.field(Field::Idxen) != 0, "idxen");
+        packed_flag!(o, i.field(Field::Offen) != 0, "offen");
+        packed_flag!(o, i.field(Field::Idxen) != 0, "idxen");
         let off = i.field(Field::Offset);
         if off != 0 {
             push_named_u32(o.modifier(), "offset:", off);
         }
-        o.flag(i.field(Field::Glc) != 0, "glc");
-        o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(i.field(Field::Addr64) != 0, "addr64");
-        o.flag(i.field(Field::Lds) != 0, "lds");
-        o.flag(i.field(Field::Tfe) != 0, "tfe");
+        packed_flag!(o, i.field(Field::Glc) != 0, "glc");
+        packed_flag!(o, i.field(Field::Slc) != 0, "slc");
+        packed_flag!(o, i.field(Field::Addr64) != 0, "addr64");
+        packed_flag!(o, i.field(Field::Lds) != 0, "lds");
+        packed_flag!(o, i.field(Field::Tfe) != 0, "tfe");
         if i.enc == Enc::Mtbuf {
             let (d, n) = (i.field(Field::Dfmt), i.field(Field::Nfmt));
             if d != 1 || n != 0 {
@@ -2050,9 +2050,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         } else if dmask != 0 {
             push_named_hex(o.modifier(), "dmask:", dmask);
         }
-        o.flag(i.field(Field::Unorm) != 0, "unorm");
-        o.flag(i.field(Field::Glc) != 0, "glc");
-        o.flag(i.field(Field::Slc) != 0, "slc");
+        packed_flag!(o, i.field(Field::Unorm) != 0, "unorm");
+        packed_flag!(o, i.field(Field::Glc) != 0, "glc");
+        packed_flag!(o, i.field(Field::Slc) != 0, "slc");
         if i.field(Field::R128) != 0 {
             o.modifier().push_str(if i.gen.has(Feature::R128A16) {
                 "a16"
@@ -2060,10 +2060,10 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 "r128"
             });
         }
-        o.flag(tfe != 0, "tfe");
-        o.flag(i.field(Field::Lwe) != 0, "lwe");
-        o.flag(i.field(Field::Da) != 0, "da");
-        o.flag(d16, "d16");
+        packed_flag!(o, tfe != 0, "tfe");
+        packed_flag!(o, i.field(Field::Lwe) != 0, "lwe");
+        packed_flag!(o, i.field(Field::Da) != 0, "da");
+        packed_flag!(o, d16, "d16");
     }
 
     fn exp(&self, i: &Instr, o: &mut Ops) {
@@ -2105,9 +2105,9 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                 self.lose();
             }
         }
-        o.flag(i.field(Field::Done) != 0, "done");
-        o.flag(compr, "compr");
-        o.flag(i.field(Field::Vm) != 0, "vm");
+        packed_flag!(o, i.field(Field::Done) != 0, "done");
+        packed_flag!(o, compr, "compr");
+        packed_flag!(o, i.field(Field::Vm) != 0, "vm");
     }
 
     fn flat(&self, i: &Instr, o: &mut Ops) {
@@ -2177,12 +2177,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             }
         }
         // CLRX: `lds glc slc tfe nv`; LLVM: `glc slc lds tfe nv`.
-        o.flag(!self.llvm() && i.field(Field::Lds) != 0, "lds");
-        o.flag(i.field(Field::Glc) != 0, "glc");
-        o.flag(i.field(Field::Slc) != 0, "slc");
-        o.flag(self.llvm() && i.field(Field::Lds) != 0, "lds");
-        o.flag(i.field(Field::Tfe) != 0, "tfe");
-        o.flag(i.field(Field::Nv) != 0, "nv");
+        packed_flag!(o, !self.llvm() && i.field(Field::Lds) != 0, "lds");
+        packed_flag!(o, i.field(Field::Glc) != 0, "glc");
+        packed_flag!(o, i.field(Field::Slc) != 0, "slc");
+        packed_flag!(o, self.llvm() && i.field(Field::Lds) != 0, "lds");
+        packed_flag!(o, i.field(Field::Tfe) != 0, "tfe");
+        packed_flag!(o, i.field(Field::Nv) != 0, "nv");
     }
 }
 
@@ -2227,7 +2227,27 @@ impl Ops<'_> {
             self.modifier().push_str(name);
         }
     }
+
+    /// [`Ops::flag`] of a short name (` name`, packed: [`flag!`]), with no
+    /// branch on `on`: the bits are as random as the code, and the text's
+    /// length grows by nothing when `on` is false.
+    #[inline(always)]
+    fn flag_packed(&mut self, on: bool, text: Packed) {
+        push_packed(self.out, text & 0u64.wrapping_sub(u64::from(on)));
+    }
 }
+
+/// `ops.flag(on, "name")` for names of up to six bytes, without a branch
+/// ([`Ops::flag_packed`]).
+macro_rules! packed_flag {
+    ($ops:expr, $on:expr, $name:literal) => {
+        $ops.flag_packed($on, {
+            const TEXT: Packed = pack_concat(" ", $name);
+            TEXT
+        })
+    };
+}
+use packed_flag;
 
 #[cfg(test)]
 mod tests {
