@@ -568,6 +568,14 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         self.lossy.set(true);
     }
 
+    /// [`Pr::lose`] if `lossy`, without a branch (for tests of bits that
+    /// code in any order sets at random: give it `&` and `|` of them,
+    /// not `&&` and `||`).
+    #[inline(always)]
+    fn lose_if(&self, lossy: bool) {
+        self.lossy.set(self.lossy.get() | lossy);
+    }
+
     /// A VGPR operand: a range past v255 has no text.
     #[inline(always)]
     fn vgpr(&self, out: &mut Vec<u8>, n: u32, count: u32) {
@@ -1868,19 +1876,15 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             i.field(Field::Addr64),
         );
         let data = info.operand(Role::V);
-        if i.field(Field::Addr64) != 0 && i.field(Field::Offen) | i.field(Field::Idxen) != 0 {
-            // clrxasm: "Idxen and offen must be zero in 64-bit address mode";
-            // llvm-mc: "invalid operand for instruction".
-            self.lose();
-        }
+        // clrxasm: "Idxen and offen must be zero in 64-bit address mode";
+        // llvm-mc: "invalid operand for instruction".
+        self.lose_if((addr64 != 0) & (offen | idxen != 0));
         if self.llvm() && i.field(Field::Lds) != 0 && data.is_some() && !info.has(flag::LDS) {
             // llvm-mc takes `lds` only on the loads that have an LDS form.
             self.lose();
         }
-        if i.field(Field::Lds) != 0 && i.field(Field::Tfe) != 0 {
-            // Both assemblers refuse the pair ("Both LDS and TFE is illegal").
-            self.lose();
-        }
+        // Both assemblers refuse the pair ("Both LDS and TFE is illegal").
+        self.lose_if((i.field(Field::Lds) != 0) & (i.field(Field::Tfe) != 0));
         if let Some(op) = data {
             // CLRX counts the TFE status dword in the data registers.
             let tfe = if self.llvm() { 0 } else { i.field(Field::Tfe) };
@@ -2053,13 +2057,11 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         packed_flag!(o, i.field(Field::Unorm) != 0, "unorm");
         packed_flag!(o, i.field(Field::Glc) != 0, "glc");
         packed_flag!(o, i.field(Field::Slc) != 0, "slc");
-        if i.field(Field::R128) != 0 {
-            o.modifier().push_str(if i.gen.has(Feature::R128A16) {
-                "a16"
-            } else {
-                "r128"
-            });
-        }
+        const R128: [Packed; 2] = [pack_concat(" ", "r128"), pack_concat(" ", "a16")];
+        o.flag_packed(
+            i.field(Field::R128) != 0,
+            R128[usize::from(i.gen.has(Feature::R128A16))],
+        );
         packed_flag!(o, tfe != 0, "tfe");
         packed_flag!(o, i.field(Field::Lwe) != 0, "lwe");
         packed_flag!(o, i.field(Field::Da) != 0, "da");
@@ -2213,12 +2215,14 @@ impl Ops<'_> {
     /// The output modifier (OMOD field).
     #[inline(always)]
     fn omod(&mut self, v: u32) {
-        match v {
-            1 => self.modifier().push_str("mul:2"),
-            2 => self.modifier().push_str("mul:4"),
-            3 => self.modifier().push_str("div:2"),
-            _ => {}
-        }
+        // (A text of no length for 0: no branch on the random field.)
+        const OMOD: [Packed; 4] = [
+            0,
+            pack_concat(" ", "mul:2"),
+            pack_concat(" ", "mul:4"),
+            pack_concat(" ", "div:2"),
+        ];
+        push_packed(self.out, OMOD[v as usize & 3]);
     }
 
     #[inline(always)]
