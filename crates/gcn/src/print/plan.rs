@@ -150,22 +150,29 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     /// path prints it (and every other encoding).
     #[inline(always)]
     pub(super) fn by_plan(&self, i: &Instr, out: &mut Vec<u8>) -> bool {
-        let plans = match i.enc {
-            Enc::Vop3 | Enc::Vop3b => 0,
-            Enc::Vop1 | Enc::Vop2 | Enc::Vopc => 1,
-            _ => return false,
-        };
+        match i.enc {
+            Enc::Vop3 | Enc::Vop3b => self.by_plan_of::<true>(i, out),
+            Enc::Vop1 | Enc::Vop2 | Enc::Vopc => self.by_plan_of::<false>(i, out),
+            _ => false,
+        }
+    }
+
+    /// [`Pr::by_plan`] of an instruction of VOP3's encodings (`VOP3`) or
+    /// of the short ones, which have none of the modifier fields: their
+    /// printing leaves the modifiers out at compile time.
+    #[inline(always)]
+    fn by_plan_of<const VOP3: bool>(&self, i: &Instr, out: &mut Vec<u8>) -> bool {
         let t = TABLES[i.gen as usize][usize::from(L)].get_or_init(|| Box::new(tables::<L>(i.gen)));
-        let p = &[&t.vop3, &t.short][plans][i.op as usize];
-        // (The short encodings have none of the modifier fields: 0.)
-        if p.len == 0 || i.field(Field::OpSel) != 0 {
+        let p = &[&t.short, &t.vop3][usize::from(VOP3)][i.op as usize];
+        let field = |f: Field| if VOP3 { i.field(f) } else { 0 };
+        if p.len == 0 || field(Field::OpSel) != 0 {
             return false;
         }
-        let omod = i.field(Field::Omod);
+        let omod = field(Field::Omod);
         if omod != 0 && p.omod_lossy_b && i.enc == Enc::Vop3b {
             return false;
         }
-        let (neg, abs) = (i.field(Field::Neg), i.field(Field::Abs));
+        let (neg, abs) = (field(Field::Neg), field(Field::Abs));
         // The modifier bits (neg | abs << 1) of sources 0, 1, 2, and none
         // for the operands they do not apply to.
         let mods = [
@@ -228,7 +235,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         // CLRX writes `mul:2 clamp`, LLVM `clamp mul:2` (texts of no
         // length where a modifier is not set: no branch on the bits).
-        let clamp = CLAMP * Packed::from(i.field(Field::Clamp) != 0);
+        let clamp = CLAMP * Packed::from(field(Field::Clamp) != 0);
         let (first, second) = if L {
             (clamp, OMOD[omod as usize & 3])
         } else {
