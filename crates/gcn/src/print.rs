@@ -2057,11 +2057,12 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         packed_flag!(self, o, i.field(Field::Unorm) != 0, "unorm");
         packed_flag!(self, o, i.field(Field::Glc) != 0, "glc");
         packed_flag!(self, o, i.field(Field::Slc) != 0, "slc");
-        const R128: [Packed; 2] = [pack_concat(" ", "r128"), pack_concat(" ", "a16")];
-        o.flag_packed(
-            i.field(Field::R128) != 0,
-            R128[usize::from(i.gen.has(Feature::R128A16))],
-        );
+        let r128 = i.field(Field::R128) != 0;
+        if i.gen.has(Feature::R128A16) {
+            packed_flag!(self, o, r128, "a16");
+        } else {
+            packed_flag!(self, o, r128, "r128");
+        }
         packed_flag!(self, o, tfe != 0, "tfe");
         packed_flag!(self, o, i.field(Field::Lwe) != 0, "lwe");
         packed_flag!(self, o, i.field(Field::Da) != 0, "da");
@@ -2188,6 +2189,15 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     }
 }
 
+/// The output modifier's text by OMOD field, with its leading space (of
+/// no length for 0: no branch on a field random code sets at random).
+const OMOD: [Packed; 4] = [
+    0,
+    pack_concat(" mul:2", ""),
+    pack_concat(" mul:4", ""),
+    pack_concat(" div:2", ""),
+];
+
 /// Separators: `mnemonic op, op, op mod mod`.
 struct Ops<'o> {
     out: &'o mut Vec<u8>,
@@ -2215,13 +2225,6 @@ impl Ops<'_> {
     /// The output modifier (OMOD field).
     #[inline(always)]
     fn omod(&mut self, v: u32) {
-        // (A text of no length for 0: no branch on the random field.)
-        const OMOD: [Packed; 4] = [
-            0,
-            pack_concat(" ", "mul:2"),
-            pack_concat(" ", "mul:4"),
-            pack_concat(" ", "div:2"),
-        ];
         push_packed(self.out, OMOD[v as usize & 3]);
     }
 
@@ -2232,7 +2235,7 @@ impl Ops<'_> {
         }
     }
 
-    /// [`Ops::flag`] of a short name (` name`, packed: [`flag!`]), with no
+    /// [`Ops::flag`] of a short name (` name`, packed: [`packed_flag!`]), with no
     /// branch on `on`: the bits are as random as the code, and the text's
     /// length grows by nothing when `on` is false.
     #[inline(always)]

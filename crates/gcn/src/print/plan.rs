@@ -20,7 +20,7 @@
 //! instruction back to the general path (nothing written). The test below
 //! holds the two paths to the same text on random words of every form.
 
-use super::{llvm_suffix, vop3_interp, Dialect, Pr, Printer, MODDED};
+use super::{llvm_suffix, vop3_interp, Dialect, Pr, Printer, MODDED, OMOD};
 use crate::decode::Instr;
 use crate::gen::{Gen, GEN_COUNT};
 use crate::layout::{position_mask, Enc, Field};
@@ -293,12 +293,6 @@ fn push_bits(out: &mut Vec<u8>, head: Packed, v: u32, n: u8) {
     }
     out.push(b']');
 }
-const OMOD: [Packed; 4] = [
-    0,
-    pack_concat(" mul:2", ""),
-    pack_concat(" mul:4", ""),
-    pack_concat(" div:2", ""),
-];
 
 /// The most a plan writes before [`Line::commit`]: the name, and per step
 /// a separator, two prefixes, the text and a suffix (each stored whole,
