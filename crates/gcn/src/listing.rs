@@ -860,122 +860,59 @@ impl<'a> Lister<'a> {
             unplaced,
             text,
             plain_text,
-            ..
         } = self;
         let dialect = opts.dialect;
-        let gen = carry.target.gen;
-        let cmt = comment(dialect);
         let lookup = |a: u64| labels.get(&a).map(|s| s.as_str());
-        let mut printer = Printer::with_labels(dialect, &lookup);
-        let mut plain = Printer::new(dialect);
-        // (Most instructions have no label: one test each.)
-        let mut next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
-        // Lines with no relocation and no hex comment.
-        let plain_lines = relocs.is_empty() && !opts.hex;
+        let mut lines = Lines {
+            opts: *opts,
+            relocs,
+            exact: *exact,
+            // (Most instructions have no label: one test each.)
+            next_label: ahead.peek().map_or(u64::MAX, |(&a, _)| a),
+            ahead,
+            unplaced,
+            text,
+            plain_text,
+            printer: Printer::with_labels(dialect, &lookup),
+            plain: Printer::new(dialect),
+            gen: carry.target.gen,
+        };
+        let (mut known, mut piece) = (known, piece);
+        // Lines with no relocation and no hex comment: the runs of trusted
+        // instructions between the others are listed by `Lines::trusted`.
+        while lines.plain_lines() && carry.bytes.is_empty() {
+            let n = lines.trusted(&mut known, piece, carry.pc, out);
+            carry.pc += n as u64;
+            piece = &piece[n..];
+            // The line that ended the run, if `known` holds it and a dword
+            // follows it in the piece (as the general loop lists it).
+            let Some(&k) = known.kept.first().filter(|_| known.pc == carry.pc) else {
+                break;
+            };
+            let step = k.step();
+            let Some(i) = k.instr(lines.gen).filter(|_| piece.len() >= 4 * step + 4) else {
+                break;
+            };
+            let mut words = [0; 2];
+            for (w, b) in words.iter_mut().zip(piece[..4 * step].chunks_exact(4)) {
+                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+            known.kept = &known.kept[1..];
+            known.pc += 4 * step as u64;
+            let trusted = k.meta & Kept::TRUSTED != 0;
+            lines.line(
+                out,
+                carry.pc,
+                &Ok(i),
+                &words[..step],
+                trusted,
+                known.kept.first(),
+            );
+            carry.pc += 4 * step as u64;
+            piece = &piece[4 * step..];
+        }
         carry.feed(piece, last, known, |pc, r, words, trusted, next| {
-            // (The rows the next line's printing reads load while this one
-            // prints: the rows of instructions in any order miss the
-            // first-level cache, and the printing waited for them.)
-            if let Some(n) = next {
-                crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
-            }
-            // (Each line goes straight to `out`.)
-            let line = &mut *out;
-            if pc >= next_label {
-                while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
-                    if a == pc {
-                        line.push_str(l);
-                        line.push_str(":\n");
-                    } else {
-                        unplaced.push((a, l));
-                    }
-                }
-                next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
-            }
-            line.push_str("    ");
-            let line_start = line.len();
-            match r {
-                Ok(i) => {
-                    // The text goes straight into the line (the common
-                    // case); a line printed as data moves it behind `.int`.
-                    printer.pc = pc;
-                    let expressible = printer.write_checked(i, line);
-                    // (The common case, with nothing to add: a trusted
-                    // instruction has no reserved bits, as its text
-                    // assembles back to its words.)
-                    if expressible && trusted && plain_lines {
-                        line.push('\n');
-                        return;
-                    }
-                    let (w, n) = i.words();
-                    let reserved = i.reserved_bits();
-                    let lit_at = pc + 4 * (n as u64).saturating_sub(1);
-                    let reloc = if n > 1 { relocs.get(&lit_at) } else { None };
-                    // A relocated literal is written as its symbol: only the
-                    // rest of the text must be expressible (the linked value
-                    // may equal an inline constant, which the dialect could
-                    // not write as a literal).
-                    let expressible = match (reloc, i.lit) {
-                        (Some(_), Some(_)) => {
-                            let mut j = *i;
-                            j.lit = Some(0x1234_5678);
-                            plain_text.clear();
-                            printer.write_checked(&j, plain_text)
-                        }
-                        _ => expressible,
-                    };
-                    // A relocated literal is written as its symbol: the text
-                    // stands for the words once the relocation is applied.
-                    let raw = !expressible
-                        || reloc.is_none()
-                            && (reserved != 0
-                                || !trusted && {
-                                    // Only a branch prints differently without labels.
-                                    if branch_target(i, pc).is_some() {
-                                        plain.pc = pc;
-                                        plain_text.clear();
-                                        plain.write(i, plain_text);
-                                        !exact(i, plain_text)
-                                    } else {
-                                        !exact(i, &line[line_start..])
-                                    }
-                                });
-                    if raw {
-                        text.clear();
-                        text.push_str(&line[line_start..]);
-                        line.truncate(line_start);
-                        push_int(line, &w[..n]);
-                        pad(line, line_start, 48);
-                        let _ = write!(line, "{cmt} ");
-                        if opts.hex {
-                            let _ = write!(line, "{pc:06x}: ");
-                        }
-                        line.push_str(text);
-                        if reserved != 0 {
-                            let _ = write!(line, " (reserved bits set: {reserved:#x})");
-                        } else {
-                            line.push_str(" (this text does not assemble to these words)");
-                        }
-                    } else {
-                        if let Some(r) = reloc {
-                            relocate_literal(line, line_start, w[n - 1], r);
-                        }
-                        if opts.hex {
-                            pad(line, line_start, 48);
-                            let _ = write!(line, "{cmt} {pc:06x}:");
-                            for x in &w[..n] {
-                                let _ = write!(line, " {x:08x}");
-                            }
-                        }
-                    }
-                }
-                Err(e) => {
-                    push_int(line, words);
-                    pad(line, line_start, 48);
-                    let _ = write!(line, "{cmt} {pc:06x}: {e}");
-                }
-            }
-            line.push('\n');
+            lines.line(out, pc, r, words, trusted, next)
         });
     }
 
@@ -1010,6 +947,212 @@ impl<'a> Lister<'a> {
             );
         }
         out.push_str(&s);
+    }
+}
+
+/// What [`Lister::list`] keeps from line to line while it lists a piece.
+struct Lines<'l, 'a> {
+    opts: Options,
+    relocs: &'l BTreeMap<u64, String>,
+    exact: &'a dyn Fn(&Instr, &str) -> bool,
+    ahead: &'l mut std::iter::Peekable<std::collections::btree_map::Range<'a, u64, String>>,
+    /// The address of the next label (`u64::MAX`: none).
+    next_label: u64,
+    unplaced: &'l mut Vec<(u64, &'a str)>,
+    text: &'l mut String,
+    plain_text: &'l mut String,
+    /// Names branch targets by the listing's labels.
+    printer: Printer<'l>,
+    /// Names none: what a branch's words say without labels.
+    plain: Printer<'static>,
+    gen: Gen,
+}
+
+impl Lines<'_, '_> {
+    /// Lines with no relocation and no hex comment.
+    #[inline(always)]
+    fn plain_lines(&self) -> bool {
+        self.relocs.is_empty() && !self.opts.hex
+    }
+
+    /// The lines of the trusted instructions `known` holds from byte
+    /// address `pc` on, at the start of `piece`, up to the first that is
+    /// not one (not trusted, labelled, not expressible, or not followed by
+    /// a dword in the piece, as the general loop needs): the bytes listed.
+    /// What [`Lines::line`] writes for them as plain lines, without the
+    /// general loop's work per line (whole dwords of the piece, the
+    /// instruction as a `Result`): most lines of a chunk are such lines.
+    #[inline(always)]
+    fn trusted(&mut self, known: &mut Known<'_>, piece: &[u8], pc: u64, out: &mut String) -> usize {
+        if known.pc != pc {
+            return 0;
+        }
+        let (gen, dialect) = (self.gen, self.opts.dialect);
+        let words = piece.len() / 4;
+        let (mut k, mut at) = (0, pc);
+        let mut kept = known.kept;
+        while let [first, rest @ ..] = kept {
+            let step = first.step();
+            if first.meta & (Kept::TRUSTED | Kept::ERR) != Kept::TRUSTED
+                || k + step >= words
+                || at >= self.next_label
+            {
+                break;
+            }
+            let Some(i) = first.instr(gen) else { break };
+            if let Some(n) = rest.first() {
+                crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
+            }
+            let start = out.len();
+            out.push_str("    ");
+            self.printer.pc = at;
+            if !self.printer.write_checked(&i, out) {
+                // (The general line writes it as data.)
+                out.truncate(start);
+                break;
+            }
+            out.push('\n');
+            kept = rest;
+            k += step;
+            at += 4 * step as u64;
+        }
+        known.kept = kept;
+        known.pc = at;
+        4 * k
+    }
+
+    /// Writes the line of the instruction (or undecodable words) `r` at
+    /// byte address `pc`, with the labels before it; `words` are its words,
+    /// `trusted` its mark ([`Stretch::trust`]), `next` the instruction
+    /// after it if known (to prefetch its rows).
+    fn line(
+        &mut self,
+        out: &mut String,
+        pc: u64,
+        r: &Result<Instr, DecodeError>,
+        words: &[u32],
+        trusted: bool,
+        next: Option<&Kept>,
+    ) {
+        let plain_lines = self.plain_lines();
+        let Lines {
+            opts,
+            relocs,
+            exact,
+            ahead,
+            next_label,
+            unplaced,
+            text,
+            plain_text,
+            printer,
+            plain,
+            gen,
+        } = self;
+        let (gen, dialect, exact) = (*gen, opts.dialect, *exact);
+        let cmt = comment(dialect);
+        // (The rows the next line's printing reads load while this one
+        // prints: the rows of instructions in any order miss the
+        // first-level cache, and the printing waited for them.)
+        if let Some(n) = next {
+            crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
+        }
+        // (Each line goes straight to `out`.)
+        let line = &mut *out;
+        if pc >= *next_label {
+            while let Some((&a, l)) = ahead.next_if(|(&a, _)| a <= pc) {
+                if a == pc {
+                    line.push_str(l);
+                    line.push_str(":\n");
+                } else {
+                    unplaced.push((a, l));
+                }
+            }
+            *next_label = ahead.peek().map_or(u64::MAX, |(&a, _)| a);
+        }
+        line.push_str("    ");
+        let line_start = line.len();
+        match r {
+            Ok(i) => {
+                // The text goes straight into the line (the common
+                // case); a line printed as data moves it behind `.int`.
+                printer.pc = pc;
+                let expressible = printer.write_checked(i, line);
+                // (The common case, with nothing to add: a trusted
+                // instruction has no reserved bits, as its text
+                // assembles back to its words.)
+                if expressible && trusted && plain_lines {
+                    line.push('\n');
+                    return;
+                }
+                let (w, n) = i.words();
+                let reserved = i.reserved_bits();
+                let lit_at = pc + 4 * (n as u64).saturating_sub(1);
+                let reloc = if n > 1 { relocs.get(&lit_at) } else { None };
+                // A relocated literal is written as its symbol: only the
+                // rest of the text must be expressible (the linked value
+                // may equal an inline constant, which the dialect could
+                // not write as a literal).
+                let expressible = match (reloc, i.lit) {
+                    (Some(_), Some(_)) => {
+                        let mut j = *i;
+                        j.lit = Some(0x1234_5678);
+                        plain_text.clear();
+                        printer.write_checked(&j, plain_text)
+                    }
+                    _ => expressible,
+                };
+                // A relocated literal is written as its symbol: the text
+                // stands for the words once the relocation is applied.
+                let raw = !expressible
+                    || reloc.is_none()
+                        && (reserved != 0
+                            || !trusted && {
+                                // Only a branch prints differently without labels.
+                                if branch_target(i, pc).is_some() {
+                                    plain.pc = pc;
+                                    plain_text.clear();
+                                    plain.write(i, plain_text);
+                                    !exact(i, plain_text)
+                                } else {
+                                    !exact(i, &line[line_start..])
+                                }
+                            });
+                if raw {
+                    text.clear();
+                    text.push_str(&line[line_start..]);
+                    line.truncate(line_start);
+                    push_int(line, &w[..n]);
+                    pad(line, line_start, 48);
+                    let _ = write!(line, "{cmt} ");
+                    if opts.hex {
+                        let _ = write!(line, "{pc:06x}: ");
+                    }
+                    line.push_str(text);
+                    if reserved != 0 {
+                        let _ = write!(line, " (reserved bits set: {reserved:#x})");
+                    } else {
+                        line.push_str(" (this text does not assemble to these words)");
+                    }
+                } else {
+                    if let Some(r) = reloc {
+                        relocate_literal(line, line_start, w[n - 1], r);
+                    }
+                    if opts.hex {
+                        pad(line, line_start, 48);
+                        let _ = write!(line, "{cmt} {pc:06x}:");
+                        for x in &w[..n] {
+                            let _ = write!(line, " {x:08x}");
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                push_int(line, words);
+                pad(line, line_start, 48);
+                let _ = write!(line, "{cmt} {pc:06x}: {e}");
+            }
+        }
+        line.push('\n');
     }
 }
 
