@@ -507,6 +507,21 @@ pub(crate) fn prefetch_rows(op: crate::table::OpId, enc: Enc, gen: Gen, dialect:
     let _ = (op, enc, gen, dialect);
 }
 
+/// LLVM's SDWA select values.
+const SEL_LLVM: [Packed; 8] = pack_all([
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
+]);
+
+/// The prefixes of the SDWA selects (` dst_sel:`, ...).
+struct SdwaSel;
+
+impl SdwaSel {
+    const DST: Packed16 = pack16_all([" dst_sel:"])[0];
+    const SRC0: Packed16 = pack16_all([" src0_sel:"])[0];
+    const SRC1: Packed16 = pack16_all([" src1_sel:"])[0];
+    const UNUSED: Packed16 = pack16_all([" dst_unused:"])[0];
+}
+
 /// The printer at work, with the dialect (`L`: LLVM's) and whether the
 /// text is being checked (`C`, see [`Printer::write_checked`]) fixed at
 /// compile time: each of the four combinations is compiled apart, so the
@@ -1495,22 +1510,13 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         packed_flag!(self, o, i.field(Field::Clamp) != 0, "clamp");
     }
 
-    fn sel(&self, out: &mut Vec<u8>, name: &str, v: u32) {
-        // Packed: the value is data, a copy of its length would be a `memcpy` call.
-        const SEL: [[Packed; 8]; 2] = [
-            pack_all([
-                "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "7",
-            ]),
-            pack_all([
-                "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
-            ]),
-        ];
-        out.push_str(name);
-        out.push(b':');
-        if v & 7 == 7 {
-            self.lose();
-        }
-        push_packed(out, SEL[usize::from(self.llvm())][v as usize & 7]);
+    /// An SDWA select in LLVM's syntax (` dst_sel:BYTE_0`): `name` is one
+    /// of [`SdwaSel`]'s prefixes.
+    #[inline(always)]
+    fn sel(&self, out: &mut Vec<u8>, name: Packed16, v: u32) {
+        self.lose_if(v & 7 == 7);
+        push_packed16(out, name);
+        push_packed(out, SEL_LLVM[v as usize & 7]);
     }
 
     fn sdwa(&self, i: &Instr, o: &mut Ops) {
@@ -1611,65 +1617,75 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             return self.sdwa_sels_clrx(i, o);
         }
         if info.family != Family::Vopc {
-            self.sel(o.modifier(), "dst_sel", i.field(Field::DstSel));
-            let du = i.field(Field::DstUnused);
-            let out = o.modifier();
-            const UNUSED: [[Packed16; 4]; 2] = [
-                pack16_all(["pad", "sext", "preserve", "3"]),
-                pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]),
-            ];
-            out.push_str("dst_unused:");
-            if du & 3 == 3 {
-                self.lose();
-            }
-            push_packed16(out, UNUSED[usize::from(self.llvm())][du as usize & 3]);
+            self.sel(o.out, SdwaSel::DST, i.field(Field::DstSel));
+            const UNUSED: [Packed16; 4] =
+                pack16_all(["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "3"]);
+            let du = i.field(Field::DstUnused) as usize & 3;
+            self.lose_if(du == 3);
+            push_packed16(o.out, SdwaSel::UNUSED);
+            push_packed16(o.out, UNUSED[du]);
         }
-        self.sel(o.modifier(), "src0_sel", i.field(Field::Src0Sel));
+        self.sel(o.out, SdwaSel::SRC0, i.field(Field::Src0Sel));
         if info.family != Family::Vop1 {
-            self.sel(o.modifier(), "src1_sel", i.field(Field::Src1Sel));
+            self.sel(o.out, SdwaSel::SRC1, i.field(Field::Src1Sel));
         }
     }
 
     /// CLRX's SDWA selects: those that differ from the defaults (`dword`,
-    /// `dst_unused:pad`), or `sdwa` when none does.
+    /// `dst_unused:pad`), or `sdwa` when none does. (Texts of no length
+    /// for the defaults and the fields the encoding lacks: the values are
+    /// as random as the code, a branch on each would follow them.)
     fn sdwa_sels_clrx(&self, i: &Instr, o: &mut Ops) {
-        const SEL: [&str; 8] = [
-            "byte0", "byte1", "byte2", "byte3", "word0", "word1", "dword", "",
-        ];
-        const UNUSED: [&str; 4] = ["pad", "sext", "preserve", ""];
+        /// ` NAME:` and the value's text, none for the default (`dword`),
+        /// `7` for the select with no name.
+        const fn sels(name: &str) -> [(Packed16, Packed); 8] {
+            const VALUES: [&str; 8] = [
+                "byte0", "byte1", "byte2", "byte3", "word0", "word1", "", "7",
+            ];
+            let mut t = [(0, 0); 8];
+            let mut v = 0;
+            while v < 8 {
+                if v != 6 {
+                    t[v] = (pack16_all([name])[0], pack_all([VALUES[v]])[0]);
+                }
+                v += 1;
+            }
+            t
+        }
+        const DST: [(Packed16, Packed); 8] = sels(" dst_sel:");
+        const SRC0: [(Packed16, Packed); 8] = sels(" src0_sel:");
+        const SRC1: [(Packed16, Packed); 8] = sels(" src1_sel:");
+        // (`preserve` is 8 bytes: a Packed16.)
+        const UNUSED: [Packed16; 4] = pack16_all(["", "sext", "preserve", "7"]);
+        const SDWA: Packed = pack_concat(" sdwa", "");
         let info = i.info();
         let has_dst = layout::has(i.enc, i.gen, Field::DstSel);
-        let mut sels = [(None, 0); 4];
-        if has_dst {
-            sels[0] = (Some("dst_sel:"), i.field(Field::DstSel));
-            sels[1] = (Some("dst_unused:"), i.field(Field::DstUnused) | 0x100);
-        }
-        sels[2] = (Some("src0_sel:"), i.field(Field::Src0Sel));
-        if info.family != Family::Vop1 {
-            sels[3] = (Some("src1_sel:"), i.field(Field::Src1Sel));
-        }
-        let mut any = false;
-        for (name, v) in sels {
-            let Some(name) = name else { continue };
-            let text = if v >= 0x100 {
-                UNUSED[v as usize & 3]
-            } else {
-                SEL[v as usize & 7]
-            };
-            if text.is_empty() {
-                self.lose();
-            }
-            // (dst_unused is tagged 0x100: printed unless pad.)
-            if v > 0x100 || (v < 0x100 && v != 6) {
-                let out = o.modifier();
-                out.push_str(name);
-                out.push_str(if text.is_empty() { "7" } else { text });
-                any = true;
-            }
-        }
-        if !any {
-            o.modifier().push_str("sdwa");
-        }
+        let has_src1 = info.family != Family::Vop1;
+        let dst = i.field(Field::DstSel) as usize & 7;
+        let unused = i.field(Field::DstUnused) as usize & 3;
+        let src0 = i.field(Field::Src0Sel) as usize & 7;
+        let src1 = i.field(Field::Src1Sel) as usize & 7;
+        self.lose_if(
+            has_dst & (dst == 7) | has_dst & (unused == 3) | (src0 == 7) | has_src1 & (src1 == 7),
+        );
+        // (Index 6, the default, has no text.)
+        let dst = if has_dst { dst } else { 6 };
+        let unused = if has_dst { unused } else { 0 };
+        let src1 = if has_src1 { src1 } else { 6 };
+        let out = &mut *o.out;
+        push_packed16(out, DST[dst].0);
+        push_packed(out, DST[dst].1);
+        push_packed16(
+            out,
+            SdwaSel::UNUSED & 0u128.wrapping_sub(u128::from(unused != 0)),
+        );
+        push_packed16(out, UNUSED[unused]);
+        push_packed16(out, SRC0[src0].0);
+        push_packed(out, SRC0[src0].1);
+        push_packed16(out, SRC1[src1].0);
+        push_packed(out, SRC1[src1].1);
+        let none = (dst == 6) & (unused == 0) & (src0 == 6) & (src1 == 6);
+        push_packed(out, SDWA & 0u64.wrapping_sub(u64::from(none)));
     }
 
     fn dpp(&self, i: &Instr, o: &mut Ops) {
