@@ -1242,28 +1242,29 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         abs: bool,
     ) {
         let constant = self.constant_code(code);
-        if self.llvm() && (neg | abs) && (!op.ty.is_float() || (235..=239).contains(&code)) {
+        let wrapped = neg | abs;
+        if self.llvm() {
             // llvm-mc: no neg/abs on an integer operand or a src_* special.
-            self.lose();
-        }
-        if constant && (neg | abs) && !self.llvm() {
+            self.lose_if(wrapped & (!op.ty.is_float() | (235..=239).contains(&code)));
+        } else {
             // CLRX's assembler reads `-2`, `--1` and `-abs(2)` as
             // expressions: a modifier on a constant has no CLRX text here
             // (the VOP3 printer writes such bits as `abs:[..]`/`neg:[..]`).
-            self.lose();
+            self.lose_if(constant & wrapped);
         }
         let count = if op.sgpr { Some(op.ty.dwords()) } else { None };
-        // Modifier bits are data: one branch for "any modifier", then the
-        // text around the operand from a table instead of a branch per bit.
-        let wrapped = neg | abs;
+        // Modifier bits are data: the text around the operand from a table
+        // instead of a branch per bit; where the text is checked (code with
+        // any bits) not even one branch for "any modifier": the texts of
+        // no modifier have no length.
         let k = usize::from(neg) | usize::from(abs) << 1 | usize::from(constant) << 2;
         let [neg_pre, abs_pre, post] = MODDED[usize::from(self.llvm())][k];
-        if wrapped {
+        if wrapped || self.checking() {
             push_packed(out, neg_pre);
             push_packed(out, abs_pre);
         }
         self.push_src(out, i, code, op.ty, count);
-        if wrapped {
+        if wrapped || self.checking() {
             push_packed(out, post);
         }
     }
@@ -1576,22 +1577,24 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
                     reads[usize::from(op.role == Role::B)] = code;
                     let sext = i.field(sext) != 0;
                     let constant = self.constant_code(code);
-                    let modded = i.field(neg) | i.field(abs) != 0;
-                    if (sext && constant && !self.llvm())
-                        || (self.llvm() && sext && op.ty.is_float())
-                        || (self.llvm() && constant && (sext || modded))
-                    {
-                        // clrxasm reads `sext(45)` as an expression; llvm-mc
-                        // takes no modifier on an SDWA constant (it takes
-                        // sext() on an SGPR: `sext(s44)`).
-                        self.lose();
+                    let (neg, abs) = (i.field(neg) != 0, i.field(abs) != 0);
+                    // clrxasm reads `sext(45)` as an expression; llvm-mc
+                    // takes no modifier on an SDWA constant (it takes
+                    // sext() on an SGPR: `sext(s44)`).
+                    if self.llvm() {
+                        self.lose_if(sext & op.ty.is_float() | constant & (sext | neg | abs));
+                    } else {
+                        self.lose_if(sext & constant);
                     }
-                    if sext {
-                        out.push_str("sext(");
+                    // (Texts of no length without SEXT: see `push_modded`.)
+                    const SEXT: [Packed; 2] = pack_all(["", "sext("]);
+                    const CLOSE: [Packed; 2] = pack_all(["", ")"]);
+                    if sext || self.checking() {
+                        push_packed(out, SEXT[usize::from(sext)]);
                     }
-                    self.push_modded(out, i, code, op, i.field(neg) != 0, i.field(abs) != 0);
-                    if sext {
-                        out.push(b')');
+                    self.push_modded(out, i, code, op, neg, abs);
+                    if sext || self.checking() {
+                        push_packed(out, CLOSE[usize::from(sext)]);
                     }
                 }
                 _ => {}
