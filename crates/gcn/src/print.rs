@@ -507,6 +507,9 @@ pub(crate) fn prefetch_rows(op: crate::table::OpId, enc: Enc, gen: Gen, dialect:
     let _ = (op, enc, gen, dialect);
 }
 
+/// The roles of SDWA's and DPP's sources (A, B) as bits.
+const SOURCE_ROLES: u32 = 1 << Role::A as u32 | 1 << Role::B as u32;
+
 /// LLVM's SDWA select values.
 const SEL_LLVM: [Packed; 8] = pack_all([
     "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "7",
@@ -1546,58 +1549,53 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         for op in info.sig {
             let out = o.next();
-            match op.role {
-                Role::D if op.sgpr => {
-                    // v_readfirstlane_b32: clrxasm and llvm-mc refuse its
-                    // SDWA/DPP forms (clrxdisasm prints them so).
-                    self.lose();
-                    self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords())
+            // (Tests of bits rather than a jump on the role: a jump table's
+            // one target per operand in turn is what an indirect branch
+            // predicts worst.)
+            let role = 1u32 << op.role as u32;
+            if role & SOURCE_ROLES != 0 {
+                let (src, s, neg, abs, sext) = if op.role == Role::A {
+                    (
+                        i.field(Field::Src0),
+                        Field::S0,
+                        Field::Src0Neg,
+                        Field::Src0Abs,
+                        Field::Src0Sext,
+                    )
+                } else {
+                    (
+                        i.field(Field::Vsrc1),
+                        Field::S1,
+                        Field::Src1Neg,
+                        Field::Src1Abs,
+                        Field::Src1Sext,
+                    )
+                };
+                let code = if i.field(s) != 0 { src } else { src + 256 };
+                reads[usize::from(op.role == Role::B)] = code;
+                let sext = i.field(sext) != 0;
+                let constant = self.constant_code(code);
+                let (neg, abs) = (i.field(neg) != 0, i.field(abs) != 0);
+                // clrxasm reads `sext(45)` as an expression; llvm-mc
+                // takes no modifier on an SDWA constant (it takes
+                // sext() on an SGPR: `sext(s44)`).
+                if self.llvm() {
+                    self.lose_if(sext & op.ty.is_float() | constant & (sext | neg | abs));
+                } else {
+                    self.lose_if(sext & constant);
                 }
-                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD | Role::SC => out.push_str("vcc"),
-                Role::A | Role::B => {
-                    let (src, s, neg, abs, sext) = if op.role == Role::A {
-                        (
-                            i.field(Field::Src0),
-                            Field::S0,
-                            Field::Src0Neg,
-                            Field::Src0Abs,
-                            Field::Src0Sext,
-                        )
-                    } else {
-                        (
-                            i.field(Field::Vsrc1),
-                            Field::S1,
-                            Field::Src1Neg,
-                            Field::Src1Abs,
-                            Field::Src1Sext,
-                        )
-                    };
-                    let code = if i.field(s) != 0 { src } else { src + 256 };
-                    reads[usize::from(op.role == Role::B)] = code;
-                    let sext = i.field(sext) != 0;
-                    let constant = self.constant_code(code);
-                    let (neg, abs) = (i.field(neg) != 0, i.field(abs) != 0);
-                    // clrxasm reads `sext(45)` as an expression; llvm-mc
-                    // takes no modifier on an SDWA constant (it takes
-                    // sext() on an SGPR: `sext(s44)`).
-                    if self.llvm() {
-                        self.lose_if(sext & op.ty.is_float() | constant & (sext | neg | abs));
-                    } else {
-                        self.lose_if(sext & constant);
-                    }
-                    // (Texts of no length without SEXT: see `push_modded`.)
-                    const SEXT: [Packed; 2] = pack_all(["", "sext("]);
-                    const CLOSE: [Packed; 2] = pack_all(["", ")"]);
-                    if sext || self.checking() {
-                        push_packed(out, SEXT[usize::from(sext)]);
-                    }
-                    self.push_modded(out, i, code, op, neg, abs);
-                    if sext || self.checking() {
-                        push_packed(out, CLOSE[usize::from(sext)]);
-                    }
+                // (Texts of no length without SEXT: see `push_modded`.)
+                const SEXT: [Packed; 2] = pack_all(["", "sext("]);
+                const CLOSE: [Packed; 2] = pack_all(["", ")"]);
+                if sext || self.checking() {
+                    push_packed(out, SEXT[usize::from(sext)]);
                 }
-                _ => {}
+                self.push_modded(out, i, code, op, neg, abs);
+                if sext || self.checking() {
+                    push_packed(out, CLOSE[usize::from(sext)]);
+                }
+            } else {
+                self.extension_other(out, i, op);
             }
         }
         self.constant_bus(&reads);
@@ -1691,6 +1689,24 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         push_packed(out, SDWA & 0u64.wrapping_sub(u64::from(none)));
     }
 
+    /// An operand of an SDWA or DPP instruction but its sources: the
+    /// destination, or VCC.
+    #[inline(always)]
+    fn extension_other(&self, out: &mut Vec<u8>, i: &Instr, op: &Opnd) {
+        if op.role == Role::D {
+            if op.sgpr {
+                // v_readfirstlane_b32: clrxasm and llvm-mc refuse its
+                // SDWA/DPP forms (clrxdisasm prints them so).
+                self.lose();
+                self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords())
+            } else {
+                self.vgpr(out, i.field(Field::Vdst), op.ty.dwords())
+            }
+        } else if matches!(op.role, Role::SD | Role::SC) {
+            out.push_str("vcc");
+        }
+    }
+
     fn dpp(&self, i: &Instr, o: &mut Ops) {
         let info = i.info();
         if self.llvm() && info.has(flag::NODPP) {
@@ -1706,37 +1722,29 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         for op in info.sig {
             let out = o.next();
-            match op.role {
-                Role::D if op.sgpr => {
-                    // v_readfirstlane_b32: clrxasm and llvm-mc refuse its
-                    // SDWA/DPP forms (clrxdisasm prints them so).
+            // (Bits rather than a jump on the role: see `sdwa`.)
+            if 1u32 << op.role as u32 & SOURCE_ROLES != 0 {
+                let (src, neg, abs) = if op.role == Role::A {
+                    (Field::Src0, Field::DppNeg0, Field::DppAbs0)
+                } else {
+                    (Field::Vsrc1, Field::DppNeg1, Field::DppAbs1)
+                };
+                let (n, a) = (i.field(neg) != 0, i.field(abs) != 0);
+                let code = i.field(src) + 256;
+                if a && !op.ty.is_float() && self.llvm() {
+                    // LLVM has no |..| on an integer DPP operand.
                     self.lose();
-                    self.sreg(out, i, i.field(Field::Vdst), op.ty.dwords())
                 }
-                Role::D => self.vgpr(out, i.field(Field::Vdst), op.ty.dwords()),
-                Role::SD | Role::SC => out.push_str("vcc"),
-                Role::A | Role::B => {
-                    let (src, neg, abs) = if op.role == Role::A {
-                        (Field::Src0, Field::DppNeg0, Field::DppAbs0)
-                    } else {
-                        (Field::Vsrc1, Field::DppNeg1, Field::DppAbs1)
-                    };
-                    let (n, a) = (i.field(neg) != 0, i.field(abs) != 0);
-                    let code = i.field(src) + 256;
-                    if a && !op.ty.is_float() && self.llvm() {
-                        // LLVM has no |..| on an integer DPP operand.
-                        self.lose();
-                    }
-                    if n && !a && !op.ty.is_float() && self.llvm() {
-                        // On an integer operand the NEG bit is LLVM's sign extension.
-                        out.push_str("sext(");
-                        self.vgpr(out, code - 256, op.ty.dwords());
-                        out.push(b')');
-                    } else {
-                        self.push_modded(out, i, code, op, n, a);
-                    }
+                if n && !a && !op.ty.is_float() && self.llvm() {
+                    // On an integer operand the NEG bit is LLVM's sign extension.
+                    out.push_str("sext(");
+                    self.vgpr(out, code - 256, op.ty.dwords());
+                    out.push(b')');
+                } else {
+                    self.push_modded(out, i, code, op, n, a);
                 }
-                _ => {}
+            } else {
+                self.extension_other(out, i, op);
             }
         }
         let c = i.field(Field::DppCtrl);
