@@ -845,55 +845,84 @@ mod tests {
     /// The parallel listing, cut into chunks of any size, is the
     /// sequential one byte for byte: garbage words (branches into the
     /// middle of instructions and past the ends, words that do not
-    /// decode) and a partial dword at the end, in both dialects.
+    /// decode) and a partial dword at the end, in both dialects; and runs
+    /// of valid instructions (most of them trusted, listed by the
+    /// listing's loop of trusted lines) between garbage cases.
     #[test]
     fn parallel_listing_equals_sequential_listing() {
         for chip in ["tahiti", "gfx900"] {
             let chip = Processor::parse(chip).unwrap();
-            let code: Vec<u8> = random::garbage_cases(chip, 1500, 5)
-                .concat()
-                .into_iter()
-                .chain([0x12, 0x34, 0x56])
+            let garbage: Vec<u8> = random::garbage_cases(chip, 1500, 5).concat();
+            // (Few forms, each met again and again: the exactness check
+            // learns a form's bits when it first lists one, and trusts
+            // the instances scanned after.)
+            let mut rng = random::Rng::new(11);
+            let all = random::all_forms(chip);
+            let forms: Vec<_> = (0..24)
+                .map(|_| all[rng.below(all.len() as u32) as usize])
                 .collect();
-            for dialect in [Dialect::Clrx, Dialect::Llvm] {
-                let opts = listing::Options {
-                    dialect,
-                    hex: false,
-                };
-                let mut whole = String::new();
-                let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(&code);
-                let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &str| {
-                    whole.push_str(t);
-                    Ok(())
-                });
-                let read_at = |at: u64, buf: &mut [u8]| -> Result<(), Infallible> {
-                    buf.copy_from_slice(&code[at as usize..at as usize + buf.len()]);
-                    Ok(())
-                };
-                for chunk in [4, 60, 1000, CHUNK] {
-                    let mut text = String::new();
-                    let len = code.len() as u64;
-                    let Ok(()) = parallel_in_chunks(chip, opts, len, chunk, &read_at, |t| {
-                        text.push_str(t);
-                        Ok(())
-                    });
-                    assert!(
-                        text == whole,
-                        "{} {dialect:?}, chunks of {chunk}",
-                        chip.name
-                    );
+            let mut mixed = Vec::new();
+            // (Past the reach of branches: later stretches are scanned
+            // after earlier chunks are listed and their forms learned.)
+            let cases = random::garbage_cases(chip, 4000, 6);
+            for (k, g) in cases.into_iter().enumerate() {
+                if mixed.len() > 2 * listing::BRANCH_REACH as usize {
+                    break;
                 }
-                // Called on a thread of a pool of one: chunk after chunk.
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-                let mut text = String::new();
-                let Ok(()) = pool.unwrap().install(|| {
-                    parallel_in_chunks(chip, opts, code.len() as u64, 60, &read_at, |t| {
-                        text.push_str(t);
-                        Ok(())
-                    })
-                });
-                assert!(text == whole, "{} {dialect:?}, in the pool", chip.name);
+                for _ in 0..k % 7 * 9 {
+                    let (w, n) = random::random_of(&mut rng, chip.into(), &forms).words();
+                    mixed.extend(w[..n].iter().flat_map(|x| x.to_le_bytes()));
+                }
+                mixed.extend(g);
             }
+            let tail = [0x12, 0x34, 0x56];
+            let garbage: Vec<u8> = garbage.into_iter().chain(tail).collect();
+            listings_agree(chip, &garbage, &[4, 60, 1000, CHUNK]);
+            let mixed: Vec<u8> = mixed.into_iter().chain(tail).collect();
+            listings_agree(chip, &mixed, &[1000, CHUNK]);
+        }
+    }
+
+    /// [`parallel_listing_equals_sequential_listing`] of one code.
+    fn listings_agree(chip: &'static Processor, code: &[u8], chunks: &[u64]) {
+        for dialect in [Dialect::Clrx, Dialect::Llvm] {
+            let opts = listing::Options {
+                dialect,
+                hex: false,
+            };
+            let mut whole = String::new();
+            let pass = |f: &mut dyn FnMut(&[u8]) -> Result<(), Infallible>| f(code);
+            let Ok(()) = disassemble_pieces(chip, opts, pass, |t: &str| {
+                whole.push_str(t);
+                Ok(())
+            });
+            let read_at = |at: u64, buf: &mut [u8]| -> Result<(), Infallible> {
+                buf.copy_from_slice(&code[at as usize..at as usize + buf.len()]);
+                Ok(())
+            };
+            for &chunk in chunks {
+                let mut text = String::new();
+                let len = code.len() as u64;
+                let Ok(()) = parallel_in_chunks(chip, opts, len, chunk, &read_at, |t| {
+                    text.push_str(t);
+                    Ok(())
+                });
+                assert!(
+                    text == whole,
+                    "{} {dialect:?}, chunks of {chunk}",
+                    chip.name
+                );
+            }
+            // Called on a thread of a pool of one: chunk after chunk.
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+            let mut text = String::new();
+            let Ok(()) = pool.unwrap().install(|| {
+                parallel_in_chunks(chip, opts, code.len() as u64, 60, &read_at, |t| {
+                    text.push_str(t);
+                    Ok(())
+                })
+            });
+            assert!(text == whole, "{} {dialect:?}, in the pool", chip.name);
         }
     }
 }
