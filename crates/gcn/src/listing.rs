@@ -878,38 +878,12 @@ impl<'a> Lister<'a> {
             gen: carry.target.gen,
         };
         let (mut known, mut piece) = (known, piece);
-        // Lines with no relocation and no hex comment: the runs of trusted
-        // instructions between the others are listed by `Lines::trusted`.
-        while lines.plain_lines() && carry.bytes.is_empty() {
-            let n = lines.trusted(&mut known, piece, carry.pc, out);
+        // The instructions the scan kept, listed from them; the rest (words
+        // that do not decode, the end of the piece) by the general loop.
+        if carry.bytes.is_empty() {
+            let n = lines.known(&mut known, piece, carry.pc, out);
             carry.pc += n as u64;
             piece = &piece[n..];
-            // The line that ended the run, if `known` holds it and a dword
-            // follows it in the piece (as the general loop lists it).
-            let Some(&k) = known.kept.first().filter(|_| known.pc == carry.pc) else {
-                break;
-            };
-            let step = k.step();
-            let Some(i) = k.instr(lines.gen).filter(|_| piece.len() >= 4 * step + 4) else {
-                break;
-            };
-            let mut words = [0; 2];
-            for (w, b) in words.iter_mut().zip(piece[..4 * step].chunks_exact(4)) {
-                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-            }
-            known.kept = &known.kept[1..];
-            known.pc += 4 * step as u64;
-            let trusted = k.meta & Kept::TRUSTED != 0;
-            lines.line(
-                out,
-                carry.pc,
-                &Ok(i),
-                &words[..step],
-                trusted,
-                known.kept.first(),
-            );
-            carry.pc += 4 * step as u64;
-            piece = &piece[4 * step..];
         }
         carry.feed(piece, last, known, |pc, r, words, trusted, next| {
             lines.line(out, pc, r, words, trusted, next)
@@ -975,43 +949,50 @@ impl Lines<'_, '_> {
         self.relocs.is_empty() && !self.opts.hex
     }
 
-    /// The lines of the trusted instructions `known` holds from byte
-    /// address `pc` on, at the start of `piece`, up to the first that is
-    /// not one (not trusted, labelled, not expressible, or not followed by
-    /// a dword in the piece, as the general loop needs): the bytes listed.
-    /// What [`Lines::line`] writes for them as plain lines, without the
-    /// general loop's work per line (whole dwords of the piece, the
-    /// instruction as a `Result`): most lines of a chunk are such lines.
+    /// The lines of the instructions `known` holds from byte address `pc`
+    /// on, at the start of `piece`, up to the first it holds as words that
+    /// do not decode or that no dword follows in the piece (as the general
+    /// loop needs): the bytes listed. A trusted instruction with no label
+    /// on a plain line (no relocation, no hex comment) is its text: most
+    /// lines are such lines, written here without [`Lines::line`]'s work.
     #[inline(always)]
-    fn trusted(&mut self, known: &mut Known<'_>, piece: &[u8], pc: u64, out: &mut String) -> usize {
+    fn known(&mut self, known: &mut Known<'_>, piece: &[u8], pc: u64, out: &mut String) -> usize {
         if known.pc != pc {
             return 0;
         }
         let (gen, dialect) = (self.gen, self.opts.dialect);
+        let plain_lines = self.plain_lines();
         let words = piece.len() / 4;
         let (mut k, mut at) = (0, pc);
         let mut kept = known.kept;
         while let [first, rest @ ..] = kept {
             let step = first.step();
-            if first.meta & (Kept::TRUSTED | Kept::ERR) != Kept::TRUSTED
-                || k + step >= words
-                || at >= self.next_label
-            {
+            if k + step >= words {
                 break;
             }
             let Some(i) = first.instr(gen) else { break };
-            if let Some(n) = rest.first() {
-                crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
-            }
+            let trusted = first.meta & Kept::TRUSTED != 0;
             let start = out.len();
-            out.push_str("    ");
-            self.printer.pc = at;
-            if !self.printer.write_checked(&i, out) {
-                // (The general line writes it as data.)
+            let fast = trusted && plain_lines && at < self.next_label && {
+                if let Some(n) = rest.first() {
+                    crate::print::prefetch_rows(n.op, n.enc, gen, dialect);
+                }
+                out.push_str("    ");
+                self.printer.pc = at;
+                self.printer.write_checked(&i, out)
+            };
+            if fast {
+                out.push('\n');
+            } else {
+                // (Not expressible: the general line writes it as data.)
                 out.truncate(start);
-                break;
+                let word = |j: usize| {
+                    let b = &piece[4 * (k + j)..4 * (k + j) + 4];
+                    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+                };
+                let w = [word(0), if step > 1 { word(1) } else { 0 }];
+                self.line(out, at, &Ok(i), &w[..step], trusted, rest.first());
             }
-            out.push('\n');
             kept = rest;
             k += step;
             at += 4 * step as u64;

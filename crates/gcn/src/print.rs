@@ -507,8 +507,14 @@ pub(crate) fn prefetch_rows(op: crate::table::OpId, enc: Enc, gen: Gen, dialect:
     let _ = (op, enc, gen, dialect);
 }
 
-/// The roles of SDWA's and DPP's sources (A, B) as bits.
-const SOURCE_ROLES: u32 = 1 << Role::A as u32 | 1 << Role::B as u32;
+/// Whether `role` is a source's (A, B) in SDWA and DPP: a test of the
+/// role's bit rather than a jump on the role, whose target changes with
+/// every operand in turn (the worst case of an indirect branch).
+#[inline(always)]
+fn source_role(role: Role) -> bool {
+    const SOURCES: u32 = 1 << Role::A as u32 | 1 << Role::B as u32;
+    1u32 << role as u32 & SOURCES != 0
+}
 
 /// LLVM's SDWA select values.
 const SEL_LLVM: [Packed; 8] = pack_all([
@@ -1549,11 +1555,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         for op in info.sig {
             let out = o.next();
-            // (Tests of bits rather than a jump on the role: a jump table's
-            // one target per operand in turn is what an indirect branch
-            // predicts worst.)
-            let role = 1u32 << op.role as u32;
-            if role & SOURCE_ROLES != 0 {
+            if source_role(op.role) {
                 let (src, s, neg, abs, sext) = if op.role == Role::A {
                     (
                         i.field(Field::Src0),
@@ -1639,7 +1641,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
     fn sdwa_sels_clrx(&self, i: &Instr, o: &mut Ops) {
         /// ` NAME:` and the value's text, none for the default (`dword`),
         /// `7` for the select with no name.
-        const fn sels(name: &str) -> [(Packed16, Packed); 8] {
+        const fn sels(name: Packed16) -> [(Packed16, Packed); 8] {
             const VALUES: [&str; 8] = [
                 "byte0", "byte1", "byte2", "byte3", "word0", "word1", "", "7",
             ];
@@ -1647,15 +1649,15 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
             let mut v = 0;
             while v < 8 {
                 if v != 6 {
-                    t[v] = (pack16_all([name])[0], pack_all([VALUES[v]])[0]);
+                    t[v] = (name, pack_all([VALUES[v]])[0]);
                 }
                 v += 1;
             }
             t
         }
-        const DST: [(Packed16, Packed); 8] = sels(" dst_sel:");
-        const SRC0: [(Packed16, Packed); 8] = sels(" src0_sel:");
-        const SRC1: [(Packed16, Packed); 8] = sels(" src1_sel:");
+        const DST: [(Packed16, Packed); 8] = sels(SdwaSel::DST);
+        const SRC0: [(Packed16, Packed); 8] = sels(SdwaSel::SRC0);
+        const SRC1: [(Packed16, Packed); 8] = sels(SdwaSel::SRC1);
         // (`preserve` is 8 bytes: a Packed16.)
         const UNUSED: [Packed16; 4] = pack16_all(["", "sext", "preserve", "7"]);
         const SDWA: Packed = pack_concat(" sdwa", "");
@@ -1722,8 +1724,7 @@ impl<const L: bool, const C: bool> Pr<'_, '_, L, C> {
         }
         for op in info.sig {
             let out = o.next();
-            // (Bits rather than a jump on the role: see `sdwa`.)
-            if 1u32 << op.role as u32 & SOURCE_ROLES != 0 {
+            if source_role(op.role) {
                 let (src, neg, abs) = if op.role == Role::A {
                     (Field::Src0, Field::DppNeg0, Field::DppAbs0)
                 } else {
